@@ -1,0 +1,159 @@
+package io.quotaflow.quota;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The specification of one quota group, as read from an ElasticQuota object (SPEC 3, 12). This is
+ * input only: what the engine computes for the group is elsewhere.
+ *
+ * @param name unique within the cluster
+ * @param parent the parent group's name; {@link SpecialGroups#ROOT} for a first-level group
+ * @param parentGroup true when the group holds child groups ({@code is-parent: "true"})
+ * @param min the guarantee; its dimensions and those of max are the ones the group tracks
+ * @param max the ceiling; a tracked dimension missing here is unbounded
+ * @param sharedWeight the explicit weight; empty means the configured default (max or min)
+ * @param allowLent false only for the literal label value {@code "false"}
+ * @param lendingLimit at most this much of min is lent (quotaflow.io/lending-limit)
+ * @param borrowingLimit at most this much above min is borrowed (quotaflow.io/borrowing-limit)
+ * @param namespaces namespaces whose pods belong to this group (the namespaces annotation)
+ * @param problems fields that could not be read; the group exists but may be invalid (SPEC 9)
+ */
+public record QuotaGroup(
+    String name,
+    String parent,
+    boolean parentGroup,
+    ResourceList min,
+    ResourceList max,
+    Optional<ResourceList> sharedWeight,
+    boolean allowLent,
+    Optional<ResourceList> lendingLimit,
+    Optional<ResourceList> borrowingLimit,
+    List<String> namespaces,
+    List<SpecProblem> problems) {
+
+  public QuotaGroup {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(parent, "parent");
+    Objects.requireNonNull(min, "min");
+    Objects.requireNonNull(max, "max");
+    Objects.requireNonNull(sharedWeight, "sharedWeight");
+    Objects.requireNonNull(lendingLimit, "lendingLimit");
+    Objects.requireNonNull(borrowingLimit, "borrowingLimit");
+    namespaces = List.copyOf(namespaces);
+    problems = List.copyOf(problems);
+  }
+
+  /** A builder with Koordinator's defaults: child of the root, leaf, lending, no limits. */
+  public static Builder builder(String name) {
+    return new Builder(name);
+  }
+
+  public Builder toBuilder() {
+    final Builder builder =
+        new Builder(name)
+            .parent(parent)
+            .parentGroup(parentGroup)
+            .min(min)
+            .max(max)
+            .allowLent(allowLent)
+            .namespaces(namespaces)
+            .problems(problems);
+    sharedWeight.ifPresent(builder::sharedWeight);
+    lendingLimit.ifPresent(builder::lendingLimit);
+    borrowingLimit.ifPresent(builder::borrowingLimit);
+    return builder;
+  }
+
+  /** Builds a {@link QuotaGroup}; every setter returns the builder. */
+  public static final class Builder {
+    private final String name;
+    private String parent = SpecialGroups.ROOT;
+    private boolean parentGroup;
+    private ResourceList min = ResourceList.empty();
+    private ResourceList max = ResourceList.empty();
+    private Optional<ResourceList> sharedWeight = Optional.empty();
+    private boolean allowLent = true;
+    private Optional<ResourceList> lendingLimit = Optional.empty();
+    private Optional<ResourceList> borrowingLimit = Optional.empty();
+    private List<String> namespaces = List.of();
+    private final List<SpecProblem> problems = new ArrayList<>();
+
+    private Builder(String name) {
+      this.name = name;
+    }
+
+    public Builder parent(String parent) {
+      this.parent = parent;
+      return this;
+    }
+
+    public Builder parentGroup(boolean parentGroup) {
+      this.parentGroup = parentGroup;
+      return this;
+    }
+
+    public Builder min(ResourceList min) {
+      this.min = min;
+      return this;
+    }
+
+    public Builder max(ResourceList max) {
+      this.max = max;
+      return this;
+    }
+
+    public Builder sharedWeight(ResourceList sharedWeight) {
+      this.sharedWeight = Optional.of(sharedWeight);
+      return this;
+    }
+
+    public Builder allowLent(boolean allowLent) {
+      this.allowLent = allowLent;
+      return this;
+    }
+
+    public Builder lendingLimit(ResourceList lendingLimit) {
+      this.lendingLimit = Optional.of(lendingLimit);
+      return this;
+    }
+
+    public Builder borrowingLimit(ResourceList borrowingLimit) {
+      this.borrowingLimit = Optional.of(borrowingLimit);
+      return this;
+    }
+
+    public Builder namespaces(List<String> namespaces) {
+      this.namespaces = List.copyOf(namespaces);
+      return this;
+    }
+
+    public Builder problem(SpecProblem problem) {
+      this.problems.add(problem);
+      return this;
+    }
+
+    public Builder problems(List<SpecProblem> problems) {
+      this.problems.clear();
+      this.problems.addAll(problems);
+      return this;
+    }
+
+    public QuotaGroup build() {
+      return new QuotaGroup(
+          name,
+          parent,
+          parentGroup,
+          min,
+          max,
+          sharedWeight,
+          allowLent,
+          lendingLimit,
+          borrowingLimit,
+          namespaces,
+          problems);
+    }
+  }
+}
