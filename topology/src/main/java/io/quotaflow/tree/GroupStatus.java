@@ -1,0 +1,60 @@
+package io.quotaflow.tree;
+
+import io.quotaflow.quota.ResourceList;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What the engine computed for one quota group: the answer quotaflow exists to give.
+ *
+ * @param name the group name
+ * @param parent the parent's name ({@code koordinator-root-quota} for a first-level group; empty
+ *     string for the root itself)
+ * @param parentGroup true for a parent group
+ * @param valid false when the group or an ancestor breaks a rule of SPEC 9
+ * @param reason why the group is invalid; empty when valid
+ * @param min spec.min as configured
+ * @param scaledMin the min used in the distribution after min scaling (SPEC 7.5)
+ * @param max spec.max as configured (a tracked dimension missing here is unbounded)
+ * @param sharedWeight the effective weight (explicit, or the default policy's)
+ * @param request bottom-up request (SPEC 6)
+ * @param limitedRequest min(request, max), what the parent sees
+ * @param used what bound pods hold, summed raw up the tree
+ * @param nonPreemptibleRequest request of non-preemptible pods
+ * @param nonPreemptibleUsed used of non-preemptible pods
+ * @param runtime what the group may hold right now (SPEC 7); frozen at its last valid value while
+ *     the group is invalid
+ */
+public record GroupStatus(
+    String name,
+    String parent,
+    boolean parentGroup,
+    boolean valid,
+    Optional<String> reason,
+    ResourceList min,
+    ResourceList scaledMin,
+    ResourceList max,
+    ResourceList sharedWeight,
+    ResourceList request,
+    ResourceList limitedRequest,
+    ResourceList used,
+    ResourceList nonPreemptibleRequest,
+    ResourceList nonPreemptibleUsed,
+    ResourceList runtime) {
+
+  public GroupStatus {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(parent, "parent");
+    Objects.requireNonNull(reason, "reason");
+    Objects.requireNonNull(min, "min");
+    Objects.requireNonNull(scaledMin, "scaledMin");
+    Objects.requireNonNull(max, "max");
+    Objects.requireNonNull(sharedWeight, "sharedWeight");
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(limitedRequest, "limitedRequest");
+    Objects.requireNonNull(used, "used");
+    Objects.requireNonNull(nonPreemptibleRequest, "nonPreemptibleRequest");
+    Objects.requireNonNull(nonPreemptibleUsed, "nonPreemptibleUsed");
+    Objects.requireNonNull(runtime, "runtime");
+  }
+}

@@ -1,0 +1,23 @@
+package io.quotaflow.tree;
+
+import io.quotaflow.quota.PodRef;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Where one pod is charged (SPEC 4) and, for a bound pod, its over-quota class (SPEC 12).
+ *
+ * @param ref the pod
+ * @param group the group it is charged to
+ * @param podClass in-quota or over-quota; empty for pods that are not bound or finished
+ * @param problem set when the pod resolves to something it cannot be charged to (a parent group)
+ */
+public record PodAssignment(
+    PodRef ref, String group, Optional<PodClass> podClass, Optional<String> problem) {
+  public PodAssignment {
+    Objects.requireNonNull(ref, "ref");
+    Objects.requireNonNull(group, "group");
+    Objects.requireNonNull(podClass, "podClass");
+    Objects.requireNonNull(problem, "problem");
+  }
+}

@@ -1,0 +1,152 @@
+package io.quotaflow.tree;
+
+import io.quotaflow.quota.ResourceList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The switches of the quota semantics (SPEC 5, 7, 8, 12). Defaults are Koordinator-compatible.
+ *
+ * @param minScaling scale children's mins down when they do not fit what the parent distributes
+ * @param defaultWeight the weight of a group that has no explicit shared-weight
+ * @param usedPolicy which pods count as used
+ * @param countTerminatingPods whether pods with a deletion timestamp still count
+ * @param onlyReadySchedulableNodes whether not-ready or unschedulable nodes are left out of the
+ *     total
+ * @param derivedResources rules adding derived dimensions to each pod's request
+ * @param defaultGroupMax the default group's max when no ElasticQuota object defines the group
+ *     (empty: unbounded)
+ */
+public record QuotaOptions(
+    boolean minScaling,
+    DefaultWeightPolicy defaultWeight,
+    UsedPolicy usedPolicy,
+    boolean countTerminatingPods,
+    boolean onlyReadySchedulableNodes,
+    List<DerivedResourceRule> derivedResources,
+    ResourceList defaultGroupMax) {
+
+  public static final QuotaOptions DEFAULTS =
+      new QuotaOptions(
+          true,
+          DefaultWeightPolicy.MAX,
+          UsedPolicy.BOUND,
+          true,
+          false,
+          List.of(),
+          ResourceList.empty());
+
+  public QuotaOptions {
+    Objects.requireNonNull(defaultWeight, "defaultWeight");
+    Objects.requireNonNull(usedPolicy, "usedPolicy");
+    derivedResources = List.copyOf(derivedResources);
+    Objects.requireNonNull(defaultGroupMax, "defaultGroupMax");
+  }
+
+  public QuotaOptions withMinScaling(boolean value) {
+    return new QuotaOptions(
+        value,
+        defaultWeight,
+        usedPolicy,
+        countTerminatingPods,
+        onlyReadySchedulableNodes,
+        derivedResources,
+        defaultGroupMax);
+  }
+
+  public QuotaOptions withDefaultWeight(DefaultWeightPolicy value) {
+    return new QuotaOptions(
+        minScaling,
+        value,
+        usedPolicy,
+        countTerminatingPods,
+        onlyReadySchedulableNodes,
+        derivedResources,
+        defaultGroupMax);
+  }
+
+  public QuotaOptions withUsedPolicy(UsedPolicy value) {
+    return new QuotaOptions(
+        minScaling,
+        defaultWeight,
+        value,
+        countTerminatingPods,
+        onlyReadySchedulableNodes,
+        derivedResources,
+        defaultGroupMax);
+  }
+
+  public QuotaOptions withCountTerminatingPods(boolean value) {
+    return new QuotaOptions(
+        minScaling,
+        defaultWeight,
+        usedPolicy,
+        value,
+        onlyReadySchedulableNodes,
+        derivedResources,
+        defaultGroupMax);
+  }
+
+  public QuotaOptions withOnlyReadySchedulableNodes(boolean value) {
+    return new QuotaOptions(
+        minScaling,
+        defaultWeight,
+        usedPolicy,
+        countTerminatingPods,
+        value,
+        derivedResources,
+        defaultGroupMax);
+  }
+
+  public QuotaOptions withDerivedResources(List<DerivedResourceRule> value) {
+    return new QuotaOptions(
+        minScaling,
+        defaultWeight,
+        usedPolicy,
+        countTerminatingPods,
+        onlyReadySchedulableNodes,
+        value,
+        defaultGroupMax);
+  }
+
+  public QuotaOptions withDefaultGroupMax(ResourceList value) {
+    return new QuotaOptions(
+        minScaling,
+        defaultWeight,
+        usedPolicy,
+        countTerminatingPods,
+        onlyReadySchedulableNodes,
+        derivedResources,
+        value);
+  }
+
+  /** Whose spec gives the weight of a group without an explicit shared-weight. */
+  public enum DefaultWeightPolicy {
+    /** Koordinator: the weight is max. */
+    MAX,
+    /** nos: the weight is min, so surplus is shared in proportion to guarantees. */
+    MIN
+  }
+
+  /** Which pods count as used. */
+  public enum UsedPolicy {
+    /** Koordinator: pods bound to a node and not finished. */
+    BOUND,
+    /** nos: only pods in phase Running. */
+    RUNNING
+  }
+
+  /**
+   * Adds {@code factor} units of {@code target} per unit of {@code source} to each pod's request,
+   * e.g. {@code nvidia.com/gpu -> quotaflow.io/gpu-memory x 32}.
+   */
+  public record DerivedResourceRule(String source, String target, long factor) {
+    public DerivedResourceRule {
+      Objects.requireNonNull(source, "source");
+      Objects.requireNonNull(target, "target");
+      if (factor < 0) {
+        throw new IllegalArgumentException("factor must not be negative: " + factor);
+      }
+    }
+  }
+}
