@@ -1,0 +1,45 @@
+package io.quotaflow.schemas;
+
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecord;
+
+/**
+ * The generated top-level record classes that travel on topics: the unit of schema history and of
+ * the compatibility check. Nested types (such as {@link FieldProblem}) and enums are part of the
+ * records that contain them.
+ */
+public final class RecordTypes {
+  private static final List<Class<? extends SpecificRecord>> KEYS =
+      List.of(PodKey.class, QuotaKey.class, NodeKey.class);
+
+  private static final List<Class<? extends SpecificRecord>> VALUES =
+      List.of(
+          PodState.class,
+          QuotaSpec.class,
+          NodeState.class,
+          GroupRuntime.class,
+          PodQuotaClass.class,
+          EvictionCommand.class,
+          EvictionResult.class);
+
+  private RecordTypes() {}
+
+  /**
+   * Key records. Their schemas are frozen: the fingerprint is part of the key bytes, so a new
+   * version would re-key every compacted topic.
+   */
+  public static List<Class<? extends SpecificRecord>> keys() {
+    return KEYS;
+  }
+
+  /** Value records. */
+  public static List<Class<? extends SpecificRecord>> values() {
+    return VALUES;
+  }
+
+  /** Key and value records. */
+  public static List<Class<? extends SpecificRecord>> all() {
+    return Stream.concat(KEYS.stream(), VALUES.stream()).toList();
+  }
+}

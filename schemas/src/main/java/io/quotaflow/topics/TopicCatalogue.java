@@ -1,0 +1,198 @@
+package io.quotaflow.topics;
+
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionResult;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodQuotaClass;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.serde.AvroSerde;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+
+/**
+ * Every topic quotaflow reads or writes, named from one configurable prefix (default {@value
+ * #DEFAULT_PREFIX}). Immutable; build one per application from its configuration and pass it on.
+ */
+public final class TopicCatalogue {
+  /** The prefix used when none is configured. */
+  public static final String DEFAULT_PREFIX = "quotaflow.";
+
+  // Kafka allows these characters and at most 249 of them in a topic name.
+  private static final Pattern LEGAL_PREFIX = Pattern.compile("[a-zA-Z0-9._-]*");
+  private static final int MAX_TOPIC_NAME_LENGTH = 249;
+
+  /**
+   * Compacted topics roll a segment every hour so compaction (which skips the active segment) keeps
+   * pace with pod churn, and keep each record uncompacted for a minute so a reader just behind the
+   * head still sees every transition.
+   */
+  private static final Map<String, String> COMPACTED =
+      Map.of(
+          TopicConfig.SEGMENT_MS_CONFIG, millis(Duration.ofHours(1)),
+          TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, millis(Duration.ofMinutes(1)));
+
+  private static final Duration EVICTION_RETENTION = Duration.ofDays(7);
+  // Dead letters wait longer: someone has to look at them.
+  private static final Duration REJECTED_RETENTION = Duration.ofDays(14);
+
+  private final String prefix;
+  private final Topic<PodKey, PodState> pods;
+  private final Topic<QuotaKey, QuotaSpec> quotas;
+  private final Topic<NodeKey, NodeState> nodes;
+  private final Topic<QuotaKey, GroupRuntime> runtime;
+  private final Topic<PodKey, PodQuotaClass> podClasses;
+  private final Topic<PodKey, EvictionCommand> evictions;
+  private final Topic<PodKey, EvictionResult> evictionResults;
+  private final Topic<byte[], byte[]> rejected;
+
+  private TopicCatalogue(final String prefix) {
+    this.prefix = prefix;
+    this.pods = compacted("pods.v1", PodKey.class, PodState.class);
+    this.quotas = compacted("quotas.v1", QuotaKey.class, QuotaSpec.class);
+    this.nodes = compacted("nodes.v1", NodeKey.class, NodeState.class);
+    this.runtime = compacted("runtime.v1", QuotaKey.class, GroupRuntime.class);
+    this.podClasses = compacted("pod-classes.v1", PodKey.class, PodQuotaClass.class);
+    this.evictions =
+        timeBased(
+            "evictions.v1",
+            avroKeys(PodKey.class),
+            avroValues(EvictionCommand.class),
+            EVICTION_RETENTION);
+    this.evictionResults =
+        timeBased(
+            "eviction-results.v1",
+            avroKeys(PodKey.class),
+            avroValues(EvictionResult.class),
+            EVICTION_RETENTION);
+    this.rejected =
+        timeBased("rejected.v1", Serdes.ByteArray(), Serdes.ByteArray(), REJECTED_RETENTION);
+  }
+
+  /** The catalogue with topic names starting with {@value #DEFAULT_PREFIX}. */
+  public static TopicCatalogue withDefaultPrefix() {
+    return new TopicCatalogue(DEFAULT_PREFIX);
+  }
+
+  /**
+   * The catalogue with topic names starting with {@code prefix} (may be empty).
+   *
+   * @throws IllegalArgumentException when the prefix has characters Kafka forbids in topic names
+   */
+  public static TopicCatalogue withPrefix(final String prefix) {
+    Objects.requireNonNull(prefix, "prefix");
+    if (!LEGAL_PREFIX.matcher(prefix).matches()) {
+      throw new IllegalArgumentException(
+          "Topic prefix '" + prefix + "' may only contain letters, digits, '.', '_' and '-'");
+    }
+    if (prefix.length() + "eviction-results.v1".length() > MAX_TOPIC_NAME_LENGTH) {
+      throw new IllegalArgumentException("Topic prefix is too long: " + prefix.length() + " chars");
+    }
+    return new TopicCatalogue(prefix);
+  }
+
+  /** The prefix every topic name starts with. */
+  public String prefix() {
+    return prefix;
+  }
+
+  /** Pod states by pod (compacted; a tombstone when the pod is gone). */
+  public Topic<PodKey, PodState> pods() {
+    return pods;
+  }
+
+  /** Quota group specifications by group (compacted; a tombstone when deleted). */
+  public Topic<QuotaKey, QuotaSpec> quotas() {
+    return quotas;
+  }
+
+  /** Node states by node (compacted; a tombstone when the node is gone). */
+  public Topic<NodeKey, NodeState> nodes() {
+    return nodes;
+  }
+
+  /** Computed group status by group (compacted; a tombstone when the group is gone). */
+  public Topic<QuotaKey, GroupRuntime> runtime() {
+    return runtime;
+  }
+
+  /** In-quota or over-quota class of each bound pod, on change (compacted). */
+  public Topic<PodKey, PodQuotaClass> podClasses() {
+    return podClasses;
+  }
+
+  /** Eviction commands by victim pod (time-based retention). */
+  public Topic<PodKey, EvictionCommand> evictions() {
+    return evictions;
+  }
+
+  /** Outcomes of eviction commands by pod (time-based retention). */
+  public Topic<PodKey, EvictionResult> evictionResults() {
+    return evictionResults;
+  }
+
+  /**
+   * Dead letters: the original key and value bytes of records that could not be read or processed,
+   * with the headers described in {@link RejectedRecordHeaders} (time-based retention).
+   */
+  public Topic<byte[], byte[]> rejected() {
+    return rejected;
+  }
+
+  /** Every topic, in a stable order. */
+  public List<Topic<?, ?>> all() {
+    return List.of(pods, quotas, nodes, runtime, podClasses, evictions, evictionResults, rejected);
+  }
+
+  /** The topic with this full name, if it is one of ours. */
+  public Optional<Topic<?, ?>> byName(final String name) {
+    return all().stream().filter(topic -> topic.name().equals(name)).findFirst();
+  }
+
+  private <K extends SpecificRecord, V extends SpecificRecord> Topic<K, V> compacted(
+      final String suffix, final Class<K> keyType, final Class<V> valueType) {
+    return new Topic<>(
+        prefix + suffix,
+        avroKeys(keyType),
+        avroValues(valueType),
+        CleanupPolicy.COMPACT,
+        COMPACTED);
+  }
+
+  private <K, V> Topic<K, V> timeBased(
+      final String suffix,
+      final Serde<K> keySerde,
+      final Serde<V> valueSerde,
+      final Duration retention) {
+    return new Topic<>(
+        prefix + suffix,
+        keySerde,
+        valueSerde,
+        CleanupPolicy.DELETE,
+        Map.of(TopicConfig.RETENTION_MS_CONFIG, millis(retention)));
+  }
+
+  private static <T extends SpecificRecord> Serde<T> avroKeys(final Class<T> type) {
+    return AvroSerde.forKeys(type);
+  }
+
+  private static <T extends SpecificRecord> Serde<T> avroValues(final Class<T> type) {
+    return AvroSerde.forValues(type);
+  }
+
+  private static String millis(final Duration duration) {
+    return Long.toString(duration.toMillis());
+  }
+}

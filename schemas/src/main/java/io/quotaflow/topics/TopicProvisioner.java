@@ -1,0 +1,236 @@
+package io.quotaflow.topics;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes sure the catalogue's topics exist: creates missing ones with their recommended configs, and
+ * checks existing ones for partition count and cleanup policy. It never alters an existing topic;
+ * differences are reported for an operator to settle. The caller owns and closes the {@link Admin}.
+ */
+public final class TopicProvisioner {
+  private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
+
+  private final Admin admin;
+  private final Duration timeout;
+
+  /**
+   * @param admin client of the cluster to provision
+   * @param timeout how long each request to the cluster may take
+   */
+  public TopicProvisioner(final Admin admin, final Duration timeout) {
+    this.admin = Objects.requireNonNull(admin, "admin");
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+  }
+
+  /**
+   * Creates the missing topics and verifies the others.
+   *
+   * @param topics the topics, usually {@code catalogue.all()}
+   * @param partitions partition count for new topics and expected of existing ones
+   * @param replicationFactor replication factor for new topics
+   * @return one check per topic, in the given order
+   * @throws TopicProvisioningException when the cluster cannot be asked or refuses
+   */
+  public ProvisioningReport provision(
+      final Collection<? extends Topic<?, ?>> topics,
+      final int partitions,
+      final short replicationFactor) {
+    if (partitions < 1 || replicationFactor < 1) {
+      throw new IllegalArgumentException(
+          "partitions and replication factor must be positive: "
+              + partitions
+              + ", "
+              + replicationFactor);
+    }
+    final Map<String, Topic<?, ?>> wanted = new LinkedHashMap<>();
+    topics.forEach(topic -> wanted.put(topic.name(), topic));
+
+    final Map<String, TopicDescription> existing = describe(wanted.keySet());
+    final List<NewTopic> missing =
+        wanted.values().stream()
+            .filter(topic -> !existing.containsKey(topic.name()))
+            .map(topic -> topic.newTopic(partitions, replicationFactor))
+            .toList();
+    final Set<String> created = create(missing);
+    // Topics someone else created between our describe and our create are verified like the rest.
+    final Set<String> raced =
+        missing.stream()
+            .map(NewTopic::name)
+            .filter(name -> !created.contains(name))
+            .collect(Collectors.toSet());
+    existing.putAll(describe(raced));
+    final Map<String, String> policies = cleanupPolicies(existing.keySet());
+
+    final List<TopicCheck> checks = new ArrayList<>();
+    for (final Topic<?, ?> topic : wanted.values()) {
+      final TopicCheck check =
+          created.contains(topic.name())
+              ? new TopicCheck(topic.name(), TopicCheck.Status.CREATED, List.of())
+              : verify(topic, existing.get(topic.name()), policies.get(topic.name()), partitions);
+      if (check.status() == TopicCheck.Status.MISMATCHED) {
+        LOG.warn(
+            "Topic {} differs from the catalogue and is left unchanged: {}",
+            check.topic(),
+            check.differences());
+      } else {
+        LOG.info("Topic {}: {}", check.topic(), check.status());
+      }
+      checks.add(check);
+    }
+    return new ProvisioningReport(checks);
+  }
+
+  private static TopicCheck verify(
+      final Topic<?, ?> topic,
+      final TopicDescription description,
+      final String cleanupPolicy,
+      final int partitions) {
+    if (description == null) {
+      // Created by someone else and deleted again before we could look: nothing to verify.
+      return new TopicCheck(
+          topic.name(), TopicCheck.Status.MISMATCHED, List.of("topic vanished while provisioning"));
+    }
+    final List<String> differences = new ArrayList<>();
+    final int actualPartitions = description.partitions().size();
+    if (actualPartitions != partitions) {
+      differences.add("has " + actualPartitions + " partitions, expected " + partitions);
+    }
+    final Set<String> actualPolicy = policyTokens(cleanupPolicy);
+    if (!actualPolicy.equals(Set.of(topic.cleanupPolicy().configValue()))) {
+      differences.add(
+          TopicConfig.CLEANUP_POLICY_CONFIG
+              + " is "
+              + cleanupPolicy
+              + ", expected "
+              + topic.cleanupPolicy().configValue());
+    }
+    return new TopicCheck(
+        topic.name(),
+        differences.isEmpty() ? TopicCheck.Status.OK : TopicCheck.Status.MISMATCHED,
+        differences);
+  }
+
+  private static Set<String> policyTokens(final String value) {
+    if (value == null) {
+      return Set.of();
+    }
+    return Arrays.stream(value.split(","))
+        .map(String::trim)
+        .filter(token -> !token.isEmpty())
+        .collect(Collectors.toSet());
+  }
+
+  /** Descriptions of those of {@code names} that exist. */
+  private Map<String, TopicDescription> describe(final Set<String> names) {
+    final Map<String, TopicDescription> found = new HashMap<>();
+    if (names.isEmpty()) {
+      return found;
+    }
+    final Map<String, KafkaFuture<TopicDescription>> futures =
+        admin
+            .describeTopics(names, new DescribeTopicsOptions().timeoutMs(timeoutMillis()))
+            .topicNameValues();
+    for (final Map.Entry<String, KafkaFuture<TopicDescription>> entry : futures.entrySet()) {
+      try {
+        found.put(entry.getKey(), await(entry.getValue(), "describe topic " + entry.getKey()));
+      } catch (TopicProvisioningException e) {
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+          throw e;
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Creates the topics; returns the names created, leaving out those that already existed. */
+  private Set<String> create(final List<NewTopic> topics) {
+    if (topics.isEmpty()) {
+      return Set.of();
+    }
+    final Map<String, KafkaFuture<Void>> futures =
+        admin.createTopics(topics, new CreateTopicsOptions().timeoutMs(timeoutMillis())).values();
+    final Set<String> created = new HashSet<>();
+    for (final Map.Entry<String, KafkaFuture<Void>> entry : futures.entrySet()) {
+      try {
+        await(entry.getValue(), "create topic " + entry.getKey());
+        created.add(entry.getKey());
+      } catch (TopicProvisioningException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) {
+          throw e;
+        }
+      }
+    }
+    return created;
+  }
+
+  /** The {@code cleanup.policy} of each topic; absent when the broker does not report it. */
+  private Map<String, String> cleanupPolicies(final Set<String> names) {
+    final Map<String, String> policies = new HashMap<>();
+    if (names.isEmpty()) {
+      return policies;
+    }
+    final List<ConfigResource> resources =
+        names.stream().map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList();
+    final Map<ConfigResource, Config> configs =
+        await(
+            admin
+                .describeConfigs(resources, new DescribeConfigsOptions().timeoutMs(timeoutMillis()))
+                .all(),
+            "describe configs of " + names);
+    configs.forEach(
+        (resource, config) -> {
+          final ConfigEntry entry = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+          if (entry != null && entry.value() != null) {
+            policies.put(resource.name(), entry.value());
+          }
+        });
+    return policies;
+  }
+
+  private <T> T await(final KafkaFuture<T> future, final String what) {
+    try {
+      return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new TopicProvisioningException(
+          "Cannot " + what + ": " + e.getCause().getMessage(), e.getCause());
+    } catch (TimeoutException e) {
+      throw new TopicProvisioningException("Cannot " + what + ": no answer within " + timeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TopicProvisioningException("Interrupted while trying to " + what, e);
+    }
+  }
+
+  private int timeoutMillis() {
+    return (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+  }
+}
