@@ -1,0 +1,46 @@
+package io.quotaflow.kube;
+
+/**
+ * The label and annotation keys quotaflow reads from ElasticQuota objects and pods (SPEC 3, 12).
+ * The {@code quota.scheduling.koordinator.sh/} keys are Koordinator's, read for compatibility; the
+ * {@code quotaflow.io/} keys are quotaflow's own extensions.
+ */
+public final class QuotaLabels {
+
+  /** Prefix of Koordinator's keys. */
+  public static final String KOORDINATOR_PREFIX = "quota.scheduling.koordinator.sh/";
+
+  /** ElasticQuota label: the parent group's name. */
+  public static final String PARENT = KOORDINATOR_PREFIX + "parent";
+
+  /** ElasticQuota label: the proposal's spelling of {@link #PARENT}, accepted as an alias. */
+  public static final String PARENT_QUOTA_NAME = KOORDINATOR_PREFIX + "parent-quota-name";
+
+  /** ElasticQuota label: {@code "true"} marks a parent group. */
+  public static final String IS_PARENT = KOORDINATOR_PREFIX + "is-parent";
+
+  /** ElasticQuota label: only {@code "false"} turns lending of unused min off. */
+  public static final String ALLOW_LENT_RESOURCE = KOORDINATOR_PREFIX + "allow-lent-resource";
+
+  /** ElasticQuota annotation: JSON resource list, the weight when competing for surplus. */
+  public static final String SHARED_WEIGHT = KOORDINATOR_PREFIX + "shared-weight";
+
+  /** ElasticQuota annotation: JSON list of namespaces whose pods belong to the group. */
+  public static final String NAMESPACES = KOORDINATOR_PREFIX + "namespaces";
+
+  /** ElasticQuota annotation: JSON resource list, at most this much of min is lent. */
+  public static final String LENDING_LIMIT = "quotaflow.io/lending-limit";
+
+  /** ElasticQuota annotation: JSON resource list, at most this much above min is borrowed. */
+  public static final String BORROWING_LIMIT = "quotaflow.io/borrowing-limit";
+
+  /** Pod label: the group the pod is charged to. */
+  public static final String QUOTA_NAME = KOORDINATOR_PREFIX + "name";
+
+  /**
+   * Pod label: {@code "false"} marks a pod that must never be evicted to reclaim borrowed quota.
+   */
+  public static final String PREEMPTIBLE = KOORDINATOR_PREFIX + "preemptible";
+
+  private QuotaLabels() {}
+}
