@@ -1,14 +1,17 @@
 package io.quotaflow.serde;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.avro.Schema;
-import org.apache.avro.message.BadHeaderException;
+import org.apache.avro.SchemaNormalization;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.message.BinaryMessageDecoder;
-import org.apache.avro.message.MissingSchemaException;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -16,7 +19,7 @@ import org.apache.kafka.common.serialization.Deserializer;
 /**
  * Reads single-object encoded Avro records into the current generated class, resolving records
  * written with any released version of its schema (see {@link SchemaHistory}). A null byte array (a
- * tombstone) reads as null. Anything else that is not a valid record raises {@link
+ * tombstone) reads as null. Anything else that is not exactly one valid record raises {@link
  * RecordDecodingException}. Thread-safe.
  */
 public final class AvroDeserializer<T extends SpecificRecord> implements Deserializer<T> {
@@ -27,6 +30,7 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
 
   private final Class<T> type;
   private final RecordRole role;
+  private final Map<Long, Schema> writerSchemas;
   private final BinaryMessageDecoder<T> decoder;
 
   /** A deserializer for {@code type} that knows every version in its classpath history. */
@@ -40,6 +44,10 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
     this.role = Objects.requireNonNull(role, "role");
     final SpecificData model = SpecificData.getForClass(type);
     final Schema readerSchema = model.getSchema(type);
+    final Map<Long, Schema> schemas = new HashMap<>();
+    history.versions().forEach(schema -> schemas.put(fingerprintOf(schema), schema));
+    schemas.put(fingerprintOf(readerSchema), readerSchema);
+    this.writerSchemas = Map.copyOf(schemas);
     this.decoder = new BinaryMessageDecoder<>(model, readerSchema, history.store());
   }
 
@@ -48,36 +56,78 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
     if (data == null) {
       return null;
     }
-    final ByteArrayInputStream in = new ByteArrayInputStream(data);
-    final T record;
+    final Schema writer = writerSchema(topic, data);
+    checkBody(topic, data, writer);
     try {
-      record = decoder.decode(in, null);
-    } catch (BadHeaderException e) {
-      throw failure(topic, headerProblem(data), e);
-    } catch (MissingSchemaException e) {
+      return decoder.decode(data);
+    } catch (IOException | RuntimeException e) {
+      throw failure(
+          topic,
+          String.format(
+              "%d bytes with schema fingerprint %s do not resolve to a %s: %s",
+              data.length, fingerprintHex(data), type.getSimpleName(), Failures.describe(e)),
+          e);
+    }
+  }
+
+  /** The writer's schema named by the header, or a failure saying what is wrong with it. */
+  private Schema writerSchema(final String topic, final byte[] data) {
+    if (data.length >= MARKER_LENGTH && (data[0] != MARKER_0 || data[1] != MARKER_1)) {
+      throw failure(
+          topic,
+          String.format(
+              "not single-object encoded Avro: starts with 0x%02X 0x%02X instead of the marker"
+                  + " 0xC3 0x01",
+              data[0], data[1]),
+          null);
+    }
+    if (data.length < HEADER_LENGTH) {
+      throw failure(
+          topic,
+          String.format(
+              "not single-object encoded Avro: %d bytes, shorter than the %d-byte header",
+              data.length, HEADER_LENGTH),
+          null);
+    }
+    final Schema writer = writerSchemas.get(fingerprint(data));
+    if (writer == null) {
       throw failure(
           topic,
           String.format(
               "unknown schema fingerprint %s: neither the current %s schema nor any released"
                   + " version of it",
-              fingerprint(data), type.getSimpleName()),
-          e);
+              fingerprintHex(data), type.getSimpleName()),
+          null);
+    }
+    return writer;
+  }
+
+  /**
+   * Walks the body with the writer's schema without building anything: a corrupted length fails
+   * here on the bytes actually present, instead of making the decoder allocate what it claims.
+   */
+  private void checkBody(final String topic, final byte[] data, final Schema writer) {
+    final BinaryDecoder body =
+        DecoderFactory.get().binaryDecoder(data, HEADER_LENGTH, data.length - HEADER_LENGTH, null);
+    try {
+      GenericDatumReader.skip(writer, body);
+      if (!body.isEnd()) {
+        throw failure(
+            topic,
+            String.format("trailing bytes after a complete %s record", type.getSimpleName()),
+            null);
+      }
     } catch (IOException | RuntimeException e) {
+      if (e instanceof RecordDecodingException decoding) {
+        throw decoding;
+      }
       throw failure(
           topic,
           String.format(
               "%d bytes with schema fingerprint %s are not a valid %s: %s",
-              data.length, fingerprint(data), type.getSimpleName(), Failures.describe(e)),
+              data.length, fingerprintHex(data), type.getSimpleName(), Failures.describe(e)),
           e);
     }
-    if (in.available() > 0) {
-      throw failure(
-          topic,
-          String.format(
-              "%d trailing bytes after a complete %s record", in.available(), type.getSimpleName()),
-          null);
-    }
-    return record;
   }
 
   private RecordDecodingException failure(
@@ -85,25 +135,20 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
     return new RecordDecodingException(topic, role, reason, cause);
   }
 
-  private static String headerProblem(final byte[] data) {
-    if (data.length >= MARKER_LENGTH && (data[0] != MARKER_0 || data[1] != MARKER_1)) {
-      return String.format(
-          "not single-object encoded Avro: starts with 0x%02X 0x%02X instead of the marker"
-              + " 0xC3 0x01",
-          data[0], data[1]);
-    }
-    return String.format(
-        "not single-object encoded Avro: %d bytes, shorter than the %d-byte header",
-        data.length, HEADER_LENGTH);
+  private static long fingerprintOf(final Schema schema) {
+    return SchemaNormalization.parsingFingerprint64(schema);
   }
 
-  /** The writer's schema fingerprint as hex, as {@code SchemaNormalization} computes it. */
-  private static String fingerprint(final byte[] data) {
-    if (data.length < HEADER_LENGTH) {
-      return "(none)";
-    }
-    final long value =
-        ByteBuffer.wrap(data, MARKER_LENGTH, Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).getLong();
-    return String.format("0x%016X", value);
+  /**
+   * The writer's schema fingerprint from the header, as {@code SchemaNormalization} computes it.
+   */
+  private static long fingerprint(final byte[] data) {
+    return ByteBuffer.wrap(data, MARKER_LENGTH, Long.BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN)
+        .getLong();
+  }
+
+  private static String fingerprintHex(final byte[] data) {
+    return String.format("0x%016X", fingerprint(data));
   }
 }

@@ -43,10 +43,21 @@ public final class SchemaHistory {
    * @throws IllegalStateException when a file does not parse or names another record
    */
   public static SchemaHistory load(final String fullName, final ClassLoader loader) {
+    return load(RESOURCE_ROOT, fullName, loader);
+  }
+
+  /**
+   * Reads the released versions of the record {@code fullName} from the classpath folder {@code
+   * root} of {@code loader} instead of {@value #RESOURCE_ROOT}.
+   *
+   * @throws IllegalStateException when a file does not parse or names another record
+   */
+  public static SchemaHistory load(
+      final String root, final String fullName, final ClassLoader loader) {
     Objects.requireNonNull(fullName, "fullName");
     final List<Schema> versions = new ArrayList<>();
     for (int version = 1; ; version++) {
-      final String path = resourcePath(fullName, version);
+      final String path = resourcePath(root, fullName, version);
       try (InputStream in = loader.getResourceAsStream(path)) {
         if (in == null) {
           break;
@@ -66,7 +77,11 @@ public final class SchemaHistory {
 
   /** Classpath path of one released version, e.g. {@code avro-history/io.x.Pod/v2.avsc}. */
   public static String resourcePath(final String fullName, final int version) {
-    return RESOURCE_ROOT + "/" + fullName + "/v" + version + ".avsc";
+    return resourcePath(RESOURCE_ROOT, fullName, version);
+  }
+
+  private static String resourcePath(final String root, final String fullName, final int version) {
+    return root + "/" + fullName + "/v" + version + ".avsc";
   }
 
   /** Full name of the record, e.g. {@code io.quotaflow.schemas.PodState}. */

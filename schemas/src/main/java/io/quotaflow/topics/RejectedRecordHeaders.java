@@ -15,7 +15,10 @@ import org.apache.kafka.common.header.Headers;
  * #write}. The record's key and value are the original bytes, untouched.
  */
 public final class RejectedRecordHeaders {
-  /** {@code Throwable.toString()} of the failure: class name and message. */
+  /**
+   * Fully qualified class name of the failure (Kafka Streams 4.3 writes {@code
+   * getClass().getName()}).
+   */
   public static final String EXCEPTION = "__streams.errors.exception";
 
   /** The failure's message alone. */
@@ -40,12 +43,12 @@ public final class RejectedRecordHeaders {
       String sourceTopic,
       int sourcePartition,
       long sourceOffset,
-      String exception,
+      String exceptionClass,
       String message) {
     /** Requires the text fields; a missing text is an empty string. */
     public Rejection {
       Objects.requireNonNull(sourceTopic, "sourceTopic");
-      Objects.requireNonNull(exception, "exception");
+      Objects.requireNonNull(exceptionClass, "exceptionClass");
       Objects.requireNonNull(message, "message");
     }
   }
@@ -63,7 +66,7 @@ public final class RejectedRecordHeaders {
     try (PrintWriter out = new PrintWriter(trace)) {
       error.printStackTrace(out);
     }
-    add(headers, EXCEPTION, error.toString());
+    add(headers, EXCEPTION, error.getClass().getName());
     add(headers, MESSAGE, Objects.toString(error.getMessage(), ""));
     add(headers, STACKTRACE, trace.toString());
     add(headers, SOURCE_TOPIC, topic);

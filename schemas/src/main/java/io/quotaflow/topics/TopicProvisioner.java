@@ -38,6 +38,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class TopicProvisioner {
   private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
+  private static final Duration VISIBILITY_POLL = Duration.ofMillis(50);
 
   private final Admin admin;
   private final Duration timeout;
@@ -87,7 +88,14 @@ public final class TopicProvisioner {
             .map(NewTopic::name)
             .filter(name -> !created.contains(name))
             .collect(Collectors.toSet());
-    existing.putAll(describe(raced));
+    existing.putAll(describeOnceVisible(raced));
+    // A new topic reaches the brokers' metadata a moment after its creation is acknowledged; return
+    // only once it is usable.
+    final Set<String> invisible = new HashSet<>(created);
+    invisible.removeAll(describeOnceVisible(created).keySet());
+    if (!invisible.isEmpty()) {
+      LOG.warn("Created topics {} but no broker describes them yet after {}", invisible, timeout);
+    }
     final Map<String, String> policies = cleanupPolicies(existing.keySet());
 
     final List<TopicCheck> checks = new ArrayList<>();
@@ -115,9 +123,11 @@ public final class TopicProvisioner {
       final String cleanupPolicy,
       final int partitions) {
     if (description == null) {
-      // Created by someone else and deleted again before we could look: nothing to verify.
+      // Created by someone else, yet not visible within the timeout (or deleted again).
       return new TopicCheck(
-          topic.name(), TopicCheck.Status.MISMATCHED, List.of("topic vanished while provisioning"));
+          topic.name(),
+          TopicCheck.Status.MISMATCHED,
+          List.of("exists according to the controller but no broker describes it"));
     }
     final List<String> differences = new ArrayList<>();
     final int actualPartitions = description.partitions().size();
@@ -147,6 +157,31 @@ public final class TopicProvisioner {
         .map(String::trim)
         .filter(token -> !token.isEmpty())
         .collect(Collectors.toSet());
+  }
+
+  /**
+   * Descriptions of {@code names}, asking again until every one is visible or the timeout passes;
+   * those still unknown then are left out.
+   */
+  private Map<String, TopicDescription> describeOnceVisible(final Set<String> names) {
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    final Map<String, TopicDescription> found = describe(names);
+    while (found.size() < names.size() && System.nanoTime() < deadline) {
+      pause();
+      final Set<String> unseen = new HashSet<>(names);
+      unseen.removeAll(found.keySet());
+      found.putAll(describe(unseen));
+    }
+    return found;
+  }
+
+  private static void pause() {
+    try {
+      TimeUnit.MILLISECONDS.sleep(VISIBILITY_POLL.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TopicProvisioningException("Interrupted while waiting for topics to appear", e);
+    }
   }
 
   /** Descriptions of those of {@code names} that exist. */
