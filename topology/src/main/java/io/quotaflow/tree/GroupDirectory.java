@@ -1,0 +1,107 @@
+package io.quotaflow.tree;
+
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.SpecialGroups;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Resolves the group a pod is charged to (SPEC 4): the quota-name label if it names an existing
+ * group, else a group named like the namespace, else a group listing the namespace, else the
+ * default group. A pod that resolves to a parent group (or to the root) gets a problem instead of
+ * being charged.
+ *
+ * <p>The system and default groups always exist, with or without an ElasticQuota object. Mutable
+ * and not thread-safe; {@link #of} builds one for a one-off lookup.
+ */
+public final class GroupDirectory {
+
+  private final Map<String, QuotaGroup> groups = new HashMap<>();
+  private final Map<String, TreeSet<String>> namespaceOwners = new HashMap<>();
+
+  /** The group a pod resolves to; {@code problem} is set when it cannot be charged there. */
+  public record Target(String group, Optional<String> problem) {}
+
+  public static GroupDirectory of(Collection<QuotaGroup> groups) {
+    final GroupDirectory directory = new GroupDirectory();
+    groups.forEach(directory::put);
+    return directory;
+  }
+
+  public void put(QuotaGroup group) {
+    remove(group.name());
+    groups.put(group.name(), group);
+    for (final String namespace : group.namespaces()) {
+      namespaceOwners.computeIfAbsent(namespace, n -> new TreeSet<>()).add(group.name());
+    }
+  }
+
+  public void remove(String name) {
+    final QuotaGroup old = groups.remove(name);
+    if (old == null) {
+      return;
+    }
+    for (final String namespace : old.namespaces()) {
+      final TreeSet<String> owners = namespaceOwners.get(namespace);
+      owners.remove(name);
+      if (owners.isEmpty()) {
+        namespaceOwners.remove(namespace);
+      }
+    }
+  }
+
+  public Optional<QuotaGroup> group(String name) {
+    return Optional.ofNullable(groups.get(name));
+  }
+
+  /** Whether a group of this name exists (the special groups always do). */
+  public boolean exists(String name) {
+    return groups.containsKey(name)
+        || SpecialGroups.SYSTEM.equals(name)
+        || SpecialGroups.DEFAULT.equals(name);
+  }
+
+  /** The groups whose namespaces annotation lists {@code namespace}, by name. */
+  public List<String> owners(String namespace) {
+    final TreeSet<String> owners = namespaceOwners.get(namespace);
+    return owners == null ? List.of() : List.copyOf(owners);
+  }
+
+  public Target resolve(QuotaPod pod) {
+    final String label = pod.quotaName().orElse("");
+    final String name;
+    if (SpecialGroups.ROOT.equals(label)) {
+      name = SpecialGroups.ROOT;
+    } else if (!label.isEmpty() && exists(label)) {
+      name = label;
+    } else if (exists(pod.ref().namespace())) {
+      name = pod.ref().namespace();
+    } else {
+      final TreeSet<String> owners = namespaceOwners.get(pod.ref().namespace());
+      name = owners == null ? SpecialGroups.DEFAULT : owners.first();
+    }
+    if (isParent(name)) {
+      return new Target(
+          name,
+          Optional.of(
+              "pod resolves to parent group " + name + "; only leaf groups are charged for pods"));
+    }
+    return new Target(name, Optional.empty());
+  }
+
+  private boolean isParent(String name) {
+    if (SpecialGroups.ROOT.equals(name)) {
+      return true;
+    }
+    if (SpecialGroups.isSpecial(name)) {
+      return false;
+    }
+    final QuotaGroup group = groups.get(name);
+    return group != null && group.parentGroup();
+  }
+}

@@ -1,0 +1,272 @@
+package io.quotaflow.tree;
+
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The primitive-array store behind {@link ClusterQuotaState}: one slot per group (index 0 is the
+ * root, 1 the system group, 2 the default group) and one column per interned dimension. Inputs
+ * (spec-derived values, exact pod sums) and outputs (aggregates, runtimes) live side by side so
+ * that a recomputation writes in place and notices what changed.
+ */
+final class GroupTable {
+
+  static final int ROOT = 0;
+  static final int SYSTEM = 1;
+  static final int DEFAULT = 2;
+
+  final Dimensions dims = new Dimensions();
+  int capacity;
+
+  /** One past the highest slot ever used. */
+  int limit = 3;
+
+  final Map<String, Integer> index = new HashMap<>();
+  private int[] free = new int[8];
+  private int freeCount;
+
+  String[] name;
+  QuotaGroup[] spec;
+  boolean[] present;
+
+  /** Pods charged to each group. */
+  @SuppressWarnings("unchecked")
+  Set<PodEntry>[] pods;
+
+  // Structure (rebuilt on structural change).
+  int[] parent;
+  int[][] children;
+  int[] depth;
+  boolean[] attached;
+  boolean[] valid;
+  boolean[] isParent;
+  String[] reason;
+  String[] localProblem;
+  String[] warning;
+  ResourceList[] frozen;
+  GroupStatus[] status;
+
+  // Per dimension: spec-derived inputs.
+  boolean[][] tracked = new boolean[0][];
+  long[][] min = new long[0][];
+  long[][] effMax = new long[0][];
+  long[][] floor = new long[0][];
+  long[][] weight = new long[0][];
+  int[] trackCount = new int[0];
+
+  // Exact own sums of charged pods.
+  final ExactSums ownRequest;
+  final ExactSums ownUsed;
+  final ExactSums ownNpRequest;
+  final ExactSums ownNpUsed;
+
+  // Per dimension: outputs.
+  long[][] request = new long[0][];
+  long[][] limited = new long[0][];
+  long[][] used = new long[0][];
+  long[][] npRequest = new long[0][];
+  long[][] npUsed = new long[0][];
+  long[][] scaledMin = new long[0][];
+  long[][] runtime = new long[0][];
+
+  // Dirty flags.
+  boolean[] aggDirty;
+  boolean[] distDirty;
+  boolean[] statusDirty;
+  boolean[] podsDirty;
+
+  GroupTable(int initialCapacity) {
+    capacity = Math.max(8, initialCapacity);
+    name = new String[capacity];
+    spec = new QuotaGroup[capacity];
+    present = new boolean[capacity];
+    pods = newPodSets(capacity);
+    parent = new int[capacity];
+    children = new int[capacity][];
+    depth = new int[capacity];
+    attached = new boolean[capacity];
+    valid = new boolean[capacity];
+    isParent = new boolean[capacity];
+    reason = new String[capacity];
+    localProblem = new String[capacity];
+    warning = new String[capacity];
+    frozen = new ResourceList[capacity];
+    status = new GroupStatus[capacity];
+    aggDirty = new boolean[capacity];
+    distDirty = new boolean[capacity];
+    statusDirty = new boolean[capacity];
+    podsDirty = new boolean[capacity];
+    ownRequest = new ExactSums(capacity);
+    ownUsed = new ExactSums(capacity);
+    ownNpRequest = new ExactSums(capacity);
+    ownNpUsed = new ExactSums(capacity);
+    Arrays.fill(children, new int[0]);
+    Arrays.fill(parent, -1);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Set<PodEntry>[] newPodSets(int size) {
+    return (Set<PodEntry>[]) new Set<?>[size];
+  }
+
+  /** A free slot for a new group name. */
+  int allocate(String groupName) {
+    final int slot;
+    if (freeCount > 0) {
+      slot = free[--freeCount];
+    } else {
+      if (limit == capacity) {
+        grow(capacity * 2);
+      }
+      slot = limit++;
+    }
+    name[slot] = groupName;
+    present[slot] = true;
+    pods[slot] = new HashSet<>();
+    index.put(groupName, slot);
+    return slot;
+  }
+
+  void release(int slot) {
+    index.remove(name[slot]);
+    name[slot] = null;
+    spec[slot] = null;
+    present[slot] = false;
+    pods[slot] = null;
+    parent[slot] = -1;
+    children[slot] = new int[0];
+    attached[slot] = false;
+    valid[slot] = false;
+    reason[slot] = null;
+    localProblem[slot] = null;
+    warning[slot] = null;
+    frozen[slot] = null;
+    status[slot] = null;
+    aggDirty[slot] = false;
+    distDirty[slot] = false;
+    statusDirty[slot] = false;
+    podsDirty[slot] = false;
+    for (int d = 0; d < tracked.length; d++) {
+      tracked[d][slot] = false;
+      min[d][slot] = 0;
+      effMax[d][slot] = 0;
+      floor[d][slot] = 0;
+      weight[d][slot] = 0;
+      request[d][slot] = 0;
+      limited[d][slot] = 0;
+      used[d][slot] = 0;
+      npRequest[d][slot] = 0;
+      npUsed[d][slot] = 0;
+      scaledMin[d][slot] = 0;
+      runtime[d][slot] = 0;
+    }
+    ownRequest.clear(slot);
+    ownUsed.clear(slot);
+    ownNpRequest.clear(slot);
+    ownNpUsed.clear(slot);
+    if (freeCount == free.length) {
+      free = Arrays.copyOf(free, freeCount * 2);
+    }
+    free[freeCount++] = slot;
+  }
+
+  boolean isSpecial(int g) {
+    return g == SYSTEM || g == DEFAULT;
+  }
+
+  /** A normal (non-root, non-special) group. */
+  boolean isNormal(int g) {
+    return g > DEFAULT;
+  }
+
+  /** Takes in dimensions interned since the last call. */
+  void syncDimensions() {
+    final int count = dims.count();
+    if (count == tracked.length) {
+      return;
+    }
+    final int old = tracked.length;
+    tracked = Arrays.copyOf(tracked, count);
+    min = extend(min, count);
+    effMax = extend(effMax, count);
+    floor = extend(floor, count);
+    weight = extend(weight, count);
+    request = extend(request, count);
+    limited = extend(limited, count);
+    used = extend(used, count);
+    npRequest = extend(npRequest, count);
+    npUsed = extend(npUsed, count);
+    scaledMin = extend(scaledMin, count);
+    runtime = extend(runtime, count);
+    trackCount = Arrays.copyOf(trackCount, count);
+    for (int d = old; d < count; d++) {
+      tracked[d] = new boolean[capacity];
+      // The root and the special groups see every dimension; nothing bounds them by default.
+      for (int g = 0; g <= DEFAULT; g++) {
+        tracked[d][g] = true;
+        effMax[d][g] = Arith.UNBOUNDED;
+      }
+    }
+    ownRequest.ensure(count, capacity);
+    ownUsed.ensure(count, capacity);
+    ownNpRequest.ensure(count, capacity);
+    ownNpUsed.ensure(count, capacity);
+  }
+
+  private long[][] extend(long[][] columns, int count) {
+    final int old = columns.length;
+    final long[][] result = Arrays.copyOf(columns, count);
+    for (int d = old; d < count; d++) {
+      result[d] = new long[capacity];
+    }
+    return result;
+  }
+
+  private void grow(int newCapacity) {
+    name = Arrays.copyOf(name, newCapacity);
+    spec = Arrays.copyOf(spec, newCapacity);
+    present = Arrays.copyOf(present, newCapacity);
+    pods = Arrays.copyOf(pods, newCapacity);
+    parent = Arrays.copyOf(parent, newCapacity);
+    Arrays.fill(parent, capacity, newCapacity, -1);
+    children = Arrays.copyOf(children, newCapacity);
+    Arrays.fill(children, capacity, newCapacity, new int[0]);
+    depth = Arrays.copyOf(depth, newCapacity);
+    attached = Arrays.copyOf(attached, newCapacity);
+    valid = Arrays.copyOf(valid, newCapacity);
+    isParent = Arrays.copyOf(isParent, newCapacity);
+    reason = Arrays.copyOf(reason, newCapacity);
+    localProblem = Arrays.copyOf(localProblem, newCapacity);
+    warning = Arrays.copyOf(warning, newCapacity);
+    frozen = Arrays.copyOf(frozen, newCapacity);
+    status = Arrays.copyOf(status, newCapacity);
+    aggDirty = Arrays.copyOf(aggDirty, newCapacity);
+    distDirty = Arrays.copyOf(distDirty, newCapacity);
+    statusDirty = Arrays.copyOf(statusDirty, newCapacity);
+    podsDirty = Arrays.copyOf(podsDirty, newCapacity);
+    for (int d = 0; d < tracked.length; d++) {
+      tracked[d] = Arrays.copyOf(tracked[d], newCapacity);
+      min[d] = Arrays.copyOf(min[d], newCapacity);
+      effMax[d] = Arrays.copyOf(effMax[d], newCapacity);
+      floor[d] = Arrays.copyOf(floor[d], newCapacity);
+      weight[d] = Arrays.copyOf(weight[d], newCapacity);
+      request[d] = Arrays.copyOf(request[d], newCapacity);
+      limited[d] = Arrays.copyOf(limited[d], newCapacity);
+      used[d] = Arrays.copyOf(used[d], newCapacity);
+      npRequest[d] = Arrays.copyOf(npRequest[d], newCapacity);
+      npUsed[d] = Arrays.copyOf(npUsed[d], newCapacity);
+      scaledMin[d] = Arrays.copyOf(scaledMin[d], newCapacity);
+      runtime[d] = Arrays.copyOf(runtime[d], newCapacity);
+    }
+    ownRequest.ensure(tracked.length, newCapacity);
+    ownUsed.ensure(tracked.length, newCapacity);
+    ownNpRequest.ensure(tracked.length, newCapacity);
+    ownNpUsed.ensure(tracked.length, newCapacity);
+    capacity = newCapacity;
+  }
+}

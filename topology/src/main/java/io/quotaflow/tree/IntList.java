@@ -1,0 +1,33 @@
+package io.quotaflow.tree;
+
+import java.util.Arrays;
+
+/** A growable list of ints, to keep group indices off the heap of boxed integers. */
+final class IntList {
+
+  private int[] items = new int[16];
+  private int size;
+
+  void add(int value) {
+    if (size == items.length) {
+      items = Arrays.copyOf(items, size * 2);
+    }
+    items[size++] = value;
+  }
+
+  int get(int i) {
+    return items[i];
+  }
+
+  int size() {
+    return size;
+  }
+
+  void clear() {
+    size = 0;
+  }
+
+  int[] toArray() {
+    return Arrays.copyOf(items, size);
+  }
+}

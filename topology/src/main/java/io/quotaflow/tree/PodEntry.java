@@ -1,0 +1,39 @@
+package io.quotaflow.tree;
+
+import io.quotaflow.quota.QuotaPod;
+
+/** One pod as the state holds it: the pod, where it is charged and what it contributes. */
+final class PodEntry {
+
+  QuotaPod pod;
+
+  /** The group the pod resolves to (also when it cannot be charged there). */
+  String groupName;
+
+  /** Why the pod is not charged, or null. */
+  String problem;
+
+  /** The slot charged, or -1. */
+  int group = -1;
+
+  /** Effective request (derived dimensions added): interned dimension ids and amounts. */
+  int[] dimensions = new int[0];
+
+  long[] amounts = new long[0];
+  boolean countsRequest;
+  boolean countsUsed;
+  boolean nonPreemptible;
+
+  /** Over-quota class, or null when the pod is not counted as used. */
+  PodClass podClass;
+
+  /** The assignment last handed out, or null. */
+  PodAssignment emitted;
+
+  /** Whether the assignment must be compared at the next recomputation. */
+  boolean pending;
+
+  PodEntry(QuotaPod pod) {
+    this.pod = pod;
+  }
+}

@@ -1,0 +1,31 @@
+package io.quotaflow.tree;
+
+/**
+ * The whole computation of one cluster in one call (SPEC 4 to 12): pod mapping and accounting,
+ * request up the tree, runtime down the tree, special and invalid groups, over-quota classes. Pure
+ * and deterministic; the result does not depend on the order of the inputs.
+ */
+public final class QuotaCalculator {
+
+  private QuotaCalculator() {}
+
+  /** Computes from scratch; invalid groups have no earlier runtime to keep, so theirs is empty. */
+  public static TreeSnapshot compute(ClusterInputs inputs, QuotaOptions options) {
+    return compute(
+        inputs,
+        options,
+        new TreeSnapshot(
+            io.quotaflow.quota.ResourceList.empty(), java.util.List.of(), java.util.List.of()));
+  }
+
+  /**
+   * Computes from scratch, with {@code previous} the last result handed out: an invalid group keeps
+   * the runtime it had there (SPEC 9).
+   */
+  public static TreeSnapshot compute(
+      ClusterInputs inputs, QuotaOptions options, TreeSnapshot previous) {
+    final ClusterQuotaState state = ClusterQuotaState.restore(options, inputs, previous);
+    state.recompute();
+    return state.snapshot();
+  }
+}
