@@ -1,0 +1,87 @@
+package io.quotaflow.simulate;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.kube.ElasticQuotaAdapter;
+import io.quotaflow.kube.NodeAdapter;
+import io.quotaflow.kube.PodAdapter;
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaNode;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.SpecProblem;
+import io.quotaflow.tree.ClusterInputs;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns manifests into the quota core's inputs, deciding what is bad input.
+ *
+ * <p>The line is drawn where a Kubernetes API server would draw it: what it would reject (a
+ * quantity that does not parse in a pod's resources, a node's allocatable or an ElasticQuota's
+ * spec; a missing name; the same object twice) cannot be simulated and is bad input. What it would
+ * accept (labels and annotations, whatever they hold; min above max; a missing parent) is a quota
+ * configuration the engine must cope with: the group is marked invalid and the tree is still
+ * computed (SPEC 9).
+ */
+final class ManifestInputs {
+
+  private static final String ANNOTATIONS = "metadata.annotations";
+  private static final String LABELS = "metadata.labels";
+
+  private ManifestInputs() {}
+
+  static ClusterInputs toClusterInputs(List<Manifest> manifests) throws BadInputException {
+    final List<QuotaGroup> groups = new ArrayList<>();
+    final List<QuotaPod> pods = new ArrayList<>();
+    final List<QuotaNode> nodes = new ArrayList<>();
+    final Map<String, Manifest> seen = new HashMap<>();
+    for (final Manifest manifest : manifests) {
+      if (manifest.object() instanceof Pod pod) {
+        final QuotaPod quotaPod = PodAdapter.toQuotaPod(pod);
+        rejectProblems(manifest, quotaPod.problems(), false);
+        unique(seen, manifest, "Pod " + quotaPod.ref(), quotaPod.ref().toString());
+        pods.add(quotaPod);
+      } else if (manifest.object() instanceof Node node) {
+        final QuotaNode quotaNode = NodeAdapter.toQuotaNode(node);
+        rejectProblems(manifest, quotaNode.problems(), false);
+        unique(seen, manifest, "Node " + quotaNode.name(), quotaNode.name());
+        nodes.add(quotaNode);
+      } else if (manifest.object() instanceof GenericKubernetesResource quota) {
+        final QuotaGroup group = ElasticQuotaAdapter.toQuotaGroup(quota);
+        rejectProblems(manifest, group.problems(), true);
+        // Group names are unique per cluster: the namespace is not part of a group's identity.
+        unique(seen, manifest, "ElasticQuota " + group.name(), group.name());
+        groups.add(group);
+      }
+    }
+    return new ClusterInputs(groups, pods, nodes);
+  }
+
+  private static void rejectProblems(
+      Manifest manifest, List<SpecProblem> problems, boolean annotationsAreConfiguration)
+      throws BadInputException {
+    for (final SpecProblem problem : problems) {
+      final boolean configuration =
+          problem.field().startsWith(ANNOTATIONS) || problem.field().startsWith(LABELS);
+      if (!(annotationsAreConfiguration && configuration)) {
+        throw BadInputException.inField(manifest, problem.field(), problem.reason());
+      }
+    }
+  }
+
+  private static void unique(
+      Map<String, Manifest> seen, Manifest manifest, String what, String name)
+      throws BadInputException {
+    final String key = manifest.object().getKind() + "/" + name;
+    final Manifest earlier = seen.putIfAbsent(key, manifest);
+    if (earlier != null) {
+      throw BadInputException.inField(
+          manifest,
+          "metadata.name",
+          what + " is defined twice (first at " + earlier.location() + ")");
+    }
+  }
+}
