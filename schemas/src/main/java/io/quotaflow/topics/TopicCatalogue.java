@@ -68,14 +68,14 @@ public final class TopicCatalogue {
     this.evictions =
         timeBased(
             "evictions.v1",
-            avroKeys(PodKey.class),
-            avroValues(EvictionCommand.class),
+            AvroSerde.forKeys(PodKey.class),
+            AvroSerde.forValues(EvictionCommand.class),
             EVICTION_RETENTION);
     this.evictionResults =
         timeBased(
             "eviction-results.v1",
-            avroKeys(PodKey.class),
-            avroValues(EvictionResult.class),
+            AvroSerde.forKeys(PodKey.class),
+            AvroSerde.forValues(EvictionResult.class),
             EVICTION_RETENTION);
     this.rejected =
         timeBased("rejected.v1", Serdes.ByteArray(), Serdes.ByteArray(), REJECTED_RETENTION);
@@ -165,8 +165,8 @@ public final class TopicCatalogue {
       final String suffix, final Class<K> keyType, final Class<V> valueType) {
     return new Topic<>(
         prefix + suffix,
-        avroKeys(keyType),
-        avroValues(valueType),
+        AvroSerde.forKeys(keyType),
+        AvroSerde.forValues(valueType),
         CleanupPolicy.COMPACT,
         COMPACTED);
   }
@@ -182,14 +182,6 @@ public final class TopicCatalogue {
         valueSerde,
         CleanupPolicy.DELETE,
         Map.of(TopicConfig.RETENTION_MS_CONFIG, millis(retention)));
-  }
-
-  private static <T extends SpecificRecord> Serde<T> avroKeys(final Class<T> type) {
-    return AvroSerde.forKeys(type);
-  }
-
-  private static <T extends SpecificRecord> Serde<T> avroValues(final Class<T> type) {
-    return AvroSerde.forValues(type);
   }
 
   private static String millis(final Duration duration) {

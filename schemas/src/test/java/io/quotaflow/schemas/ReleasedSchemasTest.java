@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaFormatter;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,8 @@ class ReleasedSchemasTest {
       final String file = current.getFullName() + "/v" + (history.versions().size() + 1) + ".avsc";
       final Path candidate = CANDIDATES.resolve(file);
       Files.createDirectories(candidate.getParent());
-      Files.writeString(candidate, current.toString(true) + "\n", StandardCharsets.UTF_8);
+      Files.writeString(
+          candidate, SchemaFormatter.format("json/pretty", current) + "\n", StandardCharsets.UTF_8);
       assertThat(version)
           .as(
               "%s changed since its last released version: release it by copying %s to"
