@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds bench/target/benchmarks.jar and runs the quota core benchmarks with settings sized for a
+# 2-core machine (about 5 minutes): full recomputation (quotaflow and the YARN peer, average time
+# and sample mode) at 100 / 10,000 / 100,000 groups and the incremental pod event at 10,000 and
+# 100,000 groups. Prints JMH's table, then the comparison with the peer and the targets.
+#
+# Usage: bench/run-core-bench.sh [extra JMH options, e.g. -p groups=10000 or -prof gc]
+# Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the jar,
+#              JMH_SETTINGS to replace the default "-f 1 -wi 3 -w 1s -i 5 -r 2s".
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+out=bench/target/core-bench
+mkdir -p "$out"
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  # shellcheck disable=SC2086
+  mvn -B -q -pl bench -am package -Pbench -DskipTests -Dspotless.check.skip=true ${MVN_ARGS--o}
+fi
+
+# shellcheck disable=SC2086
+LC_ALL=C java -jar bench/target/benchmarks.jar \
+  'io.quotaflow.bench.core.(FullRecomputeBenchmark|YarnPeerBenchmark|IncrementalUpdateBenchmark)' \
+  ${JMH_SETTINGS:--f 1 -wi 3 -w 1s -i 5 -r 2s} \
+  -foe true -rf csv -rff "$out/results.csv" "$@" | tee "$out/jmh.txt"
+
+# Comparison and targets, from JMH's CSV (scores in microseconds per operation).
+awk -F, '
+  function unq(s) { gsub(/"/, "", s); return s }
+  { sub(/\r$/, "") }  # JMH writes CRLF
+  NR == 1 { next }
+  {
+    name = unq($1); sub(/^io\.quotaflow\.bench\.core\./, "", name)
+    mode = unq($2); score = unq($5) + 0; groups = unq($8)
+    key = name "|" mode "|" groups
+    value[key] = score
+    if (!(groups in seen)) { seen[groups] = 1; sizes[++n] = groups }
+  }
+  function ms(us) { return sprintf("%.3f ms", us / 1000) }
+  function verdict(ok) { return ok ? "MET" : "MISSED" }
+  END {
+    print ""
+    print "quotaflow vs YARN ComputeFairShares (full recomputation, average time):"
+    for (i = 1; i <= n; i++) {
+      g = sizes[i]
+      q = value["FullRecomputeBenchmark.quotaflow|avgt|" g]
+      y = value["YarnPeerBenchmark.yarnFairShares|avgt|" g]
+      if (q > 0 && y > 0) {
+        printf "  %7d groups: quotaflow %s, YARN %s -> quotaflow is %.1fx %s\n", g, ms(q), ms(y), (q < y ? y / q : q / y), (q < y ? "faster" : "SLOWER")
+      }
+    }
+    print ""
+    print "targets:"
+    q10 = value["FullRecomputeBenchmark.quotaflow|avgt|10000"]
+    y10 = value["YarnPeerBenchmark.yarnFairShares|avgt|10000"]
+    q100 = value["FullRecomputeBenchmark.quotaflow|avgt|100000"]
+    i99 = value["IncrementalUpdateBenchmark.podEvent:p0.99|sample|10000"]
+    if (q10 > 0 && y10 > 0) printf "  full, 10,000 groups, >= 10x faster than YARN: %.1fx  %s\n", y10 / q10, verdict(y10 / q10 >= 10)
+    if (q10 > 0) printf "  full, 10,000 groups, < 1 ms: %s  %s\n", ms(q10), verdict(q10 < 1000)
+    if (q100 > 0) printf "  full, 100,000 groups, < 30 ms: %s  %s\n", ms(q100), verdict(q100 < 30000)
+    if (i99 > 0) printf "  incremental pod event, 10,000 groups, p99 < 1 ms: %s  %s\n", ms(i99), verdict(i99 < 1000)
+  }
+' "$out/results.csv" | tee "$out/comparison.txt"

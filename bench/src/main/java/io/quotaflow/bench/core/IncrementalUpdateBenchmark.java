@@ -1,0 +1,104 @@
+package io.quotaflow.bench.core;
+
+import io.quotaflow.bench.check.SnapshotCheck;
+import io.quotaflow.bench.cluster.ClusterShape;
+import io.quotaflow.bench.cluster.SyntheticCluster;
+import io.quotaflow.bench.cluster.SyntheticClusterGenerator;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.tree.ClusterQuotaState;
+import io.quotaflow.tree.QuotaCalculator;
+import io.quotaflow.tree.QuotaOptions;
+import io.quotaflow.tree.TreeDelta;
+import io.quotaflow.tree.TreeSnapshot;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One pod event and the recomputation that follows it, on a cluster already computed: what the
+ * engine does for every pod created or deleted. Invocations alternate between adding a new pending
+ * pod to a random leaf and removing it again, so the cluster stays the same size however long the
+ * run; each invocation is one event plus {@link ClusterQuotaState#recompute()}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 2)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class IncrementalUpdateBenchmark {
+
+  private static final int EVENTS = 1 << 14;
+
+  @Param({"10000", "100000"})
+  public int groups;
+
+  private ClusterQuotaState state;
+  private QuotaPod[] events;
+  private int next;
+  private QuotaPod added;
+
+  /**
+   * Builds the state from a generated cluster and proves, before timing anything, that the
+   * incremental result after a few events equals a full recomputation of the same inputs.
+   */
+  @Setup
+  public void setUp() {
+    final SyntheticCluster cluster = SyntheticClusterGenerator.generate(ClusterShape.of(groups));
+    state = new ClusterQuotaState(QuotaOptions.DEFAULTS);
+    cluster.inputs().groups().forEach(state::putGroup);
+    cluster.inputs().pods().forEach(state::putPod);
+    cluster.inputs().nodes().forEach(state::putNode);
+    state.recompute();
+    SnapshotCheck.requireSane(state.snapshot(), cluster);
+
+    final SplittableRandom random = new SplittableRandom(ClusterShape.DEFAULT_SEED);
+    final List<SyntheticCluster.Leaf> leaves = cluster.leaves();
+    events = new QuotaPod[EVENTS];
+    for (int i = 0; i < EVENTS; i++) {
+      events[i] = SyntheticCluster.newPod(leaves.get(random.nextInt(leaves.size())), i, random);
+    }
+
+    for (int i = 0; i < 3; i++) {
+      state.putPod(events[EVENTS - 1 - i]);
+      if (state.recompute().isEmpty()) {
+        throw new IllegalStateException("a new pod changed nothing");
+      }
+    }
+    final TreeSnapshot full = QuotaCalculator.compute(state.inputs(), QuotaOptions.DEFAULTS);
+    if (!full.equals(state.snapshot())) {
+      throw new IllegalStateException("incremental result differs from a full recomputation");
+    }
+    for (int i = 0; i < 3; i++) {
+      state.removePod(events[EVENTS - 1 - i].ref());
+    }
+    state.recompute();
+  }
+
+  /** Adds a pod to a random leaf, or removes the one added last time; then recomputes. */
+  @Benchmark
+  public TreeDelta podEvent() {
+    if (added == null) {
+      added = events[next];
+      next = (next + 1) % (EVENTS - 3);
+      state.putPod(added);
+    } else {
+      state.removePod(added.ref());
+      added = null;
+    }
+    return state.recompute();
+  }
+}
