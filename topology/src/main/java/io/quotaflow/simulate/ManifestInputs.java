@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Turns manifests into the quota core's inputs, deciding what is bad input.
@@ -33,7 +34,12 @@ final class ManifestInputs {
 
   private ManifestInputs() {}
 
-  static ClusterInputs toClusterInputs(List<Manifest> manifests) throws BadInputException {
+  /**
+   * @param warnings receives one line per tolerated problem (an unreadable label or annotation),
+   *     naming the file, document, object and field
+   */
+  static ClusterInputs toClusterInputs(List<Manifest> manifests, Consumer<String> warnings)
+      throws BadInputException {
     final List<QuotaGroup> groups = new ArrayList<>();
     final List<QuotaPod> pods = new ArrayList<>();
     final List<QuotaNode> nodes = new ArrayList<>();
@@ -41,17 +47,17 @@ final class ManifestInputs {
     for (final Manifest manifest : manifests) {
       if (manifest.object() instanceof Pod pod) {
         final QuotaPod quotaPod = PodAdapter.toQuotaPod(pod);
-        rejectProblems(manifest, quotaPod.problems(), false);
+        rejectProblems(manifest, quotaPod.problems(), false, warnings);
         unique(seen, manifest, "Pod " + quotaPod.ref(), quotaPod.ref().toString());
         pods.add(quotaPod);
       } else if (manifest.object() instanceof Node node) {
         final QuotaNode quotaNode = NodeAdapter.toQuotaNode(node);
-        rejectProblems(manifest, quotaNode.problems(), false);
+        rejectProblems(manifest, quotaNode.problems(), false, warnings);
         unique(seen, manifest, "Node " + quotaNode.name(), quotaNode.name());
         nodes.add(quotaNode);
       } else if (manifest.object() instanceof GenericKubernetesResource quota) {
         final QuotaGroup group = ElasticQuotaAdapter.toQuotaGroup(quota);
-        rejectProblems(manifest, group.problems(), true);
+        rejectProblems(manifest, group.problems(), true, warnings);
         // Group names are unique per cluster: the namespace is not part of a group's identity.
         unique(seen, manifest, "ElasticQuota " + group.name(), group.name());
         groups.add(group);
@@ -61,7 +67,10 @@ final class ManifestInputs {
   }
 
   private static void rejectProblems(
-      Manifest manifest, List<SpecProblem> problems, boolean annotationsAreConfiguration)
+      Manifest manifest,
+      List<SpecProblem> problems,
+      boolean annotationsAreConfiguration,
+      Consumer<String> warnings)
       throws BadInputException {
     for (final SpecProblem problem : problems) {
       final boolean configuration =
@@ -69,6 +78,13 @@ final class ManifestInputs {
       if (!(annotationsAreConfiguration && configuration)) {
         throw BadInputException.inField(manifest, problem.field(), problem.reason());
       }
+      warnings.accept(
+          manifest.location()
+              + " ("
+              + manifest.describe()
+              + "): "
+              + problem
+              + "; the field is ignored");
     }
   }
 

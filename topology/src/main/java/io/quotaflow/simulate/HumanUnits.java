@@ -1,0 +1,37 @@
+package io.quotaflow.simulate;
+
+import io.quotaflow.quota.Quantities;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+
+/**
+ * Amounts in the units people read in a table: cpu in cores ({@code 0.5}, {@code 42.25}), byte
+ * resources in Gi with two decimals at most ({@code 192Gi}, {@code 0.5Gi}), small ones in Mi;
+ * everything else as a plain number. For display only: the JSON output carries exact canonical
+ * units.
+ */
+final class HumanUnits {
+
+  private static final BigDecimal GI = BigDecimal.valueOf(1L << 30);
+  private static final BigDecimal MI = BigDecimal.valueOf(1L << 20);
+
+  private HumanUnits() {}
+
+  static String format(String resource, long amount) {
+    if (Quantities.isMilliResource(resource)) {
+      return plain(BigDecimal.valueOf(amount, 3));
+    }
+    if (Quantities.isByteResource(resource)) {
+      final BigDecimal bytes = BigDecimal.valueOf(amount);
+      if (amount != 0 && bytes.abs().compareTo(GI) < 0) {
+        return plain(bytes.divide(MI, 2, RoundingMode.HALF_UP)) + "Mi";
+      }
+      return plain(bytes.divide(GI, 2, RoundingMode.HALF_UP)) + "Gi";
+    }
+    return Long.toString(amount);
+  }
+
+  private static String plain(BigDecimal value) {
+    return value.signum() == 0 ? "0" : value.stripTrailingZeros().toPlainString();
+  }
+}

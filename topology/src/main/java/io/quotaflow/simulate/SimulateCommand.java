@@ -1,0 +1,185 @@
+package io.quotaflow.simulate;
+
+import io.quotaflow.tree.ClusterInputs;
+import io.quotaflow.tree.QuotaCalculator;
+import io.quotaflow.tree.QuotaOptions;
+import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
+import io.quotaflow.tree.QuotaOptions.UsedPolicy;
+import io.quotaflow.tree.TreeSnapshot;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code simulate}: computes the quota tree of Kubernetes manifests (ElasticQuota, Pod and Node
+ * objects in YAML or JSON files) without a cluster or Kafka, and prints it as a table or as JSON.
+ *
+ * <p>Exit codes: 0 when the tree was computed (an invalid quota configuration is computed and
+ * reported, not an error); 2 for bad input or a bad command line, with one message on stderr. With
+ * {@code --output json}, stdout holds exactly one JSON object (format in {@code docs/simulate.md});
+ * warnings go to stderr.
+ */
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = {
+      "Computes the elastic quota tree of Kubernetes manifests (ElasticQuota, Pod, Node),",
+      "offline: each group's request, used and runtime, and each pod's group and class."
+    },
+    footer = {
+      "",
+      "Exit codes: 0 computed (invalid groups are reported, not errors); 2 bad input or usage."
+    })
+public final class SimulateCommand implements Callable<Integer> {
+
+  /** The tree was computed. */
+  public static final int OK = 0;
+
+  /** Bad input: a file, document or field that cannot be read; also picocli's usage errors. */
+  public static final int BAD_INPUT = 2;
+
+  /** How the result is printed. */
+  public enum OutputFormat {
+    TABLE,
+    JSON
+  }
+
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = {"-f", "--filename"},
+      required = true,
+      paramLabel = "PATH",
+      description =
+          "A manifest file (multi-document YAML or JSON, kind: List allowed) or a directory of"
+              + " *.yaml, *.yml and *.json files (not recursive). Repeatable.")
+  private List<Path> paths;
+
+  @Option(
+      names = "--output",
+      paramLabel = "table|json",
+      defaultValue = "table",
+      converter = OutputFormatConverter.class,
+      description = "table (default): for people; json: one JSON object for programs.")
+  private OutputFormat output;
+
+  @Option(
+      names = "--min-scale",
+      arity = "1",
+      paramLabel = "true|false",
+      description = "Scale children's mins down when they do not fit (default true).")
+  private Boolean minScale;
+
+  @Option(
+      names = "--default-shared-weight",
+      paramLabel = "max|min",
+      converter = WeightPolicyConverter.class,
+      description = "The weight of a group without shared-weight annotation (default max).")
+  private DefaultWeightPolicy defaultSharedWeight;
+
+  @Option(
+      names = "--used-policy",
+      paramLabel = "bound|running",
+      converter = UsedPolicyConverter.class,
+      description = "Which pods count as used: bound to a node (default) or Running only.")
+  private UsedPolicy usedPolicy;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "A properties file with the same settings and more (count-terminating-pods,"
+              + " only-ready-schedulable-nodes, default-group-max, derived-resources);"
+              + " flags override it.")
+  private Path config;
+
+  @Override
+  public Integer call() {
+    final PrintWriter out = spec.commandLine().getOut();
+    final PrintWriter err = spec.commandLine().getErr();
+    try {
+      final QuotaOptions options = options();
+      final Consumer<String> warnings = warning -> err.println("warning: " + warning);
+      final List<Manifest> manifests = new ManifestReader(warnings).read(paths);
+      final ClusterInputs inputs = ManifestInputs.toClusterInputs(manifests, warnings);
+      final TreeSnapshot snapshot = QuotaCalculator.compute(inputs, options);
+      out.print(
+          output == OutputFormat.JSON ? JsonReport.render(snapshot) : TableReport.render(snapshot));
+      out.flush();
+      err.flush();
+      return OK;
+    } catch (BadInputException e) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return BAD_INPUT;
+    }
+  }
+
+  /** Defaults, then the config file, then the flags. */
+  QuotaOptions options() throws BadInputException {
+    QuotaOptions options = QuotaOptions.DEFAULTS;
+    if (config != null) {
+      options = SimulateConfig.load(config, options);
+    }
+    if (minScale != null) {
+      options = options.withMinScaling(minScale);
+    }
+    if (defaultSharedWeight != null) {
+      options = options.withDefaultWeight(defaultSharedWeight);
+    }
+    if (usedPolicy != null) {
+      options = options.withUsedPolicy(usedPolicy);
+    }
+    return options;
+  }
+
+  /** Lower-case choices on the command line for upper-case enum constants. */
+  private abstract static class LowerCaseEnumConverter<E extends Enum<E>>
+      implements ITypeConverter<E> {
+    private final Class<E> type;
+    private final String expected;
+
+    LowerCaseEnumConverter(Class<E> type, String expected) {
+      this.type = type;
+      this.expected = expected;
+    }
+
+    @Override
+    public E convert(String value) {
+      for (final E constant : type.getEnumConstants()) {
+        if (constant.name().toLowerCase(Locale.ROOT).equals(value.toLowerCase(Locale.ROOT))) {
+          return constant;
+        }
+      }
+      throw new TypeConversionException("expected " + expected + ", found '" + value + "'");
+    }
+  }
+
+  static final class OutputFormatConverter extends LowerCaseEnumConverter<OutputFormat> {
+    OutputFormatConverter() {
+      super(OutputFormat.class, "table or json");
+    }
+  }
+
+  static final class WeightPolicyConverter extends LowerCaseEnumConverter<DefaultWeightPolicy> {
+    WeightPolicyConverter() {
+      super(DefaultWeightPolicy.class, "max or min");
+    }
+  }
+
+  static final class UsedPolicyConverter extends LowerCaseEnumConverter<UsedPolicy> {
+    UsedPolicyConverter() {
+      super(UsedPolicy.class, "bound or running");
+    }
+  }
+}

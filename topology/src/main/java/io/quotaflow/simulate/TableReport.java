@@ -1,0 +1,151 @@
+package io.quotaflow.simulate;
+
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.PodAssignment;
+import io.quotaflow.tree.TreeSnapshot;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The human form of a snapshot: the tree indented, one line per group and one per resource it
+ * shows, with min, max, request, used and runtime in {@link HumanUnits}; then every pod with its
+ * group and class. Readable at 100 columns for names of ordinary length.
+ */
+final class TableReport {
+
+  private static final String[] COLUMNS = {"MIN", "MAX", "REQUEST", "USED", "RUNTIME"};
+  private static final int VALUE_WIDTH = 10;
+  private static final String NOT_SET = "-";
+
+  private TableReport() {}
+
+  static String render(TreeSnapshot snapshot) {
+    final StringBuilder out = new StringBuilder();
+    out.append("Cluster total: ").append(inline(snapshot.total())).append('\n');
+    out.append("(cpu in cores, memory in Gi; ")
+        .append(NOT_SET)
+        .append(": not set, a dimension without max is unbounded)\n\n");
+    quotas(snapshot, out);
+    out.append('\n');
+    pods(snapshot.pods(), out);
+    return out.toString();
+  }
+
+  private static void quotas(TreeSnapshot snapshot, StringBuilder out) {
+    final Map<String, Integer> depths = depths(snapshot.groups());
+    int nameWidth = "QUOTA / RESOURCE".length();
+    for (final GroupStatus group : snapshot.groups()) {
+      final int indent = 2 * depths.get(group.name());
+      for (final String resource : dimensions(group)) {
+        nameWidth = Math.max(nameWidth, indent + 2 + resource.length());
+      }
+    }
+    out.append(pad("QUOTA / RESOURCE", nameWidth));
+    for (final String column : COLUMNS) {
+      out.append(' ').append(alignRight(column, VALUE_WIDTH));
+    }
+    out.append('\n');
+    for (final GroupStatus group : snapshot.groups()) {
+      final String indent = " ".repeat(2 * depths.get(group.name()));
+      out.append(indent).append(group.name());
+      if (group.parentGroup()) {
+        out.append("  [parent]");
+      }
+      if (!group.valid()) {
+        out.append("  INVALID: ").append(group.reason().orElse("(no reason given)"));
+      }
+      out.append('\n');
+      for (final String resource : dimensions(group)) {
+        out.append(pad(indent + "  " + resource, nameWidth));
+        for (final ResourceList values :
+            List.of(group.min(), group.max(), group.request(), group.used(), group.runtime())) {
+          out.append(' ').append(alignRight(value(values, resource), VALUE_WIDTH));
+        }
+        out.append('\n');
+      }
+    }
+  }
+
+  private static void pods(List<PodAssignment> pods, StringBuilder out) {
+    int podWidth = "POD".length();
+    int groupWidth = "GROUP".length();
+    for (final PodAssignment pod : pods) {
+      podWidth = Math.max(podWidth, pod.ref().toString().length());
+      groupWidth = Math.max(groupWidth, pod.group().length());
+    }
+    out.append(pad("POD", podWidth))
+        .append("  ")
+        .append(pad("GROUP", groupWidth))
+        .append("  CLASS\n");
+    for (final PodAssignment pod : pods) {
+      out.append(pad(pod.ref().toString(), podWidth))
+          .append("  ")
+          .append(pad(pod.group(), groupWidth))
+          .append("  ")
+          .append(pod.podClass().map(JsonReport::className).orElse(NOT_SET));
+      pod.problem().ifPresent(problem -> out.append("  PROBLEM: ").append(problem));
+      out.append('\n');
+    }
+  }
+
+  /** The dimensions worth a line: every one the group has a number for. */
+  private static Set<String> dimensions(GroupStatus group) {
+    final Set<String> names = new TreeSet<>();
+    for (final ResourceList list :
+        List.of(group.min(), group.max(), group.request(), group.used(), group.runtime())) {
+      names.addAll(list.names());
+    }
+    return names;
+  }
+
+  /** Depth below the root; a group whose parent chain breaks off (or loops) stops there. */
+  private static Map<String, Integer> depths(List<GroupStatus> groups) {
+    final Map<String, String> parents = new HashMap<>();
+    groups.forEach(group -> parents.put(group.name(), group.parent()));
+    final Map<String, Integer> depths = new HashMap<>();
+    for (final GroupStatus group : groups) {
+      int depth = 0;
+      final Set<String> seen = new HashSet<>();
+      String current = group.name();
+      seen.add(current);
+      while (parents.containsKey(parents.get(current)) && seen.add(parents.get(current))) {
+        current = parents.get(current);
+        depth++;
+      }
+      depths.put(group.name(), depth);
+    }
+    return depths;
+  }
+
+  private static String inline(ResourceList list) {
+    if (list.isEmpty()) {
+      return "nothing";
+    }
+    final StringBuilder text = new StringBuilder();
+    list.asMap()
+        .forEach(
+            (resource, amount) ->
+                text.append(text.length() == 0 ? "" : ", ")
+                    .append(resource)
+                    .append(' ')
+                    .append(HumanUnits.format(resource, amount)));
+    return text.toString();
+  }
+
+  private static String value(ResourceList list, String resource) {
+    return list.contains(resource) ? HumanUnits.format(resource, list.get(resource)) : NOT_SET;
+  }
+
+  private static String pad(String text, int width) {
+    return text.length() >= width ? text : text + " ".repeat(width - text.length());
+  }
+
+  private static String alignRight(String text, int width) {
+    return text.length() >= width ? text : " ".repeat(width - text.length()) + text;
+  }
+}

@@ -1,0 +1,418 @@
+package io.quotaflow.simulate;
+
+import static io.quotaflow.simulate.Manifests.documents;
+import static io.quotaflow.simulate.Manifests.node;
+import static io.quotaflow.simulate.Manifests.parentQuota;
+import static io.quotaflow.simulate.Manifests.pod;
+import static io.quotaflow.simulate.Manifests.quota;
+import static io.quotaflow.simulate.Manifests.write;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.quota.SpecialGroups;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SimulateCommandTest {
+
+  @TempDir Path dir;
+
+  /**
+   * 100 cores; team-a (min 10) and team-b (min 30) both ask for 100 and may use all of it. The 60
+   * cores beyond the mins go by weight: with the default weight (max, 100 each) 30 and 30, so a
+   * gets 40 and b 60; with weight = min (10 : 30) 15 and 45, so a gets 25 and b 75.
+   */
+  private Path twoTeams;
+
+  @BeforeEach
+  void writeTwoTeams() {
+    twoTeams =
+        write(
+            dir.resolve("two-teams.yaml"),
+            documents(
+                node("n1", "{cpu: \"100\"}"),
+                quota("team-a", null, "{cpu: 10}", "{cpu: 100}"),
+                quota("team-b", null, "{cpu: 30}", "{cpu: 100}"),
+                pod("a-1", "team-a", "n1", "{cpu: 60}"),
+                pod("a-2", "team-a", null, "{cpu: 40}"),
+                pod("b-1", "team-b", null, "{cpu: 100}")));
+  }
+
+  @Test
+  void jsonOutputIsExactlyOneObjectWithTheDocumentedFieldsInOrder() {
+    final SimulateRun run = SimulateRun.of("-f", twoTeams.toString(), "--output", "json");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.err()).isEmpty();
+    final JsonNode json = run.json();
+    assertThat(fieldNames(json)).containsExactly("total", "quotas", "pods");
+    assertThat(json.get("total").get("cpu").asLong()).isEqualTo(100_000);
+    for (final JsonNode quota : json.get("quotas")) {
+      assertThat(fieldNames(quota))
+          .containsExactly(
+              "name",
+              "parent",
+              "isParent",
+              "valid",
+              "reason",
+              "min",
+              "scaledMin",
+              "max",
+              "sharedWeight",
+              "request",
+              "limitedRequest",
+              "used",
+              "runtime");
+    }
+    for (final JsonNode pod : json.get("pods")) {
+      assertThat(fieldNames(pod)).containsExactly("namespace", "name", "group", "class");
+    }
+  }
+
+  @Test
+  void jsonListsTheRootAndTheSpecialGroupsWithFirstLevelGroupsUnderTheRoot() {
+    final SimulateRun run = SimulateRun.of("-f", twoTeams.toString(), "--output", "json");
+
+    assertThat(run.json().get("quotas"))
+        .extracting(quota -> quota.get("name").asText())
+        .contains(SpecialGroups.ROOT, SpecialGroups.SYSTEM, SpecialGroups.DEFAULT, "team-a");
+    assertThat(run.quota(SpecialGroups.ROOT).get("parent").isNull()).isTrue();
+    assertThat(run.quota(SpecialGroups.ROOT).get("isParent").asBoolean()).isTrue();
+    assertThat(run.quota("team-a").get("parent").asText()).isEqualTo(SpecialGroups.ROOT);
+    assertThat(run.quota("team-a").get("valid").asBoolean()).isTrue();
+    assertThat(run.quota("team-a").get("reason").isNull()).isTrue();
+  }
+
+  @Test
+  void jsonCarriesEveryNumberInCanonicalUnits() {
+    final SimulateRun run = SimulateRun.of("-f", twoTeams.toString(), "--output", "json");
+
+    assertThat(run.value("team-a", "min", "cpu")).isEqualTo(10_000);
+    assertThat(run.value("team-a", "max", "cpu")).isEqualTo(100_000);
+    assertThat(run.value("team-a", "request", "cpu")).isEqualTo(100_000);
+    assertThat(run.value("team-a", "used", "cpu")).isEqualTo(60_000);
+    assertThat(run.value("team-a", "sharedWeight", "cpu")).isEqualTo(100_000);
+    assertThat(run.value("team-a", "runtime", "cpu")).isEqualTo(40_000);
+    assertThat(run.value("team-b", "runtime", "cpu")).isEqualTo(60_000);
+  }
+
+  @Test
+  void jsonClassesBoundPodsAndLeavesPendingPodsUnclassed() {
+    final SimulateRun run = SimulateRun.of("-f", twoTeams.toString(), "--output", "json");
+
+    // a-1 holds 60 cores of a 10-core min.
+    assertThat(run.pod("team", "a-1").get("group").asText()).isEqualTo("team-a");
+    assertThat(run.pod("team", "a-1").get("class").asText()).isEqualTo("over-quota");
+    assertThat(run.pod("team", "a-2").get("class").isNull()).isTrue();
+  }
+
+  @Test
+  void defaultSharedWeightMinSharesSurplusInProportionToMins() {
+    final SimulateRun run =
+        SimulateRun.of("-f", twoTeams.toString(), "--output=json", "--default-shared-weight=min");
+
+    assertThat(run.value("team-a", "runtime", "cpu")).isEqualTo(25_000);
+    assertThat(run.value("team-b", "runtime", "cpu")).isEqualTo(75_000);
+  }
+
+  @Test
+  void theConfigFileSetsOptionsAndFlagsOverrideIt() {
+    final Path config =
+        write(dir.resolve("simulate.properties"), "default-shared-weight=min\nmin-scale=true\n");
+
+    final SimulateRun fromFile =
+        SimulateRun.of(
+            "-f", twoTeams.toString(), "--output", "json", "--config", config.toString());
+    final SimulateRun overridden =
+        SimulateRun.of(
+            "-f",
+            twoTeams.toString(),
+            "--output",
+            "json",
+            "--config",
+            config.toString(),
+            "--default-shared-weight",
+            "max");
+
+    assertThat(fromFile.value("team-a", "runtime", "cpu")).isEqualTo(25_000);
+    assertThat(overridden.value("team-a", "runtime", "cpu")).isEqualTo(40_000);
+  }
+
+  @Test
+  void minScalingScalesMinsThatDoNotFitAndCanBeSwitchedOff() {
+    // 10 cores; two teams with min 8 each, both asking for 10.
+    final Path file =
+        write(
+            dir.resolve("tight.yaml"),
+            documents(
+                node("n1", "{cpu: \"10\"}"),
+                quota("a", null, "{cpu: 8}", "{cpu: 10}"),
+                quota("b", null, "{cpu: 8}", "{cpu: 10}"),
+                pod("a-1", "a", null, "{cpu: 10}"),
+                pod("b-1", "b", null, "{cpu: 10}")));
+
+    final SimulateRun scaled = SimulateRun.of("-f", file.toString(), "--output", "json");
+    final SimulateRun unscaled =
+        SimulateRun.of("-f", file.toString(), "--output", "json", "--min-scale=false");
+
+    // floor(10 * 8 / 16) = 5 each.
+    assertThat(scaled.value("a", "scaledMin", "cpu")).isEqualTo(5_000);
+    assertThat(scaled.value("a", "runtime", "cpu")).isEqualTo(5_000);
+    assertThat(scaled.value("b", "runtime", "cpu")).isEqualTo(5_000);
+    assertThat(unscaled.value("a", "scaledMin", "cpu")).isEqualTo(8_000);
+    assertThat(unscaled.value("a", "runtime", "cpu")).isEqualTo(8_000);
+  }
+
+  @Test
+  void usedPolicyRunningCountsOnlyRunningPods() {
+    final Path file =
+        write(
+            dir.resolve("starting.yaml"),
+            documents(
+                node("n1", "{cpu: \"10\"}"),
+                quota("a", null, "{cpu: 2}", "{cpu: 10}"),
+                pod("a-1", "a", "n1", "{cpu: 1}"),
+                pod("a-2", "a", "n1", "{cpu: 3}").replace("phase: Running", "phase: Pending")));
+
+    final SimulateRun bound = SimulateRun.of("-f", file.toString(), "--output", "json");
+    final SimulateRun running =
+        SimulateRun.of("-f", file.toString(), "--output", "json", "--used-policy=running");
+
+    assertThat(bound.value("a", "used", "cpu")).isEqualTo(4_000);
+    assertThat(running.value("a", "used", "cpu")).isEqualTo(1_000);
+  }
+
+  @Test
+  void derivedResourceRulesFromTheConfigFileAddToPodRequests() {
+    final Path file =
+        write(
+            dir.resolve("gpus.yaml"),
+            documents(
+                node("n1", "{cpu: \"10\", nvidia.com/gpu: \"4\"}"),
+                quota(
+                    "a",
+                    null,
+                    "{nvidia.com/gpu: 1, quotaflow.io/gpu-memory: 32}",
+                    "{nvidia.com/gpu: 4, quotaflow.io/gpu-memory: 128}"),
+                pod("a-1", "a", null, "{nvidia.com/gpu: 2}")));
+    final Path config =
+        write(
+            dir.resolve("gpu.properties"),
+            "derived-resources=nvidia.com/gpu -> quotaflow.io/gpu-memory * 32\n");
+
+    final SimulateRun run =
+        SimulateRun.of("-f", file.toString(), "--output", "json", "--config", config.toString());
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.value("a", "request", "quotaflow.io/gpu-memory")).isEqualTo(64);
+  }
+
+  @Test
+  void anInvalidTreeIsComputedAndReportedWithExitZero() {
+    final Path file =
+        write(
+            dir.resolve("invalid.yaml"),
+            documents(
+                node("n1", "{cpu: \"10\"}"),
+                quota("upside-down", null, "{cpu: 5}", "{cpu: 2}"),
+                quota("orphan", "no-such-parent", "{cpu: 1}", "{cpu: 2}"),
+                quota("fine", null, "{cpu: 1}", "{cpu: 10}"),
+                pod("f-1", "fine", null, "{cpu: 4}")));
+
+    final SimulateRun json = SimulateRun.of("-f", file.toString(), "--output", "json");
+    final SimulateRun table = SimulateRun.of("-f", file.toString());
+
+    assertThat(json.exitCode()).isZero();
+    assertThat(json.quota("upside-down").get("valid").asBoolean()).isFalse();
+    assertThat(json.quota("upside-down").get("reason").asText()).contains("min");
+    assertThat(json.quota("orphan").get("valid").asBoolean()).isFalse();
+    assertThat(json.quota("orphan").get("reason").asText()).contains("no-such-parent");
+    assertThat(json.quota("fine").get("valid").asBoolean()).isTrue();
+    assertThat(json.value("fine", "runtime", "cpu")).isEqualTo(4_000);
+    assertThat(table.exitCode()).isZero();
+    assertThat(table.out()).contains("upside-down  INVALID: ").contains("orphan  INVALID: ");
+  }
+
+  @Test
+  void anUnreadableAnnotationIsAWarningAndTheTreeIsStillComputed() {
+    final Path file =
+        write(
+            dir.resolve("weights.yaml"),
+            documents(
+                node("n1", "{cpu: \"10\"}"),
+                quota("a", null, "{cpu: 1}", "{cpu: 10}")
+                    .replace(
+                        "  labels:",
+                        "  annotations: {quota.scheduling.koordinator.sh/shared-weight: 'cpu=4'}\n"
+                            + "  labels:")));
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString(), "--output", "json");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.quota("a").get("name").asText()).isEqualTo("a");
+    assertThat(run.err())
+        .startsWith("warning: " + file + ", document 2 (ElasticQuota quotas/a): ")
+        .contains("metadata.annotations[quota.scheduling.koordinator.sh/shared-weight]");
+  }
+
+  @Test
+  void aBadQuantityIsBadInputWithOneMessageNamingFileDocumentAndField() {
+    final Path file =
+        write(
+            dir.resolve("bad.yaml"),
+            documents(
+                node("n1", "{cpu: \"10\"}"),
+                quota("a", null, "{cpu: 1}", "{cpu: 10}"),
+                pod("a-1", "a", null, "{cpu: 2, memory: lots}")));
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString(), "--output", "json");
+
+    assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .isEqualTo(
+            "error: "
+                + file
+                + ", document 3 (Pod team/a-1): spec.containers[0].resources.requests[memory]:"
+                + " \"lots\" is not a valid quantity: it does not start with a decimal number"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void aBadQuantityInAQuotaSpecIsBadInput() {
+    final Path file =
+        write(
+            dir.resolve("bad-quota.yaml"),
+            quota("a", null, "{cpu: 1}", "{cpu: 99999999999999999}"));
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString());
+
+    assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(run.err())
+        .startsWith("error: " + file + ", document 1 (ElasticQuota quotas/a): spec.max[cpu]: ")
+        .contains("does not fit");
+  }
+
+  @Test
+  void unparsableYamlIsBadInputWithoutAStackTrace() {
+    final Path file = write(dir.resolve("broken.yaml"), node("n1", "{cpu: 1}") + "---\nkind: [\n");
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString());
+
+    assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(run.err()).startsWith("error: " + file + ", document 2: not valid YAML: ");
+    assertThat(run.err().lines()).hasSize(1);
+    assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  void aDuplicateObjectIsBadInput() {
+    final Path file =
+        write(
+            dir.resolve("twice.yaml"),
+            documents(
+                quota("a", null, "{cpu: 1}", "{cpu: 10}"),
+                quota("a", null, "{cpu: 2}", "{cpu: 10}")));
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString());
+
+    assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(run.err())
+        .contains(
+            "document 2 (ElasticQuota quotas/a): metadata.name: ElasticQuota a is defined twice")
+        .contains("first at " + file + ", document 1");
+  }
+
+  @Test
+  void aMissingFileIsBadInput() {
+    final SimulateRun run = SimulateRun.of("-f", dir.resolve("nope").toString());
+
+    assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(run.err())
+        .isEqualTo(
+            "error: "
+                + dir.resolve("nope")
+                + ": no such file or directory"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void aBadConfigFileIsBadInputNamingTheSetting() {
+    final Path config = write(dir.resolve("bad.properties"), "used-policy=sometimes\n");
+    final Path typo = write(dir.resolve("typo.properties"), "min-scaling=false\n");
+
+    final SimulateRun badValue =
+        SimulateRun.of("-f", twoTeams.toString(), "--config", config.toString());
+    final SimulateRun unknownKey =
+        SimulateRun.of("-f", twoTeams.toString(), "--config", typo.toString());
+
+    assertThat(badValue.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(badValue.err())
+        .startsWith(
+            "error: " + config + ": used-policy: expected bound or running, found \"sometimes\"");
+    assertThat(unknownKey.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(unknownKey.err()).contains("unknown setting \"min-scaling\"");
+  }
+
+  @Test
+  void usageErrorsExitWithTwo() {
+    assertThat(SimulateRun.of().exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(SimulateRun.of().err()).contains("Missing required option: '--filename=PATH'");
+    final SimulateRun badOutput = SimulateRun.of("-f", twoTeams.toString(), "--output", "xml");
+    assertThat(badOutput.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(badOutput.err()).contains("expected table or json, found 'xml'");
+    assertThat(SimulateRun.of("-f", twoTeams.toString(), "--min-scale=maybe").exitCode())
+        .isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(SimulateRun.of("-f", twoTeams.toString(), "--used-policy=all").exitCode())
+        .isEqualTo(SimulateCommand.BAD_INPUT);
+  }
+
+  @Test
+  void skippedKindsAreWarningsOnStderrAndStdoutStaysPureJson() {
+    final Path file =
+        write(
+            dir.resolve("with-service.yaml"),
+            documents(
+                node("n1", "{cpu: \"10\"}"),
+                "apiVersion: v1\nkind: Service\nmetadata: {name: web}\n"));
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString(), "--output", "json");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.err()).startsWith("warning: " + file + ", document 2: skipped Service (v1)");
+    assertThat(run.json().get("total").get("cpu").asLong()).isEqualTo(10_000);
+  }
+
+  @Test
+  void theTableShowsTheTreeIndentedInHumanUnits() {
+    final Path file =
+        write(
+            dir.resolve("tree.yaml"),
+            documents(
+                node("n1", "{cpu: \"8\", memory: 32Gi}"),
+                parentQuota("dept", "{cpu: 4, memory: 16Gi}", "{cpu: 8, memory: 32Gi}"),
+                quota("team", "dept", "{cpu: 2, memory: 8Gi}", "{cpu: 8, memory: 32Gi}"),
+                pod("t-1", "team", "n1", "{cpu: 1500m, memory: 1536Mi}")));
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString());
+
+    assertThat(run.exitCode()).isZero();
+    final List<String> lines = run.out().lines().toList();
+    assertThat(lines).contains("  dept  [parent]", "    team");
+    assertThat(lines)
+        .anySatisfy(line -> assertThat(line).matches("      cpu +2 +8 +1\\.5 +1\\.5 +\\S+"))
+        .anySatisfy(
+            line -> assertThat(line).matches("      memory +8Gi +32Gi +1\\.5Gi +1\\.5Gi +\\S+"));
+    assertThat(lines).contains("team/t-1  team   in-quota");
+  }
+
+  private static List<String> fieldNames(JsonNode node) {
+    final List<String> names = new ArrayList<>();
+    node.properties().forEach(entry -> names.add(entry.getKey()));
+    return names;
+  }
+}
