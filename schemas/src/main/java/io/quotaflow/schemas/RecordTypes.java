@@ -1,5 +1,6 @@
 package io.quotaflow.schemas;
 
+import io.quotaflow.schemas.internal.ClusterEvent;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
@@ -21,7 +22,9 @@ public final class RecordTypes {
           GroupRuntime.class,
           PodQuotaClass.class,
           EvictionCommand.class,
-          EvictionResult.class);
+          EvictionResult.class,
+          // Internal to the engine: its repartition topic and store, versioned like the rest.
+          ClusterEvent.class);
 
   private RecordTypes() {}
 
