@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * The peer's counterpart of {@link SnapshotCheck}: YARN's shares of a synthetic cluster stay within
- * each parent's share up to YARN's precision, the first level receives the cluster total and
- * borrowers receive more than their min.
+ * each parent's share up to YARN's precision, the first level receives the cluster total (or all it
+ * asks for, if that is less) and borrowers receive more than their min.
  *
  * <p>YARN's precision: {@code ComputeFairShares} keeps the upper end of a 25-step binary search
  * over a step function (each share is truncated to a long), so the children of one parent may
@@ -55,11 +55,26 @@ public final class PeerSharesCheck {
         }
       }
     }
+    final long[] asked = new long[dims];
+    for (int group = 1; group < count; group++) {
+      if (peer.parentOf(group) == 0) {
+        for (int d = 0; d < dims; d++) {
+          asked[d] += peer.limitedRequest(group, d);
+        }
+      }
+    }
     for (int d = 0; d < dims; d++) {
       final long total = cluster.total().get(Dimensions.ALL.get(d));
-      if (shares[0][d] != total || handedOut[0][d] < total * (1 - SEARCH_SLACK) - count) {
+      final long expected = Math.min(total, asked[d]);
+      if (shares[0][d] != total
+          || handedOut[0][d] < expected * (1 - SEARCH_SLACK) - childCount[0]) {
         violations.add(
-            "first level holds " + handedOut[0][d] + " " + Dimensions.ALL.get(d) + " of " + total);
+            "first level holds "
+                + handedOut[0][d]
+                + " "
+                + Dimensions.ALL.get(d)
+                + " where min(total, limited requests) is "
+                + expected);
       }
     }
     if (aboveMin < cluster.inputs().groups().size() / 10) {

@@ -47,19 +47,23 @@ public final class SnapshotCheck {
       if (root.runtime().get(dimension) != cluster.total().get(dimension)) {
         violations.add("root runtime " + root.runtime() + " is not the total " + cluster.total());
       }
-      final long firstLevel =
+      final List<GroupStatus> firstLevel =
           children.getOrDefault(SpecialGroups.ROOT, List.of()).stream()
               .filter(status -> !SpecialGroups.isSpecial(status.name()))
-              .mapToLong(status -> status.runtime().get(dimension))
-              .sum();
-      if (firstLevel != cluster.total().get(dimension)) {
+              .toList();
+      final long held = firstLevel.stream().mapToLong(s -> s.runtime().get(dimension)).sum();
+      final long asked =
+          firstLevel.stream().mapToLong(s -> s.limitedRequest().get(dimension)).sum();
+      // Everything is handed out unless the first level asks for less (SPEC 7.4).
+      final long expected = Math.min(cluster.total().get(dimension), asked);
+      if (held != expected) {
         violations.add(
             "first level holds "
-                + firstLevel
+                + held
                 + " "
                 + dimension
-                + " of "
-                + cluster.total().get(dimension));
+                + " where min(total, limited requests) is "
+                + expected);
       }
     }
     children.forEach(
