@@ -6,14 +6,15 @@ import java.math.RoundingMode;
 
 /**
  * Amounts in the units people read in a table: cpu in cores ({@code 0.5}, {@code 42.25}), byte
- * resources in Gi with two decimals at most ({@code 192Gi}, {@code 0.5Gi}), small ones in Mi;
- * everything else as a plain number. For display only: the JSON output carries exact canonical
- * units.
+ * resources in Gi with two decimals at most ({@code 192Gi}, {@code 1.5Gi}), smaller ones in Mi or
+ * Ki, below 1Ki in bytes; everything else as a plain number. For display only: the JSON output
+ * carries exact canonical units.
  */
 final class HumanUnits {
 
   private static final BigDecimal GI = BigDecimal.valueOf(1L << 30);
   private static final BigDecimal MI = BigDecimal.valueOf(1L << 20);
+  private static final BigDecimal KI = BigDecimal.valueOf(1L << 10);
 
   private HumanUnits() {}
 
@@ -23,10 +24,16 @@ final class HumanUnits {
     }
     if (Quantities.isByteResource(resource)) {
       final BigDecimal bytes = BigDecimal.valueOf(amount);
-      if (amount != 0 && bytes.abs().compareTo(GI) < 0) {
+      if (amount == 0 || bytes.abs().compareTo(GI) >= 0) {
+        return plain(bytes.divide(GI, 2, RoundingMode.HALF_UP)) + "Gi";
+      }
+      if (bytes.abs().compareTo(MI) >= 0) {
         return plain(bytes.divide(MI, 2, RoundingMode.HALF_UP)) + "Mi";
       }
-      return plain(bytes.divide(GI, 2, RoundingMode.HALF_UP)) + "Gi";
+      if (bytes.abs().compareTo(KI) >= 0) {
+        return plain(bytes.divide(KI, 2, RoundingMode.HALF_UP)) + "Ki";
+      }
+      return Long.toString(amount);
     }
     return Long.toString(amount);
   }
