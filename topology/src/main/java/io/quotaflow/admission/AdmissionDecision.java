@@ -1,0 +1,27 @@
+package io.quotaflow.admission;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The answer to one admission request: allowed with the reservation to hold until the pod is seen
+ * as used, or denied with every reason.
+ */
+public record AdmissionDecision(List<Denial> denials, Optional<InFlight.Reservation> reservation) {
+
+  public AdmissionDecision {
+    denials = List.copyOf(denials);
+    if (denials.isEmpty() == reservation.isEmpty()) {
+      throw new IllegalArgumentException("an allowed decision has a reservation, a denial none");
+    }
+  }
+
+  public boolean allowed() {
+    return denials.isEmpty();
+  }
+
+  /** All denial messages joined, for an AdmissionReview status. */
+  public String message() {
+    return String.join("; ", denials.stream().map(Denial::message).toList());
+  }
+}

@@ -1,0 +1,41 @@
+package io.quotaflow.admission;
+
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.tree.GroupDirectory;
+import io.quotaflow.tree.PodAccounting;
+import io.quotaflow.tree.QuotaOptions;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A pod asking to be admitted (SPEC 10).
+ *
+ * @param pod the pod
+ * @param group the group it is charged to (SPEC 4)
+ * @param request its effective request, derived dimensions included
+ * @param preemptible false for a non-preemptible pod, which must also fit in min
+ * @param problem set when the pod cannot be charged to {@code group} (it is a parent group)
+ */
+public record AdmissionRequest(
+    PodRef pod, String group, ResourceList request, boolean preemptible, Optional<String> problem) {
+
+  public AdmissionRequest {
+    Objects.requireNonNull(pod, "pod");
+    Objects.requireNonNull(group, "group");
+    Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(problem, "problem");
+  }
+
+  /** The request for {@code pod}, resolving its group through {@code directory}. */
+  public static AdmissionRequest of(QuotaPod pod, GroupDirectory directory, QuotaOptions options) {
+    final GroupDirectory.Target target = directory.resolve(pod);
+    return new AdmissionRequest(
+        pod.ref(),
+        target.group(),
+        PodAccounting.effectiveRequest(pod, options),
+        pod.preemptible(),
+        target.problem());
+  }
+}

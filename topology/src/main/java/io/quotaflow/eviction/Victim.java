@@ -1,0 +1,26 @@
+package io.quotaflow.eviction;
+
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.ResourceList;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One pod chosen for eviction.
+ *
+ * @param pod the pod
+ * @param uid the uid the eviction must be aimed at (never a later pod of the same name)
+ * @param priority its priority
+ * @param startTime when it started, if it has
+ * @param request what it holds in the group's dimensions
+ */
+public record Victim(
+    PodRef pod, String uid, int priority, Optional<Instant> startTime, ResourceList request) {
+  public Victim {
+    Objects.requireNonNull(pod, "pod");
+    Objects.requireNonNull(uid, "uid");
+    Objects.requireNonNull(startTime, "startTime");
+    Objects.requireNonNull(request, "request");
+  }
+}
