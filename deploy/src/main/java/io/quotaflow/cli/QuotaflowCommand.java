@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.simulate.SimulateCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -17,7 +18,7 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description =
         "Elastic quotas for Kubernetes clusters, computed by a Kafka Streams application.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, SimulateCommand.class})
 public final class QuotaflowCommand implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(QuotaflowCommand.class);

@@ -52,6 +52,24 @@ class QuotaflowCommandTest {
   }
 
   @Test
+  void simulateRunsTheExampleOrganisationThroughTheRootCommand() {
+    final Run run =
+        Run.of(
+            QuotaflowCommand.commandLine(),
+            "simulate",
+            "-f",
+            "../deploy/local/examples",
+            "--output",
+            "json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .startsWith("{")
+        .contains("\"koordinator-root-quota\"")
+        .contains("\"quotas\"");
+  }
+
+  @Test
   void exitCodeOfASubcommandPassesThrough() {
     final CommandLine commandLine = QuotaflowCommand.commandLine();
     commandLine.addSubcommand(new ExitWith(7));
