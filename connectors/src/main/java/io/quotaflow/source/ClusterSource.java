@@ -1,0 +1,92 @@
+package io.quotaflow.source;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.KubeCluster;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The informer and publisher of one kind of object of one cluster. */
+final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterSource.class);
+
+  private final KubeCluster cluster;
+  private final SourceKind<T, K, V> kind;
+  private final SharedIndexInformer<T> informer;
+  private final SentRecords<K> sent = new SentRecords<>();
+  private final ResourcePublisher<T, K, V> publisher;
+
+  ClusterSource(
+      final KubeCluster cluster,
+      final SourceKind<T, K, V> kind,
+      final SourceSettings settings,
+      final Producer<byte[], byte[]> producer,
+      final MeterRegistry registry,
+      final Executor reconciler) {
+    this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.kind = Objects.requireNonNull(kind, "kind");
+    this.informer = kind.informer(cluster.client(), settings.resync());
+    this.publisher =
+        new ResourcePublisher<>(
+            cluster.name(),
+            kind,
+            informer,
+            producer,
+            sent,
+            new SourceMetrics(registry, cluster.name(), kind.name()),
+            reconciler);
+    informer.exceptionHandler(this::retryAfter);
+    informer.addEventHandler(publisher);
+  }
+
+  /**
+   * Reads what the topic holds for this cluster, so unchanged objects are not written again and
+   * objects deleted meanwhile can be tombstoned once the informer has listed.
+   */
+  void seed(final Consumer<byte[], byte[]> consumer, final SourceSettings settings) {
+    final Predicate<K> ours = key -> cluster.name().equals(kind.clusterOf(key));
+    final Map<K, byte[]> held =
+        TopicSnapshot.read(consumer, kind.topic(), ours, settings.startTimeout());
+    sent.seed(held);
+    LOG.info(
+        "cluster {}: {} holds {} live {}", cluster, kind.topic().name(), held.size(), kind.name());
+  }
+
+  /** Starts watching; completes once the informer has listed and watches. */
+  CompletableFuture<Void> start() {
+    return informer
+        .start()
+        .toCompletableFuture()
+        .thenRun(() -> LOG.info("cluster {}: watching {}", cluster, kind.name()));
+  }
+
+  /** Tombstones what the cluster no longer has and repeats failed writes. */
+  int reconcile() {
+    return publisher.reconcile();
+  }
+
+  @Override
+  public void close() {
+    informer.stop();
+  }
+
+  private boolean retryAfter(final boolean started, final Throwable error) {
+    if (ExceptionHandler.isDeserializationException(error)) {
+      LOG.error("cluster {}: cannot read {}, stopping that watch", cluster, kind.name(), error);
+      return false;
+    }
+    LOG.warn(
+        "cluster {}: watching {} failed, retrying: {}", cluster, kind.name(), error.toString());
+    return true;
+  }
+}

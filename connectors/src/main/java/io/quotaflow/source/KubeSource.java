@@ -1,0 +1,223 @@
+package io.quotaflow.source;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.topics.TopicCatalogue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches Kubernetes clusters and keeps {@code pods.v1}, {@code quotas.v1} and {@code nodes.v1}
+ * equal to what they hold: per cluster, informers on Pods (all namespaces), ElasticQuotas and
+ * Nodes; each change becomes a record keyed by cluster, each delete a tombstone.
+ *
+ * <p>At start it reads what the topics hold for its clusters; unchanged objects are then not
+ * written again, and keys whose objects were deleted while the source was down are tombstoned once
+ * the informers have listed. The same check runs after every relist and every {@link
+ * SourceSettings#reconcileInterval()}.
+ *
+ * <p>One idempotent producer ({@code acks=all}, compressed) serves every cluster. Writes that fail
+ * after the producer's own retries are counted, logged and repeated at the next reconciliation.
+ */
+public final class KubeSource implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(KubeSource.class);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  // Values of compression.type; Kafka's enum of them is internal.
+  private static final String DEFAULT_COMPRESSION = "lz4";
+  private static final String NO_COMPRESSION = "none";
+
+  private final List<KubeCluster> clusters;
+  private final SourceSettings settings;
+  private final Producer<byte[], byte[]> producer;
+  private final Supplier<Consumer<byte[], byte[]>> consumers;
+  private final ScheduledExecutorService reconciler;
+  private final List<ClusterSource<?, ?, ?>> sources = new ArrayList<>();
+  private boolean started;
+  private boolean closed;
+
+  /**
+   * A source writing with its own producer.
+   *
+   * @param clusters the clusters to watch, each with a unique name
+   * @param topics the topic catalogue
+   * @param kafka Kafka client settings ({@code bootstrap.servers}, security, ...), passed through;
+   *     the settings that make writes safe are enforced
+   * @param settings resync, reconciliation and start timing
+   * @param registry where the counters go
+   */
+  public KubeSource(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Map<String, Object> kafka,
+      final SourceSettings settings,
+      final MeterRegistry registry) {
+    this(
+        clusters,
+        topics,
+        new KafkaProducer<>(producerConfig(kafka)),
+        () -> new KafkaConsumer<>(snapshotConsumerConfig(kafka)),
+        settings,
+        registry);
+  }
+
+  /** A source on a given producer and consumers, for tests. The source closes the producer. */
+  KubeSource(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Producer<byte[], byte[]> producer,
+      final Supplier<Consumer<byte[], byte[]>> consumers,
+      final SourceSettings settings,
+      final MeterRegistry registry) {
+    this.clusters = List.copyOf(clusters);
+    requireUniqueNames(this.clusters);
+    Objects.requireNonNull(topics, "topics");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.producer = Objects.requireNonNull(producer, "producer");
+    this.consumers = Objects.requireNonNull(consumers, "consumers");
+    Objects.requireNonNull(registry, "registry");
+    this.reconciler =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              final Thread thread = new Thread(runnable, "quotaflow-source-reconciler");
+              thread.setDaemon(true);
+              return thread;
+            });
+    for (final KubeCluster cluster : this.clusters) {
+      sources.add(
+          new ClusterSource<>(
+              cluster, new PodKind(topics.pods()), settings, producer, registry, reconciler));
+      sources.add(
+          new ClusterSource<>(
+              cluster,
+              new ElasticQuotaKind(topics.quotas()),
+              settings,
+              producer,
+              registry,
+              reconciler));
+      sources.add(
+          new ClusterSource<>(
+              cluster, new NodeKind(topics.nodes()), settings, producer, registry, reconciler));
+    }
+  }
+
+  /**
+   * Reads the topics (blocking, at most {@link SourceSettings#startTimeout()} per topic) and starts
+   * the informers.
+   *
+   * @return completes when every informer has listed its objects and watches
+   */
+  public synchronized CompletableFuture<Void> start() {
+    if (started || closed) {
+      throw new IllegalStateException("A source starts once");
+    }
+    started = true;
+    try (Consumer<byte[], byte[]> consumer = consumers.get()) {
+      sources.forEach(source -> source.seed(consumer, settings));
+    }
+    final CompletableFuture<?>[] synced =
+        sources.stream().map(ClusterSource::start).toArray(CompletableFuture[]::new);
+    final long every = settings.reconcileInterval().toMillis();
+    reconciler.scheduleWithFixedDelay(this::reconcileQuietly, every, every, TimeUnit.MILLISECONDS);
+    LOG.info("source started for clusters {}", clusters);
+    return CompletableFuture.allOf(synced);
+  }
+
+  /**
+   * Checks every key the topics hold against the clusters now: tombstones what is gone, repeats
+   * failed writes. Runs by itself after each list and periodically.
+   *
+   * @return the number of records written
+   */
+  public int reconcile() {
+    return sources.stream().mapToInt(ClusterSource::reconcile).sum();
+  }
+
+  /** Stops watching, then sends what the producer still holds and closes it. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    final List<ClusterSource<?, ?, ?>> reverse = new ArrayList<>(sources);
+    Collections.reverse(reverse);
+    reverse.forEach(ClusterSource::close);
+    reconciler.shutdownNow();
+    try {
+      producer.flush();
+    } finally {
+      producer.close(CLOSE_TIMEOUT);
+    }
+    LOG.info("source stopped for clusters {}", clusters);
+  }
+
+  /**
+   * The producer settings of the source: the given ones, with idempotence, {@code acks=all} and
+   * byte serializers enforced, and lz4 compression unless another codec is chosen.
+   */
+  static Map<String, Object> producerConfig(final Map<String, Object> kafka) {
+    final Map<String, Object> config = new HashMap<>(kafka);
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.merge(
+        ProducerConfig.COMPRESSION_TYPE_CONFIG,
+        DEFAULT_COMPRESSION,
+        (chosen, lz4) -> NO_COMPRESSION.equals(chosen) ? lz4 : chosen);
+    config.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 20);
+    config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, "quotaflow-source");
+    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    return config;
+  }
+
+  /** A consumer without a group that reads committed records as bytes and creates no topic. */
+  static Map<String, Object> snapshotConsumerConfig(final Map<String, Object> kafka) {
+    final Map<String, Object> config = new HashMap<>(kafka);
+    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-source-snapshot");
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    return config;
+  }
+
+  private void reconcileQuietly() {
+    try {
+      reconcile();
+    } catch (RuntimeException e) {
+      LOG.error("reconciling the source failed; it will run again", e);
+    }
+  }
+
+  private static void requireUniqueNames(final List<KubeCluster> clusters) {
+    final long distinct = clusters.stream().map(KubeCluster::name).distinct().count();
+    if (distinct != clusters.size()) {
+      throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package io.quotaflow.source;
+
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaNode;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecProblem;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.schemas.FieldProblem;
+import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodPhase;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Maps the quota core's view of Kubernetes objects to the Avro records of the source topics. Pure.
+ *
+ * <p>Every map is sorted by name, so a record's bytes depend only on its content: the source
+ * compares bytes to decide whether anything quotaflow reads has changed.
+ */
+public final class RecordMapping {
+
+  private RecordMapping() {}
+
+  /** The key of a pod in {@code cluster}. */
+  public static PodKey podKey(final String cluster, final QuotaPod pod) {
+    return PodKey.newBuilder()
+        .setCluster(cluster)
+        .setNamespace(pod.ref().namespace())
+        .setName(pod.ref().name())
+        .build();
+  }
+
+  /** The state of a pod, its unreadable fields as problems. */
+  public static PodState podState(final QuotaPod pod) {
+    return PodState.newBuilder()
+        .setUid(pod.uid())
+        .setQuotaName(pod.quotaName().orElse(null))
+        .setPhase(PodPhase.valueOf(pod.phase().name()))
+        .setNodeName(pod.nodeName().orElse(null))
+        .setPriority(pod.priority())
+        .setRequests(resources(pod.request()))
+        .setPreemptible(pod.preemptible())
+        .setCreationTime(pod.creationTime())
+        .setStartTime(pod.startTime().orElse(null))
+        .setDeletionTime(pod.deletionTime().orElse(null))
+        .setProblems(problems(pod.problems()))
+        .build();
+  }
+
+  /** The key of a quota group in {@code cluster}: its name (namespaces do not scope groups). */
+  public static QuotaKey quotaKey(final String cluster, final QuotaGroup group) {
+    return QuotaKey.newBuilder().setCluster(cluster).setName(group.name()).build();
+  }
+
+  /** The specification of a group; a child of the root has no parent in the record. */
+  public static QuotaSpec quotaSpec(final QuotaGroup group) {
+    return QuotaSpec.newBuilder()
+        .setMin(resources(group.min()))
+        .setMax(resources(group.max()))
+        .setParent(SpecialGroups.ROOT.equals(group.parent()) ? null : group.parent())
+        .setIsParent(group.parentGroup())
+        .setSharedWeight(group.sharedWeight().map(RecordMapping::resources).orElse(null))
+        .setAllowLent(group.allowLent())
+        .setLendingLimit(group.lendingLimit().map(RecordMapping::resources).orElse(null))
+        .setBorrowingLimit(group.borrowingLimit().map(RecordMapping::resources).orElse(null))
+        .setNamespaces(List.copyOf(group.namespaces()))
+        .setProblems(problems(group.problems()))
+        .build();
+  }
+
+  /** The key of a node in {@code cluster}. */
+  public static NodeKey nodeKey(final String cluster, final QuotaNode node) {
+    return NodeKey.newBuilder().setCluster(cluster).setName(node.name()).build();
+  }
+
+  /** The state of a node. */
+  public static NodeState nodeState(final QuotaNode node) {
+    return NodeState.newBuilder()
+        .setAllocatable(resources(node.allocatable()))
+        .setReady(node.ready())
+        .setSchedulable(node.schedulable())
+        .setDeleting(node.deleting())
+        .setProblems(problems(node.problems()))
+        .build();
+  }
+
+  /** A resource list as a sorted map of canonical amounts. */
+  static Map<String, Long> resources(final ResourceList list) {
+    return new TreeMap<>(list.asMap());
+  }
+
+  static List<FieldProblem> problems(final List<SpecProblem> problems) {
+    return problems.stream()
+        .map(
+            problem ->
+                FieldProblem.newBuilder()
+                    .setField(problem.field())
+                    .setReason(problem.reason())
+                    .build())
+        .toList();
+  }
+}

@@ -1,0 +1,40 @@
+package io.quotaflow.source;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.quotaflow.topics.Topic;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * One kind of Kubernetes object the source watches: how to watch it, which topic it goes to, and
+ * how one object becomes a keyed record (through the quota core's adapters).
+ *
+ * @param <T> the fabric8 type of the object
+ * @param <K> the record key
+ * @param <V> the record value
+ */
+interface SourceKind<T extends HasMetadata, K, V> {
+
+  /** A short name for logs and metrics: {@code pods}, {@code quotas}, {@code nodes}. */
+  String name();
+
+  /** The topic the records go to. */
+  Topic<K, V> topic();
+
+  /** A new informer over every object of this kind in the cluster; not started. */
+  SharedIndexInformer<T> informer(KubernetesClient client, Duration resync);
+
+  /** The key and value for an object of {@code cluster}. */
+  SourceRecord<K, V> map(String cluster, T object);
+
+  /** The object the informer holds now under this key, if any. */
+  Optional<T> current(SharedIndexInformer<T> informer, K key);
+
+  /** The cluster a key belongs to. */
+  String clusterOf(K key);
+
+  /** How a key reads in logs: {@code pod team-a/web-1}. */
+  String describe(K key);
+}
