@@ -1,0 +1,119 @@
+package io.quotaflow.engine;
+
+import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.store.GroupId;
+import io.quotaflow.engine.store.GroupPodId;
+import io.quotaflow.engine.store.InputId;
+import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodQuotaClass;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaClass;
+import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.PodAssignment;
+import io.quotaflow.tree.TreeDelta;
+import java.time.Instant;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Writes one recomputation's changes: each changed group to the runtime store and runtime.v1 (a
+ * tombstone for a removed group), each changed pod assignment to the pod-assignments store, and a
+ * pod's record on pod-classes.v1 only when what it says changes (a tombstone once the pod is gone
+ * or no longer has a class).
+ */
+final class ClusterOutputs {
+  private final ProcessorContext<SpecificRecord, SpecificRecord> context;
+  private final KeyValueStore<InputId, ClusterEvent> inputs;
+  private final KeyValueStore<GroupId, GroupRuntime> runtime;
+  private final KeyValueStore<GroupPodId, PodQuotaClass> assignments;
+
+  ClusterOutputs(
+      final ProcessorContext<SpecificRecord, SpecificRecord> context,
+      final KeyValueStore<InputId, ClusterEvent> inputs,
+      final KeyValueStore<GroupId, GroupRuntime> runtime,
+      final KeyValueStore<GroupPodId, PodQuotaClass> assignments) {
+    this.context = context;
+    this.inputs = inputs;
+    this.runtime = runtime;
+    this.assignments = assignments;
+  }
+
+  void emit(final ClusterTree tree, final TreeDelta delta, final Instant now) {
+    final String cluster = tree.cluster();
+    final long timestamp = now.toEpochMilli();
+    for (final GroupStatus status : delta.changedGroups()) {
+      final GroupRuntime record = OutputRecords.runtime(status, now);
+      runtime.put(new GroupId(cluster, status.name()), record);
+      context.forward(
+          new Record<SpecificRecord, SpecificRecord>(
+              new QuotaKey(cluster, status.name()), record, timestamp),
+          TopologyNames.RUNTIME_SINK);
+    }
+    for (final String group : delta.removedGroups()) {
+      runtime.delete(new GroupId(cluster, group));
+      context.forward(
+          new Record<SpecificRecord, SpecificRecord>(new QuotaKey(cluster, group), null, timestamp),
+          TopologyNames.RUNTIME_SINK);
+    }
+    tree.noteGroups(delta);
+
+    for (final PodAssignment assignment : delta.changedPods()) {
+      final PodRef ref = assignment.ref();
+      final PodQuotaClass before = unfile(tree, ref);
+      final PodQuotaClass after = OutputRecords.assignment(assignment, podUid(cluster, ref));
+      assignments.put(GroupPodId.of(cluster, assignment.group(), ref), after);
+      tree.filedGroup().put(ref, assignment.group());
+      publishClass(cluster, ref, before, after, timestamp);
+    }
+    for (final PodRef ref : delta.removedPods()) {
+      final PodQuotaClass before = unfile(tree, ref);
+      publishClass(cluster, ref, before, null, timestamp);
+    }
+  }
+
+  /** Removes a pod's entry from the pod-assignments store and returns it (null if none). */
+  private PodQuotaClass unfile(final ClusterTree tree, final PodRef ref) {
+    final String group = tree.filedGroup().remove(ref);
+    return group == null ? null : assignments.delete(GroupPodId.of(tree.cluster(), group, ref));
+  }
+
+  private void publishClass(
+      final String cluster,
+      final PodRef ref,
+      final PodQuotaClass before,
+      final PodQuotaClass after,
+      final long timestamp) {
+    final PodQuotaClass published = hasClass(before) ? before : null;
+    final PodQuotaClass next = hasClass(after) ? after : null;
+    if (next == null ? published == null : next.equals(published)) {
+      return;
+    }
+    context.forward(
+        new Record<SpecificRecord, SpecificRecord>(
+            new PodKey(cluster, ref.namespace(), ref.name()), next, timestamp),
+        TopologyNames.POD_CLASSES_SINK);
+  }
+
+  private static boolean hasClass(final PodQuotaClass record) {
+    return record != null && record.getQuotaClass() != QuotaClass.UNKNOWN;
+  }
+
+  private String podUid(final String cluster, final PodRef ref) {
+    final ClusterEvent input =
+        inputs.get(new InputId(cluster, InputKind.POD, ref.namespace(), ref.name()));
+    return input == null
+        ? ""
+        : input
+            .getValue()
+            .filter(PodState.class::isInstance)
+            .map(v -> ((PodState) v).getUid())
+            .orElse("");
+  }
+}

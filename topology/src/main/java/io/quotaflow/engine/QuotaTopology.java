@@ -1,0 +1,184 @@
+package io.quotaflow.engine;
+
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.errors.RejectingDeserializationExceptionHandler;
+import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
+import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.store.GroupId;
+import io.quotaflow.engine.store.GroupPodId;
+import io.quotaflow.engine.store.InputId;
+import io.quotaflow.engine.store.PodId;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.PodQuotaClass;
+import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.serde.AvroSerde;
+import io.quotaflow.topics.Topic;
+import io.quotaflow.topics.TopicCatalogue;
+import java.util.Properties;
+import java.util.function.BiFunction;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The engine's Kafka Streams topology, built by one method shared by the engine and its tests.
+ *
+ * <pre>
+ * pods.v1   ─► pods-to-cluster-events   ─┐
+ * quotas.v1 ─► quotas-to-cluster-events ─┼─► cluster-events (repartition by cluster)
+ * nodes.v1  ─► nodes-to-cluster-events  ─┘        │
+ *                                         cluster-quota ─► runtime.v1, pod-classes.v1, evictions.v1
+ *                          stores: cluster-inputs, runtime, pod-assignments,
+ *                                  over-used-since, eviction-ledger
+ * </pre>
+ *
+ * Every node, store and internal topic is named in {@link TopologyNames}; building with a generated
+ * name fails (see {@link #streamsProperties}).
+ */
+public final class QuotaTopology {
+  private static final Serde<ClusterEvent> EVENTS = AvroSerde.forValues(ClusterEvent.class);
+
+  private QuotaTopology() {}
+
+  /**
+   * The topology for {@code config}.
+   *
+   * @param topics the topics, usually {@code config.topics()}
+   * @param config the engine configuration
+   * @param metrics where the processors record their meters
+   */
+  public static Topology build(
+      final TopicCatalogue topics, final EngineConfig config, final EngineMetrics metrics) {
+    final StreamsBuilder builder =
+        new StreamsBuilder(new TopologyConfig(new StreamsConfig(topologyProperties(config))));
+
+    final KStream<String, ClusterEvent> pods =
+        events(
+            builder,
+            topics.pods(),
+            TopologyNames.PODS_SOURCE,
+            TopologyNames.PODS_TO_EVENTS,
+            InputEvents::pod,
+            metrics);
+    final KStream<String, ClusterEvent> quotas =
+        events(
+            builder,
+            topics.quotas(),
+            TopologyNames.QUOTAS_SOURCE,
+            TopologyNames.QUOTAS_TO_EVENTS,
+            InputEvents::quota,
+            metrics);
+    final KStream<String, ClusterEvent> nodes =
+        events(
+            builder,
+            topics.nodes(),
+            TopologyNames.NODES_SOURCE,
+            TopologyNames.NODES_TO_EVENTS,
+            InputEvents::node,
+            metrics);
+
+    builder.addStateStore(store(TopologyNames.CLUSTER_INPUTS_STORE, InputId.serde(), EVENTS));
+    builder.addStateStore(
+        store(
+            TopologyNames.RUNTIME_STORE, GroupId.serde(), AvroSerde.forValues(GroupRuntime.class)));
+    builder.addStateStore(
+        store(
+            TopologyNames.POD_ASSIGNMENTS_STORE,
+            GroupPodId.serde(),
+            AvroSerde.forValues(PodQuotaClass.class)));
+    builder.addStateStore(
+        store(TopologyNames.OVER_USED_SINCE_STORE, GroupId.serde(), Serdes.Long()));
+    builder.addStateStore(
+        store(
+            TopologyNames.EVICTION_LEDGER_STORE,
+            PodId.serde(),
+            AvroSerde.forValues(EvictionCommand.class)));
+
+    pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
+        .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
+        .repartition(
+            Repartitioned.<String, ClusterEvent>as(TopologyNames.CLUSTER_EVENTS)
+                .withKeySerde(Serdes.String())
+                .withValueSerde(EVENTS))
+        .process(
+            () -> new ClusterQuotaProcessor(config, metrics),
+            Named.as(TopologyNames.CLUSTER_QUOTA),
+            TopologyNames.CLUSTER_INPUTS_STORE,
+            TopologyNames.RUNTIME_STORE,
+            TopologyNames.POD_ASSIGNMENTS_STORE,
+            TopologyNames.OVER_USED_SINCE_STORE,
+            TopologyNames.EVICTION_LEDGER_STORE);
+
+    final Topology topology = builder.build();
+    sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime());
+    sink(topology, TopologyNames.POD_CLASSES_SINK, topics.podClasses());
+    sink(topology, TopologyNames.EVICTIONS_SINK, topics.evictions());
+    return topology;
+  }
+
+  /**
+   * The Kafka Streams properties of the engine: the configured Kafka settings, the dead-letter
+   * topic and handlers, explicit naming enforced, and {@code metrics} for the handlers.
+   */
+  public static Properties streamsProperties(
+      final TopicCatalogue topics, final EngineConfig config, final EngineMetrics metrics) {
+    final Properties properties = config.kafkaProperties();
+    properties.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    properties.put(
+        StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejected().name());
+    properties.put(
+        StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        RejectingDeserializationExceptionHandler.class);
+    properties.put(
+        StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
+        RejectingProcessingExceptionHandler.class);
+    properties.put(EngineMetrics.CONFIG_KEY, metrics);
+    return properties;
+  }
+
+  /** Enough of the configuration to build the topology, which needs no broker. */
+  private static Properties topologyProperties(final EngineConfig config) {
+    final Properties properties = config.kafkaProperties();
+    properties.putIfAbsent(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    properties.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
+    return properties;
+  }
+
+  private static <K, V> KStream<String, ClusterEvent> events(
+      final StreamsBuilder builder,
+      final Topic<K, V> topic,
+      final String sourceName,
+      final String mapperName,
+      final BiFunction<K, V, ClusterEvent.Builder> reader,
+      final EngineMetrics metrics) {
+    return builder.stream(
+            topic.name(), Consumed.with(topic.keySerde(), topic.valueSerde()).withName(sourceName))
+        .process(() -> new ClusterEventMapper<>(reader, metrics), Named.as(mapperName));
+  }
+
+  private static <K, V> StoreBuilder<?> store(
+      final String name, final Serde<K> keySerde, final Serde<V> valueSerde) {
+    // Changelogged (the default), so a restart or rebalance restores the store.
+    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keySerde, valueSerde);
+  }
+
+  private static <K, V> void sink(
+      final Topology topology, final String name, final Topic<K, V> topic) {
+    topology.addSink(
+        name,
+        topic.name(),
+        topic.keySerializer(),
+        topic.valueSerializer(),
+        TopologyNames.CLUSTER_QUOTA);
+  }
+}

@@ -1,0 +1,67 @@
+package io.quotaflow.engine;
+
+/**
+ * The name of every processor, store and internal topic of the engine's topology. They are part of
+ * the application's persistent identity: a renamed store or repartition topic is a new one (its
+ * state and in-flight records are lost), so change none of them without a migration.
+ */
+public final class TopologyNames {
+  /** Source of pods.v1. */
+  public static final String PODS_SOURCE = "pods-source";
+
+  /** Source of quotas.v1. */
+  public static final String QUOTAS_SOURCE = "quotas-source";
+
+  /** Source of nodes.v1. */
+  public static final String NODES_SOURCE = "nodes-source";
+
+  /** Validates pod records and wraps them into cluster events. */
+  public static final String PODS_TO_EVENTS = "pods-to-cluster-events";
+
+  /** Validates quota records and wraps them into cluster events. */
+  public static final String QUOTAS_TO_EVENTS = "quotas-to-cluster-events";
+
+  /** Validates node records and wraps them into cluster events. */
+  public static final String NODES_TO_EVENTS = "nodes-to-cluster-events";
+
+  /** Merges the pod and quota event streams. */
+  public static final String MERGE_POD_AND_QUOTA_EVENTS = "merge-pod-and-quota-events";
+
+  /** Merges in the node event stream. */
+  public static final String MERGE_EVENTS = "merge-cluster-events";
+
+  /**
+   * The repartition by cluster; the internal topic is {@code <application.id>-cluster-events-
+   * repartition}.
+   */
+  public static final String CLUSTER_EVENTS = "cluster-events";
+
+  /** The per-cluster quota tree processor. */
+  public static final String CLUSTER_QUOTA = "cluster-quota";
+
+  /** Sink of runtime.v1. */
+  public static final String RUNTIME_SINK = "runtime-sink";
+
+  /** Sink of pod-classes.v1. */
+  public static final String POD_CLASSES_SINK = "pod-classes-sink";
+
+  /** Sink of evictions.v1. */
+  public static final String EVICTIONS_SINK = "evictions-sink";
+
+  /** Store: the latest input record per object (pod, group, node), by cluster. */
+  public static final String CLUSTER_INPUTS_STORE = "cluster-inputs";
+
+  /** Store (queryable): the last emitted runtime record per group, by cluster then group. */
+  public static final String RUNTIME_STORE = "runtime";
+
+  /** Store (queryable): each pod's group and class, by cluster, group, namespace, name. */
+  public static final String POD_ASSIGNMENTS_STORE = "pod-assignments";
+
+  /** Store: since when each over-used group has been over-used. */
+  public static final String OVER_USED_SINCE_STORE = "over-used-since";
+
+  /** Store: the eviction command issued per pod, until the pod is gone. */
+  public static final String EVICTION_LEDGER_STORE = "eviction-ledger";
+
+  private TopologyNames() {}
+}

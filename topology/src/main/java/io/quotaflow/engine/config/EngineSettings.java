@@ -1,0 +1,185 @@
+package io.quotaflow.engine.config;
+
+import io.quotaflow.topics.TopicCatalogue;
+import io.quotaflow.tree.QuotaOptions;
+import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
+import io.quotaflow.tree.QuotaOptions.DerivedResourceRule;
+import io.quotaflow.tree.QuotaOptions.UsedPolicy;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The catalogue of the engine's own settings. Everything else in a configuration is a Kafka client
+ * or Kafka Streams setting and passes through unchanged (see {@link EngineConfig}).
+ */
+public final class EngineSettings {
+
+  /** Prefix of every topic name. */
+  public static final Setting<String> TOPIC_PREFIX =
+      setting(
+          "topic.prefix",
+          "string",
+          TopicCatalogue.DEFAULT_PREFIX,
+          "Prefix of every quotaflow topic name.",
+          text -> TopicCatalogue.withPrefix(text).prefix());
+
+  /** Partitions of topics the engine creates. */
+  public static final Setting<Integer> TOPIC_PARTITIONS =
+      setting(
+          "topic.partitions",
+          "int",
+          "6",
+          "Partition count of the topics the engine creates, and expected of existing ones.",
+          Values::positiveInt);
+
+  /** Replication factor of topics the engine creates. */
+  public static final Setting<Integer> TOPIC_REPLICATION_FACTOR =
+      setting(
+          "topic.replication.factor",
+          "int",
+          "1",
+          "Replication factor of the topics the engine creates (use 3 in production).",
+          Values::positiveInt);
+
+  /** How long input events are coalesced before a cluster is recomputed. */
+  public static final Setting<Duration> RECOMPUTE_INTERVAL =
+      setting(
+          "recompute.interval",
+          "duration",
+          "100ms",
+          "Wall-clock interval at which clusters whose inputs changed are recomputed; events within"
+              + " one interval are coalesced into one recomputation.",
+          Values::duration);
+
+  /** Reclaim by eviction on or off. */
+  public static final Setting<Boolean> RECLAIM_ENABLED =
+      setting(
+          "reclaim.enabled",
+          "boolean",
+          "true",
+          "Whether over-used groups are reclaimed by eviction commands (SPEC 11).",
+          Values::bool);
+
+  /** How often over-used groups are looked for. */
+  public static final Setting<Duration> REVOKE_CHECK_INTERVAL =
+      setting(
+          "revoke.check.interval",
+          "duration",
+          "1s",
+          "Wall-clock interval of the over-use check.",
+          Values::duration);
+
+  /** How long a group must stay over-used before pods are evicted. */
+  public static final Setting<Duration> REVOKE_DELAY =
+      setting(
+          "revoke.delay",
+          "duration",
+          "120s",
+          "How long a group must stay over-used (used > runtime) before its pods are evicted.",
+          Values::duration);
+
+  /** How long the engine waits for Kafka Streams to close. */
+  public static final Setting<Duration> SHUTDOWN_TIMEOUT =
+      setting(
+          "shutdown.timeout",
+          "duration",
+          "30s",
+          "How long a shutdown waits for Kafka Streams to commit and close.",
+          Values::duration);
+
+  /** SPEC 7.5. */
+  public static final Setting<Boolean> MIN_SCALING =
+      setting(
+          "quota.min.scaling",
+          "boolean",
+          "true",
+          "Scale children's mins down when they exceed what their parent distributes.",
+          Values::bool);
+
+  /** SPEC 12. */
+  public static final Setting<DefaultWeightPolicy> DEFAULT_SHARED_WEIGHT =
+      setting(
+          "quota.default.shared.weight",
+          "max|min",
+          "max",
+          "Weight of a group without a shared-weight annotation: its max (Koordinator) or its min.",
+          text -> Values.oneOf(DefaultWeightPolicy.class, text));
+
+  /** SPEC 5. */
+  public static final Setting<UsedPolicy> USED_POLICY =
+      setting(
+          "quota.used.policy",
+          "bound|running",
+          "bound",
+          "Which pods count as used: bound to a node and unfinished, or only running.",
+          text -> Values.oneOf(UsedPolicy.class, text));
+
+  /** SPEC 5. */
+  public static final Setting<Boolean> COUNT_TERMINATING_PODS =
+      setting(
+          "quota.count.terminating.pods",
+          "boolean",
+          "true",
+          "Whether pods with a deletion timestamp keep counting until they are gone.",
+          Values::bool);
+
+  /** SPEC 3. */
+  public static final Setting<Boolean> ONLY_READY_SCHEDULABLE_NODES =
+      setting(
+          "quota.only.ready.schedulable.nodes",
+          "boolean",
+          "false",
+          "Whether only Ready, schedulable nodes count toward the cluster total.",
+          Values::bool);
+
+  /** SPEC 12. */
+  public static final Setting<List<DerivedResourceRule>> DERIVED_RESOURCES =
+      setting(
+          "quota.derived.resources",
+          "rules",
+          "",
+          "Comma-separated rules adding a derived dimension to each pod's request, e.g."
+              + " 'nvidia.com/gpu -> quotaflow.io/gpu-memory x 32'.",
+          Values::derivedResources);
+
+  /** Every engine setting, in documentation order. */
+  public static final List<Setting<?>> ALL =
+      List.of(
+          TOPIC_PREFIX,
+          TOPIC_PARTITIONS,
+          TOPIC_REPLICATION_FACTOR,
+          RECOMPUTE_INTERVAL,
+          RECLAIM_ENABLED,
+          REVOKE_CHECK_INTERVAL,
+          REVOKE_DELAY,
+          SHUTDOWN_TIMEOUT,
+          MIN_SCALING,
+          DEFAULT_SHARED_WEIGHT,
+          USED_POLICY,
+          COUNT_TERMINATING_PODS,
+          ONLY_READY_SCHEDULABLE_NODES,
+          DERIVED_RESOURCES);
+
+  private EngineSettings() {}
+
+  /** The quota options these settings describe, with {@link QuotaOptions#DEFAULTS} for the rest. */
+  static QuotaOptions quotaOptions(final EngineConfig config) {
+    return QuotaOptions.DEFAULTS
+        .withMinScaling(config.get(MIN_SCALING))
+        .withDefaultWeight(config.get(DEFAULT_SHARED_WEIGHT))
+        .withUsedPolicy(config.get(USED_POLICY))
+        .withCountTerminatingPods(config.get(COUNT_TERMINATING_PODS))
+        .withOnlyReadySchedulableNodes(config.get(ONLY_READY_SCHEDULABLE_NODES))
+        .withDerivedResources(config.get(DERIVED_RESOURCES));
+  }
+
+  private static <T> Setting<T> setting(
+      final String key,
+      final String type,
+      final String defaultValue,
+      final String doc,
+      final Function<String, T> parser) {
+    return new Setting<>(key, type, defaultValue, doc, parser);
+  }
+}

@@ -1,0 +1,131 @@
+package io.quotaflow.engine.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The engine's own meters: input records read per topic, rejected records per topic, recomputation
+ * time, groups per cluster and eviction commands issued. Kafka Streams' metrics are bound to the
+ * same registry by the engine. Thread-safe: stream threads share one instance.
+ */
+public final class EngineMetrics {
+  /**
+   * Key under which the engine hands this object to the exception handlers through the Streams
+   * configuration (they are created by Kafka Streams and cannot take constructor arguments).
+   */
+  public static final String CONFIG_KEY = "quotaflow.engine.metrics";
+
+  /** Counter of input records read, tag {@code topic}. */
+  public static final String RECORDS_READ = "quotaflow.engine.records.read";
+
+  /** Counter of records sent to the dead-letter topic, tag {@code topic}. */
+  public static final String RECORDS_REJECTED = "quotaflow.engine.records.rejected";
+
+  /** Timer of one cluster's recomputation. */
+  public static final String RECOMPUTE_TIME = "quotaflow.engine.recompute";
+
+  /** Gauge of quota groups per cluster (special groups included), tag {@code cluster}. */
+  public static final String GROUPS = "quotaflow.engine.groups";
+
+  /** Counter of eviction commands issued, tag {@code cluster}. */
+  public static final String EVICTIONS = "quotaflow.engine.evictions.issued";
+
+  private final MeterRegistry registry;
+  private final Timer recomputeTime;
+  private final Map<String, Counter> read = new ConcurrentHashMap<>();
+  private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
+  private final Map<String, Counter> evictions = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
+
+  /** Meters registered in {@code registry}. */
+  public EngineMetrics(final MeterRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.recomputeTime =
+        Timer.builder(RECOMPUTE_TIME)
+            .description("Time to recompute one cluster's quota tree and emit its changes")
+            .register(registry);
+  }
+
+  /** Meters that go nowhere, for tests and tools that do not export them. */
+  public static EngineMetrics discarding() {
+    return new EngineMetrics(new CompositeMeterRegistry());
+  }
+
+  /** The registry the meters live in. */
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /** One input record was read from {@code topic}. */
+  public void recordRead(final String topic) {
+    read.computeIfAbsent(
+            topic,
+            t ->
+                Counter.builder(RECORDS_READ)
+                    .description("Input records read")
+                    .tag("topic", t)
+                    .register(registry))
+        .increment();
+  }
+
+  /** One record of {@code topic} was sent to the dead-letter topic. */
+  public void recordRejected(final String topic) {
+    rejected
+        .computeIfAbsent(
+            String.valueOf(topic),
+            t ->
+                Counter.builder(RECORDS_REJECTED)
+                    .description("Records sent to the dead-letter topic")
+                    .tag("topic", t)
+                    .register(registry))
+        .increment();
+  }
+
+  /** One cluster was recomputed in {@code time} and now has {@code groupCount} groups. */
+  public void recomputed(final String cluster, final Duration time, final int groupCount) {
+    recomputeTime.record(time);
+    groups
+        .computeIfAbsent(
+            cluster,
+            c -> {
+              final AtomicInteger value = new AtomicInteger();
+              Gauge.builder(GROUPS, value, AtomicInteger::get)
+                  .description("Quota groups of a cluster held by this instance")
+                  .tag("cluster", c)
+                  .register(registry);
+              return value;
+            })
+        .set(groupCount);
+  }
+
+  /** This instance no longer holds {@code cluster} (its task moved away). */
+  public void clusterReleased(final String cluster) {
+    if (groups.remove(cluster) != null) {
+      final Gauge gauge = registry.find(GROUPS).tag("cluster", cluster).gauge();
+      if (gauge != null) {
+        registry.remove(gauge);
+      }
+    }
+  }
+
+  /** One eviction command was issued for a pod of {@code cluster}. */
+  public void evictionIssued(final String cluster) {
+    evictions
+        .computeIfAbsent(
+            cluster,
+            c ->
+                Counter.builder(EVICTIONS)
+                    .description("Eviction commands issued")
+                    .tag("cluster", c)
+                    .register(registry))
+        .increment();
+  }
+}

@@ -1,0 +1,116 @@
+package io.quotaflow.engine.query;
+
+import io.quotaflow.admission.GroupLookup;
+import io.quotaflow.engine.TopologyNames;
+import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.store.GroupId;
+import io.quotaflow.engine.store.GroupPodId;
+import io.quotaflow.engine.store.KeyPrefixes;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.PodQuotaClass;
+import io.quotaflow.tree.GroupStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Read-only answers from the engine's queryable stores, for the admission plugin and the query API:
+ * "group G of cluster X" is one lookup, "the tree of cluster X" and "the pods of group G" one
+ * prefix scan each; other clusters are never read. It answers for the clusters whose tasks this
+ * instance holds; {@link #owner} says which instance holds another.
+ */
+public final class RuntimeQueries {
+  private final ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtime;
+  private final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods;
+
+  private RuntimeQueries(
+      final ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtime,
+      final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods) {
+    this.runtime = Objects.requireNonNull(runtime, "runtime");
+    this.pods = Objects.requireNonNull(pods, "pods");
+  }
+
+  /** Queries over the given stores (e.g. those of a test driver). */
+  public static RuntimeQueries of(
+      final ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtime,
+      final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods) {
+    return new RuntimeQueries(runtime, pods);
+  }
+
+  /**
+   * Queries over the local stores of a running application.
+   *
+   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException while the stores are not
+   *     queryable (e.g. during a rebalance)
+   */
+  public static RuntimeQueries of(final KafkaStreams streams) {
+    return new RuntimeQueries(
+        streams.store(
+            StoreQueryParameters.fromNameAndType(
+                TopologyNames.RUNTIME_STORE,
+                QueryableStoreTypes.<GroupId, GroupRuntime>keyValueStore())),
+        streams.store(
+            StoreQueryParameters.fromNameAndType(
+                TopologyNames.POD_ASSIGNMENTS_STORE,
+                QueryableStoreTypes.<GroupPodId, PodQuotaClass>keyValueStore())));
+  }
+
+  /**
+   * Which instance holds {@code cluster}: its tree lives in the task of the cluster-events
+   * partition its name hashes to.
+   */
+  public static KeyQueryMetadata owner(final KafkaStreams streams, final String cluster) {
+    return streams.queryMetadataForKey(
+        TopologyNames.RUNTIME_STORE, cluster, Serdes.String().serializer());
+  }
+
+  /** The last computed status of group {@code name} of {@code cluster}. */
+  public Optional<GroupStatus> group(final String cluster, final String name) {
+    final GroupRuntime record = runtime.get(new GroupId(cluster, name));
+    return record == null ? Optional.empty() : Optional.of(OutputRecords.status(name, record));
+  }
+
+  /** Every group of {@code cluster}, by name; empty for a cluster this instance does not hold. */
+  public List<GroupStatus> tree(final String cluster) {
+    final List<GroupStatus> groups = new ArrayList<>();
+    try (KeyValueIterator<GroupId, GroupRuntime> scan =
+        runtime.prefixScan(cluster, KeyPrefixes.cluster())) {
+      while (scan.hasNext()) {
+        final KeyValue<GroupId, GroupRuntime> entry = scan.next();
+        groups.add(OutputRecords.status(entry.key.name(), entry.value));
+      }
+    }
+    return groups;
+  }
+
+  /** The groups of {@code cluster} as the admission check looks them up. */
+  public GroupLookup lookup(final String cluster) {
+    return name -> group(cluster, name);
+  }
+
+  /** The pods charged to group {@code group} of {@code cluster}, by namespace and name. */
+  public List<PodInGroup> podsOf(final String cluster, final String group) {
+    final List<PodInGroup> result = new ArrayList<>();
+    try (KeyValueIterator<GroupPodId, PodQuotaClass> scan =
+        pods.prefixScan(new GroupId(cluster, group), KeyPrefixes.group())) {
+      while (scan.hasNext()) {
+        final KeyValue<GroupPodId, PodQuotaClass> entry = scan.next();
+        result.add(
+            new PodInGroup(
+                entry.key.ref(),
+                entry.value.getPodUid(),
+                OutputRecords.podClass(entry.value.getQuotaClass())));
+      }
+    }
+    return result;
+  }
+}

@@ -1,0 +1,297 @@
+package io.quotaflow.engine;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.convert.InputRecords;
+import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaNode;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodQuotaClass;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.topics.TopicCatalogue;
+import io.quotaflow.tree.ClusterInputs;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaCalculator;
+import io.quotaflow.tree.TreeSnapshot;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+/**
+ * The engine's topology in a {@link TopologyTestDriver}, with typed inputs, a model of the inputs
+ * given so far (to compute the expected result with {@link QuotaCalculator}), and the outputs read
+ * back. Wall-clock time only moves when a test says so.
+ */
+final class EngineDriver implements AutoCloseable {
+  static final Instant START = Instant.parse("2026-03-01T12:00:00Z");
+  static final String APPLICATION_ID = "quotaflow-engine-test";
+
+  private final TopicCatalogue topics = TopicCatalogue.withDefaultPrefix();
+  private final EngineConfig config;
+  private final Path stateDir;
+  private final EngineMetrics metrics;
+  private TopologyTestDriver driver;
+  private TestInputTopic<PodKey, PodState> pods;
+  private TestInputTopic<QuotaKey, QuotaSpec> quotas;
+  private TestInputTopic<NodeKey, NodeState> nodes;
+  private TestOutputTopic<QuotaKey, GroupRuntime> runtime;
+  private TestOutputTopic<PodKey, PodQuotaClass> podClasses;
+  private TestOutputTopic<PodKey, EvictionCommand> evictions;
+  private TestOutputTopic<byte[], byte[]> rejected;
+
+  private final Map<String, Map<PodRef, QuotaPod>> podModel = new HashMap<>();
+  private final Map<String, Map<String, QuotaGroup>> groupModel = new HashMap<>();
+  private final Map<String, Map<String, QuotaNode>> nodeModel = new HashMap<>();
+  private final Map<QuotaKey, GroupRuntime> runtimeTable = new LinkedHashMap<>();
+  private Instant wallClock = START;
+
+  EngineDriver() {
+    this(EngineConfig.defaults());
+  }
+
+  EngineDriver(final EngineConfig config) {
+    this.config = config;
+    try {
+      this.stateDir = Files.createTempDirectory("quotaflow-ttd");
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    this.metrics = new EngineMetrics(new SimpleMeterRegistry());
+    open(START);
+  }
+
+  /**
+   * Closes the driver and starts a new one on the same state directory, as a restarted instance
+   * would: the processor rebuilds its in-memory state from the persistent stores.
+   */
+  EngineDriver restart() {
+    driver.close();
+    open(wallClock);
+    return this;
+  }
+
+  private void open(final Instant wallClockStart) {
+    this.wallClock = wallClockStart;
+    final Properties properties = QuotaTopology.streamsProperties(topics, config, metrics);
+    properties.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    properties.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    driver =
+        new TopologyTestDriver(
+            QuotaTopology.build(topics, config, metrics), properties, wallClockStart);
+    pods = input(topics.pods());
+    quotas = input(topics.quotas());
+    nodes = input(topics.nodes());
+    runtime = output(topics.runtime());
+    podClasses = output(topics.podClasses());
+    evictions = output(topics.evictions());
+    rejected =
+        driver.createOutputTopic(
+            topics.rejected().name(),
+            topics.rejected().keyDeserializer(),
+            topics.rejected().valueDeserializer());
+  }
+
+  TopicCatalogue topics() {
+    return topics;
+  }
+
+  TopologyTestDriver driver() {
+    return driver;
+  }
+
+  RuntimeQueries queries() {
+    return RuntimeQueries.of(
+        driver.getKeyValueStore(TopologyNames.RUNTIME_STORE),
+        driver.getKeyValueStore(TopologyNames.POD_ASSIGNMENTS_STORE));
+  }
+
+  // Inputs ----------------------------------------------------------------------------------------
+
+  EngineDriver putPod(final String cluster, final String namespace, final Inputs.PodBuilder pod) {
+    return putPod(cluster, namespace, pod.name(), pod.build());
+  }
+
+  EngineDriver putPod(
+      final String cluster, final String namespace, final String name, final PodState pod) {
+    pods.pipeInput(new PodKey(cluster, namespace, name), pod);
+    podModel
+        .computeIfAbsent(cluster, c -> new HashMap<>())
+        .put(new PodRef(namespace, name), InputRecords.pod(namespace, name, pod));
+    return this;
+  }
+
+  EngineDriver deletePod(final String cluster, final String namespace, final String name) {
+    pods.pipeInput(new PodKey(cluster, namespace, name), (PodState) null);
+    podModel.getOrDefault(cluster, new HashMap<>()).remove(new PodRef(namespace, name));
+    return this;
+  }
+
+  EngineDriver putQuota(final String cluster, final String name, final QuotaSpec spec) {
+    quotas.pipeInput(new QuotaKey(cluster, name), spec);
+    groupModel
+        .computeIfAbsent(cluster, c -> new HashMap<>())
+        .put(name, InputRecords.group(name, spec));
+    return this;
+  }
+
+  EngineDriver deleteQuota(final String cluster, final String name) {
+    quotas.pipeInput(new QuotaKey(cluster, name), (QuotaSpec) null);
+    groupModel.getOrDefault(cluster, new HashMap<>()).remove(name);
+    return this;
+  }
+
+  EngineDriver putNode(final String cluster, final String name, final NodeState node) {
+    nodes.pipeInput(new NodeKey(cluster, name), node);
+    nodeModel
+        .computeIfAbsent(cluster, c -> new HashMap<>())
+        .put(name, InputRecords.node(name, node));
+    return this;
+  }
+
+  EngineDriver deleteNode(final String cluster, final String name) {
+    nodes.pipeInput(new NodeKey(cluster, name), (NodeState) null);
+    nodeModel.getOrDefault(cluster, new HashMap<>()).remove(name);
+    return this;
+  }
+
+  /** Raw bytes on an input topic, as a broken producer would write them. */
+  void pipeRaw(final String topic, final byte[] key, final byte[] value) {
+    driver
+        .createInputTopic(topic, new ByteArraySerializer(), new ByteArraySerializer())
+        .pipeInput(key, value);
+  }
+
+  /** Moves wall-clock time on, firing the punctuators that fall due. */
+  EngineDriver advance(final Duration duration) {
+    driver.advanceWallClockTime(duration);
+    wallClock = wallClock.plus(duration);
+    return this;
+  }
+
+  /** Lets one recomputation run. */
+  EngineDriver recompute() {
+    return advance(config.get(io.quotaflow.engine.config.EngineSettings.RECOMPUTE_INTERVAL));
+  }
+
+  // Outputs ---------------------------------------------------------------------------------------
+
+  /** Runtime records emitted since the last call, in order; also applied to {@link #table}. */
+  List<TestRecord<QuotaKey, GroupRuntime>> runtimeRecords() {
+    final List<TestRecord<QuotaKey, GroupRuntime>> records = runtime.readRecordsToList();
+    records.forEach(
+        record -> {
+          if (record.value() == null) {
+            runtimeTable.remove(record.key());
+          } else {
+            runtimeTable.put(record.key(), record.value());
+          }
+        });
+    return records;
+  }
+
+  /** Names of the groups of {@code cluster} emitted since the last read (tombstones included). */
+  List<String> emittedGroups(final String cluster) {
+    return runtimeRecords().stream()
+        .filter(record -> record.key().getCluster().equals(cluster))
+        .map(record -> record.key().getName())
+        .toList();
+  }
+
+  /** The latest runtime record of every group of {@code cluster}, as read from runtime.v1. */
+  Map<String, GroupStatus> table(final String cluster) {
+    runtimeRecords();
+    final Map<String, GroupStatus> table = new TreeMap<>();
+    runtimeTable.forEach(
+        (key, value) -> {
+          if (key.getCluster().equals(cluster)) {
+            table.put(key.getName(), OutputRecords.status(key.getName(), value));
+          }
+        });
+    return table;
+  }
+
+  /** One group's latest status as read from runtime.v1. */
+  GroupStatus group(final String cluster, final String name) {
+    final GroupStatus status = table(cluster).get(name);
+    if (status == null) {
+      throw new AssertionError("No runtime record for " + cluster + "/" + name);
+    }
+    return status;
+  }
+
+  /** The core's full computation on the inputs given so far, by group name. */
+  Map<String, GroupStatus> expected(final String cluster) {
+    final TreeSnapshot snapshot =
+        QuotaCalculator.compute(
+            new ClusterInputs(
+                new ArrayList<>(groupModel.getOrDefault(cluster, Map.of()).values()),
+                new ArrayList<>(podModel.getOrDefault(cluster, Map.of()).values()),
+                new ArrayList<>(nodeModel.getOrDefault(cluster, Map.of()).values())),
+            config.quotaOptions());
+    final Map<String, GroupStatus> byName = new TreeMap<>();
+    snapshot.groups().forEach(status -> byName.put(status.name(), status));
+    return byName;
+  }
+
+  List<TestRecord<PodKey, PodQuotaClass>> podClassRecords() {
+    return podClasses.readRecordsToList();
+  }
+
+  List<TestRecord<PodKey, EvictionCommand>> evictionRecords() {
+    return evictions.readRecordsToList();
+  }
+
+  List<TestRecord<byte[], byte[]>> rejectedRecords() {
+    return rejected.readRecordsToList();
+  }
+
+  @Override
+  public void close() {
+    driver.close();
+  }
+
+  /** Current wall-clock time of the driver. */
+  Instant now() {
+    return wallClock;
+  }
+
+  EngineMetrics metrics() {
+    return metrics;
+  }
+
+  private <K, V> TestInputTopic<K, V> input(final io.quotaflow.topics.Topic<K, V> topic) {
+    return driver.createInputTopic(
+        topic.name(), topic.keySerializer(), topic.valueSerializer(), wallClock, Duration.ZERO);
+  }
+
+  private <K, V> TestOutputTopic<K, V> output(final io.quotaflow.topics.Topic<K, V> topic) {
+    return driver.createOutputTopic(
+        topic.name(), topic.keyDeserializer(), topic.valueDeserializer());
+  }
+}

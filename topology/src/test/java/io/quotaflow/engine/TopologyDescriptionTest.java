@@ -1,0 +1,96 @@
+package io.quotaflow.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.topics.TopicCatalogue;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TopologyConfig;
+import org.apache.kafka.streams.errors.TopologyException;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The topology's shape is part of the application's persistent identity (store, changelog and
+ * repartition topic names): it is pinned by a golden file. When a change is intended, the failing
+ * test writes the new description to {@code target/topology-description.txt}; review it and copy it
+ * over {@code src/test/resources/io/quotaflow/engine/topology-description.txt}.
+ */
+class TopologyDescriptionTest {
+  private static final String GOLDEN = "topology-description.txt";
+
+  @Test
+  void topologyDescriptionMatchesTheGoldenFile() throws IOException {
+    final String described =
+        QuotaTopology.build(
+                TopicCatalogue.withDefaultPrefix(),
+                EngineConfig.defaults(),
+                EngineMetrics.discarding())
+            .describe()
+            .toString();
+    final String golden;
+    try (InputStream in = getClass().getResourceAsStream(GOLDEN)) {
+      golden = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    if (!described.equals(golden)) {
+      final Path candidate =
+          Path.of(System.getProperty("basedir", "."), "target", "topology-description.txt");
+      Files.createDirectories(candidate.getParent());
+      Files.writeString(candidate, described, StandardCharsets.UTF_8);
+    }
+    assertThat(described)
+        .as("topology description; the new one is in target/topology-description.txt")
+        .isEqualTo(golden);
+  }
+
+  @Test
+  void everyStoreAndInternalTopicIsNamedExplicitly() {
+    final String described =
+        QuotaTopology.build(
+                TopicCatalogue.withDefaultPrefix(),
+                EngineConfig.defaults(),
+                EngineMetrics.discarding())
+            .describe()
+            .toString();
+
+    assertThat(described)
+        .doesNotContainPattern("KSTREAM-|KTABLE-|KSTORE-")
+        .contains("Sink: cluster-events-repartition-sink (topic: cluster-events-repartition)")
+        .contains(
+            TopologyNames.CLUSTER_INPUTS_STORE,
+            TopologyNames.RUNTIME_STORE,
+            TopologyNames.POD_ASSIGNMENTS_STORE,
+            TopologyNames.OVER_USED_SINCE_STORE,
+            TopologyNames.EVICTION_LEDGER_STORE);
+  }
+
+  @Test
+  void aGeneratedInternalNameFailsTheBuildUnderTheEngineSettings() {
+    // The guard QuotaTopology relies on: with explicit naming enforced, an unnamed repartition
+    // topic is a build error rather than a silently generated name.
+    final Properties properties =
+        QuotaTopology.streamsProperties(
+            TopicCatalogue.withDefaultPrefix(),
+            EngineConfig.defaults(),
+            EngineMetrics.discarding());
+    properties.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+    final StreamsBuilder builder =
+        new StreamsBuilder(new TopologyConfig(new StreamsConfig(properties)));
+    builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()).withName("in-source"))
+        .selectKey((key, value) -> value)
+        .groupByKey()
+        .count();
+
+    assertThatThrownBy(builder::build).isInstanceOf(TopologyException.class);
+  }
+}
