@@ -1,0 +1,115 @@
+package io.quotaflow.evict;
+
+import io.quotaflow.schemas.EvictionResult;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.serde.RecordDecodingException;
+import io.quotaflow.topics.Topic;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ids of the commands that already have a result, read from {@code eviction-results.v1}
+ * (committed records only) and added to as this executor commits results. A command whose id is
+ * here is never carried out again, whoever wrote its result and whatever offset it was read at.
+ *
+ * <p>{@link #catchUp()} reads on from where it stopped to the topic's current end, so calling it at
+ * every partition assignment costs only the results written meanwhile.
+ */
+final class CommandLedger implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(CommandLedger.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private final Consumer<byte[], byte[]> consumer;
+  private final Topic<PodKey, EvictionResult> results;
+  private final Duration timeout;
+  private final Set<String> done = new HashSet<>();
+  private boolean assigned;
+
+  /**
+   * @param consumer a consumer without a group reading committed records as bytes; owned by the
+   *     ledger
+   * @param results the results topic
+   * @param timeout how long one catch-up may take
+   */
+  CommandLedger(
+      final Consumer<byte[], byte[]> consumer,
+      final Topic<PodKey, EvictionResult> results,
+      final Duration timeout) {
+    this.consumer = Objects.requireNonNull(consumer, "consumer");
+    this.results = Objects.requireNonNull(results, "results");
+    this.timeout = Objects.requireNonNull(timeout, "timeout");
+  }
+
+  /** Whether the command already has a result. */
+  boolean isDone(final String commandId) {
+    return done.contains(commandId);
+  }
+
+  /** Records a result this executor has committed. */
+  void markDone(final String commandId) {
+    done.add(commandId);
+  }
+
+  /**
+   * Reads the results written since the last call, up to the topic's current end.
+   *
+   * @throws TimeoutException when the end is not reached in time
+   */
+  void catchUp() {
+    if (!assigned) {
+      final List<TopicPartition> partitions =
+          consumer.partitionsFor(results.name(), timeout).stream()
+              .map(info -> new TopicPartition(info.topic(), info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      assigned = true;
+    }
+    final Instant deadline = Instant.now().plus(timeout);
+    final Map<TopicPartition, Long> end = consumer.endOffsets(consumer.assignment(), timeout);
+    final int before = done.size();
+    while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+      if (Instant.now().isAfter(deadline)) {
+        throw new TimeoutException("Reading " + results.name() + " took longer than " + timeout);
+      }
+      for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+        take(record);
+      }
+    }
+    LOG.debug("{} command ids with results ({} new)", done.size(), done.size() - before);
+  }
+
+  private void take(final ConsumerRecord<byte[], byte[]> record) {
+    if (record.value() == null) {
+      return;
+    }
+    try {
+      done.add(
+          results.valueDeserializer().deserialize(record.topic(), record.value()).getCommandId());
+    } catch (RecordDecodingException e) {
+      LOG.warn(
+          "{}: skipping unreadable result at partition {} offset {}: {}",
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    consumer.close();
+  }
+}

@@ -1,0 +1,468 @@
+package io.quotaflow.evict;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.KubeClients;
+import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.cluster.TokenBucket;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionResult;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.topics.RejectedRecordHeaders;
+import io.quotaflow.topics.Topic;
+import io.quotaflow.topics.TopicCatalogue;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out the eviction commands of {@code evictions.v1} for its clusters and writes exactly one
+ * result per command to {@code eviction-results.v1}.
+ *
+ * <p>Each result is written in a Kafka transaction together with the consumer offset past its
+ * command ({@code sendOffsetsToTransaction}), so a command's result and "this command is done"
+ * become visible together or not at all. A command whose id already has a result (read from the
+ * results topic, committed records only) is skipped, so a command that appears twice is carried out
+ * once. After a crash between evicting and committing, the command is carried out again: the pod is
+ * then gone (result {@code GONE}) or, if the name was reused, has another uid ({@code
+ * UID_CHANGED}); the eviction request itself carries the uid as a precondition, so a replacement
+ * pod is never evicted.
+ *
+ * <p>Commands for clusters this executor does not serve are passed over (another executor, with
+ * another consumer group, serves them). One thread does all the work; {@link #close()} stops it.
+ */
+public final class EvictionExecutor implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EvictionExecutor.class);
+  private static final Duration POLL = Duration.ofMillis(200);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration LEDGER_TIMEOUT = Duration.ofSeconds(60);
+
+  private final Map<String, PodEvictor> evictors = new LinkedHashMap<>();
+  private final List<KubernetesClient> ownClients = new ArrayList<>();
+  private final Topic<PodKey, EvictionCommand> commands;
+  private final Topic<PodKey, EvictionResult> results;
+  private final Topic<byte[], byte[]> rejected;
+  private final Consumer<byte[], byte[]> consumer;
+  private final Producer<byte[], byte[]> producer;
+  private final CommandLedger ledger;
+  private final Clock clock;
+  private final MeterRegistry registry;
+  private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
+  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+  private volatile boolean ledgerStale = true;
+  // Guarded by itself: close() interrupts the thread only while it carries out a command, so the
+  // interrupt can only end a wait, never a Kafka client call.
+  private final Object commandLock = new Object();
+  private boolean inCommand;
+  private boolean started;
+  private boolean closed;
+
+  /**
+   * An executor for {@code clusters}. It builds, per cluster, a second client on the same
+   * configuration that never retries by itself, and closes it again.
+   *
+   * @param clusters the clusters whose commands it carries out
+   * @param topics the topic catalogue
+   * @param kafka Kafka client settings, passed through; group, transactions and isolation are set
+   *     here ({@code transactional.id}, when given, is kept)
+   * @param settings dry run, attempts, backoff, rate and consumer group
+   * @param clock the time stamped on results
+   * @param sleeper waits between attempts and for rate-limit tokens
+   * @param registry where the counters go
+   */
+  public EvictionExecutor(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Map<String, Object> kafka,
+      final EvictionSettings settings,
+      final Clock clock,
+      final Sleeper sleeper,
+      final MeterRegistry registry) {
+    Objects.requireNonNull(settings, "settings");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.commands = topics.evictions();
+    this.results = topics.evictionResults();
+    this.rejected = topics.rejected();
+    for (final KubeCluster cluster : clusters) {
+      final KubernetesClient client = KubeClients.withoutRetries(cluster.client());
+      ownClients.add(client);
+      final TokenBucket bucket =
+          new TokenBucket(settings.requestsPerSecond(), settings.burst(), clock, sleeper);
+      if (evictors.put(
+              cluster.name(), new PodEvictor(cluster.name(), client, bucket, settings, sleeper))
+          != null) {
+        throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
+      }
+    }
+    this.consumer = new KafkaConsumer<>(consumerConfig(kafka, settings));
+    this.producer = new KafkaProducer<>(producerConfig(kafka, settings));
+    this.ledger =
+        new CommandLedger(
+            new KafkaConsumer<>(ledgerConfig(kafka, settings)), results, LEDGER_TIMEOUT);
+    this.thread = new Thread(this::run, "quotaflow-eviction-executor");
+    LOG.info(
+        "eviction executor for clusters {}{}, group {}",
+        evictors.keySet(),
+        settings.dryRun() ? " (dry run)" : "",
+        settings.groupId());
+  }
+
+  /** Starts consuming commands on the executor's own thread. */
+  public synchronized void start() {
+    if (started || closed) {
+      throw new IllegalStateException("An executor starts once");
+    }
+    started = true;
+    thread.start();
+  }
+
+  /** Completes when the executor stops; exceptionally when a fatal error stopped it. */
+  public CompletableFuture<Void> stopped() {
+    return stopped;
+  }
+
+  /**
+   * Stops the executor: the command being carried out is abandoned uncommitted (it runs again after
+   * a restart), then the clients are closed. Idempotent.
+   */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    running = false;
+    if (started) {
+      consumer.wakeup();
+      synchronized (commandLock) {
+        if (inCommand) {
+          thread.interrupt();
+        }
+      }
+      try {
+        thread.join(CLOSE_TIMEOUT.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else {
+      closeClients();
+      stopped.complete(null);
+    }
+  }
+
+  private void run() {
+    try {
+      producer.initTransactions();
+      consumer.subscribe(List.of(commands.name()), new Rebalance());
+      while (running) {
+        poll();
+      }
+      stopped.complete(null);
+    } catch (WakeupException | InterruptedException e) {
+      stopped.complete(null);
+    } catch (RuntimeException e) {
+      if (running) {
+        LOG.error("eviction executor stopped by a fatal error", e);
+        stopped.completeExceptionally(e);
+      } else {
+        stopped.complete(null);
+      }
+    } finally {
+      Thread.interrupted();
+      closeClients();
+      LOG.info("eviction executor stopped");
+    }
+  }
+
+  private void poll() throws InterruptedException {
+    for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+      if (!running) {
+        return;
+      }
+      if (!handle(record)) {
+        rewind();
+        return;
+      }
+    }
+    if (!pending.isEmpty() && !commit(List.of())) {
+      rewind();
+    }
+  }
+
+  /** Handles one command; false when its transaction failed and the batch must be read again. */
+  private boolean handle(final ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
+    final TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+    final OffsetAndMetadata next = new OffsetAndMetadata(record.offset() + 1);
+    final PodKey key;
+    final EvictionCommand command;
+    try {
+      key = commands.keyDeserializer().deserialize(record.topic(), record.key());
+      command = commands.valueDeserializer().deserialize(record.topic(), record.value());
+    } catch (KafkaException e) {
+      LOG.warn(
+          "unreadable eviction command at {} offset {}: {}",
+          partition,
+          record.offset(),
+          e.getMessage());
+      counter("quotaflow.evictions.rejected").increment();
+      pending.put(partition, next);
+      return commit(List.of(deadLetter(record, e)));
+    }
+    final Optional<PodEvictor> evictor =
+        Optional.ofNullable(key).map(k -> evictors.get(k.getCluster()));
+    if (command == null || evictor.isEmpty()) {
+      pending.put(partition, next);
+      return true;
+    }
+    if (ledgerStale) {
+      ledger.catchUp();
+      ledgerStale = false;
+    }
+    if (ledger.isDone(command.getId())) {
+      LOG.info("command {} already has a result; not carrying it out again", command.getId());
+      counter("quotaflow.evictions.duplicates", "cluster", key.getCluster()).increment();
+      pending.put(partition, next);
+      return true;
+    }
+    final Verdict verdict = carryOut(evictor.get(), key, command);
+    final EvictionResult result =
+        EvictionResult.newBuilder()
+            .setCommandId(command.getId())
+            .setPodUid(command.getPodUid())
+            .setOutcome(verdict.outcome())
+            .setMessage(verdict.message())
+            .setAttempts(verdict.attempts())
+            .setCompletedAt(clock.instant())
+            .build();
+    pending.put(partition, next);
+    final boolean committed = commit(List.of(resultRecord(key, result)));
+    if (committed) {
+      ledger.markDone(command.getId());
+      counter(
+              "quotaflow.evictions.results",
+              "cluster",
+              key.getCluster(),
+              "outcome",
+              verdict.outcome().name())
+          .increment();
+      LOG.info(
+          "cluster {}: command {} for pod {}/{}: {} ({})",
+          key.getCluster(),
+          command.getId(),
+          key.getNamespace(),
+          key.getName(),
+          verdict.outcome(),
+          verdict.message());
+    }
+    return committed;
+  }
+
+  private Verdict carryOut(
+      final PodEvictor evictor, final PodKey key, final EvictionCommand command)
+      throws InterruptedException {
+    synchronized (commandLock) {
+      if (!running) {
+        throw new InterruptedException("stopping");
+      }
+      inCommand = true;
+    }
+    try {
+      return evictor.execute(key, command);
+    } finally {
+      synchronized (commandLock) {
+        inCommand = false;
+        // An interrupt that arrived as the command finished must not reach the Kafka clients.
+        Thread.interrupted();
+      }
+    }
+  }
+
+  /**
+   * Writes {@code records} and the pending offsets in one transaction.
+   *
+   * @return false when the transaction was aborted (the caller reads the records again)
+   * @throws KafkaException when the producer can no longer be used
+   */
+  private boolean commit(final Collection<ProducerRecord<byte[], byte[]>> records) {
+    try {
+      producer.beginTransaction();
+      records.forEach(producer::send);
+      producer.sendOffsetsToTransaction(Map.copyOf(pending), consumer.groupMetadata());
+      producer.commitTransaction();
+      pending.clear();
+      return true;
+    } catch (ProducerFencedException
+        | FencedInstanceIdException
+        | OutOfOrderSequenceException
+        | UnsupportedVersionException
+        | AuthorizationException e) {
+      throw e;
+    } catch (KafkaException e) {
+      LOG.warn(
+          "writing a result failed, aborting and reading the commands again: {}", e.toString());
+      producer.abortTransaction();
+      return false;
+    }
+  }
+
+  /** Goes back to the last committed offsets, forgetting what was not committed. */
+  private void rewind() {
+    pending.clear();
+    final Map<TopicPartition, OffsetAndMetadata> committed =
+        consumer.committed(consumer.assignment());
+    for (final TopicPartition partition : consumer.assignment()) {
+      final OffsetAndMetadata offset = committed.get(partition);
+      if (offset == null) {
+        consumer.seekToBeginning(List.of(partition));
+      } else {
+        consumer.seek(partition, offset);
+      }
+    }
+  }
+
+  private ProducerRecord<byte[], byte[]> resultRecord(
+      final PodKey key, final EvictionResult result) {
+    return new ProducerRecord<>(
+        results.name(),
+        results.keySerializer().serialize(results.name(), key),
+        results.valueSerializer().serialize(results.name(), result));
+  }
+
+  private ProducerRecord<byte[], byte[]> deadLetter(
+      final ConsumerRecord<byte[], byte[]> record, final Exception error) {
+    final ProducerRecord<byte[], byte[]> letter =
+        new ProducerRecord<>(rejected.name(), record.key(), record.value());
+    RejectedRecordHeaders.write(
+        letter.headers(), record.topic(), record.partition(), record.offset(), error);
+    return letter;
+  }
+
+  private Counter counter(final String name, final String... tags) {
+    return Counter.builder(name).tags(tags).register(registry);
+  }
+
+  private void closeClients() {
+    closeQuietly(ledger);
+    closeQuietly(() -> producer.close(CLOSE_TIMEOUT));
+    closeQuietly(() -> consumer.close(CLOSE_TIMEOUT));
+    ownClients.forEach(client -> closeQuietly(client::close));
+  }
+
+  private static void closeQuietly(final AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      LOG.warn("closing {} failed: {}", closeable, e.toString());
+    }
+  }
+
+  /** Marks the ledger stale when partitions arrive: their results may come from another owner. */
+  private final class Rebalance implements ConsumerRebalanceListener {
+    @Override
+    public void onPartitionsRevoked(final Collection<TopicPartition> partitions) {
+      partitions.forEach(pending::remove);
+    }
+
+    @Override
+    public void onPartitionsAssigned(final Collection<TopicPartition> partitions) {
+      ledgerStale = true;
+    }
+  }
+
+  static Map<String, Object> consumerConfig(
+      final Map<String, Object> kafka, final EvictionSettings settings) {
+    final Map<String, Object> config = new HashMap<>(kafka);
+    config.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+    // A command may wait through its whole backoff; few per poll keep the poll interval safe.
+    config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5);
+    config.putIfAbsent(
+        ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) TimeUnit.MINUTES.toMillis(10));
+    config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId());
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    return config;
+  }
+
+  static Map<String, Object> producerConfig(
+      final Map<String, Object> kafka, final EvictionSettings settings) {
+    final Map<String, Object> config = new HashMap<>(kafka);
+    config.putIfAbsent(
+        ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.groupId() + "-" + hostName());
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-producer");
+    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    return config;
+  }
+
+  static Map<String, Object> ledgerConfig(
+      final Map<String, Object> kafka, final EvictionSettings settings) {
+    final Map<String, Object> config = new HashMap<>(kafka);
+    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+    config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-ledger");
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    return config;
+  }
+
+  /** A stable name for this instance, so a restarted executor fences its predecessor. */
+  private static String hostName() {
+    final String fromEnv = System.getenv("HOSTNAME");
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return fromEnv;
+    }
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "local";
+    }
+  }
+}

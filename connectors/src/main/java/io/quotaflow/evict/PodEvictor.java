@@ -1,0 +1,176 @@
+package io.quotaflow.evict;
+
+import io.fabric8.kubernetes.api.model.DeleteOptionsBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.PodResource;
+import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.cluster.TokenBucket;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
+import io.quotaflow.schemas.PodKey;
+import java.net.HttpURLConnection;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Carries out eviction commands in one cluster through the policy/v1 Eviction API, so disruption
+ * budgets apply. A command is only ever aimed at the pod uid it names: the pod is read first (gone
+ * or replaced: nothing to do), and the eviction itself carries the uid as a precondition, so a pod
+ * replaced between the two requests is not evicted either.
+ *
+ * <p>The client must not retry by itself ({@code KubeClients.withoutRetries}): a refusal by a
+ * disruption budget (429) or a server error is retried here, with a doubling backoff, up to the
+ * configured attempts. Every request waits for the cluster's token bucket.
+ */
+final class PodEvictor {
+
+  private static final Logger LOG = LoggerFactory.getLogger(PodEvictor.class);
+  private static final int TOO_MANY_REQUESTS = 429;
+
+  private final String cluster;
+  private final KubernetesClient client;
+  private final TokenBucket bucket;
+  private final EvictionSettings settings;
+  private final Sleeper sleeper;
+
+  PodEvictor(
+      final String cluster,
+      final KubernetesClient client,
+      final TokenBucket bucket,
+      final EvictionSettings settings,
+      final Sleeper sleeper) {
+    this.cluster = Objects.requireNonNull(cluster, "cluster");
+    this.client = Objects.requireNonNull(client, "client");
+    this.bucket = Objects.requireNonNull(bucket, "bucket");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+  }
+
+  /**
+   * Checks the pod and, unless it is gone, replaced or this is a dry run, evicts it.
+   *
+   * @throws InterruptedException when interrupted while waiting; nothing is reported then
+   */
+  Verdict execute(final PodKey key, final EvictionCommand command) throws InterruptedException {
+    final String pod = key.getNamespace() + "/" + key.getName();
+    final PodResource resource =
+        client.pods().inNamespace(key.getNamespace()).withName(key.getName());
+    bucket.acquire();
+    final Pod current;
+    try {
+      current = resource.get();
+    } catch (KubernetesClientException e) {
+      stopIfInterrupted();
+      return new Verdict(
+          EvictionOutcome.FAILED, "reading pod " + pod + " failed: " + e.getMessage(), 0);
+    }
+    if (current == null) {
+      return new Verdict(EvictionOutcome.GONE, "pod " + pod + " no longer exists", 0);
+    }
+    final String uid = current.getMetadata().getUid();
+    if (!command.getPodUid().equals(uid)) {
+      return new Verdict(
+          EvictionOutcome.UID_CHANGED,
+          "pod " + pod + " is now uid " + uid + ", the command was for uid " + command.getPodUid(),
+          0);
+    }
+    if (settings.dryRun()) {
+      return new Verdict(
+          EvictionOutcome.DRY_RUN, "dry run: pod " + pod + " would have been evicted", 0);
+    }
+    return evict(resource, pod, key, command);
+  }
+
+  private Verdict evict(
+      final PodResource resource, final String pod, final PodKey key, final EvictionCommand command)
+      throws InterruptedException {
+    final Eviction eviction = eviction(key, command.getPodUid());
+    boolean refusedByBudget = false;
+    String lastRefusal = "";
+    for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
+      bucket.acquire();
+      try {
+        if (resource.evict(eviction)) {
+          LOG.info("cluster {}: evicted pod {} (command {})", cluster, pod, command.getId());
+          return new Verdict(EvictionOutcome.EVICTED, "pod " + pod + " evicted", attempt);
+        }
+        refusedByBudget = true;
+        lastRefusal = "a disruption budget refused the eviction (429)";
+      } catch (KubernetesClientException e) {
+        stopIfInterrupted();
+        final Verdict verdict = settled(e, pod, attempt);
+        if (verdict != null) {
+          return verdict;
+        }
+        refusedByBudget = false;
+        lastRefusal = "the API server answered " + e.getCode() + ": " + e.getMessage();
+      }
+      if (attempt < settings.maxAttempts()) {
+        LOG.debug("cluster {}: pod {} attempt {}: {}", cluster, pod, attempt, lastRefusal);
+        sleeper.sleep(settings.backoffAfter(attempt));
+      }
+    }
+    final int attempts = settings.maxAttempts();
+    LOG.warn(
+        "cluster {}: giving up on pod {} after {} attempts: {}",
+        cluster,
+        pod,
+        attempts,
+        lastRefusal);
+    return new Verdict(
+        refusedByBudget ? EvictionOutcome.BLOCKED_BY_BUDGET : EvictionOutcome.FAILED,
+        "gave up after " + attempts + " attempts: " + lastRefusal,
+        attempts);
+  }
+
+  /** A request cut short by an interrupt is not an outcome: the executor is stopping. */
+  private static void stopIfInterrupted() throws InterruptedException {
+    if (Thread.currentThread().isInterrupted()) {
+      throw new InterruptedException("stopped while talking to the API server");
+    }
+  }
+
+  /** The verdict an error settles, or null when it is worth another attempt. */
+  private static Verdict settled(
+      final KubernetesClientException error, final String pod, final int attempt) {
+    final int code = error.getCode();
+    if (code == HttpURLConnection.HTTP_NOT_FOUND) {
+      return new Verdict(EvictionOutcome.GONE, "pod " + pod + " was deleted meanwhile", attempt);
+    }
+    if (code == HttpURLConnection.HTTP_CONFLICT) {
+      // The uid precondition failed: the name now belongs to another pod.
+      return new Verdict(
+          EvictionOutcome.UID_CHANGED, "pod " + pod + " was replaced meanwhile", attempt);
+    }
+    if (code == TOO_MANY_REQUESTS || code == 0 || code >= HttpURLConnection.HTTP_INTERNAL_ERROR) {
+      return null;
+    }
+    return new Verdict(
+        EvictionOutcome.FAILED,
+        "evicting pod " + pod + " failed with " + code + ": " + error.getMessage(),
+        attempt);
+  }
+
+  /** A policy/v1 Eviction that only applies to the pod with this uid. */
+  static Eviction eviction(final PodKey key, final String uid) {
+    return new EvictionBuilder()
+        .withApiVersion("policy/v1")
+        .withKind("Eviction")
+        .withNewMetadata()
+        .withNamespace(key.getNamespace())
+        .withName(key.getName())
+        .endMetadata()
+        .withDeleteOptions(
+            new DeleteOptionsBuilder()
+                .withNewPreconditions()
+                .withUid(uid)
+                .endPreconditions()
+                .build())
+        .build();
+  }
+}

@@ -1,0 +1,290 @@
+package io.quotaflow.evict;
+
+import static io.quotaflow.fixtures.KubeObjects.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.broker.EmbeddedKafkaBroker;
+import io.quotaflow.broker.EmbeddedKafkaExtension;
+import io.quotaflow.fixtures.EvictionEndpoint;
+import io.quotaflow.fixtures.MockCluster;
+import io.quotaflow.fixtures.RecordingSleeper;
+import io.quotaflow.fixtures.TestTopics;
+import io.quotaflow.fixtures.TopicReader;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
+import io.quotaflow.schemas.EvictionResult;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.topics.TopicCatalogue;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedKafkaExtension.class)
+class EvictionExecutorIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+  private static MockCluster mock;
+
+  private final EmbeddedKafkaBroker broker;
+  private final List<EvictionExecutor> executors = new ArrayList<>();
+  private TopicCatalogue topics;
+  private String namespace;
+  private RecordingSleeper sleeper;
+  private SimpleMeterRegistry registry;
+
+  EvictionExecutorIT(final EmbeddedKafkaBroker broker) {
+    this.broker = broker;
+  }
+
+  @BeforeAll
+  static void startCluster() {
+    mock = MockCluster.start("east");
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    mock.close();
+  }
+
+  @BeforeEach
+  void freshTopicsAndNamespace() {
+    topics = TestTopics.provision(broker);
+    namespace = MockCluster.uniqueNamespace("evict");
+    sleeper = new RecordingSleeper();
+    registry = new SimpleMeterRegistry();
+  }
+
+  @AfterEach
+  void stopExecutors() {
+    executors.forEach(EvictionExecutor::close);
+  }
+
+  @Test
+  void aCommandForARunningPodEvictsItThroughPolicyV1WithItsUidAsPrecondition() {
+    final Pod victim = createPod("batch-1");
+    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-1").accepts();
+    start(settings());
+
+    final EvictionCommand command = send(key("batch-1"), uidOf(victim));
+
+    final EvictionResult result = awaitResult(command);
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.EVICTED);
+    assertThat(result.getAttempts()).isEqualTo(1);
+    assertThat(result.getPodUid()).isEqualTo(uidOf(victim));
+    assertThat(result.getCompletedAt()).isEqualTo(NOW);
+    assertThat(eviction.requests())
+        .singleElement()
+        .asString()
+        .contains("\"apiVersion\":\"policy/v1\"")
+        .contains("\"kind\":\"Eviction\"")
+        .contains("\"uid\":\"" + uidOf(victim) + "\"");
+    await().atMost(WAIT).until(() -> podNamed("batch-1") == null);
+  }
+
+  @Test
+  void aPodWhoseUidChangedIsNotEvicted() {
+    createPod("web-1");
+    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "web-1").accepts();
+    start(settings());
+
+    final EvictionCommand command = send(key("web-1"), "uid-of-an-earlier-pod");
+
+    assertThat(awaitResult(command).getOutcome()).isEqualTo(EvictionOutcome.UID_CHANGED);
+    assertThat(eviction.requests()).isEmpty();
+    assertThat(podNamed("web-1")).isNotNull();
+  }
+
+  @Test
+  void aPodThatIsGoneIsReportedGone() {
+    start(settings());
+
+    final EvictionCommand command = send(key("never-was"), "some-uid");
+
+    final EvictionResult result = awaitResult(command);
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.GONE);
+    assertThat(result.getAttempts()).isZero();
+  }
+
+  @Test
+  void aBudgetRefusalIsRetriedWithDoublingBackoffUntilItSucceeds() {
+    final Pod victim = createPod("batch-2");
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(mock, namespace, "batch-2").refuses(2).accepts();
+    start(settings());
+
+    final EvictionCommand command = send(key("batch-2"), uidOf(victim));
+
+    final EvictionResult result = awaitResult(command);
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.EVICTED);
+    assertThat(result.getAttempts()).isEqualTo(3);
+    assertThat(eviction.requests()).hasSize(3);
+    assertThat(sleeper.waits()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
+  }
+
+  @Test
+  void aBudgetThatRefusesEveryAttemptEndsBlockedByBudget() {
+    final Pod victim = createPod("db-0");
+    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "db-0").refuses(3);
+    start(settings());
+
+    final EvictionCommand command = send(key("db-0"), uidOf(victim));
+
+    final EvictionResult result = awaitResult(command);
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.BLOCKED_BY_BUDGET);
+    assertThat(result.getAttempts()).isEqualTo(3);
+    assertThat(eviction.requests()).hasSize(3);
+    assertThat(podNamed("db-0")).isNotNull();
+  }
+
+  @Test
+  void aDryRunDecidesAndReportsWithoutEvicting() {
+    final Pod victim = createPod("batch-3");
+    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-3").accepts();
+    start(settings().withDryRun(true));
+
+    final EvictionCommand command = send(key("batch-3"), uidOf(victim));
+
+    assertThat(awaitResult(command).getOutcome()).isEqualTo(EvictionOutcome.DRY_RUN);
+    assertThat(eviction.requests()).isEmpty();
+    assertThat(podNamed("batch-3")).isNotNull();
+  }
+
+  @Test
+  void aCommandThatAlreadyHasAResultIsNotCarriedOutAgain() {
+    start(settings());
+    final EvictionCommand command = send(key("gone-1"), "uid-1");
+    awaitResult(command);
+    stopExecutors();
+    executors.clear();
+
+    // A new consumer group reads every command again, as after lost offsets; the same command
+    // also arrives a second time.
+    final EvictionSettings other = settings().withGroupId("evict-" + UUID.randomUUID());
+    start(other);
+    send(key("gone-1"), "uid-1");
+
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                registry.find("quotaflow.evictions.duplicates").counters().stream()
+                        .mapToDouble(counter -> counter.count())
+                        .sum()
+                    >= 2);
+    try (TopicReader<PodKey, EvictionResult> results =
+        new TopicReader<>(broker, topics.evictionResults())) {
+      assertThat(results.read())
+          .filteredOn(entry -> entry.value().orElseThrow().getCommandId().equals(command.getId()))
+          .hasSize(1);
+    }
+  }
+
+  @Test
+  void commandsForAClusterItDoesNotServeArePassedOver() {
+    start(settings());
+    final PodKey elsewhere =
+        PodKey.newBuilder().setCluster("west").setNamespace(namespace).setName("x").build();
+    final EvictionCommand foreign = send(elsewhere, "uid-x");
+    final EvictionCommand ours = send(key("marker"), "uid-m");
+
+    awaitResult(ours);
+    try (TopicReader<PodKey, EvictionResult> results =
+        new TopicReader<>(broker, topics.evictionResults())) {
+      assertThat(results.read())
+          .extracting(entry -> entry.value().orElseThrow().getCommandId())
+          .doesNotContain(foreign.getId());
+    }
+  }
+
+  private EvictionSettings settings() {
+    return new EvictionSettings(
+        false,
+        3,
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(30),
+        100,
+        100,
+        "evict-" + UUID.randomUUID());
+  }
+
+  private void start(final EvictionSettings settings) {
+    final EvictionExecutor executor =
+        new EvictionExecutor(
+            List.of(mock.cluster()),
+            topics,
+            TestTopics.kafka(broker),
+            settings,
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            sleeper,
+            registry);
+    executors.add(executor);
+    executor.start();
+  }
+
+  private EvictionCommand send(final PodKey key, final String uid) {
+    final EvictionCommand command =
+        EvictionCommand.newBuilder()
+            .setId(key.getCluster() + "/" + key.getNamespace() + "/" + key.getName() + "/" + uid)
+            .setPodUid(uid)
+            .setGroup("team-a")
+            .setReason("team-a uses more cpu than its runtime")
+            .setIssuedAt(NOW.minusSeconds(1))
+            .build();
+    try (KafkaProducer<PodKey, EvictionCommand> producer =
+        new KafkaProducer<>(
+            TestTopics.kafka(broker),
+            topics.evictions().keySerializer(),
+            topics.evictions().valueSerializer())) {
+      producer.send(new ProducerRecord<>(topics.evictions().name(), key, command));
+    }
+    return command;
+  }
+
+  private EvictionResult awaitResult(final EvictionCommand command) {
+    try (TopicReader<PodKey, EvictionResult> results =
+        new TopicReader<>(broker, topics.evictionResults())) {
+      return await()
+          .atMost(WAIT)
+          .until(
+              () ->
+                  results.read().stream()
+                      .flatMap(entry -> entry.value().stream())
+                      .filter(result -> result.getCommandId().equals(command.getId()))
+                      .findFirst(),
+              java.util.Optional::isPresent)
+          .orElseThrow();
+    }
+  }
+
+  private Pod createPod(final String name) {
+    return mock.client().resource(pod(namespace, name).running("node-a").build()).create();
+  }
+
+  private Pod podNamed(final String name) {
+    return mock.client().pods().inNamespace(namespace).withName(name).get();
+  }
+
+  private PodKey key(final String name) {
+    return PodKey.newBuilder().setCluster("east").setNamespace(namespace).setName(name).build();
+  }
+
+  private static String uidOf(final Pod pod) {
+    return pod.getMetadata().getUid();
+  }
+}
