@@ -4,6 +4,7 @@ import io.quotaflow.bench.check.SnapshotCheck;
 import io.quotaflow.bench.cluster.ClusterShape;
 import io.quotaflow.bench.cluster.SyntheticCluster;
 import io.quotaflow.bench.cluster.SyntheticClusterGenerator;
+import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.QuotaCalculator;
@@ -26,10 +27,19 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One pod event and the recomputation that follows it, on a cluster already computed: what the
- * engine does for every pod created or deleted. Invocations alternate between adding a new pending
- * pod to a random leaf and removing it again, so the cluster stays the same size however long the
- * run; each invocation is one event plus {@link ClusterQuotaState#recompute()}.
+ * One event and the recomputation that follows it, on a cluster already computed: what the engine
+ * does for every pod or node that changes. Invocations alternate between adding something and
+ * removing it again, so the cluster stays the same however long the run; each invocation is one
+ * event plus {@link ClusterQuotaState#recompute()}.
+ *
+ * <ul>
+ *   <li>{@link #podEvent()}: a new pending pod in a random leaf, then its deletion. This is the
+ *       common case, and the incremental target.
+ *   <li>{@link #nodeEvent()}: a node leaves, then comes back. The cluster total changes, so the
+ *       root redistributes and the change runs down the whole tree: the distribution of every level
+ *       without re-reading any pod, which is the closest the core gets to what the YARN peer
+ *       computes.
+ * </ul>
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
@@ -50,6 +60,8 @@ public class IncrementalUpdateBenchmark {
   private QuotaPod[] events;
   private int next;
   private QuotaPod added;
+  private QuotaNode node;
+  private boolean nodeRemoved;
 
   /**
    * Builds the state from a generated cluster and proves, before timing anything, that the
@@ -86,6 +98,15 @@ public class IncrementalUpdateBenchmark {
       state.removePod(events[EVENTS - 1 - i].ref());
     }
     state.recompute();
+
+    node = cluster.inputs().nodes().get(0);
+    state.removeNode(node.name());
+    final int changed = state.recompute().changedGroups().size();
+    if (changed < groups / 4) {
+      throw new IllegalStateException("a node leaving changed only " + changed + " groups");
+    }
+    state.putNode(node);
+    state.recompute();
   }
 
   /** Adds a pod to a random leaf, or removes the one added last time; then recomputes. */
@@ -99,6 +120,18 @@ public class IncrementalUpdateBenchmark {
       state.removePod(added.ref());
       added = null;
     }
+    return state.recompute();
+  }
+
+  /** Removes the first node, or puts it back; then recomputes. */
+  @Benchmark
+  public TreeDelta nodeEvent() {
+    if (nodeRemoved) {
+      state.putNode(node);
+    } else {
+      state.removeNode(node.name());
+    }
+    nodeRemoved = !nodeRemoved;
     return state.recompute();
   }
 }

@@ -33,9 +33,11 @@ import org.apache.hadoop.yarn.server.resourcemanager.scheduler.fair.policies.Com
  * and a borrower a weighted share between min and request, as in quotaflow; YARN finds that share
  * with a 25-step floating-point binary search instead of quotaflow's exact integer water-filling.
  *
- * <p>The tree is indexed once, in the constructor. {@link #compute()} does the work that has to be
- * redone whenever an input changes (demand aggregation and the top-down split), reusing its arrays
- * and queue objects so the peer pays for nothing but the computation.
+ * <p>The tree is indexed once, in the constructor, and each pod is resolved to its group and its
+ * request read into longs there (a YARN application knows its queue). {@link #compute()} does what
+ * YARN's update does whenever something changes: sum the pods' requests, aggregate demand up the
+ * tree and split shares down it, reusing its arrays and queue objects so that the peer pays for
+ * nothing but the computation.
  */
 public final class YarnFairSharePeer {
 
@@ -51,7 +53,8 @@ public final class YarnFairSharePeer {
   private final long[][] max;
   private final float[][] weight;
   private final boolean[] allowLent;
-  private final long[][] ownRequest;
+  private final int[] podGroup;
+  private final long[] podRequest;
   private final long[][] nodeAllocatable;
   private final List<List<List<Integer>>> childrenByDimension;
   private final PeerQueue[] queues;
@@ -136,18 +139,23 @@ public final class YarnFairSharePeer {
       queuesByDimension.add(queuesPerDimension);
     }
 
-    ownRequest = new long[count][DIMS];
+    // Like a YARN application, each pod knows its queue; what it asks is already parsed.
+    final List<QuotaPod> counted = new ArrayList<>();
     for (final QuotaPod pod : inputs.pods()) {
-      if (pod.phase().isFinished()) {
-        continue;
-      }
       final Integer group = pod.quotaName().map(index::get).orElse(null);
-      if (group == null || group == ROOT) {
-        continue; // the default group's pods take no part in the split
+      // Finished pods ask for nothing; the default group's pods take no part in the split.
+      if (!pod.phase().isFinished() && group != null && group != ROOT) {
+        counted.add(pod);
       }
+    }
+    podGroup = new int[counted.size()];
+    podRequest = new long[counted.size() * DIMS];
+    for (int p = 0; p < counted.size(); p++) {
+      final QuotaPod pod = counted.get(p);
+      podGroup[p] = index.get(pod.quotaName().orElseThrow());
       for (int d = 0; d < DIMS; d++) {
-        if (tracks[group][d]) {
-          ownRequest[group][d] += pod.request().get(Dimensions.ALL.get(d));
+        if (tracks[podGroup[p]][d]) {
+          podRequest[p * DIMS + d] = pod.request().get(Dimensions.ALL.get(d));
         }
       }
     }
@@ -180,9 +188,9 @@ public final class YarnFairSharePeer {
   }
 
   /**
-   * Recomputes every share: demand bottom up, then {@code ComputeFairShares} top down. Returns the
-   * shares indexed like {@link #names()}, dimensions in {@link Dimensions#ALL} order. The array is
-   * reused by the next call.
+   * Recomputes every share: pods' requests, demand bottom up, then {@code ComputeFairShares} top
+   * down. Returns the shares indexed like {@link #names()}, dimensions in {@link Dimensions#ALL}
+   * order. The array is reused by the next call.
    */
   public long[][] compute() {
     for (final long[] row : request) {
@@ -191,6 +199,12 @@ public final class YarnFairSharePeer {
     for (final long[] row : shares) {
       Arrays.fill(row, 0L);
     }
+    for (int p = 0; p < podGroup.length; p++) {
+      final long[] own = request[podGroup[p]];
+      for (int d = 0; d < DIMS; d++) {
+        own[d] += podRequest[p * DIMS + d];
+      }
+    }
     for (int k = topDown.length - 1; k > 0; k--) {
       final int group = topDown[k];
       final int parent = parentOf[group];
@@ -198,7 +212,7 @@ public final class YarnFairSharePeer {
         if (!tracks[group][d]) {
           continue;
         }
-        long demand = request[group][d] + ownRequest[group][d];
+        long demand = request[group][d];
         if (!allowLent[group]) {
           demand = Math.max(demand, min[group][d]);
         }
