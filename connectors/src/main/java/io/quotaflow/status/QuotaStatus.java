@@ -1,0 +1,111 @@
+package io.quotaflow.status;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.quotaflow.kube.QuotaLabels;
+import io.quotaflow.quota.Quantities;
+import io.quotaflow.schemas.GroupRuntime;
+import java.io.UncheckedIOException;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * What quotaflow shows on an ElasticQuota, in Koordinator's format: the annotations {@code
+ * quota.scheduling.koordinator.sh/runtime} and {@code .../request} (JSON resource lists of
+ * Kubernetes quantity strings, names sorted) and {@code status.used}. Pure.
+ *
+ * @param runtime the runtime annotation's value
+ * @param request the request annotation's value
+ * @param used status.used, quantity strings by resource name
+ */
+public record QuotaStatus(String runtime, String request, SortedMap<String, String> used) {
+
+  /** Koordinator's annotation for the group's runtime. */
+  public static final String RUNTIME_ANNOTATION = QuotaLabels.KOORDINATOR_PREFIX + "runtime";
+
+  /** Koordinator's annotation for the group's request. */
+  public static final String REQUEST_ANNOTATION = QuotaLabels.KOORDINATOR_PREFIX + "request";
+
+  private static final JsonMapper JSON = JsonMapper.builder().build();
+
+  /** Requires every part; keeps an unmodifiable copy of {@code used}. */
+  public QuotaStatus {
+    Objects.requireNonNull(runtime, "runtime");
+    Objects.requireNonNull(request, "request");
+    used = Collections.unmodifiableSortedMap(new TreeMap<>(used));
+  }
+
+  /** The status of a group as the engine computed it. */
+  public static QuotaStatus of(final GroupRuntime group) {
+    return new QuotaStatus(
+        json(quantities(group.getRuntime())),
+        json(quantities(group.getRequest())),
+        quantities(group.getUsed()));
+  }
+
+  /** Whether the object already shows the two annotations as this status has them. */
+  public boolean annotationsShownBy(final GenericKubernetesResource quota) {
+    final Map<String, String> annotations = quota.getMetadata().getAnnotations();
+    return annotations != null
+        && runtime.equals(annotations.get(RUNTIME_ANNOTATION))
+        && request.equals(annotations.get(REQUEST_ANNOTATION));
+  }
+
+  /** Whether the object's {@code status.used} already equals this status's. */
+  public boolean usedShownBy(final GenericKubernetesResource quota) {
+    return used.equals(liveUsed(quota));
+  }
+
+  /** A JSON merge patch that sets the two annotations. */
+  public String annotationsPatch() {
+    final Map<String, String> annotations = new LinkedHashMap<>();
+    annotations.put(RUNTIME_ANNOTATION, runtime);
+    annotations.put(REQUEST_ANNOTATION, request);
+    return json(Map.of("metadata", Map.of("annotations", annotations)));
+  }
+
+  /**
+   * A JSON merge patch of the status subresource that makes {@code status.used} equal this
+   * status's: resources the object shows but this status lacks are set to null (removed).
+   */
+  public String usedPatch(final GenericKubernetesResource quota) {
+    final Map<String, Object> patch = new TreeMap<>(used);
+    liveUsed(quota).keySet().forEach(resource -> patch.putIfAbsent(resource, null));
+    return json(Map.of("status", Map.of("used", patch)));
+  }
+
+  /** {@code status.used} of the object as strings; entries without a value do not count. */
+  private static SortedMap<String, String> liveUsed(final GenericKubernetesResource quota) {
+    final SortedMap<String, String> live = new TreeMap<>();
+    if (quota.getAdditionalProperties().get("status") instanceof Map<?, ?> status
+        && status.get("used") instanceof Map<?, ?> used) {
+      used.forEach(
+          (resource, quantity) -> {
+            if (resource != null && quantity != null) {
+              live.put(resource.toString(), quantity.toString());
+            }
+          });
+    }
+    return live;
+  }
+
+  private static SortedMap<String, String> quantities(final Map<String, Long> amounts) {
+    final SortedMap<String, String> formatted = new TreeMap<>();
+    amounts.forEach(
+        (resource, amount) -> formatted.put(resource, Quantities.format(resource, amount)));
+    return formatted;
+  }
+
+  private static String json(final Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+package io.quotaflow.status;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How the status writer writes.
+ *
+ * @param flushInterval how long updates are gathered before they are written; a burst of updates to
+ *     one group within it becomes one write
+ * @param requestsPerSecond API requests per second per cluster, on average
+ * @param burst API requests per cluster allowed at once after a quiet period
+ * @param resync how often the ElasticQuota informers replay their cache (each replay rechecks that
+ *     every object shows the latest status)
+ * @param groupId the consumer group
+ */
+public record StatusSettings(
+    Duration flushInterval, double requestsPerSecond, int burst, Duration resync, String groupId) {
+
+  /** The consumer group of writers started with the defaults. */
+  public static final String DEFAULT_GROUP_ID = "quotaflow-status-writer";
+
+  /** Validates the values. */
+  public StatusSettings {
+    Objects.requireNonNull(flushInterval, "flushInterval");
+    Objects.requireNonNull(resync, "resync");
+    Objects.requireNonNull(groupId, "groupId");
+    if (flushInterval.isNegative()
+        || flushInterval.isZero()
+        || resync.isNegative()
+        || resync.isZero()) {
+      throw new IllegalArgumentException(
+          "intervals must be positive: " + flushInterval + ", " + resync);
+    }
+    if (!(requestsPerSecond > 0) || burst < 1) {
+      throw new IllegalArgumentException(
+          "need a positive rate and burst: " + requestsPerSecond + ", " + burst);
+    }
+    if (groupId.isBlank()) {
+      throw new IllegalArgumentException("groupId must not be blank");
+    }
+  }
+
+  /** Flush every second, 10 requests per second per cluster with bursts of 20, resync hourly. */
+  public static StatusSettings defaults() {
+    return new StatusSettings(
+        Duration.ofSeconds(1), 10.0, 20, Duration.ofHours(1), DEFAULT_GROUP_ID);
+  }
+
+  /** These settings with another consumer group. */
+  public StatusSettings withGroupId(final String groupId) {
+    return new StatusSettings(flushInterval, requestsPerSecond, burst, resync, groupId);
+  }
+}

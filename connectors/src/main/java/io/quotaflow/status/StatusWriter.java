@@ -1,0 +1,331 @@
+package io.quotaflow.status;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.cluster.TokenBucket;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.topics.Topic;
+import io.quotaflow.topics.TopicCatalogue;
+import java.net.HttpURLConnection;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Shows the engine's results on the clusters: consumes {@code runtime.v1} and merge-patches each
+ * group's ElasticQuota with Koordinator's {@code runtime} and {@code request} annotations and its
+ * {@code status.used}.
+ *
+ * <p>Updates are gathered for one {@link StatusSettings#flushInterval()}; a burst of updates to a
+ * group becomes one write of the latest. A part is written only when the object (as the writer's
+ * informer sees it) does not already show it, so replays and restarts cost reads, not writes; when
+ * an object appears or is changed by someone else, it is checked again. A group without an object
+ * in the cluster is skipped. A tombstone (the group was deleted) is not written: the object is gone
+ * or going, and Koordinator's annotations are left as they are. Requests are rate-limited per
+ * cluster.
+ *
+ * <p>At least once: offsets are committed after a flush in which every write succeeded; writes are
+ * idempotent patches.
+ */
+public final class StatusWriter implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+
+  private final Map<String, Target> targets = new LinkedHashMap<>();
+  private final Topic<QuotaKey, GroupRuntime> runtime;
+  private final StatusSettings settings;
+  private final KafkaConsumer<byte[], byte[]> consumer;
+  private final MeterRegistry registry;
+  private final Map<QuotaKey, QuotaStatus> latest = new HashMap<>();
+  private final PendingWrites<QuotaKey> pending = new PendingWrites<>();
+  private final ConcurrentLinkedQueue<QuotaKey> changedObjects = new ConcurrentLinkedQueue<>();
+  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+  private final Thread thread;
+  private volatile boolean running = true;
+  private boolean started;
+  private boolean closed;
+
+  /** One cluster's objects and its request budget. */
+  private record Target(ClusterQuotas quotas, TokenBucket bucket) {}
+
+  /**
+   * A writer for {@code clusters}; runtimes of other clusters are passed over.
+   *
+   * @param clusters the clusters to write to
+   * @param topics the topic catalogue
+   * @param kafka Kafka client settings, passed through; group and commits are set here
+   * @param settings flush interval, rate, resync and consumer group
+   * @param clock time source of the rate limiter
+   * @param sleeper waits for rate-limit tokens
+   * @param registry where the counters go
+   */
+  public StatusWriter(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Map<String, Object> kafka,
+      final StatusSettings settings,
+      final Clock clock,
+      final Sleeper sleeper,
+      final MeterRegistry registry) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.runtime = topics.runtime();
+    for (final KubeCluster cluster : clusters) {
+      final ClusterQuotas quotas =
+          new ClusterQuotas(
+              cluster,
+              settings.resync(),
+              name ->
+                  changedObjects.add(
+                      QuotaKey.newBuilder().setCluster(cluster.name()).setName(name).build()));
+      final TokenBucket bucket =
+          new TokenBucket(settings.requestsPerSecond(), settings.burst(), clock, sleeper);
+      if (targets.put(cluster.name(), new Target(quotas, bucket)) != null) {
+        throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
+      }
+    }
+    this.consumer = new KafkaConsumer<>(consumerConfig(kafka, settings));
+    this.thread = new Thread(this::run, "quotaflow-status-writer");
+  }
+
+  /**
+   * Starts the informers and, once they have listed, consumes runtimes on the writer's own thread.
+   */
+  public synchronized void start() {
+    if (started || closed) {
+      throw new IllegalStateException("A writer starts once");
+    }
+    started = true;
+    thread.start();
+    LOG.info("status writer for clusters {}, group {}", targets.keySet(), settings.groupId());
+  }
+
+  /** Completes when the writer stops; exceptionally when an error stopped it. */
+  public CompletableFuture<Void> stopped() {
+    return stopped;
+  }
+
+  /** Stops after the write in progress, then closes the consumer and informers. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    running = false;
+    if (started) {
+      consumer.wakeup();
+      try {
+        thread.join(CLOSE_TIMEOUT.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else {
+      closeClients();
+      stopped.complete(null);
+    }
+  }
+
+  private void run() {
+    try {
+      awaitInformers();
+      consumer.subscribe(List.of(runtime.name()));
+      final long interval = settings.flushInterval().toNanos();
+      long nextFlush = System.nanoTime() + interval;
+      while (running) {
+        final long wait = Math.max(0, nextFlush - System.nanoTime());
+        for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofNanos(wait))) {
+          take(record);
+        }
+        if (System.nanoTime() - nextFlush >= 0) {
+          flush();
+          nextFlush = System.nanoTime() + interval;
+        }
+      }
+      stopped.complete(null);
+    } catch (WakeupException | InterruptedException e) {
+      stopped.complete(null);
+    } catch (RuntimeException e) {
+      LOG.error("status writer stopped by an error", e);
+      stopped.completeExceptionally(e);
+    } finally {
+      closeClients();
+      LOG.info("status writer stopped");
+    }
+  }
+
+  private void awaitInformers() throws InterruptedException {
+    final CompletableFuture<Void> synced =
+        CompletableFuture.allOf(
+            targets.values().stream()
+                .map(target -> target.quotas().start())
+                .toArray(CompletableFuture[]::new));
+    while (running) {
+      try {
+        synced.get(200, TimeUnit.MILLISECONDS);
+        return;
+      } catch (java.util.concurrent.TimeoutException e) {
+        // Still listing; check whether we are being stopped.
+      } catch (ExecutionException e) {
+        throw new IllegalStateException("watching ElasticQuotas failed", e.getCause());
+      }
+    }
+  }
+
+  private void take(final ConsumerRecord<byte[], byte[]> record) {
+    final QuotaKey key;
+    final GroupRuntime value;
+    try {
+      key = runtime.keyDeserializer().deserialize(record.topic(), record.key());
+      value = runtime.valueDeserializer().deserialize(record.topic(), record.value());
+    } catch (KafkaException e) {
+      counter("quotaflow.status.unreadable").increment();
+      LOG.warn(
+          "skipping unreadable runtime at partition {} offset {}: {}",
+          record.partition(),
+          record.offset(),
+          e.getMessage());
+      return;
+    }
+    if (key == null || !targets.containsKey(key.getCluster())) {
+      return;
+    }
+    if (value == null) {
+      latest.remove(key);
+      pending.forget(key);
+      return;
+    }
+    latest.put(key, QuotaStatus.of(value));
+    pending.mark(key);
+  }
+
+  private void flush() throws InterruptedException {
+    for (QuotaKey key = changedObjects.poll(); key != null; key = changedObjects.poll()) {
+      if (latest.containsKey(key)) {
+        pending.mark(key);
+      }
+    }
+    boolean failed = false;
+    for (final QuotaKey key : pending.drain()) {
+      if (!running) {
+        return;
+      }
+      final QuotaStatus status = latest.get(key);
+      if (status != null && !write(key, status)) {
+        pending.mark(key);
+        failed = true;
+      }
+    }
+    if (!failed) {
+      consumer.commitSync();
+    }
+  }
+
+  /** Writes what the object does not show yet; false when it must be tried again. */
+  private boolean write(final QuotaKey key, final QuotaStatus status) throws InterruptedException {
+    final Target target = targets.get(key.getCluster());
+    final Optional<GenericKubernetesResource> quota = target.quotas().byName(key.getName());
+    if (quota.isEmpty()) {
+      skipped(key, "missing");
+      return true;
+    }
+    final boolean annotations = !status.annotationsShownBy(quota.get());
+    final boolean used = !status.usedShownBy(quota.get());
+    if (!annotations && !used) {
+      skipped(key, "unchanged");
+      return true;
+    }
+    try {
+      if (annotations) {
+        target.bucket().acquire();
+        target.quotas().resource(quota.get()).patch(MERGE, status.annotationsPatch());
+        counter("quotaflow.status.patches", "cluster", key.getCluster(), "part", "annotations")
+            .increment();
+      }
+      if (used) {
+        target.bucket().acquire();
+        target
+            .quotas()
+            .resource(quota.get())
+            .subresource("status")
+            .patch(MERGE, status.usedPatch(quota.get()));
+        counter("quotaflow.status.patches", "cluster", key.getCluster(), "part", "status")
+            .increment();
+      }
+      LOG.debug("cluster {}: wrote status of group {}", key.getCluster(), key.getName());
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
+        skipped(key, "missing");
+        return true;
+      }
+      counter("quotaflow.status.failures", "cluster", key.getCluster()).increment();
+      LOG.warn(
+          "cluster {}: writing the status of group {} failed, retrying at the next flush: {}",
+          key.getCluster(),
+          key.getName(),
+          e.getMessage());
+      return false;
+    }
+  }
+
+  private void skipped(final QuotaKey key, final String reason) {
+    counter("quotaflow.status.skipped", "cluster", key.getCluster(), "reason", reason).increment();
+    LOG.debug("cluster {}: group {} not written: {}", key.getCluster(), key.getName(), reason);
+  }
+
+  private Counter counter(final String name, final String... tags) {
+    return Counter.builder(name).tags(tags).register(registry);
+  }
+
+  private void closeClients() {
+    try {
+      consumer.close(CLOSE_TIMEOUT);
+    } catch (RuntimeException e) {
+      LOG.warn("closing the consumer failed: {}", e.toString());
+    }
+    targets.values().forEach(target -> target.quotas().close());
+  }
+
+  static Map<String, Object> consumerConfig(
+      final Map<String, Object> kafka, final StatusSettings settings) {
+    final Map<String, Object> config = new HashMap<>(kafka);
+    config.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
+    // The engine writes runtimes in transactions.
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
+    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+    config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId());
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    return config;
+  }
+}
