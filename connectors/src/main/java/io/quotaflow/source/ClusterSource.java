@@ -40,7 +40,8 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
         new ResourcePublisher<>(
             cluster.name(),
             kind,
-            informer,
+            key -> kind.current(informer, key),
+            informer::hasSynced,
             producer,
             sent,
             new SourceMetrics(registry, cluster.name(), kind.name()),

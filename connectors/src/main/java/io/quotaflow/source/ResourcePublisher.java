@@ -2,11 +2,12 @@ package io.quotaflow.source;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quotaflow.quota.SpecProblem;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executor;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -32,7 +33,8 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
 
   private final String cluster;
   private final SourceKind<T, K, V> kind;
-  private final SharedIndexInformer<T> informer;
+  private final Function<K, Optional<T>> current;
+  private final BooleanSupplier synced;
   private final Producer<byte[], byte[]> producer;
   private final SentRecords<K> sent;
   private final SourceMetrics metrics;
@@ -41,7 +43,8 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
   /**
    * @param cluster the cluster name in every key
    * @param kind what is watched and how it maps
-   * @param informer the informer whose store holds the cluster's current objects
+   * @param current the cluster's current object of a key, as the informer holds it
+   * @param synced whether the informer has listed at least once
    * @param producer where records go; its callbacks must not wait for this publisher
    * @param sent what the topic holds, seeded from the topic at start
    * @param metrics counters of this cluster and kind
@@ -50,14 +53,16 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
   ResourcePublisher(
       final String cluster,
       final SourceKind<T, K, V> kind,
-      final SharedIndexInformer<T> informer,
+      final Function<K, Optional<T>> current,
+      final BooleanSupplier synced,
       final Producer<byte[], byte[]> producer,
       final SentRecords<K> sent,
       final SourceMetrics metrics,
       final Executor reconciler) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.kind = Objects.requireNonNull(kind, "kind");
-    this.informer = Objects.requireNonNull(informer, "informer");
+    this.current = Objects.requireNonNull(current, "current");
+    this.synced = Objects.requireNonNull(synced, "synced");
     this.producer = Objects.requireNonNull(producer, "producer");
     this.sent = Objects.requireNonNull(sent, "sent");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
@@ -93,14 +98,14 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
    * @return the number of records written
    */
   synchronized int reconcile() {
-    if (!informer.hasSynced()) {
+    if (!synced.getAsBoolean()) {
       return 0;
     }
     int written = 0;
     for (final K key : sent.keys()) {
-      final Optional<T> current = kind.current(informer, key);
-      if (current.isEmpty() || sent.isUnconfirmed(key)) {
-        written += publish(key, current) ? 1 : 0;
+      final Optional<T> now = current.apply(key);
+      if (now.isEmpty() || sent.isUnconfirmed(key)) {
+        written += publish(key, now) ? 1 : 0;
       }
     }
     if (written > 0) {
@@ -111,15 +116,15 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
 
   private synchronized void publishCurrent(final T object) {
     final SourceRecord<K, V> event = kind.map(cluster, object);
-    publish(event.key(), kind.current(informer, event.key()));
+    publish(event.key(), current.apply(event.key()));
   }
 
   /** Writes the key's current state if the topic does not already hold it. */
-  private boolean publish(final K key, final Optional<T> current) {
-    if (current.isEmpty()) {
+  private boolean publish(final K key, final Optional<T> object) {
+    if (object.isEmpty()) {
       return tombstone(key);
     }
-    final SourceRecord<K, V> record = kind.map(cluster, current.get());
+    final SourceRecord<K, V> record = kind.map(cluster, object.get());
     final String topic = kind.topic().name();
     final byte[] value = kind.topic().valueSerializer().serialize(topic, record.value());
     if (sent.holds(key, value)) {

@@ -1,0 +1,218 @@
+package io.quotaflow.source;
+
+import static io.quotaflow.fixtures.KubeObjects.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.topics.Topic;
+import io.quotaflow.topics.TopicCatalogue;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.producer.MockProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Test;
+
+class ResourcePublisherTest {
+
+  private static final Topic<PodKey, PodState> PODS = TopicCatalogue.withDefaultPrefix().pods();
+
+  private final Map<PodKey, Pod> store = new HashMap<>();
+  private final List<Runnable> reconciliations = new ArrayList<>();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final SentRecords<PodKey> sent = new SentRecords<>();
+  private boolean synced = true;
+  private MockProducer<byte[], byte[]> producer =
+      new MockProducer<>(true, null, new ByteArraySerializer(), new ByteArraySerializer());
+
+  @Test
+  void anAddedPodIsWrittenKeyedByClusterNamespaceAndName() {
+    final Pod pod = inCluster(pod("team-a", "web-1").quota("a").request("cpu", "250m").build());
+
+    publisher().onAdd(pod);
+
+    assertThat(written()).hasSize(1);
+    assertThat(key(written().get(0))).isEqualTo(key("web-1"));
+    final PodState state = value(written().get(0)).orElseThrow();
+    assertThat(state.getQuotaName()).contains("a");
+    assertThat(state.getRequests()).isEqualTo(Map.of("cpu", 250L));
+  }
+
+  @Test
+  void anUpdateThatChangesNothingQuotaflowReadsIsNotWritten() {
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    final Pod before = inCluster(pod("team-a", "web-1").quota("a").build());
+    publisher.onAdd(before);
+
+    final Pod after = inCluster(relabelled(before, "release", "blue"));
+    publisher.onUpdate(before, after);
+
+    assertThat(written()).hasSize(1);
+    assertThat(count(SourceMetrics.UNCHANGED)).isEqualTo(1.0);
+  }
+
+  @Test
+  void anUpdateThatChangesWhatQuotaflowReadsIsWritten() {
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    final Pod before = inCluster(pod("team-a", "web-1").quota("a").build());
+    publisher.onAdd(before);
+
+    publisher.onUpdate(before, inCluster(pod("team-a", "web-1").quota("b").build()));
+
+    assertThat(written()).hasSize(2);
+    assertThat(value(written().get(1)).orElseThrow().getQuotaName()).contains("b");
+  }
+
+  @Test
+  void aDeletedPodBecomesATombstone() {
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    final Pod pod = inCluster(pod("team-a", "web-1").build());
+    publisher.onAdd(pod);
+
+    store.remove(key("web-1"));
+    publisher.onDelete(pod, true);
+
+    assertThat(written()).hasSize(2);
+    assertThat(key(written().get(1))).isEqualTo(key("web-1"));
+    assertThat(value(written().get(1))).isEmpty();
+  }
+
+  @Test
+  void aDeleteOfAKeyTheTopicDoesNotHoldWritesNothing() {
+    final Pod pod = pod("team-a", "never-written").build();
+
+    publisher().onDelete(pod, false);
+
+    assertThat(written()).isEmpty();
+  }
+
+  @Test
+  void anEventWritesTheStoresCurrentObjectNotTheEventsCopy() {
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    final Pod stale = pod("team-a", "web-1").quota("old").build();
+    inCluster(pod("team-a", "web-1").quota("new").build());
+
+    publisher.onAdd(stale);
+
+    assertThat(value(written().get(0)).orElseThrow().getQuotaName()).contains("new");
+  }
+
+  @Test
+  void reconciliationTombstonesKeysTheTopicHoldsButTheClusterDoesNot() {
+    sent.seed(Map.of(key("gone"), new byte[] {1}, key("here"), bytesOf("here")));
+    inCluster(pod("team-a", "here").build());
+
+    final int writtenCount = publisher().reconcile();
+
+    assertThat(writtenCount).isEqualTo(1);
+    assertThat(key(written().get(0))).isEqualTo(key("gone"));
+    assertThat(value(written().get(0))).isEmpty();
+  }
+
+  @Test
+  void reconciliationWaitsForTheFirstList() {
+    sent.seed(Map.of(key("gone"), new byte[] {1}));
+    synced = false;
+
+    assertThat(publisher().reconcile()).isZero();
+    assertThat(written()).isEmpty();
+  }
+
+  @Test
+  void everyListAsksForAReconciliationOffTheInformersThread() {
+    sent.seed(Map.of(key("gone"), new byte[] {1}));
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+
+    publisher.onList("42", false);
+
+    assertThat(written()).isEmpty();
+    reconciliations.forEach(Runnable::run);
+    assertThat(written()).hasSize(1);
+  }
+
+  @Test
+  void aWriteThatFailsIsCountedAndWrittenAgainByTheNextReconciliation() {
+    producer =
+        new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    publisher.onAdd(inCluster(pod("team-a", "web-1").build()));
+
+    producer.errorNext(new TimeoutException("delivery timed out"));
+
+    assertThat(count(SourceMetrics.FAILED)).isEqualTo(1.0);
+    assertThat(publisher.reconcile()).isEqualTo(1);
+    assertThat(written()).hasSize(2);
+    assertThat(value(written().get(1))).isPresent();
+  }
+
+  @Test
+  void aPodWithUnreadableFieldsIsWrittenWithThemMarked() {
+    final Pod pod = inCluster(pod("team-a", "odd").request("cpu", "1.5.0").build());
+
+    publisher().onAdd(pod);
+
+    final PodState state = value(written().get(0)).orElseThrow();
+    assertThat(state.getProblems())
+        .extracting(problem -> problem.getField())
+        .containsExactly("spec.containers[0].resources.requests[cpu]");
+    assertThat(state.getRequests()).doesNotContainKey("cpu");
+    assertThat(count(SourceMetrics.MALFORMED)).isEqualTo(1.0);
+  }
+
+  private ResourcePublisher<Pod, PodKey, PodState> publisher() {
+    return new ResourcePublisher<>(
+        "east",
+        new PodKind(PODS),
+        key -> Optional.ofNullable(store.get(key)),
+        () -> synced,
+        producer,
+        sent,
+        new SourceMetrics(registry, "east", "pods"),
+        reconciliations::add);
+  }
+
+  private Pod inCluster(final Pod pod) {
+    store.put(key(pod.getMetadata().getName()), pod);
+    return pod;
+  }
+
+  private byte[] bytesOf(final String name) {
+    return PODS.valueSerializer()
+        .serialize(
+            PODS.name(),
+            RecordMapping.podState(
+                io.quotaflow.kube.PodAdapter.toQuotaPod(pod("team-a", name).build())));
+  }
+
+  private static Pod relabelled(final Pod pod, final String label, final String value) {
+    return new PodBuilder(pod).editMetadata().addToLabels(label, value).endMetadata().build();
+  }
+
+  private List<ProducerRecord<byte[], byte[]>> written() {
+    return producer.history();
+  }
+
+  private static PodKey key(final ProducerRecord<byte[], byte[]> record) {
+    return PODS.keyDeserializer().deserialize(PODS.name(), record.key());
+  }
+
+  private static Optional<PodState> value(final ProducerRecord<byte[], byte[]> record) {
+    return Optional.ofNullable(PODS.valueDeserializer().deserialize(PODS.name(), record.value()));
+  }
+
+  private static PodKey key(final String name) {
+    return PodKey.newBuilder().setCluster("east").setNamespace("team-a").setName(name).build();
+  }
+
+  private double count(final String metric) {
+    return registry.get(metric).counter().count();
+  }
+}

@@ -1,0 +1,87 @@
+package io.quotaflow.status;
+
+import static io.quotaflow.fixtures.KubeObjects.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.quotaflow.schemas.GroupRuntime;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class QuotaStatusTest {
+
+  private final QuotaStatus status =
+      QuotaStatus.of(
+          GroupRuntime.newBuilder()
+              .setRuntime(Map.of("memory", 3L << 30, "cpu", 1_500L, "nvidia.com/gpu", 2L))
+              .setRequest(Map.of("cpu", 2_000L))
+              .setUsed(Map.of("cpu", 1_000L, "memory", 1L << 30))
+              .setComputedAt(Instant.EPOCH)
+              .build());
+
+  @Test
+  void annotationsAreJsonResourceListsOfQuantitiesSortedByName() {
+    assertThat(status.runtime())
+        .isEqualTo("{\"cpu\":\"1500m\",\"memory\":\"3Gi\",\"nvidia.com/gpu\":\"2\"}");
+    assertThat(status.request()).isEqualTo("{\"cpu\":\"2\"}");
+    assertThat(status.used()).containsExactly(Map.entry("cpu", "1"), Map.entry("memory", "1Gi"));
+  }
+
+  @Test
+  void theAnnotationsPatchSetsBothAnnotationsAndNothingElse() {
+    assertThat(status.annotationsPatch())
+        .isEqualTo(
+            "{\"metadata\":{\"annotations\":{"
+                + "\"quota.scheduling.koordinator.sh/runtime\":"
+                + "\"{\\\"cpu\\\":\\\"1500m\\\",\\\"memory\\\":\\\"3Gi\\\",\\\"nvidia.com/gpu\\\":\\\"2\\\"}\","
+                + "\"quota.scheduling.koordinator.sh/request\":\"{\\\"cpu\\\":\\\"2\\\"}\"}}}");
+  }
+
+  @Test
+  void anObjectShowingTheSameAnnotationsNeedsNoAnnotationWrite() {
+    final GenericKubernetesResource shown =
+        quota("ns", "a")
+            .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
+            .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
+            .build();
+    final GenericKubernetesResource stale =
+        quota("ns", "a")
+            .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
+            .annotation(QuotaStatus.REQUEST_ANNOTATION, "{\"cpu\":\"1\"}")
+            .build();
+
+    assertThat(status.annotationsShownBy(shown)).isTrue();
+    assertThat(status.annotationsShownBy(stale)).isFalse();
+    assertThat(status.annotationsShownBy(quota("ns", "a").build())).isFalse();
+  }
+
+  @Test
+  void usedIsComparedIgnoringResourcesSetToNull() {
+    final Map<String, Object> used = new LinkedHashMap<>();
+    used.put("cpu", "1");
+    used.put("memory", "1Gi");
+    used.put("pods", null);
+
+    assertThat(status.usedShownBy(withUsed(used))).isTrue();
+    assertThat(status.usedShownBy(withUsed(Map.of("cpu", "1")))).isFalse();
+    assertThat(status.usedShownBy(quota("ns", "a").build())).isFalse();
+  }
+
+  @Test
+  void theUsedPatchRemovesResourcesNoLongerUsed() {
+    final GenericKubernetesResource object =
+        withUsed(Map.of("cpu", "9", "memory", "1Gi", "nvidia.com/gpu", "1"));
+
+    assertThat(status.usedPatch(object))
+        .isEqualTo(
+            "{\"status\":{\"used\":{\"cpu\":\"1\",\"memory\":\"1Gi\",\"nvidia.com/gpu\":null}}}");
+  }
+
+  private static GenericKubernetesResource withUsed(final Map<String, Object> used) {
+    final GenericKubernetesResource object = quota("ns", "a").build();
+    object.getAdditionalProperties().put("status", Map.of("used", used));
+    return object;
+  }
+}
