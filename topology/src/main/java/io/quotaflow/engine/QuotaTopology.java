@@ -15,8 +15,10 @@ import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.serde.AvroSerde;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
+import java.util.List;
 import java.util.Properties;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -27,6 +29,7 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
@@ -87,22 +90,7 @@ public final class QuotaTopology {
             InputEvents::node,
             metrics);
 
-    builder.addStateStore(store(TopologyNames.CLUSTER_INPUTS_STORE, InputId.serde(), EVENTS));
-    builder.addStateStore(
-        store(
-            TopologyNames.RUNTIME_STORE, GroupId.serde(), AvroSerde.forValues(GroupRuntime.class)));
-    builder.addStateStore(
-        store(
-            TopologyNames.POD_ASSIGNMENTS_STORE,
-            GroupPodId.serde(),
-            AvroSerde.forValues(PodQuotaClass.class)));
-    builder.addStateStore(
-        store(TopologyNames.OVER_USED_SINCE_STORE, GroupId.serde(), Serdes.Long()));
-    builder.addStateStore(
-        store(
-            TopologyNames.EVICTION_LEDGER_STORE,
-            PodId.serde(),
-            AvroSerde.forValues(EvictionCommand.class)));
+    storeBuilders(Stores::persistentKeyValueStore).forEach(builder::addStateStore);
 
     pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
         .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
@@ -166,10 +154,30 @@ public final class QuotaTopology {
         .process(() -> new ClusterEventMapper<>(reader, metrics), Named.as(mapperName));
   }
 
-  private static <K, V> StoreBuilder<?> store(
-      final String name, final Serde<K> keySerde, final Serde<V> valueSerde) {
-    // Changelogged (the default), so a restart or rebalance restores the store.
-    return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), keySerde, valueSerde);
+  /**
+   * The builders of the cluster-quota processor's stores, over stores from {@code supplier}. The
+   * topology uses persistent ones, changelogged (the default) so a restart or rebalance restores
+   * them.
+   */
+  static List<StoreBuilder<?>> storeBuilders(
+      final Function<String, KeyValueBytesStoreSupplier> supplier) {
+    return List.of(
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.CLUSTER_INPUTS_STORE), InputId.serde(), EVENTS),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.RUNTIME_STORE),
+            GroupId.serde(),
+            AvroSerde.forValues(GroupRuntime.class)),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.POD_ASSIGNMENTS_STORE),
+            GroupPodId.serde(),
+            AvroSerde.forValues(PodQuotaClass.class)),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.OVER_USED_SINCE_STORE), GroupId.serde(), Serdes.Long()),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.EVICTION_LEDGER_STORE),
+            PodId.serde(),
+            AvroSerde.forValues(EvictionCommand.class)));
   }
 
   private static <K, V> void sink(

@@ -2,14 +2,9 @@ package io.quotaflow.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
-import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
-import io.quotaflow.quota.PodRef;
-import io.quotaflow.quota.QuotaGroup;
-import io.quotaflow.quota.QuotaNode;
-import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
@@ -20,16 +15,12 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.topics.TopicCatalogue;
-import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaCalculator;
-import io.quotaflow.tree.TreeSnapshot;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -64,9 +55,7 @@ final class EngineDriver implements AutoCloseable {
   private TestOutputTopic<PodKey, EvictionCommand> evictions;
   private TestOutputTopic<byte[], byte[]> rejected;
 
-  private final Map<String, Map<PodRef, QuotaPod>> podModel = new HashMap<>();
-  private final Map<String, Map<String, QuotaGroup>> groupModel = new HashMap<>();
-  private final Map<String, Map<String, QuotaNode>> nodeModel = new HashMap<>();
+  private final InputModel model = new InputModel();
   private final Map<QuotaKey, GroupRuntime> runtimeTable = new LinkedHashMap<>();
   private Instant wallClock = START;
 
@@ -83,16 +72,6 @@ final class EngineDriver implements AutoCloseable {
     }
     this.metrics = new EngineMetrics(new SimpleMeterRegistry());
     open(START);
-  }
-
-  /**
-   * Closes the driver and starts a new one on the same state directory, as a restarted instance
-   * would: the processor rebuilds its in-memory state from the persistent stores.
-   */
-  EngineDriver restart() {
-    driver.close();
-    open(wallClock);
-    return this;
   }
 
   private void open(final Instant wallClockStart) {
@@ -140,43 +119,37 @@ final class EngineDriver implements AutoCloseable {
   EngineDriver putPod(
       final String cluster, final String namespace, final String name, final PodState pod) {
     pods.pipeInput(new PodKey(cluster, namespace, name), pod);
-    podModel
-        .computeIfAbsent(cluster, c -> new HashMap<>())
-        .put(new PodRef(namespace, name), InputRecords.pod(namespace, name, pod));
+    model.putPod(cluster, namespace, name, pod);
     return this;
   }
 
   EngineDriver deletePod(final String cluster, final String namespace, final String name) {
     pods.pipeInput(new PodKey(cluster, namespace, name), (PodState) null);
-    podModel.getOrDefault(cluster, new HashMap<>()).remove(new PodRef(namespace, name));
+    model.deletePod(cluster, namespace, name);
     return this;
   }
 
   EngineDriver putQuota(final String cluster, final String name, final QuotaSpec spec) {
     quotas.pipeInput(new QuotaKey(cluster, name), spec);
-    groupModel
-        .computeIfAbsent(cluster, c -> new HashMap<>())
-        .put(name, InputRecords.group(name, spec));
+    model.putQuota(cluster, name, spec);
     return this;
   }
 
   EngineDriver deleteQuota(final String cluster, final String name) {
     quotas.pipeInput(new QuotaKey(cluster, name), (QuotaSpec) null);
-    groupModel.getOrDefault(cluster, new HashMap<>()).remove(name);
+    model.deleteQuota(cluster, name);
     return this;
   }
 
   EngineDriver putNode(final String cluster, final String name, final NodeState node) {
     nodes.pipeInput(new NodeKey(cluster, name), node);
-    nodeModel
-        .computeIfAbsent(cluster, c -> new HashMap<>())
-        .put(name, InputRecords.node(name, node));
+    model.putNode(cluster, name, node);
     return this;
   }
 
   EngineDriver deleteNode(final String cluster, final String name) {
     nodes.pipeInput(new NodeKey(cluster, name), (NodeState) null);
-    nodeModel.getOrDefault(cluster, new HashMap<>()).remove(name);
+    model.deleteNode(cluster, name);
     return this;
   }
 
@@ -247,16 +220,7 @@ final class EngineDriver implements AutoCloseable {
 
   /** The core's full computation on the inputs given so far, by group name. */
   Map<String, GroupStatus> expected(final String cluster) {
-    final TreeSnapshot snapshot =
-        QuotaCalculator.compute(
-            new ClusterInputs(
-                new ArrayList<>(groupModel.getOrDefault(cluster, Map.of()).values()),
-                new ArrayList<>(podModel.getOrDefault(cluster, Map.of()).values()),
-                new ArrayList<>(nodeModel.getOrDefault(cluster, Map.of()).values())),
-            config.quotaOptions());
-    final Map<String, GroupStatus> byName = new TreeMap<>();
-    snapshot.groups().forEach(status -> byName.put(status.name(), status));
-    return byName;
+    return model.expected(cluster, config.quotaOptions());
   }
 
   List<TestRecord<PodKey, PodQuotaClass>> podClassRecords() {

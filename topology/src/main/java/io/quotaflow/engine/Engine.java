@@ -1,0 +1,145 @@
+package io.quotaflow.engine;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.topics.ProvisioningReport;
+import io.quotaflow.topics.TopicCatalogue;
+import io.quotaflow.topics.TopicProvisioner;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running instance of the engine: the topology in a {@link KafkaStreams} application, its
+ * meters bound to a registry. Wired by constructor; {@link #close()} is idempotent and closes in
+ * reverse order of opening.
+ */
+public final class Engine implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Engine.class);
+  private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+  private final EngineConfig config;
+  private final TopicCatalogue topics;
+  private final EngineMetrics metrics;
+  private final KafkaStreams streams;
+  private final KafkaStreamsMetrics streamsMetrics;
+  private boolean closed;
+
+  /**
+   * An engine for {@code config}, not started yet.
+   *
+   * @param config the effective configuration (bootstrap.servers required)
+   * @param registry where the engine's and Kafka Streams' meters go
+   */
+  public Engine(final EngineConfig config, final MeterRegistry registry) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.topics = config.topics();
+    this.metrics = new EngineMetrics(registry);
+    this.streams =
+        new KafkaStreams(
+            QuotaTopology.build(topics, config, metrics),
+            QuotaTopology.streamsProperties(topics, config, metrics));
+    this.streams.setUncaughtExceptionHandler(
+        exception -> {
+          // A bug, not a bad record (those go to the dead-letter topic): stop rather than guess.
+          LOG.error("Stream thread failed; shutting the engine down", exception);
+          return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+    this.streamsMetrics = new KafkaStreamsMetrics(streams);
+    this.streamsMetrics.bindTo(registry);
+  }
+
+  /**
+   * Creates the catalogue's missing topics and checks the existing ones; differences are logged and
+   * reported, never altered.
+   */
+  public ProvisioningReport provisionTopics() {
+    try (Admin admin = Admin.create(adminSettings())) {
+      final ProvisioningReport report =
+          new TopicProvisioner(admin, ADMIN_TIMEOUT)
+              .provision(
+                  topics.all(),
+                  config.get(EngineSettings.TOPIC_PARTITIONS),
+                  config.get(EngineSettings.TOPIC_REPLICATION_FACTOR).shortValue());
+      if (!report.created().isEmpty()) {
+        LOG.info("Created topics {}", report.created());
+      }
+      report
+          .mismatched()
+          .forEach(
+              check ->
+                  LOG.warn(
+                      "Topic {} is not as the engine expects and was left unchanged: {}",
+                      check.topic(),
+                      String.join("; ", check.differences())));
+      return report;
+    }
+  }
+
+  /** Starts processing. */
+  public void start() {
+    LOG.info(
+        "Starting the engine, application.id {}",
+        config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG));
+    streams.start();
+  }
+
+  /** The Kafka Streams application, e.g. for a state listener or interactive queries. */
+  public KafkaStreams streams() {
+    return streams;
+  }
+
+  /** Queries over this instance's stores; valid once the application is running. */
+  public RuntimeQueries queries() {
+    return RuntimeQueries.of(streams);
+  }
+
+  /** The engine's own meters. */
+  public EngineMetrics metrics() {
+    return metrics;
+  }
+
+  /** Stops processing, committing what was processed, within the shutdown timeout. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    final Duration timeout = config.get(EngineSettings.SHUTDOWN_TIMEOUT);
+    final boolean clean = streams.close(timeout);
+    streamsMetrics.close();
+    if (clean) {
+      LOG.info("Engine closed");
+    } else {
+      LOG.warn("Engine did not close within {}", timeout);
+    }
+  }
+
+  private Map<String, Object> adminSettings() {
+    final Set<String> known = AdminClientConfig.configNames();
+    final Map<String, Object> settings = new HashMap<>();
+    config
+        .kafka()
+        .forEach(
+            (key, value) -> {
+              if (known.contains(key)) {
+                settings.put(key, value);
+              }
+            });
+    return settings;
+  }
+}

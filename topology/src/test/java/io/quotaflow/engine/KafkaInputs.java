@@ -1,0 +1,114 @@
+package io.quotaflow.engine;
+
+import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.topics.TopicCatalogue;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * Writes input records to a real broker, as the connectors would, and keeps the {@link InputModel}
+ * of what was written. Records of one object go to one partition in order (the default
+ * partitioner), like the connectors' compacted topics.
+ */
+final class KafkaInputs implements AutoCloseable {
+  private final TopicCatalogue topics;
+  private final KafkaProducer<byte[], byte[]> producer;
+  private final InputModel model = new InputModel();
+
+  KafkaInputs(final String bootstrapServers, final TopicCatalogue topics) {
+    this.topics = topics;
+    this.producer =
+        new KafkaProducer<>(
+            Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.LINGER_MS_CONFIG,
+                5),
+            new ByteArraySerializer(),
+            new ByteArraySerializer());
+  }
+
+  InputModel model() {
+    return model;
+  }
+
+  KafkaInputs putPod(final String cluster, final String namespace, final Inputs.PodBuilder pod) {
+    return putPod(cluster, namespace, pod.name(), pod.build());
+  }
+
+  KafkaInputs putPod(
+      final String cluster, final String namespace, final String name, final PodState pod) {
+    send(
+        topics.pods().name(),
+        topics.pods().keySerializer().serialize(null, new PodKey(cluster, namespace, name)),
+        topics.pods().valueSerializer().serialize(null, pod));
+    model.putPod(cluster, namespace, name, pod);
+    return this;
+  }
+
+  KafkaInputs deletePod(final String cluster, final String namespace, final String name) {
+    send(
+        topics.pods().name(),
+        topics.pods().keySerializer().serialize(null, new PodKey(cluster, namespace, name)),
+        null);
+    model.deletePod(cluster, namespace, name);
+    return this;
+  }
+
+  KafkaInputs putQuota(final String cluster, final String name, final QuotaSpec spec) {
+    send(
+        topics.quotas().name(),
+        topics.quotas().keySerializer().serialize(null, new QuotaKey(cluster, name)),
+        topics.quotas().valueSerializer().serialize(null, spec));
+    model.putQuota(cluster, name, spec);
+    return this;
+  }
+
+  KafkaInputs deleteQuota(final String cluster, final String name) {
+    send(
+        topics.quotas().name(),
+        topics.quotas().keySerializer().serialize(null, new QuotaKey(cluster, name)),
+        null);
+    model.deleteQuota(cluster, name);
+    return this;
+  }
+
+  KafkaInputs putNode(final String cluster, final String name, final NodeState node) {
+    send(
+        topics.nodes().name(),
+        topics.nodes().keySerializer().serialize(null, new NodeKey(cluster, name)),
+        topics.nodes().valueSerializer().serialize(null, node));
+    model.putNode(cluster, name, node);
+    return this;
+  }
+
+  /** Bytes as they are, e.g. garbage; not part of the model. */
+  KafkaInputs raw(final String topic, final byte[] key, final byte[] value) {
+    send(topic, key, value);
+    return this;
+  }
+
+  /** Waits until everything sent is acknowledged. */
+  void flush() {
+    producer.flush();
+  }
+
+  private void send(final String topic, final byte[] key, final byte[] value) {
+    producer.send(new ProducerRecord<>(topic, key, value));
+  }
+
+  @Override
+  public void close() {
+    producer.close();
+  }
+}

@@ -1,0 +1,154 @@
+package io.quotaflow.engine;
+
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodQuotaClass;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.internal.ClusterEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * The cluster-quota processor alone on a {@link MockProcessorContext}, over in-memory stores that
+ * outlive it: {@link #restart()} throws the processor away and starts a new one on the same stores,
+ * as a restarted or migrated task does after restoring its changelogs.
+ */
+final class ProcessorHarness {
+  private final EngineConfig config;
+  private final List<StateStore> stores = new ArrayList<>();
+  private final List<Scheduled> scheduled = new ArrayList<>();
+  private MockProcessorContext<SpecificRecord, SpecificRecord> context;
+  private ClusterQuotaProcessor processor;
+  private Instant now = EngineDriver.START;
+
+  ProcessorHarness() {
+    this.config = EngineConfig.defaults();
+    final MockProcessorContext<SpecificRecord, SpecificRecord> first = new MockProcessorContext<>();
+    QuotaTopology.storeBuilders(Stores::inMemoryKeyValueStore)
+        .forEach(
+            builder -> {
+              final StateStore store = builder.withLoggingDisabled().build();
+              store.init(first.getStateStoreContext(), store);
+              stores.add(store);
+            });
+    start();
+  }
+
+  /** A new processor over the same stores. */
+  ProcessorHarness restart() {
+    processor.close();
+    start();
+    return this;
+  }
+
+  private void start() {
+    context = new MockProcessorContext<>();
+    context.setCurrentSystemTimeMs(now.toEpochMilli());
+    stores.forEach(context::addStateStore);
+    processor = new ClusterQuotaProcessor(config, EngineMetrics.discarding());
+    processor.init(context);
+    scheduled.clear();
+    for (final CapturedPunctuator punctuator : context.scheduledPunctuators()) {
+      scheduled.add(new Scheduled(punctuator, now.plus(punctuator.getInterval())));
+    }
+  }
+
+  ProcessorHarness pod(final String cluster, final String namespace, final Inputs.PodBuilder pod) {
+    return event(InputEvents.pod(new PodKey(cluster, namespace, pod.name()), pod.build()));
+  }
+
+  ProcessorHarness deletePod(final String cluster, final String namespace, final String name) {
+    return event(InputEvents.pod(new PodKey(cluster, namespace, name), (PodState) null));
+  }
+
+  ProcessorHarness quota(final String cluster, final String name, final QuotaSpec spec) {
+    return event(InputEvents.quota(new QuotaKey(cluster, name), spec));
+  }
+
+  ProcessorHarness node(final String cluster, final String name, final NodeState node) {
+    return event(InputEvents.node(new NodeKey(cluster, name), node));
+  }
+
+  private ProcessorHarness event(final ClusterEvent.Builder event) {
+    final ClusterEvent built = event.build();
+    processor.process(new Record<>(built.getCluster(), built, now.toEpochMilli()));
+    return this;
+  }
+
+  /** Moves wall-clock time on, running every punctuation that falls due, in time order. */
+  ProcessorHarness advance(final Duration duration) {
+    final Instant target = now.plus(duration);
+    while (true) {
+      final Scheduled next =
+          scheduled.stream()
+              .filter(s -> !s.punctuator.cancelled() && !s.due.isAfter(target))
+              .min((a, b) -> a.due.compareTo(b.due))
+              .orElse(null);
+      if (next == null) {
+        break;
+      }
+      now = next.due;
+      context.setCurrentSystemTimeMs(now.toEpochMilli());
+      next.punctuator.getPunctuator().punctuate(now.toEpochMilli());
+      next.due = next.due.plus(next.punctuator.getInterval());
+    }
+    now = target;
+    return this;
+  }
+
+  ProcessorHarness recompute() {
+    return advance(Duration.ofMillis(100));
+  }
+
+  List<Record<QuotaKey, GroupRuntime>> runtime() {
+    return drain(TopologyNames.RUNTIME_SINK);
+  }
+
+  List<Record<PodKey, PodQuotaClass>> podClasses() {
+    return drain(TopologyNames.POD_CLASSES_SINK);
+  }
+
+  List<Record<PodKey, EvictionCommand>> evictions() {
+    return drain(TopologyNames.EVICTIONS_SINK);
+  }
+
+  @SuppressWarnings("unchecked")
+  private <K, V> List<Record<K, V>> drain(final String sink) {
+    final List<Record<K, V>> records = new ArrayList<>();
+    context.forwarded(sink).forEach(forward -> records.add((Record<K, V>) forward.record()));
+    final List<
+            MockProcessorContext.CapturedForward<
+                ? extends SpecificRecord, ? extends SpecificRecord>>
+        others = new ArrayList<>(context.forwarded());
+    others.removeIf(forward -> forward.childName().orElse("").equals(sink));
+    context.resetForwards();
+    others.forEach(forward -> context.forward(forward.record(), forward.childName().orElseThrow()));
+    return records;
+  }
+
+  /** One scheduled punctuation and when it is next due. */
+  private static final class Scheduled {
+    private final CapturedPunctuator punctuator;
+    private Instant due;
+
+    Scheduled(final CapturedPunctuator punctuator, final Instant due) {
+      this.punctuator = punctuator;
+      this.due = due;
+    }
+  }
+}

@@ -1,0 +1,228 @@
+package io.quotaflow.engine;
+
+import static io.quotaflow.engine.Inputs.cpu;
+import static io.quotaflow.engine.Inputs.node;
+import static io.quotaflow.engine.Inputs.pod;
+import static io.quotaflow.engine.Inputs.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.reclaim.EvictionCommands;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.PodKey;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Reclaim by eviction (SPEC 11) through the topology, on wall-clock time. The scene: a 10-cpu
+ * cluster; team-a (min 5) runs four 2-cpu pods, borrowing from an idle team-b (min 5). When team-b
+ * asks for its min, team-a's runtime drops to 5 cpu while it uses 8: it is over-used.
+ */
+class ReclaimTest {
+  private static final String EAST = "east";
+  private static final String NS = "apps";
+  private static final Duration CHECK = Duration.ofSeconds(1);
+  private static final Duration DELAY = Duration.ofSeconds(120);
+
+  private EngineDriver engine;
+
+  @AfterEach
+  void close() {
+    if (engine != null) {
+      engine.close();
+    }
+  }
+
+  @Test
+  void groupOverUsedForExactlyTheRevokeDelayGetsItsLeastImportantPodsEvicted() {
+    engine = new EngineDriver();
+    teamABorrowsTheWholeCluster(false);
+    teamBClaimsItsMin();
+
+    // The first check notices the over-use; commands come once it has lasted the delay.
+    engine.advance(CHECK);
+    final Instant overUsedSince = engine.now();
+    engine.advance(DELAY.minus(CHECK));
+    assertThat(engine.evictionRecords()).as("before the delay has passed").isEmpty();
+
+    engine.advance(CHECK);
+
+    final List<TestRecord<PodKey, EvictionCommand>> commands = engine.evictionRecords();
+    assertThat(engine.now()).isEqualTo(overUsedSince.plus(DELAY));
+    // Lowest priority first: a0 (priority 0), then a1 (priority 1) bring used from 8 to 4 <= 5.
+    assertThat(commands)
+        .extracting(record -> record.key().getName())
+        .containsExactlyInAnyOrder("a0", "a1");
+    final EvictionCommand first =
+        commands.stream()
+            .filter(record -> record.key().getName().equals("a0"))
+            .findFirst()
+            .orElseThrow()
+            .value();
+    assertThat(first.getId()).isEqualTo(EvictionCommands.commandId(EAST, NS, "a0", "a0-uid"));
+    assertThat(first.getPodUid()).isEqualTo("a0-uid");
+    assertThat(first.getGroup()).isEqualTo("team-a");
+    assertThat(first.getDimensionsOver()).containsExactly("cpu");
+    assertThat(first.getUsed()).isEqualTo(Map.of("cpu", 8_000L));
+    assertThat(first.getRuntime()).isEqualTo(Map.of("cpu", 5_000L));
+    assertThat(first.getPodRequest()).isEqualTo(Map.of("cpu", 2_000L));
+    assertThat(first.getIssuedAt()).isEqualTo(engine.now());
+    assertThat(first.getReason()).contains("team-a", "a0");
+  }
+
+  @Test
+  void noSecondCommandIsIssuedForTheSamePod() {
+    engine = new EngineDriver();
+    teamABorrowsTheWholeCluster(false);
+    teamBClaimsItsMin();
+    engine.advance(CHECK).advance(DELAY);
+    assertThat(engine.evictionRecords()).hasSize(2);
+
+    // The pods are slow to go: the group stays over-used, check after check.
+    engine.advance(CHECK).advance(CHECK).advance(Duration.ofSeconds(30));
+
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @Test
+  void aPodRecreatedUnderTheSameNameIsANewPodThatMayBeEvictedAgain() {
+    engine = new EngineDriver();
+    teamABorrowsTheWholeCluster(false);
+    teamBClaimsItsMin();
+    engine.advance(CHECK).advance(DELAY);
+    assertThat(engine.evictionRecords()).hasSize(2);
+
+    engine
+        .deletePod(EAST, NS, "a0")
+        .putPod(EAST, NS, pod("a0").uid("a0-second").group("team-a").running("n1").cpu(2_000))
+        .advance(CHECK);
+
+    assertThat(engine.evictionRecords())
+        .singleElement()
+        .satisfies(record -> assertThat(record.value().getPodUid()).isEqualTo("a0-second"));
+  }
+
+  @Test
+  void groupNoLongerOverUsedBeforeTheDelayGetsNoEviction() {
+    engine = new EngineDriver();
+    teamABorrowsTheWholeCluster(false);
+    teamBClaimsItsMin();
+    engine.advance(CHECK).advance(Duration.ofSeconds(60));
+
+    engine.deletePod(EAST, NS, "b0").advance(CHECK);
+    teamBClaimsItsMin();
+    engine.advance(Duration.ofSeconds(61));
+
+    assertThat(engine.evictionRecords())
+        .as("the over-use restarted 62 s ago: its clock started again")
+        .isEmpty();
+    engine.advance(DELAY);
+    assertThat(engine.evictionRecords()).hasSize(2);
+  }
+
+  @Test
+  void nonPreemptiblePodsAreNeverEvicted() {
+    engine = new EngineDriver();
+    teamABorrowsTheWholeCluster(true);
+    teamBClaimsItsMin();
+
+    engine.advance(CHECK).advance(DELAY).advance(DELAY);
+
+    assertThat(engine.group(EAST, "team-a").used().get("cpu"))
+        .isGreaterThan(engine.group(EAST, "team-a").runtime().get("cpu"));
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @Test
+  void invalidGroupsAreNeverEvictedFrom() {
+    engine = new EngineDriver();
+    teamABorrowsTheWholeCluster(false);
+    teamBClaimsItsMin();
+    engine.advance(CHECK);
+
+    // team-a becomes invalid (min above max) while over-used.
+    engine.putQuota(EAST, "team-a", quota().min(cpu(5_000)).max(cpu(4_000)).build());
+    engine.advance(DELAY).advance(DELAY);
+
+    assertThat(engine.group(EAST, "team-a").valid()).isFalse();
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @Test
+  void theSystemGroupIsNeverEvictedFrom() {
+    engine = new EngineDriver();
+    engine
+        .putNode(EAST, "n1", node(2_000))
+        .putQuota(EAST, SpecialGroups.SYSTEM, quota().min(cpu(1_000)).max(cpu(1_000)).build());
+    for (int i = 0; i < 3; i++) {
+      engine.putPod(EAST, NS, pod("s" + i).group(SpecialGroups.SYSTEM).running("n1").cpu(1_000));
+    }
+
+    engine.advance(CHECK).advance(DELAY).advance(DELAY);
+
+    final io.quotaflow.tree.GroupStatus system = engine.group(EAST, SpecialGroups.SYSTEM);
+    assertThat(system.used().get("cpu")).isGreaterThan(system.runtime().get("cpu"));
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @Test
+  void reclaimSwitchedOffIssuesNoCommands() {
+    engine =
+        new EngineDriver(
+            EngineConfig.builder().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
+    teamABorrowsTheWholeCluster(false);
+    teamBClaimsItsMin();
+
+    engine.advance(CHECK).advance(DELAY).advance(DELAY);
+
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @Test
+  void theRevokeDelayIsConfigurable() {
+    engine =
+        new EngineDriver(
+            EngineConfig.builder().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
+    teamABorrowsTheWholeCluster(false);
+    teamBClaimsItsMin();
+
+    engine.advance(CHECK).advance(Duration.ofSeconds(9));
+    assertThat(engine.evictionRecords()).isEmpty();
+    engine.advance(CHECK);
+    assertThat(engine.evictionRecords()).hasSize(2);
+  }
+
+  /** team-a runs pods a0..a3 (2 cpu each, priority 0..3) on a 10-cpu cluster, all borrowed. */
+  private void teamABorrowsTheWholeCluster(final boolean nonPreemptible) {
+    engine
+        .putNode(EAST, "n1", node(10_000))
+        .putQuota(EAST, "team-a", quota().min(cpu(5_000)).max(cpu(10_000)).build())
+        .putQuota(EAST, "team-b", quota().min(cpu(5_000)).max(cpu(10_000)).build());
+    for (int i = 0; i < 4; i++) {
+      final Inputs.PodBuilder pod =
+          pod("a" + i)
+              .group("team-a")
+              .running("n1", Inputs.CREATED.plusSeconds(i))
+              .cpu(2_000)
+              .priority(i);
+      engine.putPod(EAST, NS, nonPreemptible ? pod.nonPreemptible() : pod);
+    }
+    engine.recompute();
+    // A borrower is capped at its request.
+    assertThat(engine.group(EAST, "team-a").runtime()).isEqualTo(ResourceList.of("cpu", 8_000));
+  }
+
+  /** team-b asks for its min: team-a's runtime drops to 5 cpu while it uses 8. */
+  private void teamBClaimsItsMin() {
+    engine.putPod(EAST, NS, pod("b0").group("team-b").cpu(5_000)).recompute();
+    assertThat(engine.group(EAST, "team-a").runtime()).isEqualTo(ResourceList.of("cpu", 5_000));
+  }
+}
