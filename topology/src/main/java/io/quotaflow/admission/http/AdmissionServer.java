@@ -1,0 +1,271 @@
+package io.quotaflow.admission.http;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.reservation.Reservations;
+import io.quotaflow.admission.http.state.ClusterStateReader;
+import io.quotaflow.admission.http.tls.CertificateReloader;
+import io.quotaflow.admission.http.tls.PemFiles;
+import io.quotaflow.tree.QuotaOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import org.eclipse.jetty.http.HttpVersion;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The admission plugin's HTTP(S) server: the pod and quota webhooks, the scheduler extender's
+ * filter, the query API, health, readiness and metrics (docs/admission.md). Built with {@link
+ * #builder}, started with {@link #start}, stopped with {@link #close} (idempotent).
+ */
+public final class AdmissionServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(AdmissionServer.class);
+
+  private final PluginConfig config;
+  private final ClusterStateReader reader;
+  private final QuotaOptions options;
+  private final PrometheusMeterRegistry registry;
+  private final Clock clock;
+  private final boolean noopEndpoint;
+  private final Reservations reservations;
+  private Server server;
+  private ServerConnector connector;
+  private CertificateReloader certificates;
+  private Forwarder forwarder;
+  private ScheduledExecutorService sweeper;
+  private boolean closed;
+
+  private AdmissionServer(Builder builder) {
+    this.config = builder.config;
+    this.reader = builder.reader;
+    this.options = builder.options;
+    this.registry =
+        builder.registry == null
+            ? new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)
+            : builder.registry;
+    this.clock = builder.clock;
+    this.noopEndpoint = builder.noopEndpoint;
+    this.reservations = new Reservations(config.reservationTtl());
+  }
+
+  /** A builder for a server with {@code config} answering from {@code reader}. */
+  public static Builder builder(PluginConfig config, ClusterStateReader reader) {
+    return new Builder(config, reader);
+  }
+
+  /**
+   * Binds the port and starts serving.
+   *
+   * @throws IllegalStateException when the server cannot start (port taken, unreadable certificate)
+   */
+  public synchronized AdmissionServer start() {
+    if (server != null || closed) {
+      throw new IllegalStateException("an admission server starts once");
+    }
+    try {
+      final Supplier<SSLContext> trust;
+      if (config.tls().isPresent()) {
+        final PluginConfig.TlsFiles tls = config.tls().get();
+        final Path trustFile = tls.trust().orElse(tls.certificate());
+        certificates =
+            new CertificateReloader(
+                tls.certificate(),
+                tls.key(),
+                tls.trust().orElse(null),
+                tls.reloadInterval().toMillis(),
+                this::refreshForwarder);
+        trust = () -> trusting(trustFile);
+      } else {
+        trust = null;
+      }
+      forwarder = new Forwarder(trust, config.forwardTimeout());
+      final Dispatcher dispatcher =
+          new Dispatcher(
+              config,
+              reader,
+              new PodWebhook(config, options, reservations, clock),
+              new QuotaWebhook(config),
+              new SchedulerFilter(config, options, reservations, clock),
+              forwarder,
+              registry,
+              noopEndpoint);
+      final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
+      threads.setName("quotaflow-admission");
+      server = new Server(threads);
+      final HttpConfiguration http = new HttpConfiguration();
+      http.setSendServerVersion(false);
+      http.setSendDateHeader(false);
+      if (certificates != null) {
+        final SecureRequestCustomizer secure = new SecureRequestCustomizer();
+        // Webhooks are called by Service name, forwarding by pod address: no SNI host check.
+        secure.setSniHostCheck(false);
+        http.addCustomizer(secure);
+        connector =
+            new ServerConnector(
+                server,
+                new SslConnectionFactory(certificates.factory(), HttpVersion.HTTP_1_1.asString()),
+                new HttpConnectionFactory(http));
+      } else {
+        connector = new ServerConnector(server, new HttpConnectionFactory(http));
+      }
+      connector.setHost(config.bindAddress());
+      connector.setPort(config.port());
+      server.addConnector(connector);
+      server.setHandler(new JettyHandler(dispatcher, new RequestMetrics(registry)));
+      server.start();
+      sweeper =
+          Executors.newSingleThreadScheduledExecutor(
+              runnable -> {
+                final Thread thread = new Thread(runnable, "quotaflow-admission-sweeper");
+                thread.setDaemon(true);
+                return thread;
+              });
+      final long sweepMillis = config.sweepInterval().toMillis();
+      sweeper.scheduleWithFixedDelay(
+          () -> reservations.sweep(reader, clock), sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+      LOG.info(
+          "admission plugin serving {} on {}:{} (mode {}, failure policy {})",
+          certificates == null ? "plain HTTP" : "HTTPS",
+          config.bindAddress(),
+          port(),
+          config.mode().id(),
+          config.failurePolicy().id());
+      return this;
+    } catch (Exception e) {
+      close();
+      throw new IllegalStateException("the admission plugin could not start: " + e.getMessage(), e);
+    }
+  }
+
+  /** The port the server listens on (the chosen one when configured with 0). */
+  public int port() {
+    if (connector == null) {
+      throw new IllegalStateException("not started");
+    }
+    return connector.getLocalPort();
+  }
+
+  /** {@code https} or {@code http}. */
+  public String scheme() {
+    return config.tls().isPresent() ? "https" : "http";
+  }
+
+  /** The registry whose meters {@code /metrics} exposes. */
+  public PrometheusMeterRegistry registry() {
+    return registry;
+  }
+
+  /** The in-flight reservations, for tests and diagnostics. */
+  public Reservations reservations() {
+    return reservations;
+  }
+
+  /** How many times the certificate was reloaded; 0 for plain HTTP. */
+  public long certificateReloads() {
+    return certificates == null ? 0 : certificates.reloads();
+  }
+
+  private void refreshForwarder() {
+    if (forwarder != null) {
+      forwarder.refresh();
+    }
+  }
+
+  private static SSLContext trusting(Path file) {
+    try {
+      return PemFiles.trusting(file);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("cannot read trusted certificates " + file, e);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (sweeper != null) {
+      sweeper.shutdownNow();
+    }
+    if (server != null) {
+      try {
+        server.stop();
+      } catch (Exception e) {
+        LOG.warn("admission server did not stop cleanly", e);
+      }
+    }
+    if (forwarder != null) {
+      forwarder.close();
+    }
+    if (certificates != null) {
+      certificates.close();
+    }
+  }
+
+  /** Collects what a server needs; only the configuration and the state reader are required. */
+  public static final class Builder {
+    private final PluginConfig config;
+    private final ClusterStateReader reader;
+    private QuotaOptions options = QuotaOptions.DEFAULTS;
+    private PrometheusMeterRegistry registry;
+    private Clock clock = Clock.systemUTC();
+    private boolean noopEndpoint;
+
+    private Builder(PluginConfig config, ClusterStateReader reader) {
+      this.config = Objects.requireNonNull(config, "config");
+      this.reader = Objects.requireNonNull(reader, "reader");
+    }
+
+    /** The quota options the engine computes with (derived resources change pod requests). */
+    public Builder options(QuotaOptions value) {
+      this.options = Objects.requireNonNull(value, "options");
+      return this;
+    }
+
+    /**
+     * The registry to expose on {@code /metrics} and to record the plugin's meters in; pass the one
+     * the engine's meters and Kafka Streams' metrics are bound to.
+     */
+    public Builder registry(PrometheusMeterRegistry value) {
+      this.registry = Objects.requireNonNull(value, "registry");
+      return this;
+    }
+
+    /** The clock of reservations (their time to live). */
+    public Builder clock(Clock value) {
+      this.clock = Objects.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /** Adds {@code POST /noop}, answering {@code {}} at once: the benchmark's baseline. */
+    public Builder noopEndpoint(boolean value) {
+      this.noopEndpoint = value;
+      return this;
+    }
+
+    /** The server, not started. */
+    public AdmissionServer build() {
+      return new AdmissionServer(this);
+    }
+  }
+}

@@ -1,0 +1,27 @@
+package io.quotaflow.admission.http;
+
+import io.quotaflow.admission.http.state.ClusterView;
+
+/**
+ * One endpoint under {@code /clusters/{cluster}/}: it reads its request, decides on the cluster's
+ * state when this instance holds it, and knows its answer when nothing can be decided.
+ *
+ * @param <T> the parsed request
+ */
+interface ClusterEndpoint<T> {
+
+  /** The endpoint's name in metrics and logs. */
+  String name();
+
+  /** The request in {@code body}, or a 400. */
+  T parse(byte[] body) throws BadRequestException;
+
+  /** The answer from the cluster's state held here. */
+  Answer decide(String cluster, T request, ClusterView view);
+
+  /** The answer of the failure policy when the state cannot be read or reached. */
+  Answer cannotDecide(String cluster, T request, String reason);
+
+  /** The answer in mode {@code off}: allow without looking. */
+  Answer allowUnchecked(T request);
+}

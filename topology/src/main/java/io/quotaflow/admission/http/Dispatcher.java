@@ -1,0 +1,264 @@
+package io.quotaflow.admission.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.state.ClusterStateReader;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.Ownership;
+import io.quotaflow.admission.http.state.StateUnavailableException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes each request to its endpoint and decides where it is answered: here when this instance
+ * holds the cluster, by the owning instance otherwise, by the failure policy when neither can. No
+ * exception leaves it: an unexpected one is logged with a correlation id and answered per the
+ * failure policy.
+ */
+final class Dispatcher {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  /** A matched route: the endpoint name for metrics and the answer. */
+  record Routed(String endpoint, Answer answer) {}
+
+  private final PluginConfig config;
+  private final ClusterStateReader reader;
+  private final PodWebhook pods;
+  private final QuotaWebhook quotas;
+  private final SchedulerFilter filter;
+  private final Forwarder forwarder;
+  private final PrometheusMeterRegistry registry;
+  private final boolean noopEndpoint;
+
+  Dispatcher(
+      PluginConfig config,
+      ClusterStateReader reader,
+      PodWebhook pods,
+      QuotaWebhook quotas,
+      SchedulerFilter filter,
+      Forwarder forwarder,
+      PrometheusMeterRegistry registry,
+      boolean noopEndpoint) {
+    this.config = config;
+    this.reader = reader;
+    this.pods = pods;
+    this.quotas = quotas;
+    this.filter = filter;
+    this.forwarder = forwarder;
+    this.registry = registry;
+    this.noopEndpoint = noopEndpoint;
+  }
+
+  Routed dispatch(Call call) {
+    final String[] parts = segments(call.path());
+    if (parts.length == 1 && parts[0].equals("healthz")) {
+      return only("GET", call, "healthz", this::health);
+    }
+    if (parts.length == 1 && parts[0].equals("readyz")) {
+      return only("GET", call, "readyz", this::ready);
+    }
+    if (parts.length == 1 && parts[0].equals("metrics")) {
+      return only("GET", call, "metrics", this::metrics);
+    }
+    if (noopEndpoint && parts.length == 1 && parts[0].equals("noop")) {
+      return only("POST", call, "noop", c -> Answer.json(200, Json.object(), "ok"));
+    }
+    if (parts.length == 4 && parts[0].equals("clusters") && valid(parts[1])) {
+      final String cluster = parts[1];
+      if (parts[2].equals("admission") && parts[3].equals("pods")) {
+        return only("POST", call, pods.name(), c -> cluster(pods, cluster, c, true));
+      }
+      if (parts[2].equals("admission") && parts[3].equals("quotas")) {
+        return only("POST", call, quotas.name(), c -> cluster(quotas, cluster, c, true));
+      }
+      if (parts[2].equals("scheduler") && parts[3].equals("filter")) {
+        return only("POST", call, filter.name(), c -> cluster(filter, cluster, c, true));
+      }
+    }
+    if (parts.length >= 3
+        && parts[0].equals("api")
+        && parts[1].equals("v1")
+        && parts[2].equals("clusters")) {
+      if (parts.length == 3) {
+        return only("GET", call, "query-clusters", this::clusters);
+      }
+      if (parts.length == 5 && valid(parts[3]) && parts[4].equals("quotas")) {
+        final QueryApi.Tree tree = new QueryApi.Tree();
+        return only("GET", call, tree.name(), c -> cluster(tree, parts[3], c, false));
+      }
+      if (parts.length == 6 && valid(parts[3]) && parts[4].equals("quotas") && valid(parts[5])) {
+        final QueryApi.Group group = new QueryApi.Group(parts[5]);
+        return only("GET", call, group.name(), c -> cluster(group, parts[3], c, false));
+      }
+    }
+    return new Routed("unknown", Answer.error(404, "no such endpoint: " + call.path(), "no-route"));
+  }
+
+  private Routed only(
+      String method, Call call, String endpoint, java.util.function.Function<Call, Answer> action) {
+    if (!method.equals(call.method())) {
+      return new Routed(
+          endpoint,
+          Answer.error(405, call.method() + " is not allowed here; use " + method, "bad-method")
+              .withHeader("Allow", method));
+    }
+    return new Routed(endpoint, action.apply(call));
+  }
+
+  private <T> Answer cluster(
+      ClusterEndpoint<T> endpoint, String cluster, Call call, boolean moded) {
+    final T request;
+    try {
+      request = endpoint.parse(call.body());
+    } catch (BadRequestException e) {
+      return Answer.error(400, e.getMessage(), "bad-request");
+    } catch (RuntimeException e) {
+      return unexpected(endpoint, cluster, call, e, Optional.empty());
+    }
+    if (moded && config.mode() == AdmissionMode.OFF) {
+      return endpoint.allowUnchecked(request);
+    }
+    try {
+      final Ownership owner = reader.owner(cluster);
+      if (owner instanceof Ownership.Local) {
+        final Optional<ClusterView> view = reader.cluster(cluster);
+        if (view.isEmpty()) {
+          return Answer.error(404, "unknown cluster " + cluster, "unknown-cluster");
+        }
+        return endpoint.decide(cluster, request, view.get());
+      }
+      if (call.forwarded()) {
+        // Ownership moved while the request travelled; a second hop could loop.
+        return endpoint.cannotDecide(
+            cluster, request, "the state moved while the request was forwarded");
+      }
+      if (owner instanceof Ownership.Remote remote) {
+        try {
+          return forwarder.forward(remote, call);
+        } catch (Forwarder.ForwardingException e) {
+          LOG.warn("cluster={} endpoint={} {}", cluster, endpoint.name(), e.getMessage());
+          return endpoint.cannotDecide(cluster, request, e.getMessage());
+        }
+      }
+      return endpoint.cannotDecide(cluster, request, ((Ownership.Unavailable) owner).reason());
+    } catch (StateUnavailableException e) {
+      return endpoint.cannotDecide(cluster, request, e.getMessage());
+    } catch (RuntimeException e) {
+      return unexpected(endpoint, cluster, call, e, Optional.of(request));
+    }
+  }
+
+  private <T> Answer unexpected(
+      ClusterEndpoint<T> endpoint,
+      String cluster,
+      Call call,
+      RuntimeException e,
+      Optional<T> request) {
+    final String correlation = UUID.randomUUID().toString();
+    LOG.error(
+        "correlation={} cluster={} endpoint={} unexpected error",
+        correlation,
+        cluster,
+        endpoint.name(),
+        e);
+    final String reason = "internal error (correlation id " + correlation + ")";
+    if (request.isPresent()) {
+      try {
+        return endpoint.cannotDecide(cluster, request.get(), reason).withOutcome("error");
+      } catch (RuntimeException again) {
+        LOG.error("correlation={} failure answer failed too", correlation, again);
+      }
+    }
+    // Without a readable request there is no review uid to answer with.
+    return Answer.error(400, "the request could not be read: " + reason, "error");
+  }
+
+  private Answer health(Call call) {
+    return reader.alive()
+        ? Answer.text(200, "ok\n", "ok")
+        : Answer.text(503, "the engine has stopped\n", "unavailable");
+  }
+
+  private Answer ready(Call call) {
+    final Optional<String> reason = reader.notReadyReason();
+    return reason.isEmpty()
+        ? Answer.text(200, "ok\n", "ok")
+        : Answer.text(503, "not ready: " + reason.get() + "\n", "unavailable");
+  }
+
+  private Answer metrics(Call call) {
+    return new Answer(
+        200,
+        "text/plain; version=0.0.4; charset=utf-8",
+        registry.scrape().getBytes(StandardCharsets.UTF_8),
+        "ok",
+        Map.of());
+  }
+
+  /** The clusters held here and, unless {@code scope=local}, by every other instance. */
+  private Answer clusters(Call call) {
+    final TreeSet<String> all = new TreeSet<>();
+    final List<String> unreachable = new ArrayList<>();
+    try {
+      all.addAll(reader.localClusters());
+    } catch (StateUnavailableException e) {
+      return QueryApi.unavailable("(all)", e.getMessage());
+    }
+    if (!call.query().contains("scope=local") && !call.forwarded()) {
+      for (final Ownership.Remote peer : reader.peers()) {
+        try {
+          final Answer answer =
+              forwarder.forward(
+                  peer, new Call("GET", call.path(), "scope=local", new byte[0], false));
+          final JsonNode body = Json.MAPPER.readTree(answer.body());
+          if (answer.status() != 200 || !body.path("clusters").isArray()) {
+            unreachable.add(peer.host() + ":" + peer.port());
+            continue;
+          }
+          body.path("clusters").forEach(name -> all.add(name.asText()));
+        } catch (Forwarder.ForwardingException | IOException e) {
+          unreachable.add(peer.host() + ":" + peer.port());
+        }
+      }
+    }
+    final ObjectNode body = Json.object();
+    final ArrayNode names = body.putArray("clusters");
+    all.forEach(names::add);
+    final ArrayNode missing = body.putArray("unreachable");
+    unreachable.forEach(missing::add);
+    return Answer.json(200, body, "ok");
+  }
+
+  private static String[] segments(String path) {
+    final String trimmed = path.startsWith("/") ? path.substring(1) : path;
+    return trimmed.isEmpty() ? new String[0] : trimmed.split("/", -1);
+  }
+
+  /** A cluster or group name: what Kubernetes allows in a name, nothing that could escape a URL. */
+  private static boolean valid(String name) {
+    if (name.isEmpty() || name.length() > 253) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      final char c = name.charAt(i);
+      if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9')
+          && c != '-'
+          && c != '.'
+          && c != '_') {
+        return false;
+      }
+    }
+    return true;
+  }
+}

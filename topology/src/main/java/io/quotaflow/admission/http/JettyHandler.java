@@ -1,0 +1,86 @@
+package io.quotaflow.admission.http;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Jetty side of the plugin: reads at most {@link PluginConfig#MAX_BODY_BYTES} of the body (413
+ * beyond), hands the request to the {@link Dispatcher}, writes its answer and records the metrics.
+ */
+final class JettyHandler extends Handler.Abstract {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JettyHandler.class);
+
+  private final Dispatcher dispatcher;
+  private final RequestMetrics metrics;
+
+  JettyHandler(Dispatcher dispatcher, RequestMetrics metrics) {
+    this.dispatcher = dispatcher;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    final long start = System.nanoTime();
+    Dispatcher.Routed routed;
+    try {
+      final byte[] body = readBody(request);
+      if (body == null) {
+        routed =
+            new Dispatcher.Routed(
+                "any",
+                Answer.error(
+                    413,
+                    "the body is larger than " + PluginConfig.MAX_BODY_BYTES + " bytes",
+                    "too-large"));
+      } else {
+        final String query = request.getHttpURI().getQuery();
+        routed =
+            dispatcher.dispatch(
+                new Call(
+                    request.getMethod(),
+                    request.getHttpURI().getPath(),
+                    query == null ? "" : query,
+                    body,
+                    request.getHeaders().contains(Call.FORWARDED_HEADER)));
+      }
+    } catch (IOException e) {
+      routed =
+          new Dispatcher.Routed(
+              "any",
+              Answer.error(400, "the body could not be read: " + e.getMessage(), "bad-body"));
+    } catch (RuntimeException e) {
+      LOG.error("unexpected error outside any endpoint", e);
+      routed =
+          new Dispatcher.Routed("any", Answer.error(400, "the request could not be read", "error"));
+    }
+    final Answer answer = routed.answer();
+    response.setStatus(answer.status());
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, answer.contentType());
+    answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
+    response.write(true, ByteBuffer.wrap(answer.body()), callback);
+    metrics.record(routed.endpoint(), answer.outcome(), answer.status(), System.nanoTime() - start);
+    return true;
+  }
+
+  /** The body, or null when it is larger than the limit. */
+  private static byte[] readBody(Request request) throws IOException {
+    final long declared = request.getLength();
+    if (declared > PluginConfig.MAX_BODY_BYTES) {
+      return null;
+    }
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      final byte[] bytes = in.readNBytes(PluginConfig.MAX_BODY_BYTES + 1);
+      return bytes.length > PluginConfig.MAX_BODY_BYTES ? null : bytes;
+    }
+  }
+}

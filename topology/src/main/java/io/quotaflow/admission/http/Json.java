@@ -1,0 +1,93 @@
+package io.quotaflow.admission.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.quota.ResourceList;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The one JSON mapper of the plugin, and small helpers around it. */
+final class Json {
+
+  static final JsonMapper MAPPER =
+      JsonMapper.builder()
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .build();
+
+  // Converting an already parsed tree: fabric8's deserializers read nested trees, which the
+  // trailing-token check of MAPPER would misreport.
+  private static final JsonMapper CONVERTER = JsonMapper.builder().build();
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private Json() {}
+
+  static ObjectNode object() {
+    return NODES.objectNode();
+  }
+
+  static ArrayNode array() {
+    return NODES.arrayNode();
+  }
+
+  /** The body as a JSON object, or a 400 naming what is wrong with it. */
+  static ObjectNode parseObject(byte[] body) throws BadRequestException {
+    if (body.length == 0) {
+      throw new BadRequestException("the request has no body; expected a JSON object");
+    }
+    final JsonNode node;
+    try {
+      node = MAPPER.readTree(body);
+    } catch (IOException e) {
+      throw new BadRequestException("the body is not valid JSON: " + shortMessage(e));
+    }
+    if (node == null || !node.isObject()) {
+      throw new BadRequestException("expected a JSON object");
+    }
+    return (ObjectNode) node;
+  }
+
+  /** {@code node} read as {@code type}, or a 400 naming {@code what}. */
+  static <T> T convert(JsonNode node, Class<T> type, String what) throws BadRequestException {
+    try {
+      return CONVERTER.treeToValue(node, type);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      throw new BadRequestException(what + " cannot be read: " + shortMessage(e));
+    }
+  }
+
+  static byte[] bytes(Object value) {
+    try {
+      return MAPPER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A resource list as {@code {resource: integer}}, by resource name. */
+  static ObjectNode resources(ResourceList list) {
+    final ObjectNode node = object();
+    list.asMap().forEach(node::put);
+    return node;
+  }
+
+  /** The first line of a parser's message, without the source excerpt Jackson appends. */
+  static String shortMessage(Exception e) {
+    final String message =
+        e instanceof JsonProcessingException processing
+            ? processing.getOriginalMessage()
+            : e.getMessage();
+    if (message == null) {
+      return e.getClass().getSimpleName();
+    }
+    final String firstLine = message.lines().findFirst().orElse(message);
+    return firstLine.length() > 200 ? firstLine.substring(0, 200) + "..." : firstLine;
+  }
+}

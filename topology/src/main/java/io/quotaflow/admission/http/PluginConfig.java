@@ -1,0 +1,156 @@
+package io.quotaflow.admission.http;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The admission plugin's configuration (see {@link PluginSettings} for each setting's key, default
+ * and meaning).
+ *
+ * @param bindAddress the address the server listens on
+ * @param port the port; 0 picks a free one (tests)
+ * @param tls the PEM certificate and key; empty only with {@code plainHttp}
+ * @param plainHttp serve plain HTTP (local use only); must be set explicitly
+ * @param mode enforce, warn or off
+ * @param failurePolicy the answer when nothing can be checked
+ * @param excludedNamespaces pods of these namespaces are always admitted
+ * @param reservationTtl how long an admitted pod's reservation is held at most
+ * @param sweepInterval how often reservations are compared with the store and expired
+ * @param forwardTimeout how long a request forwarded to the owning instance may take
+ */
+public record PluginConfig(
+    String bindAddress,
+    int port,
+    Optional<TlsFiles> tls,
+    boolean plainHttp,
+    AdmissionMode mode,
+    FailurePolicy failurePolicy,
+    Set<String> excludedNamespaces,
+    Duration reservationTtl,
+    Duration sweepInterval,
+    Duration forwardTimeout) {
+
+  /** Requests larger than this are refused with 413. */
+  public static final int MAX_BODY_BYTES = 1 << 20;
+
+  /** Checks that TLS is configured unless plain HTTP was asked for. */
+  public PluginConfig {
+    Objects.requireNonNull(bindAddress, "bindAddress");
+    Objects.requireNonNull(tls, "tls");
+    Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(failurePolicy, "failurePolicy");
+    excludedNamespaces = Set.copyOf(excludedNamespaces);
+    Objects.requireNonNull(reservationTtl, "reservationTtl");
+    Objects.requireNonNull(sweepInterval, "sweepInterval");
+    Objects.requireNonNull(forwardTimeout, "forwardTimeout");
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port out of range: " + port);
+    }
+    if (tls.isEmpty() && !plainHttp) {
+      throw new IllegalArgumentException(
+          "the admission plugin needs "
+              + PluginSettings.TLS_CERT_FILE.key()
+              + " and "
+              + PluginSettings.TLS_KEY_FILE.key()
+              + ", or "
+              + PluginSettings.PLAIN_HTTP.key()
+              + "=true for local use");
+    }
+    if (tls.isPresent() && plainHttp) {
+      throw new IllegalArgumentException(
+          "both TLS files and " + PluginSettings.PLAIN_HTTP.key() + "=true are set; choose one");
+    }
+  }
+
+  /**
+   * PEM files as cert-manager mounts them.
+   *
+   * @param certificate the certificate chain, leaf first ({@code tls.crt})
+   * @param key the private key, PKCS#8 or PKCS#1 RSA ({@code tls.key})
+   * @param trust the certificates a forwarding instance trusts ({@code ca.crt}); empty: those of
+   *     {@code certificate}
+   * @param reloadInterval how often the files are checked for a change
+   */
+  public record TlsFiles(
+      Path certificate, Path key, Optional<Path> trust, Duration reloadInterval) {
+    /** Requires every part. */
+    public TlsFiles {
+      Objects.requireNonNull(certificate, "certificate");
+      Objects.requireNonNull(key, "key");
+      Objects.requireNonNull(trust, "trust");
+      Objects.requireNonNull(reloadInterval, "reloadInterval");
+    }
+  }
+
+  /** A plain-HTTP configuration on loopback with the defaults, for tests and local use. */
+  public static PluginConfig plainHttpOnLoopback(int port) {
+    return PluginSettings.config(
+        java.util.Map.of(
+            PluginSettings.PLAIN_HTTP.key(), "true",
+            PluginSettings.BIND_ADDRESS.key(), "127.0.0.1",
+            PluginSettings.PORT.key(), Integer.toString(port)));
+  }
+
+  /** This configuration with another mode. */
+  public PluginConfig withMode(AdmissionMode value) {
+    return new PluginConfig(
+        bindAddress,
+        port,
+        tls,
+        plainHttp,
+        value,
+        failurePolicy,
+        excludedNamespaces,
+        reservationTtl,
+        sweepInterval,
+        forwardTimeout);
+  }
+
+  /** This configuration with another failure policy. */
+  public PluginConfig withFailurePolicy(FailurePolicy value) {
+    return new PluginConfig(
+        bindAddress,
+        port,
+        tls,
+        plainHttp,
+        mode,
+        value,
+        excludedNamespaces,
+        reservationTtl,
+        sweepInterval,
+        forwardTimeout);
+  }
+
+  /** This configuration with TLS instead of plain HTTP. */
+  public PluginConfig withTls(TlsFiles value) {
+    return new PluginConfig(
+        bindAddress,
+        port,
+        Optional.of(value),
+        false,
+        mode,
+        failurePolicy,
+        excludedNamespaces,
+        reservationTtl,
+        sweepInterval,
+        forwardTimeout);
+  }
+
+  /** This configuration with another reservation TTL. */
+  public PluginConfig withReservationTtl(Duration value) {
+    return new PluginConfig(
+        bindAddress,
+        port,
+        tls,
+        plainHttp,
+        mode,
+        failurePolicy,
+        excludedNamespaces,
+        value,
+        sweepInterval,
+        forwardTimeout);
+  }
+}

@@ -1,0 +1,131 @@
+package io.quotaflow.admission.http;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.PodAssignment;
+import io.quotaflow.tree.PodClass;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The query API's JSON: the same objects and field names as {@code quotaflow simulate --output
+ * json} (docs/simulate.md), every resource list as {@code {resource: integer}} in canonical units.
+ */
+final class QuotaJson {
+
+  private QuotaJson() {}
+
+  /** {@code {"cluster", "total", "quotas"}}: every group, the root first, then depth-first. */
+  static ObjectNode tree(String cluster, List<GroupStatus> groups) {
+    final ObjectNode tree = Json.object();
+    tree.put("cluster", cluster);
+    final List<GroupStatus> ordered = treeOrder(groups);
+    final GroupStatus root =
+        ordered.stream().filter(g -> SpecialGroups.ROOT.equals(g.name())).findFirst().orElse(null);
+    tree.set("total", root == null ? Json.object() : Json.resources(root.runtime()));
+    final ArrayNode quotas = tree.putArray("quotas");
+    ordered.forEach(group -> quotas.add(quota(group)));
+    return tree;
+  }
+
+  /** One group with its pods: {@code {"cluster", "quota", "pods"}}. */
+  static ObjectNode group(String cluster, GroupStatus group, List<PodAssignment> pods) {
+    final ObjectNode node = Json.object();
+    node.put("cluster", cluster);
+    node.set("quota", quota(group));
+    final ArrayNode list = node.putArray("pods");
+    pods.stream().sorted((a, b) -> a.ref().compareTo(b.ref())).forEach(pod -> list.add(pod(pod)));
+    return node;
+  }
+
+  static ObjectNode quota(GroupStatus group) {
+    final ObjectNode quota = Json.object();
+    quota.put("name", group.name());
+    if (group.parent().isEmpty()) {
+      quota.putNull("parent");
+    } else {
+      quota.put("parent", group.parent());
+    }
+    quota.put("isParent", group.parentGroup());
+    quota.put("valid", group.valid());
+    if (group.reason().isPresent()) {
+      quota.put("reason", group.reason().get());
+    } else {
+      quota.putNull("reason");
+    }
+    quota.set("min", Json.resources(group.min()));
+    quota.set("scaledMin", Json.resources(group.scaledMin()));
+    quota.set("max", Json.resources(group.max()));
+    quota.set("sharedWeight", Json.resources(group.sharedWeight()));
+    quota.set("request", Json.resources(group.request()));
+    quota.set("limitedRequest", Json.resources(group.limitedRequest()));
+    quota.set("used", Json.resources(group.used()));
+    quota.set("runtime", Json.resources(group.runtime()));
+    return quota;
+  }
+
+  static ObjectNode pod(PodAssignment assignment) {
+    final ObjectNode pod = Json.object();
+    pod.put("namespace", assignment.ref().namespace());
+    pod.put("name", assignment.ref().name());
+    pod.put("group", assignment.group());
+    if (assignment.podClass().isPresent()) {
+      pod.put(
+          "class", assignment.podClass().get() == PodClass.IN_QUOTA ? "in-quota" : "over-quota");
+    } else {
+      pod.putNull("class");
+    }
+    return pod;
+  }
+
+  /**
+   * The root first, then depth-first with siblings by name; groups the walk does not reach (on a
+   * cycle, under a missing parent) after the rest, by name: the order of the simulate report.
+   */
+  static List<GroupStatus> treeOrder(List<GroupStatus> groups) {
+    final Map<String, GroupStatus> byName = new TreeMap<>();
+    groups.forEach(group -> byName.put(group.name(), group));
+    final Map<String, List<String>> children = new HashMap<>();
+    byName.values().stream()
+        .filter(group -> !group.parent().isEmpty())
+        .forEach(
+            group ->
+                children.computeIfAbsent(group.parent(), p -> new ArrayList<>()).add(group.name()));
+    final Set<String> visited = new LinkedHashSet<>();
+    if (byName.containsKey(SpecialGroups.ROOT)) {
+      walk(SpecialGroups.ROOT, children, visited);
+    }
+    final List<GroupStatus> ordered = new ArrayList<>();
+    visited.forEach(name -> ordered.add(byName.get(name)));
+    byName.forEach(
+        (name, group) -> {
+          if (!visited.contains(name)) {
+            ordered.add(group);
+          }
+        });
+    return ordered;
+  }
+
+  private static void walk(String name, Map<String, List<String>> children, Set<String> visited) {
+    // Iterative, so a deep or cyclic tree cannot overflow the stack.
+    final java.util.ArrayDeque<String> stack = new java.util.ArrayDeque<>();
+    stack.push(name);
+    while (!stack.isEmpty()) {
+      final String current = stack.pop();
+      if (!visited.add(current)) {
+        continue;
+      }
+      final List<String> kids = children.getOrDefault(current, List.of());
+      for (int i = kids.size() - 1; i >= 0; i--) {
+        stack.push(kids.get(i));
+      }
+    }
+  }
+}

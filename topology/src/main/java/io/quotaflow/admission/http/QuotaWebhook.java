@@ -1,0 +1,145 @@
+package io.quotaflow.admission.http;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.quotaflow.admission.QuotaChange;
+import io.quotaflow.admission.QuotaValidator;
+import io.quotaflow.admission.Violation;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.kube.ElasticQuotaAdapter;
+import io.quotaflow.kube.ElasticQuotaApi;
+import io.quotaflow.quota.QuotaGroup;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The validating webhook for ElasticQuota changes (SPEC 9): the change is applied to the cluster's
+ * current groups and every rule it breaks is named in the answer.
+ */
+final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
+
+  /** A parsed review: the request and the change it proposes (empty for CONNECT). */
+  record Review(AdmissionRequest request, java.util.Optional<QuotaChange> change) {}
+
+  private final PluginConfig config;
+
+  QuotaWebhook(PluginConfig config) {
+    this.config = config;
+  }
+
+  @Override
+  public String name() {
+    return "admission-quotas";
+  }
+
+  @Override
+  public Review parse(byte[] body) throws BadRequestException {
+    final AdmissionRequest request = AdmissionReviews.parse(body);
+    if (!AdmissionReviews.isAbout(request, ElasticQuotaApi.GROUP, ElasticQuotaApi.KIND)) {
+      throw new BadRequestException(
+          "this webhook validates "
+              + ElasticQuotaApi.API_VERSION
+              + " ElasticQuota objects; the review is about "
+              + AdmissionReviews.describeKind(request));
+    }
+    final QuotaChange change =
+        switch (request.getOperation()) {
+          case "CREATE" -> new QuotaChange.Create(quota(request.getObject(), "request.object"));
+          case "UPDATE" ->
+              new QuotaChange.Update(
+                  quota(request.getOldObject(), "request.oldObject"),
+                  quota(request.getObject(), "request.object"));
+          case "DELETE" -> new QuotaChange.Delete(deletedName(request));
+          default -> null;
+        };
+    return new Review(request, java.util.Optional.ofNullable(change));
+  }
+
+  @Override
+  public Answer decide(String cluster, Review review, ClusterView view) {
+    final String uid = review.request().getUid();
+    if (review.change().isEmpty()) {
+      return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "not-checked");
+    }
+    final QuotaChange change = review.change().get();
+    final List<Violation> violations =
+        QuotaValidator.validate(change, view.quotas(), podCounts(change, view));
+    if (violations.isEmpty()) {
+      return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "allowed");
+    }
+    if (config.mode() == AdmissionMode.WARN) {
+      return Answer.json(
+          200,
+          AdmissionReviews.allowed(uid, violations.stream().map(v -> "quotaflow: " + v).toList()),
+          "warned");
+    }
+    final String message =
+        "quotaflow: ElasticQuota "
+            + change.name()
+            + " breaks "
+            + violations.size()
+            + (violations.size() == 1 ? " rule: " : " rules: ")
+            + String.join("; ", violations.stream().map(Violation::toString).toList());
+    return Answer.json(200, AdmissionReviews.denied(uid, 422, "Invalid", message), "denied");
+  }
+
+  @Override
+  public Answer cannotDecide(String cluster, Review review, String reason) {
+    return FailureAnswers.review(
+        config.failurePolicy(), review.request().getUid(), cluster, reason);
+  }
+
+  @Override
+  public Answer allowUnchecked(Review review) {
+    return Answer.json(200, AdmissionReviews.allowed(review.request().getUid(), List.of()), "off");
+  }
+
+  /** Pods of the groups the rules about pods look at: the changed group and its new parent. */
+  private static Map<String, Integer> podCounts(QuotaChange change, ClusterView view) {
+    final Set<String> names = new TreeSet<>();
+    names.add(change.name());
+    if (change instanceof QuotaChange.Create create) {
+      names.add(create.group().parent());
+    } else if (change instanceof QuotaChange.Update update) {
+      names.add(update.updated().parent());
+    }
+    final Map<String, Integer> counts = new HashMap<>();
+    for (final String name : names) {
+      counts.put(name, view.podsOf(name).size());
+    }
+    return counts;
+  }
+
+  private static QuotaGroup quota(Object object, String field) throws BadRequestException {
+    if (object == null) {
+      throw new BadRequestException("this operation needs " + field);
+    }
+    if (!(object instanceof GenericKubernetesResource resource)
+        || !ElasticQuotaApi.isElasticQuota(resource.getApiVersion(), resource.getKind())) {
+      throw new BadRequestException(
+          field + " must be an " + ElasticQuotaApi.API_VERSION + " ElasticQuota");
+    }
+    if (resource.getMetadata() == null
+        || resource.getMetadata().getName() == null
+        || resource.getMetadata().getName().isEmpty()) {
+      throw new BadRequestException(field + ".metadata.name is missing");
+    }
+    return ElasticQuotaAdapter.toQuotaGroup(resource);
+  }
+
+  private static String deletedName(AdmissionRequest request) throws BadRequestException {
+    if (request.getName() != null && !request.getName().isEmpty()) {
+      return request.getName();
+    }
+    if (request.getOldObject() instanceof GenericKubernetesResource old
+        && old.getMetadata() != null
+        && old.getMetadata().getName() != null
+        && !old.getMetadata().getName().isEmpty()) {
+      return old.getMetadata().getName();
+    }
+    throw new BadRequestException("a DELETE review needs request.name or request.oldObject");
+  }
+}

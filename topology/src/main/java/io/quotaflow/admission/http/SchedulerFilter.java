@@ -1,0 +1,201 @@
+package io.quotaflow.admission.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.admission.AdmissionDecision;
+import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.http.reservation.Reservations;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.kube.PodAdapter;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.QuotaOptions;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The kube-scheduler extender's filter verb (SPEC 10). kube-scheduler posts {@code ExtenderArgs}
+ * ({@code Pod}, and {@code Nodes} or, with {@code nodeCacheCapable}, {@code NodeNames}) and reads
+ * {@code ExtenderFilterResult} ({@code Nodes}, {@code NodeNames}, {@code FailedNodes}, {@code
+ * FailedAndUnresolvableNodes}, {@code Error}); the field names are Go's, capitalised, as the
+ * scheduler's types carry no JSON tags.
+ *
+ * <p>Quota does not depend on the node, so a pod passes every candidate node or fails every one
+ * with the same reason. A pod over its quota fails as unresolvable: preempting pods on a node would
+ * not give its group room. A pod that fits holds a reservation (renewed on each filter) until it is
+ * seen as used, so two pods scheduled one after the other cannot take the same room.
+ */
+final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
+
+  /**
+   * The parsed {@code ExtenderArgs}.
+   *
+   * @param pod the pod being scheduled
+   * @param nodeList the {@code Nodes} object when sent
+   * @param nodeNames the {@code NodeNames} when sent
+   * @param candidates every candidate node's name, in the order sent
+   */
+  record Args(
+      Pod pod,
+      Optional<ObjectNode> nodeList,
+      Optional<List<String>> nodeNames,
+      List<String> candidates) {}
+
+  private final PluginConfig config;
+  private final QuotaOptions options;
+  private final Reservations reservations;
+  private final Clock clock;
+
+  SchedulerFilter(
+      PluginConfig config, QuotaOptions options, Reservations reservations, Clock clock) {
+    this.config = config;
+    this.options = options;
+    this.reservations = reservations;
+    this.clock = clock;
+  }
+
+  @Override
+  public String name() {
+    return "scheduler-filter";
+  }
+
+  @Override
+  public Args parse(byte[] body) throws BadRequestException {
+    final ObjectNode root = Json.parseObject(body);
+    final JsonNode podNode = root.get("Pod");
+    if (podNode == null || !podNode.isObject()) {
+      throw new BadRequestException("ExtenderArgs.Pod is missing");
+    }
+    final Pod pod = Json.convert(podNode, Pod.class, "ExtenderArgs.Pod");
+    if (pod.getMetadata() == null
+        || pod.getMetadata().getName() == null
+        || pod.getMetadata().getName().isEmpty()) {
+      throw new BadRequestException("ExtenderArgs.Pod.metadata.name is missing");
+    }
+    final List<String> candidates = new ArrayList<>();
+    final JsonNode nodes = root.get("Nodes");
+    Optional<ObjectNode> nodeList = Optional.empty();
+    if (nodes != null && !nodes.isNull()) {
+      if (!nodes.isObject() || !(nodes.path("items").isArray() || nodes.path("items").isNull())) {
+        throw new BadRequestException("ExtenderArgs.Nodes must be a NodeList with items");
+      }
+      for (final JsonNode item : nodes.path("items")) {
+        final JsonNode name = item.path("metadata").path("name");
+        if (!name.isTextual() || name.asText().isEmpty()) {
+          throw new BadRequestException("a node of ExtenderArgs.Nodes has no metadata.name");
+        }
+        candidates.add(name.asText());
+      }
+      nodeList = Optional.of((ObjectNode) nodes);
+    }
+    final JsonNode names = root.get("NodeNames");
+    Optional<List<String>> nodeNames = Optional.empty();
+    if (names != null && !names.isNull()) {
+      if (!names.isArray()) {
+        throw new BadRequestException("ExtenderArgs.NodeNames must be a list of node names");
+      }
+      final List<String> list = new ArrayList<>();
+      for (final JsonNode name : names) {
+        if (!name.isTextual()) {
+          throw new BadRequestException("ExtenderArgs.NodeNames must be a list of node names");
+        }
+        list.add(name.asText());
+      }
+      nodeNames = Optional.of(List.copyOf(list));
+      if (nodeList.isEmpty()) {
+        candidates.addAll(list);
+      }
+    }
+    if (nodeList.isEmpty() && nodeNames.isEmpty()) {
+      throw new BadRequestException("ExtenderArgs has neither Nodes nor NodeNames");
+    }
+    return new Args(pod, nodeList, nodeNames, List.copyOf(candidates));
+  }
+
+  @Override
+  public Answer decide(String cluster, Args args, ClusterView view) {
+    final QuotaPod pod = PodAdapter.toQuotaPod(args.pod());
+    if (config.excludedNamespaces().contains(pod.ref().namespace())) {
+      return Answer.json(200, passAll(args), "excluded");
+    }
+    final AdmissionRequest request = AdmissionRequest.of(pod, view.directory(), options);
+    if (SpecialGroups.SYSTEM.equals(request.group())) {
+      return Answer.json(200, passAll(args), "system");
+    }
+    final AdmissionDecision decision =
+        reservations.of(cluster).decide(request, view::group, clock.instant(), true, true);
+    if (decision.allowed()) {
+      return Answer.json(200, passAll(args), "allowed");
+    }
+    if (config.mode() == AdmissionMode.WARN) {
+      return Answer.json(200, passAll(args), "warned");
+    }
+    final String reason =
+        "quotaflow: pod does not fit quota group " + request.group() + ": " + decision.message();
+    return Answer.json(200, failAll(args, reason, true), "denied");
+  }
+
+  @Override
+  public Answer cannotDecide(String cluster, Args args, String reason) {
+    final String message = FailureAnswers.reason(cluster, reason);
+    if (config.failurePolicy() == FailurePolicy.FAIL_OPEN) {
+      return Answer.json(200, passAll(args), "fail-open");
+    }
+    // Resolvable: the scheduler tries the pod again later, when the state may be back.
+    return Answer.json(
+        200, failAll(args, message + " (failure policy fail-closed)", false), "fail-closed");
+  }
+
+  @Override
+  public Answer allowUnchecked(Args args) {
+    return Answer.json(200, passAll(args), "off");
+  }
+
+  /** Every candidate passes. */
+  static ObjectNode passAll(Args args) {
+    final ObjectNode result = Json.object();
+    if (args.nodeList().isPresent()) {
+      result.set("Nodes", args.nodeList().get().deepCopy());
+    } else {
+      result.putNull("Nodes");
+    }
+    if (args.nodeNames().isPresent()) {
+      final ArrayNode names = result.putArray("NodeNames");
+      args.nodeNames().get().forEach(names::add);
+    } else {
+      result.putNull("NodeNames");
+    }
+    result.putObject("FailedNodes");
+    result.putObject("FailedAndUnresolvableNodes");
+    result.put("Error", "");
+    return result;
+  }
+
+  /** Every candidate fails with {@code reason}, as unresolvable or not. */
+  static ObjectNode failAll(Args args, String reason, boolean unresolvable) {
+    final ObjectNode result = Json.object();
+    if (args.nodeList().isPresent()) {
+      final ObjectNode list = args.nodeList().get().deepCopy();
+      list.putArray("items");
+      result.set("Nodes", list);
+    } else {
+      result.putNull("Nodes");
+    }
+    if (args.nodeNames().isPresent()) {
+      result.putArray("NodeNames");
+    } else {
+      result.putNull("NodeNames");
+    }
+    final ObjectNode failed = result.putObject("FailedNodes");
+    final ObjectNode unresolvableNodes = result.putObject("FailedAndUnresolvableNodes");
+    for (final String node : args.candidates()) {
+      (unresolvable ? unresolvableNodes : failed).put(node, reason);
+    }
+    result.put("Error", "");
+    return result;
+  }
+}

@@ -1,0 +1,162 @@
+package io.quotaflow.admission.http.reservation;
+
+import io.quotaflow.admission.InFlight;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.ResourceList;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.PriorityQueue;
+
+/**
+ * The in-flight reservations of one cluster (SPEC 10), kept with running sums per group so that
+ * adding, releasing and reading cost a few map operations whatever the number of reservations. Not
+ * thread-safe: {@link ClusterAdmissions} guards it.
+ */
+final class ReservationBook {
+
+  /** One held reservation; identity matters (a renewed reservation is a new entry). */
+  static final class Entry {
+    final InFlight.Reservation reservation;
+    final Instant expiresAt;
+    boolean seenUsed;
+
+    Entry(InFlight.Reservation reservation, Instant expiresAt) {
+      this.reservation = reservation;
+      this.expiresAt = expiresAt;
+    }
+  }
+
+  private final Map<PodRef, Entry> entries = new HashMap<>();
+  private final PriorityQueue<Entry> byExpiry =
+      new PriorityQueue<>(Comparator.comparing((Entry entry) -> entry.expiresAt));
+  private final Map<String, ResourceList> held = new HashMap<>();
+  private final Map<String, ResourceList> nonPreemptibleHeld = new HashMap<>();
+
+  /** Holds {@code reservation} until {@code expiresAt}, replacing the pod's earlier one. */
+  void add(InFlight.Reservation reservation, Instant expiresAt) {
+    release(reservation.pod());
+    final Entry entry = new Entry(reservation, expiresAt);
+    entries.put(reservation.pod(), entry);
+    byExpiry.add(entry);
+    apply(reservation, ResourceList::plus);
+  }
+
+  /** Releases the reservation of {@code pod}, if any. */
+  void release(PodRef pod) {
+    final Entry old = entries.remove(pod);
+    if (old != null) {
+      apply(old.reservation, ResourceList::minus);
+    }
+  }
+
+  /** Releases {@code entry} if it is still the pod's current reservation. */
+  void release(Entry entry) {
+    if (entries.get(entry.reservation.pod()) == entry) {
+      release(entry.reservation.pod());
+    }
+  }
+
+  /** Releases every reservation that expires at or before {@code now}; returns how many. */
+  int expire(Instant now) {
+    int expired = 0;
+    while (!byExpiry.isEmpty() && !byExpiry.peek().expiresAt.isAfter(now)) {
+      final Entry entry = byExpiry.poll();
+      if (entries.get(entry.reservation.pod()) == entry) {
+        release(entry.reservation.pod());
+        expired++;
+      }
+    }
+    if (entries.isEmpty()) {
+      // Released entries stay queued until they expire; an empty book drops them at once.
+      byExpiry.clear();
+    }
+    return expired;
+  }
+
+  /** The current entries (a copy). */
+  List<Entry> entries() {
+    return new ArrayList<>(entries.values());
+  }
+
+  int size() {
+    return entries.size();
+  }
+
+  Optional<Entry> entry(PodRef pod) {
+    return Optional.ofNullable(entries.get(pod));
+  }
+
+  /**
+   * What the core's admission check needs to see of the book for a pod whose group chain is {@code
+   * chain}: the sums held at each of those groups, less the reservation of {@code excluded} (a pod
+   * being checked again must not count against itself).
+   */
+  InFlight view(Collection<String> chain, Optional<PodRef> excluded) {
+    final Optional<InFlight.Reservation> own =
+        excluded.map(entries::get).map(entry -> entry.reservation);
+    InFlight view = InFlight.empty();
+    for (final String group : chain) {
+      ResourceList all = held.getOrDefault(group, ResourceList.empty());
+      ResourceList nonPreemptible = nonPreemptibleHeld.getOrDefault(group, ResourceList.empty());
+      if (own.isPresent() && own.get().groups().contains(group)) {
+        all = all.minus(own.get().request());
+        if (own.get().nonPreemptible()) {
+          nonPreemptible = nonPreemptible.minus(own.get().request());
+        }
+      }
+      // InFlight sums reservations; one synthetic reservation per group and kind carries the sum.
+      final ResourceList preemptible = all.minus(nonPreemptible);
+      if (!preemptible.isEmpty()) {
+        view =
+            view.plus(
+                new InFlight.Reservation(
+                    new PodRef("", "held/" + group), List.of(group), preemptible, false));
+      }
+      if (!nonPreemptible.isEmpty()) {
+        view =
+            view.plus(
+                new InFlight.Reservation(
+                    new PodRef("", "held-non-preemptible/" + group),
+                    List.of(group),
+                    nonPreemptible,
+                    true));
+      }
+    }
+    return view;
+  }
+
+  /** What all reservations hold at {@code group}. */
+  ResourceList heldAt(String group) {
+    return held.getOrDefault(group, ResourceList.empty());
+  }
+
+  private void apply(
+      InFlight.Reservation reservation, java.util.function.BinaryOperator<ResourceList> operation) {
+    for (final String group : reservation.groups()) {
+      update(held, group, reservation.request(), operation);
+      if (reservation.nonPreemptible()) {
+        update(nonPreemptibleHeld, group, reservation.request(), operation);
+      }
+    }
+  }
+
+  private static void update(
+      Map<String, ResourceList> sums,
+      String group,
+      ResourceList amount,
+      java.util.function.BinaryOperator<ResourceList> operation) {
+    final ResourceList result =
+        operation.apply(sums.getOrDefault(group, ResourceList.empty()), amount);
+    if (result.asMap().values().stream().allMatch(value -> value == 0)) {
+      sums.remove(group);
+    } else {
+      sums.put(group, result);
+    }
+  }
+}

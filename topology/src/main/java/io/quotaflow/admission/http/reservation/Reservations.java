@@ -1,0 +1,65 @@
+package io.quotaflow.admission.http.reservation;
+
+import io.quotaflow.admission.http.state.ClusterStateReader;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.Ownership;
+import io.quotaflow.admission.http.state.StateUnavailableException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The reservations of every cluster this instance decides for. A cluster whose state moves to
+ * another instance loses its reservations here: they live where the cluster's state lives.
+ */
+public final class Reservations {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Reservations.class);
+
+  private final Duration ttl;
+  private final Map<String, ClusterAdmissions> clusters = new ConcurrentHashMap<>();
+
+  /** Reservations held at most {@code ttl}. */
+  public Reservations(Duration ttl) {
+    this.ttl = ttl;
+  }
+
+  /** The admissions of {@code cluster}, created on first use. */
+  public ClusterAdmissions of(String cluster) {
+    return clusters.computeIfAbsent(cluster, name -> new ClusterAdmissions(name, ttl));
+  }
+
+  /** The admissions of {@code cluster} if any were made here. */
+  public Optional<ClusterAdmissions> find(String cluster) {
+    return Optional.ofNullable(clusters.get(cluster));
+  }
+
+  /** Sweeps every cluster against {@code reader}'s state; never throws. */
+  public void sweep(ClusterStateReader reader, Clock clock) {
+    for (final ClusterAdmissions admissions : clusters.values()) {
+      final String cluster = admissions.cluster();
+      try {
+        if (!(reader.owner(cluster) instanceof Ownership.Local)) {
+          clusters.remove(cluster, admissions);
+          LOG.info(
+              "cluster={} moved away; its {} reservations are dropped", cluster, admissions.held());
+          continue;
+        }
+        final Optional<ClusterView> view = reader.cluster(cluster);
+        if (view.isEmpty()) {
+          clusters.remove(cluster, admissions);
+          continue;
+        }
+        admissions.sweep(view.get(), clock.instant());
+      } catch (StateUnavailableException e) {
+        LOG.debug("cluster={} not readable for the sweep: {}", cluster, e.getMessage());
+      } catch (RuntimeException e) {
+        LOG.warn("cluster={} reservation sweep failed", cluster, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package io.quotaflow.admission.http.state;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the admission plugin reads cluster state: the engine's queryable stores in production, a
+ * computed snapshot in tests and benchmarks. Implementations are thread-safe.
+ */
+public interface ClusterStateReader {
+
+  /** Whether the process can serve at all (liveness): false once the engine has died. */
+  boolean alive();
+
+  /** Empty when ready to answer (the engine runs and its stores are queryable), else why not. */
+  Optional<String> notReadyReason();
+
+  /** Which instance holds {@code cluster}. */
+  Ownership owner(String cluster);
+
+  /** The clusters whose state this instance holds, by name. */
+  List<String> localClusters();
+
+  /** The other instances of the application, as {@code host:port} pairs. */
+  default List<Ownership.Remote> peers() {
+    return List.of();
+  }
+
+  /**
+   * The state of {@code cluster} if this instance holds it and knows the cluster; empty for a
+   * cluster it has never seen.
+   *
+   * @throws StateUnavailableException when the state cannot be read right now
+   */
+  Optional<ClusterView> cluster(String cluster);
+}

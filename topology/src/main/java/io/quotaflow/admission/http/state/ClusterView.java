@@ -1,0 +1,42 @@
+package io.quotaflow.admission.http.state;
+
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.tree.GroupDirectory;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.PodAssignment;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Read-only access to one cluster's last computed state, held by this instance. Every call reads
+ * the current state; nothing is cached between calls. Implementations may throw {@link
+ * StateUnavailableException} when the state stops being readable (a rebalance).
+ */
+public interface ClusterView {
+
+  /** The last computed status of group {@code name}. */
+  Optional<GroupStatus> group(String name);
+
+  /** Every group's status, in any order. */
+  List<GroupStatus> groups();
+
+  /** The specification of every group, as last read from the ElasticQuota objects. */
+  List<QuotaGroup> quotas();
+
+  /**
+   * The groups as pods resolve to them (SPEC 4). Callers only read it; implementations may share
+   * one instance between calls while the specifications do not change.
+   */
+  default GroupDirectory directory() {
+    return GroupDirectory.of(quotas());
+  }
+
+  /** The pods charged to {@code group}, with their classes. */
+  List<PodAssignment> podsOf(String group);
+
+  /** One pod of {@code group}, if the state has it there. */
+  default Optional<PodAssignment> pod(String group, PodRef ref) {
+    return podsOf(group).stream().filter(pod -> pod.ref().equals(ref)).findFirst();
+  }
+}

@@ -1,0 +1,164 @@
+package io.quotaflow.admission.http.state;
+
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.tree.ClusterInputs;
+import io.quotaflow.tree.GroupDirectory;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.PodAssignment;
+import io.quotaflow.tree.QuotaCalculator;
+import io.quotaflow.tree.QuotaOptions;
+import io.quotaflow.tree.TreeSnapshot;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Cluster state computed by the quota core from inputs given directly: the admission plugin without
+ * Kafka, for tests, benchmarks and tools. A cluster can be declared owned by another instance or
+ * unavailable, to exercise forwarding and the failure policy. Thread-safe; each cluster's state is
+ * replaced atomically.
+ */
+public final class SnapshotClusterState implements ClusterStateReader {
+
+  private final Map<String, SnapshotView> local = new ConcurrentHashMap<>();
+  private final Map<String, Ownership> elsewhere = new ConcurrentHashMap<>();
+  private final AtomicReference<Optional<String>> notReady =
+      new AtomicReference<>(Optional.empty());
+  private volatile boolean alive = true;
+
+  /** Computes {@code inputs} and makes the result the state of {@code cluster}, held here. */
+  public SnapshotClusterState put(String cluster, ClusterInputs inputs, QuotaOptions options) {
+    local.put(cluster, new SnapshotView(QuotaCalculator.compute(inputs, options), inputs.groups()));
+    elsewhere.remove(cluster);
+    return this;
+  }
+
+  /** Declares {@code cluster} held by the instance at {@code host:port}. */
+  public SnapshotClusterState remote(String cluster, String host, int port) {
+    local.remove(cluster);
+    elsewhere.put(cluster, new Ownership.Remote(host, port));
+    return this;
+  }
+
+  /** Declares {@code cluster} unavailable (as during a rebalance). */
+  public SnapshotClusterState unavailable(String cluster, String reason) {
+    elsewhere.put(cluster, new Ownership.Unavailable(reason));
+    return this;
+  }
+
+  /** Makes {@code cluster} available again after {@link #unavailable}. */
+  public SnapshotClusterState available(String cluster) {
+    if (elsewhere.get(cluster) instanceof Ownership.Unavailable) {
+      elsewhere.remove(cluster);
+    }
+    return this;
+  }
+
+  /** Sets the readiness: empty for ready, else the reason it is not. */
+  public SnapshotClusterState notReady(Optional<String> reason) {
+    notReady.set(Objects.requireNonNull(reason, "reason"));
+    return this;
+  }
+
+  /** Sets the liveness. */
+  public SnapshotClusterState alive(boolean value) {
+    alive = value;
+    return this;
+  }
+
+  /** The computed snapshot of a cluster held here. */
+  public Optional<TreeSnapshot> snapshot(String cluster) {
+    return Optional.ofNullable(local.get(cluster)).map(SnapshotView::snapshot);
+  }
+
+  @Override
+  public boolean alive() {
+    return alive;
+  }
+
+  @Override
+  public Optional<String> notReadyReason() {
+    return notReady.get();
+  }
+
+  @Override
+  public Ownership owner(String cluster) {
+    final Ownership other = elsewhere.get(cluster);
+    return other == null ? Ownership.local() : other;
+  }
+
+  @Override
+  public List<String> localClusters() {
+    return local.keySet().stream().sorted().toList();
+  }
+
+  @Override
+  public List<Ownership.Remote> peers() {
+    return elsewhere.values().stream()
+        .filter(Ownership.Remote.class::isInstance)
+        .map(Ownership.Remote.class::cast)
+        .distinct()
+        .toList();
+  }
+
+  @Override
+  public Optional<ClusterView> cluster(String cluster) {
+    if (elsewhere.get(cluster) instanceof Ownership.Unavailable unavailable) {
+      throw new StateUnavailableException(unavailable.reason());
+    }
+    return Optional.ofNullable(local.get(cluster));
+  }
+
+  /** One computed snapshot, indexed once. */
+  private static final class SnapshotView implements ClusterView {
+    private final TreeSnapshot snapshot;
+    private final List<QuotaGroup> quotas;
+    private final GroupDirectory directory;
+    private final Map<String, GroupStatus> byName = new HashMap<>();
+    private final Map<String, List<PodAssignment>> podsByGroup = new HashMap<>();
+
+    SnapshotView(TreeSnapshot snapshot, List<QuotaGroup> quotas) {
+      this.snapshot = snapshot;
+      this.quotas = List.copyOf(quotas);
+      this.directory = GroupDirectory.of(quotas);
+      snapshot.groups().forEach(status -> byName.put(status.name(), status));
+      for (final PodAssignment pod : snapshot.pods()) {
+        podsByGroup.computeIfAbsent(pod.group(), g -> new ArrayList<>()).add(pod);
+      }
+    }
+
+    TreeSnapshot snapshot() {
+      return snapshot;
+    }
+
+    @Override
+    public Optional<GroupStatus> group(String name) {
+      return Optional.ofNullable(byName.get(name));
+    }
+
+    @Override
+    public List<GroupStatus> groups() {
+      return snapshot.groups();
+    }
+
+    @Override
+    public List<QuotaGroup> quotas() {
+      return quotas;
+    }
+
+    @Override
+    public GroupDirectory directory() {
+      return directory;
+    }
+
+    @Override
+    public List<PodAssignment> podsOf(String group) {
+      return List.copyOf(podsByGroup.getOrDefault(group, List.of()));
+    }
+  }
+}

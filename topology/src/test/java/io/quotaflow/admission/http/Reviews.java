@@ -1,0 +1,226 @@
+package io.quotaflow.admission.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Map;
+
+/** Fixture builders of the JSON the API server and kube-scheduler send. */
+final class Reviews {
+
+  private Reviews() {}
+
+  /** A pod object: {@code pod("ns", "name").cpu("500m").label(k, v)}. */
+  static PodJson pod(String namespace, String name) {
+    return new PodJson(namespace, name);
+  }
+
+  /** Builds a v1 Pod as JSON. */
+  static final class PodJson {
+    private final ObjectNode pod = Json.object();
+    private final ObjectNode requests;
+
+    private PodJson(String namespace, String name) {
+      pod.put("apiVersion", "v1").put("kind", "Pod");
+      final ObjectNode meta = pod.putObject("metadata");
+      meta.put("name", name).put("namespace", namespace);
+      requests =
+          pod.putObject("spec")
+              .putArray("containers")
+              .addObject()
+              .put("name", "main")
+              .put("image", "busybox")
+              .putObject("resources")
+              .putObject("requests");
+    }
+
+    PodJson cpu(String quantity) {
+      requests.put("cpu", quantity);
+      return this;
+    }
+
+    PodJson memory(String quantity) {
+      requests.put("memory", quantity);
+      return this;
+    }
+
+    PodJson label(String key, String value) {
+      ((ObjectNode) pod.get("metadata")).withObjectProperty("labels").put(key, value);
+      return this;
+    }
+
+    PodJson quota(String group) {
+      return label("quota.scheduling.koordinator.sh/name", group);
+    }
+
+    PodJson nonPreemptible() {
+      return label("quota.scheduling.koordinator.sh/preemptible", "false");
+    }
+
+    ObjectNode json() {
+      return pod.deepCopy();
+    }
+  }
+
+  /** An AdmissionReview asking to CREATE {@code pod}. */
+  static String createPod(String uid, PodJson pod) {
+    return review(uid, "CREATE", "", "v1", "Pod", pod.json(), null, false);
+  }
+
+  /** An AdmissionReview for pods with any operation and objects. */
+  static String podReview(String uid, String operation, PodJson object, PodJson old) {
+    return review(
+        uid,
+        operation,
+        "",
+        "v1",
+        "Pod",
+        object == null ? null : object.json(),
+        old == null ? null : old.json(),
+        false);
+  }
+
+  static String dryRunCreatePod(String uid, PodJson pod) {
+    return review(uid, "CREATE", "", "v1", "Pod", pod.json(), null, true);
+  }
+
+  /** An ElasticQuota object. */
+  static QuotaJson quota(String name) {
+    return new QuotaJson(name);
+  }
+
+  /** Builds a scheduling.sigs.k8s.io/v1alpha1 ElasticQuota as JSON. */
+  static final class QuotaJson {
+    private final ObjectNode quota = Json.object();
+
+    private QuotaJson(String name) {
+      quota.put("apiVersion", "scheduling.sigs.k8s.io/v1alpha1").put("kind", "ElasticQuota");
+      quota.putObject("metadata").put("name", name).put("namespace", "quotas");
+      quota.putObject("spec").putObject("min");
+      ((ObjectNode) quota.get("spec")).putObject("max");
+    }
+
+    QuotaJson min(String resource, String quantity) {
+      ((ObjectNode) quota.get("spec").get("min")).put(resource, quantity);
+      return this;
+    }
+
+    QuotaJson max(String resource, String quantity) {
+      ((ObjectNode) quota.get("spec").get("max")).put(resource, quantity);
+      return this;
+    }
+
+    QuotaJson parent(String parent) {
+      return label("quota.scheduling.koordinator.sh/parent", parent);
+    }
+
+    QuotaJson isParent() {
+      return label("quota.scheduling.koordinator.sh/is-parent", "true");
+    }
+
+    QuotaJson label(String key, String value) {
+      ((ObjectNode) quota.get("metadata")).withObjectProperty("labels").put(key, value);
+      return this;
+    }
+
+    QuotaJson annotation(String key, String value) {
+      ((ObjectNode) quota.get("metadata")).withObjectProperty("annotations").put(key, value);
+      return this;
+    }
+
+    ObjectNode json() {
+      return quota.deepCopy();
+    }
+  }
+
+  static String quotaReview(String uid, String operation, QuotaJson object, QuotaJson old) {
+    final String name = (object != null ? object : old).json().get("metadata").get("name").asText();
+    final ObjectNode review =
+        Json.MAPPER.valueToTree(
+            Map.of(
+                "apiVersion", "admission.k8s.io/v1",
+                "kind", "AdmissionReview"));
+    final ObjectNode request = review.putObject("request");
+    request.put("uid", uid);
+    request
+        .putObject("kind")
+        .put("group", "scheduling.sigs.k8s.io")
+        .put("version", "v1alpha1")
+        .put("kind", "ElasticQuota");
+    request
+        .putObject("resource")
+        .put("group", "scheduling.sigs.k8s.io")
+        .put("version", "v1alpha1")
+        .put("resource", "elasticquotas");
+    request.put("name", name).put("namespace", "quotas").put("operation", operation);
+    if (object != null) {
+      request.set("object", object.json());
+    }
+    if (old != null) {
+      request.set("oldObject", old.json());
+    }
+    return review.toString();
+  }
+
+  private static String review(
+      String uid,
+      String operation,
+      String group,
+      String version,
+      String kind,
+      ObjectNode object,
+      ObjectNode old,
+      boolean dryRun) {
+    final ObjectNode review = Json.object();
+    review.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
+    final ObjectNode request = review.putObject("request");
+    request.put("uid", uid);
+    request.putObject("kind").put("group", group).put("version", version).put("kind", kind);
+    request
+        .putObject("resource")
+        .put("group", group)
+        .put("version", version)
+        .put("resource", "pods");
+    final ObjectNode source = object != null ? object : old;
+    if (source != null) {
+      request.put("name", source.get("metadata").get("name").asText());
+      request.put("namespace", source.get("metadata").get("namespace").asText());
+    }
+    request.put("operation", operation);
+    request.putObject("userInfo").put("username", "system:serviceaccount:apps:deployer");
+    if (object != null) {
+      request.set("object", object);
+    }
+    if (old != null) {
+      request.set("oldObject", old);
+    }
+    request.put("dryRun", dryRun);
+    return review.toString();
+  }
+
+  /** kube-scheduler's ExtenderArgs with node names (nodeCacheCapable: true). */
+  static String filterArgsWithNames(PodJson pod, String... nodes) {
+    final ObjectNode args = Json.object();
+    args.set("Pod", pod.json());
+    args.putNull("Nodes");
+    final var names = args.putArray("NodeNames");
+    for (final String node : nodes) {
+      names.add(node);
+    }
+    return args.toString();
+  }
+
+  /** kube-scheduler's ExtenderArgs with node objects (nodeCacheCapable: false). */
+  static String filterArgsWithNodes(PodJson pod, String... nodes) {
+    final ObjectNode args = Json.object();
+    args.set("Pod", pod.json());
+    final ObjectNode list = args.putObject("Nodes");
+    list.putObject("metadata");
+    final var items = list.putArray("items");
+    for (final String node : nodes) {
+      final ObjectNode item = items.addObject();
+      item.putObject("metadata").put("name", node);
+      item.putObject("status").putObject("allocatable").put("cpu", "8").put("memory", "32Gi");
+    }
+    args.putNull("NodeNames");
+    return args.toString();
+  }
+}

@@ -1,0 +1,84 @@
+package io.quotaflow.admission.http;
+
+import static io.quotaflow.tree.Fixtures.cpu;
+import static io.quotaflow.tree.Fixtures.cpuMemory;
+import static io.quotaflow.tree.Fixtures.parentQuota;
+import static io.quotaflow.tree.Fixtures.quota;
+
+import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.quota.PodPhase;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.Fixtures;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaOptions;
+import io.quotaflow.tree.TreeSnapshot;
+import java.util.List;
+
+/**
+ * The example cluster of the plugin's tests, {@code east}: 10 cores and 40 GiB.
+ *
+ * <pre>
+ * research  [parent] min 8 cores, max 10
+ *   team-a  min 4 cores, max 6, lends nothing, namespaces [alpha]; one running pod of 1 core
+ *   team-b  min 2 cores, max 8, lends nothing
+ * ops       min 1 core, max 2, lends nothing
+ * </pre>
+ */
+final class TestClusters {
+
+  static final String EAST = "east";
+  static final long GIB = 1L << 30;
+
+  private TestClusters() {}
+
+  static Fixtures.ClusterBuilder east() {
+    return Fixtures.cluster()
+        .total(cpuMemory(10_000, 40 * GIB))
+        .group(parentQuota("research").min(cpu(8_000)).max(cpu(10_000)))
+        .group(
+            quota("team-a")
+                .parent("research")
+                .min(cpu(4_000))
+                .max(cpu(6_000))
+                .allowLent(false)
+                .namespaces(List.of("alpha")))
+        .group(quota("team-b").parent("research").min(cpu(2_000)).max(cpu(8_000)).allowLent(false))
+        .group(quota("ops").min(cpu(1_000)).max(cpu(2_000)).allowLent(false))
+        .pod(running("alpha", "a-1", "team-a", 1_000));
+  }
+
+  static QuotaPod running(String namespace, String name, String group, long milliCpu) {
+    return QuotaPod.builder(namespace, name)
+        .quotaName(group)
+        .request(ResourceList.of(ResourceList.CPU, milliCpu))
+        .phase(PodPhase.RUNNING)
+        .nodeName("node-1")
+        .build();
+  }
+
+  /** A state holding {@code east}. */
+  static SnapshotClusterState state() {
+    return state(east());
+  }
+
+  static SnapshotClusterState state(Fixtures.ClusterBuilder cluster) {
+    return new SnapshotClusterState().put(EAST, cluster.inputs(), QuotaOptions.DEFAULTS);
+  }
+
+  /** runtime − used of {@code group} in cpu, as computed. */
+  static long room(SnapshotClusterState state, String group) {
+    final GroupStatus status = status(state, group);
+    return status.runtime().get(ResourceList.CPU) - status.used().get(ResourceList.CPU);
+  }
+
+  static GroupStatus status(SnapshotClusterState state, String group) {
+    final TreeSnapshot snapshot = state.snapshot(EAST).orElseThrow();
+    return snapshot.group(group).orElseThrow();
+  }
+
+  static boolean isSpecial(String name) {
+    return SpecialGroups.isSpecial(name);
+  }
+}
