@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.connect.ConnectCommand;
 import io.quotaflow.simulate.SimulateCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,7 +19,7 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description =
         "Elastic quotas for Kubernetes clusters, computed by a Kafka Streams application.",
-    subcommands = {CommandLine.HelpCommand.class, SimulateCommand.class})
+    subcommands = {CommandLine.HelpCommand.class, SimulateCommand.class, ConnectCommand.class})
 public final class QuotaflowCommand implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(QuotaflowCommand.class);

@@ -1,0 +1,221 @@
+package io.quotaflow.connect;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.cluster.KubeClients;
+import io.quotaflow.cluster.KubeCluster;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code quotaflow connect}: runs the connectors between Kubernetes clusters and Kafka until the
+ * process is stopped. Creates missing topics first, logs its effective configuration (secrets
+ * masked), and on SIGTERM stops the consumers and flushes the source's producer before exiting.
+ */
+@Command(
+    name = "connect",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Connect Kubernetes clusters to quotaflow: publish their pods, ElasticQuotas and nodes,"
+          + " carry out eviction commands, and write runtimes back to the ElasticQuotas.",
+      "Settings come from --config, then QUOTAFLOW_* environment variables (e.g."
+          + " QUOTAFLOW_EVICTION_MAX_ATTEMPTS=3, QUOTAFLOW_KAFKA_SECURITY_PROTOCOL=SSL), then the"
+          + " options below."
+    })
+public final class ConnectCommand implements Callable<Integer> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ConnectCommand.class);
+
+  @Spec private CommandSpec spec;
+
+  @Option(
+      names = "--bootstrap-servers",
+      required = true,
+      paramLabel = "HOST:PORT",
+      description = "Kafka brokers to connect to.")
+  private String bootstrapServers;
+
+  @Option(
+      names = "--cluster",
+      paramLabel = "NAME=CONTEXT",
+      description =
+          "A cluster to connect to: the name its records carry, and its kubeconfig context."
+              + " Repeatable.")
+  private Map<String, String> clusters = new LinkedHashMap<>();
+
+  @Option(
+      names = "--kubeconfig",
+      paramLabel = "FILE",
+      description =
+          "Kubeconfig file of the --cluster contexts (default: KUBECONFIG or ~/.kube/config).")
+  private Path kubeconfig;
+
+  @Option(
+      names = "--in-cluster",
+      paramLabel = "NAME",
+      description =
+          "Also connect to the cluster this process runs in (its service account), as NAME.")
+  private String inCluster;
+
+  @Option(names = "--no-source", description = "Do not publish the clusters' objects.")
+  private boolean noSource;
+
+  @Option(names = "--no-evict", description = "Do not carry out eviction commands.")
+  private boolean noEvict;
+
+  @Option(names = "--dry-run", description = "Decide evictions and report DRY_RUN, never evict.")
+  private boolean dryRun;
+
+  @Option(names = "--no-status", description = "Do not write runtimes to the ElasticQuotas.")
+  private boolean noStatus;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Properties file with connect settings and Kafka client settings.")
+  private Path configFile;
+
+  private final Map<String, String> environment;
+  private final MeterRegistry registry;
+  private final CountDownLatch stop = new CountDownLatch(1);
+
+  /** The command as the launcher runs it: the process environment, meters kept in memory. */
+  public ConnectCommand() {
+    this(System.getenv(), new SimpleMeterRegistry());
+  }
+
+  /**
+   * @param environment where {@code QUOTAFLOW_*} variables are read
+   * @param registry where meters go
+   */
+  public ConnectCommand(final Map<String, String> environment, final MeterRegistry registry) {
+    this.environment = Map.copyOf(environment);
+    this.registry = registry;
+  }
+
+  /** The configuration the file, the environment and the options give, in that precedence. */
+  ConnectConfig configuration() {
+    final ConnectConfig.Builder builder = ConnectConfig.builder();
+    if (configFile != null) {
+      builder.file(configFile);
+    }
+    builder.environment(environment);
+    builder.set(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    if (dryRun) {
+      builder.set(ConnectSettings.EVICTION_DRY_RUN.key(), "true");
+    }
+    return builder.build();
+  }
+
+  /** Which connectors the options enable. */
+  Connectors.Enabled enabled() {
+    return new Connectors.Enabled(!noSource, !noEvict, !noStatus);
+  }
+
+  /** The clusters the options name, as name to where its client comes from. */
+  Map<String, String> clusterSources() {
+    final Map<String, String> sources = new LinkedHashMap<>();
+    clusters.forEach((name, context) -> sources.put(name, "context " + context));
+    if (inCluster != null) {
+      if (sources.containsKey(inCluster)) {
+        throw new CommandLine.ParameterException(
+            spec.commandLine(), "Cluster name '" + inCluster + "' is given twice");
+      }
+      sources.put(inCluster, "in-cluster service account");
+    }
+    if (sources.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "Name at least one cluster with --cluster or --in-cluster");
+    }
+    return sources;
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    final ConnectConfig config = configuration();
+    final Connectors.Enabled enabled = enabled();
+    if (!enabled.any()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--no-source, --no-evict and --no-status leave nothing to run");
+    }
+    final Map<String, String> sources = clusterSources();
+    LOG.info(
+        "Effective configuration:\n  clusters = {}\n  kubeconfig = {}\n  source = {}, evict = {},"
+            + " status = {}\n  {}",
+        sources,
+        kubeconfig == null ? "(default)" : kubeconfig,
+        enabled.source(),
+        enabled.evict(),
+        enabled.status(),
+        String.join("\n  ", config.describe()));
+
+    final Connectors connectors = Connectors.start(config, clients(), enabled, registry);
+    final Thread hook =
+        new Thread(
+            () -> {
+              LOG.info("Shutdown requested");
+              connectors.close();
+              stop.countDown();
+            },
+            "quotaflow-connect-shutdown");
+    Runtime.getRuntime().addShutdownHook(hook);
+    connectors.anyStopped().whenComplete((done, error) -> stop.countDown());
+    try {
+      stop.await();
+      final boolean failed = connectors.anyStopped().isDone();
+      if (failed) {
+        LOG.error("A connector stopped by itself; stopping the others");
+      }
+      return failed ? 1 : 0;
+    } finally {
+      removeHook(hook);
+      connectors.close();
+    }
+  }
+
+  /** Stops a running {@link #call()} as SIGTERM would, for callers that run it in-process. */
+  void requestStop() {
+    stop.countDown();
+  }
+
+  private List<KubeCluster> clients() {
+    final List<KubeCluster> result = new ArrayList<>();
+    try {
+      clusters.forEach(
+          (name, context) ->
+              result.add(
+                  new KubeCluster(
+                      name, KubeClients.forContext(Optional.ofNullable(kubeconfig), context))));
+      if (inCluster != null) {
+        result.add(new KubeCluster(inCluster, KubeClients.inCluster()));
+      }
+      return result;
+    } catch (RuntimeException e) {
+      result.stream().map(KubeCluster::client).forEach(KubernetesClient::close);
+      throw e;
+    }
+  }
+
+  private static void removeHook(final Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down: the hook is running.
+    }
+  }
+}

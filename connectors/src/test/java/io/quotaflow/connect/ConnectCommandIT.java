@@ -1,0 +1,111 @@
+package io.quotaflow.connect;
+
+import static io.quotaflow.fixtures.KubeObjects.pod;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.broker.EmbeddedKafkaBroker;
+import io.quotaflow.broker.EmbeddedKafkaExtension;
+import io.quotaflow.fixtures.MockCluster;
+import io.quotaflow.fixtures.TopicReader;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.topics.TopicCatalogue;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+@ExtendWith(EmbeddedKafkaExtension.class)
+class ConnectCommandIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  @TempDir Path dir;
+
+  @Test
+  void connectPublishesAClusterNamedByAKubeconfigContextAndStopsCleanly(
+      final EmbeddedKafkaBroker broker) throws IOException {
+    try (MockCluster mock = MockCluster.start("east")) {
+      final String prefix = "c" + UUID.randomUUID().toString().substring(0, 8) + ".";
+      final String namespace = MockCluster.uniqueNamespace("connect");
+      mock.client().resource(pod(namespace, "web-1").quota("team-a").build()).create();
+      final Path kubeconfig = kubeconfig(mock);
+      final ConnectCommand command =
+          new ConnectCommand(Map.of("QUOTAFLOW_TOPIC_PREFIX", prefix), new SimpleMeterRegistry());
+
+      final CompletableFuture<Integer> exit =
+          CompletableFuture.supplyAsync(
+              () ->
+                  new CommandLine(command)
+                      .execute(
+                          "--bootstrap-servers",
+                          broker.bootstrapServers(),
+                          "--kubeconfig",
+                          kubeconfig.toString(),
+                          "--cluster",
+                          "east=mock-context",
+                          "--dry-run"));
+
+      final TopicCatalogue topics = TopicCatalogue.withPrefix(prefix);
+      await().atMost(WAIT).until(() -> topicsExist(broker, topics));
+      try (TopicReader<PodKey, PodState> pods = new TopicReader<>(broker, topics.pods())) {
+        await()
+            .atMost(WAIT)
+            .untilAsserted(
+                () ->
+                    assertThat(pods.read(key -> key.getNamespace().equals(namespace)))
+                        .singleElement()
+                        .satisfies(
+                            entry -> assertThat(entry.key().getCluster()).isEqualTo("east")));
+      }
+
+      command.requestStop();
+
+      assertThat(exit).succeedsWithin(WAIT).isEqualTo(0);
+    }
+  }
+
+  private static boolean topicsExist(final EmbeddedKafkaBroker broker, final TopicCatalogue topics)
+      throws Exception {
+    try (var admin =
+        org.apache.kafka.clients.admin.Admin.create(
+            Map.<String, Object>of("bootstrap.servers", broker.bootstrapServers()))) {
+      return admin.listTopics().names().get().contains(topics.evictionResults().name());
+    }
+  }
+
+  private Path kubeconfig(final MockCluster mock) throws IOException {
+    final Path file = dir.resolve("kubeconfig");
+    Files.writeString(
+        file,
+        String.join(
+            "\n",
+            "apiVersion: v1",
+            "kind: Config",
+            "clusters:",
+            "- name: mock",
+            "  cluster:",
+            "    server: " + mock.server().url("/"),
+            "contexts:",
+            "- name: mock-context",
+            "  context:",
+            "    cluster: mock",
+            "    user: nobody",
+            "    namespace: default",
+            "current-context: mock-context",
+            "users:",
+            "- name: nobody",
+            "  user: {}",
+            ""));
+    return file;
+  }
+}
