@@ -61,6 +61,29 @@ public final class ResourceList {
     return of(Map.of(name1, amount1, name2, amount2, name3, amount3));
   }
 
+  /** A builder that hands its map over to the list it builds, without copying. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Collects amounts for one list; {@link #build()} may be called once. */
+  public static final class Builder {
+    private TreeMap<String, Long> amounts = new TreeMap<>();
+
+    private Builder() {}
+
+    public Builder put(String name, long amount) {
+      amounts.put(Objects.requireNonNull(name, "resource name"), amount);
+      return this;
+    }
+
+    public ResourceList build() {
+      final TreeMap<String, Long> built = amounts;
+      amounts = null;
+      return built.isEmpty() ? EMPTY : new ResourceList(built);
+    }
+  }
+
   /** The amount of a dimension, 0 when absent. */
   public long get(String name) {
     final Long amount = amounts.get(name);

@@ -38,6 +38,16 @@ public final class ClusterQuotaState {
 
   private static final int[] NO_CHILDREN = new int[0];
 
+  // Which parts of a group's status changed since it was last built; the rest is reused.
+  private static final int F_REQUEST = 1;
+  private static final int F_LIMITED = 2;
+  private static final int F_USED = 4;
+  private static final int F_NP_REQUEST = 8;
+  private static final int F_NP_USED = 16;
+  private static final int F_SCALED = 32;
+  private static final int F_RUNTIME = 64;
+  private static final int F_ALL = 128;
+
   private final QuotaOptions options;
   private final GroupTable t = new GroupTable(64);
   private final GroupDirectory directory = new GroupDirectory();
@@ -58,7 +68,16 @@ public final class ClusterQuotaState {
 
   private final Map<String, GroupStatus> removedGroups = new HashMap<>();
 
+  /** Every slot by group name: children lists come out sorted without sorting each one. */
+  private final TreeMap<String, Integer> slotsByName = new TreeMap<>();
+
+  private int[] changedFields = new int[64];
+
   private boolean structureDirty = true;
+
+  /** Recompute every aggregate and distribution, not only the dirty ones. */
+  private boolean fullPass = true;
+
   private boolean totalDirty = true;
   private boolean[] rootDims = new boolean[0];
 
@@ -72,6 +91,13 @@ public final class ClusterQuotaState {
   // Structure derived from the specs.
   private int[] order = new int[0];
   private int[] unattached = new int[0];
+
+  /** Each group's position in snapshot order. */
+  private int[] rank = new int[0];
+
+  /** Per slot: a normal, valid group in the tree (see {@link #participates}). */
+  private boolean[] participating = new boolean[0];
+
   private int maxDepth;
 
   // Scratch for one distribution.
@@ -104,8 +130,8 @@ public final class ClusterQuotaState {
     t.name[slot] = name;
     t.present[slot] = true;
     t.pods[slot] = new java.util.HashSet<>();
-    t.statusDirty[slot] = true;
-    statusList.add(slot);
+    slotsByName.put(name, slot);
+    markStatus(slot, F_ALL);
   }
 
   /**
@@ -161,18 +187,24 @@ public final class ClusterQuotaState {
     final QuotaGroup old;
     if (existing == null) {
       slot = t.allocate(name);
+      slotsByName.put(name, slot);
       t.status[slot] = removedGroups.remove(name);
       old = null;
     } else {
       slot = existing;
       old = t.spec[slot];
     }
+    final String oldProblem = t.localProblem[slot];
     GroupRules.apply(t, slot, group, options);
     directory.put(group);
-    markStatus(slot);
+    markStatus(slot, F_ALL);
     markPods(slot);
     t.warning[slot] = GroupRules.warning(group).orElse(null);
-    if (old == null || !t.isNormal(slot) || isStructural(old, group)) {
+    t.localProblem[slot] = GroupRules.localProblem(group).orElse(null);
+    if (old == null
+        || !t.isNormal(slot)
+        || isStructural(old, group)
+        || !Objects.equals(oldProblem, t.localProblem[slot])) {
       structureDirty = true;
       remapAffected(name, old, group);
       return;
@@ -187,8 +219,7 @@ public final class ClusterQuotaState {
     return !old.parent().equals(group.parent())
         || old.parentGroup() != group.parentGroup()
         || !old.namespaces().equals(group.namespaces())
-        || !GroupRules.trackedDimensions(old).equals(GroupRules.trackedDimensions(group))
-        || !GroupRules.localProblem(old).equals(GroupRules.localProblem(group));
+        || !GroupRules.trackedDimensions(old).equals(GroupRules.trackedDimensions(group));
   }
 
   /** Removes a group; the special groups fall back to their built-in spec. */
@@ -208,7 +239,8 @@ public final class ClusterQuotaState {
       directory.remove(name);
       GroupRules.apply(t, slot, implicit, options);
       t.warning[slot] = null;
-      markStatus(slot);
+      t.localProblem[slot] = null;
+      markStatus(slot, F_ALL);
       markPods(slot);
       remapAffected(name, old, implicit);
       return;
@@ -221,6 +253,7 @@ public final class ClusterQuotaState {
       removedGroups.put(name, t.status[slot]);
     }
     remapAffected(name, old, null);
+    slotsByName.remove(name);
     t.release(slot);
   }
 
@@ -397,23 +430,36 @@ public final class ClusterQuotaState {
     if (structureDirty) {
       rebuildStructure();
       structureDirty = false;
-      markEverything();
+      fullPass = true;
     }
     if (totalDirty) {
       lastTotal = clusterTotal();
       markDist(GroupTable.ROOT);
-      markStatus(GroupTable.ROOT);
-      markStatus(GroupTable.SYSTEM);
-      markStatus(GroupTable.DEFAULT);
       markPods(GroupTable.SYSTEM);
       markPods(GroupTable.DEFAULT);
       totalDirty = false;
     }
     refreshRootDims();
-    aggregateUp();
-    distributeDown();
+    if (fullPass) {
+      aggregateAll();
+      distributeAll();
+      fullPass = false;
+    } else {
+      aggregateUp();
+      distributeDown();
+    }
     classifyPods();
     return emit();
+  }
+
+  /**
+   * Recomputes every aggregate and every runtime as if every pod and spec had changed (the tree's
+   * shape is rebuilt only if it changed), and returns what changed: nothing, if the state was up to
+   * date. For verification and benchmarks; {@link #recompute()} is always enough.
+   */
+  public TreeDelta recomputeAll() {
+    fullPass = true;
+    return recompute();
   }
 
   private void syncDimensions() {
@@ -448,9 +494,9 @@ public final class ClusterQuotaState {
       }
     }
     if (changed) {
-      markStatus(GroupTable.ROOT);
-      markStatus(GroupTable.SYSTEM);
-      markStatus(GroupTable.DEFAULT);
+      markStatus(GroupTable.ROOT, F_ALL);
+      markStatus(GroupTable.SYSTEM, F_ALL);
+      markStatus(GroupTable.DEFAULT, F_ALL);
       markPods(GroupTable.SYSTEM);
       markPods(GroupTable.DEFAULT);
     }
@@ -476,7 +522,6 @@ public final class ClusterQuotaState {
       if (!t.present[g] || g == GroupTable.ROOT) {
         continue;
       }
-      t.localProblem[g] = GroupRules.localProblem(t.spec[g]).orElse(null);
       if (!t.isNormal(g)) {
         parent[g] = GroupTable.ROOT;
         continue;
@@ -543,10 +588,16 @@ public final class ClusterQuotaState {
     attached[GroupTable.ROOT] = true;
     attached[GroupTable.SYSTEM] = true;
     attached[GroupTable.DEFAULT] = true;
-    // Children lists, sorted by name so that ties in the split go to names in ascending order.
+    // Children lists in name order (ties in the split go to names in ascending order): filled
+    // from the slots in name order, so no list needs sorting.
+    final int[] byName = new int[slotsByName.size()];
+    int k = 0;
+    for (final int g : slotsByName.values()) {
+      byName[k++] = g;
+    }
     final int[] childCount = new int[n];
-    for (int g = 1; g < n; g++) {
-      if (t.present[g] && attached[g]) {
+    for (final int g : byName) {
+      if (g != GroupTable.ROOT && attached[g]) {
         childCount[parent[g]]++;
       }
     }
@@ -555,22 +606,9 @@ public final class ClusterQuotaState {
       children[g] = childCount[g] == 0 ? NO_CHILDREN : new int[childCount[g]];
       childCount[g] = 0;
     }
-    for (int g = 1; g < n; g++) {
-      if (t.present[g] && attached[g]) {
+    for (final int g : byName) {
+      if (g != GroupTable.ROOT && attached[g]) {
         children[parent[g]][childCount[parent[g]]++] = g;
-      }
-    }
-    final Comparator<Integer> byName = Comparator.comparing(g -> t.name[g]);
-    for (int g = 0; g < n; g++) {
-      if (children[g].length > 1) {
-        final Integer[] boxed = new Integer[children[g].length];
-        for (int i = 0; i < boxed.length; i++) {
-          boxed[i] = children[g][i];
-        }
-        java.util.Arrays.sort(boxed, byName);
-        for (int i = 0; i < boxed.length; i++) {
-          children[g][i] = boxed[i];
-        }
       }
     }
     // Breadth-first order, depth and validity top down.
@@ -598,15 +636,12 @@ public final class ClusterQuotaState {
       }
     }
     final IntList outside = new IntList();
-    final List<Integer> outsideSorted = new ArrayList<>();
-    for (int g = 0; g < n; g++) {
-      if (t.present[g] && !attached[g]) {
-        outsideSorted.add(g);
+    for (final int g : byName) {
+      if (!attached[g]) {
+        outside.add(g);
         depth[g] = -1;
       }
     }
-    outsideSorted.sort(byName);
-    outsideSorted.forEach(outside::add);
     // Publish, noting what changed for the statuses.
     for (int g = 0; g < n; g++) {
       if (!t.present[g]) {
@@ -618,7 +653,7 @@ public final class ClusterQuotaState {
           || t.valid[g] != valid[g]
           || !Objects.equals(t.reason[g], reason[g])
           || t.isParent[g] != isParent) {
-        markStatus(g);
+        markStatus(g, F_ALL);
       }
       if (!valid[g]) {
         if (t.frozen[g] == null) {
@@ -636,9 +671,27 @@ public final class ClusterQuotaState {
       t.children[g] = children[g];
       t.depth[g] = depth[g];
     }
+    participating = new boolean[t.capacity];
+    for (int g = GroupTable.DEFAULT + 1; g < n; g++) {
+      participating[g] = t.present[g] && valid[g] && attached[g];
+    }
     order = bfs.toArray();
     unattached = outside.toArray();
     maxDepth = deepest;
+    rank = new int[n];
+    int position = 0;
+    final IntList stack = new IntList();
+    stack.add(GroupTable.ROOT);
+    while (stack.size() > 0) {
+      final int g = stack.pop();
+      rank[g] = position++;
+      for (int i = t.children[g].length - 1; i >= 0; i--) {
+        stack.add(t.children[g][i]);
+      }
+    }
+    for (final int g : unattached) {
+      rank[g] = position++;
+    }
     if (aggBuckets.length < maxDepth + 1) {
       aggBuckets = newBuckets(maxDepth + 1);
       distBuckets = newBuckets(maxDepth + 1);
@@ -680,7 +733,98 @@ public final class ClusterQuotaState {
     return buckets;
   }
 
-  private void markEverything() {
+  /**
+   * Every aggregate, children before parents, one dimension at a time so that the loop keeps its
+   * columns in registers; the dirty lists are dropped.
+   */
+  private void aggregateAll() {
+    clearWorkLists();
+    final int count = t.dims.count();
+    for (int d = 0; d < count; d++) {
+      for (final int g : unattached) {
+        aggregateColumn(g, d);
+      }
+      for (int i = order.length - 1; i >= 0; i--) {
+        aggregateColumn(order[i], d);
+      }
+    }
+  }
+
+  /** {@link #aggregate} for one dimension. */
+  private void aggregateColumn(int g, int d) {
+    final boolean[] tracked = t.tracked[d];
+    if (!tracked[g]) {
+      return;
+    }
+    final long[] limitedColumn = t.limited[d];
+    final long[] usedColumn = t.used[d];
+    final long[] npRequestColumn = t.npRequest[d];
+    final long[] npUsedColumn = t.npUsed[d];
+    long request = t.ownRequest.column(d)[g];
+    long used = t.ownUsed.column(d)[g];
+    long npRequest = t.ownNpRequest.column(d)[g];
+    long npUsed = t.ownNpUsed.column(d)[g];
+    final int[] kids = t.children[g];
+    if (kids.length > 0) {
+      final boolean[] valid = t.valid;
+      final boolean validGroup = valid[g];
+      for (final int c : kids) {
+        if (tracked[c]) {
+          if (valid[c] || !validGroup) {
+            request = Arith.add(request, limitedColumn[c]);
+          }
+          used = Arith.add(used, usedColumn[c]);
+          npRequest = Arith.add(npRequest, npRequestColumn[c]);
+          npUsed = Arith.add(npUsed, npUsedColumn[c]);
+        }
+      }
+    }
+    request = Math.max(request, t.floor[d][g]);
+    final long limited = Math.min(request, t.effMax[d][g]);
+    int fields = 0;
+    final long[] requestColumn = t.request[d];
+    if (requestColumn[g] != request) {
+      requestColumn[g] = request;
+      fields |= F_REQUEST;
+    }
+    if (limitedColumn[g] != limited) {
+      limitedColumn[g] = limited;
+      fields |= F_LIMITED;
+    }
+    if (usedColumn[g] != used) {
+      usedColumn[g] = used;
+      fields |= F_USED;
+    }
+    if (npRequestColumn[g] != npRequest) {
+      npRequestColumn[g] = npRequest;
+      fields |= F_NP_REQUEST;
+    }
+    if (npUsedColumn[g] != npUsed) {
+      npUsedColumn[g] = npUsed;
+      fields |= F_NP_USED;
+    }
+    if (fields != 0) {
+      markStatus(g, fields);
+    }
+  }
+
+  /** Every distribution, parents before children, one dimension at a time. */
+  private void distributeAll() {
+    refreshRootAvailable();
+    final int count = t.dims.count();
+    for (int d = 0; d < count; d++) {
+      for (final int p : order) {
+        if (t.isParent[p] && t.valid[p]) {
+          ensureBuffers(t.children[p].length);
+          distributeDimension(p, d);
+        }
+      }
+    }
+    distributeToSpecialGroups();
+    clearWorkLists();
+  }
+
+  private void clearWorkLists() {
     for (final IntList bucket : aggBuckets) {
       bucket.clear();
     }
@@ -688,19 +832,8 @@ public final class ClusterQuotaState {
       bucket.clear();
     }
     unattachedAgg.clear();
-    for (int g = 0; g < t.limit; g++) {
-      t.aggDirty[g] = false;
-      t.distDirty[g] = false;
-    }
-    for (final int g : order) {
-      markAgg(g);
-      if (t.isParent[g]) {
-        markDist(g);
-      }
-    }
-    for (final int g : unattached) {
-      markAgg(g);
-    }
+    java.util.Arrays.fill(t.aggDirty, false);
+    java.util.Arrays.fill(t.distDirty, false);
   }
 
   // --- Marks ------------------------------------------------------------------------------------
@@ -710,7 +843,7 @@ public final class ClusterQuotaState {
       return;
     }
     t.aggDirty[g] = true;
-    if (structureDirty) {
+    if (structureDirty || fullPass) {
       return;
     }
     if (t.attached[g]) {
@@ -725,12 +858,16 @@ public final class ClusterQuotaState {
       return;
     }
     t.distDirty[g] = true;
-    if (!structureDirty && t.attached[g]) {
+    if (!structureDirty && !fullPass && t.attached[g]) {
       distBuckets[t.depth[g]].add(g);
     }
   }
 
-  private void markStatus(int g) {
+  private void markStatus(int g, int fields) {
+    if (changedFields.length < t.capacity) {
+      changedFields = java.util.Arrays.copyOf(changedFields, t.capacity);
+    }
+    changedFields[g] |= fields;
     if (!t.statusDirty[g]) {
       t.statusDirty[g] = true;
       statusList.add(g);
@@ -787,12 +924,13 @@ public final class ClusterQuotaState {
 
   /** A normal, valid group in the tree: one that takes part in its parent's distribution. */
   private boolean participates(int g) {
-    return t.isNormal(g) && t.valid[g] && t.attached[g];
+    return participating[g];
   }
 
   /** Recomputes one group's request, limited request and sums from its pods and children. */
   private int aggregate(int g) {
     int changes = 0;
+    int fields = 0;
     final int[] kids = t.children[g];
     final boolean validGroup = t.valid[g];
     final int count = t.dims.count();
@@ -826,27 +964,31 @@ public final class ClusterQuotaState {
       final long limited = Math.min(request, t.effMax[d][g]);
       if (t.request[d][g] != request) {
         t.request[d][g] = request;
-        changes |= SUMS_CHANGED;
+        fields |= F_REQUEST;
       }
       if (limitedColumn[g] != limited) {
         limitedColumn[g] = limited;
         changes |= LIMITED_CHANGED;
+        fields |= F_LIMITED;
       }
       if (usedColumn[g] != used) {
         usedColumn[g] = used;
         changes |= SUMS_CHANGED;
+        fields |= F_USED;
       }
       if (npRequestColumn[g] != npRequest) {
         npRequestColumn[g] = npRequest;
         changes |= SUMS_CHANGED;
+        fields |= F_NP_REQUEST;
       }
       if (npUsedColumn[g] != npUsed) {
         npUsedColumn[g] = npUsed;
         changes |= SUMS_CHANGED;
+        fields |= F_NP_USED;
       }
     }
-    if (changes != 0) {
-      markStatus(g);
+    if (fields != 0) {
+      markStatus(g, fields);
     }
     return changes;
   }
@@ -889,63 +1031,64 @@ public final class ClusterQuotaState {
     }
     if (changed) {
       markDist(GroupTable.ROOT);
-      markStatus(GroupTable.ROOT);
+      markStatus(GroupTable.ROOT, F_RUNTIME);
     }
   }
 
   private void distribute(int p) {
-    final int[] kids = t.children[p];
-    ensureBuffers(kids.length);
+    ensureBuffers(t.children[p].length);
     final int count = t.dims.count();
     for (int d = 0; d < count; d++) {
-      final long available;
-      if (p == GroupTable.ROOT) {
-        available = rootAvailable[d];
-      } else {
-        // A dimension the parent does not track is not bounded at its level.
-        available = t.tracked[d][p] ? t.runtime[d][p] : Arith.UNBOUNDED;
-      }
-      final boolean[] tracked = t.tracked[d];
-      int n = 0;
-      for (final int c : kids) {
-        if (tracked[c] && participates(c)) {
-          bufIndex[n] = c;
-          bufRequest[n] = t.limited[d][c];
-          bufMin[n] = t.min[d][c];
-          bufWeight[n] = t.weight[d][c];
-          n++;
-        }
-      }
-      if (n > 0) {
-        fill.distribute(
-            available,
-            n,
-            bufRequest,
-            bufMin,
-            bufWeight,
-            options.minScaling(),
-            bufScaled,
-            bufRuntime);
-        final long[] scaledColumn = t.scaledMin[d];
-        final long[] runtimeColumn = t.runtime[d];
-        for (int i = 0; i < n; i++) {
-          final int c = bufIndex[i];
-          if (scaledColumn[c] != bufScaled[i]) {
-            scaledColumn[c] = bufScaled[i];
-            markStatus(c);
-          }
-          if (runtimeColumn[c] != bufRuntime[i]) {
-            runtimeColumn[c] = bufRuntime[i];
-            markStatus(c);
-            if (t.isParent[c]) {
-              markDist(c);
-            }
-          }
-        }
-      }
+      distributeDimension(p, d);
     }
     if (p == GroupTable.ROOT) {
       distributeToSpecialGroups();
+    }
+  }
+
+  /** One parent's distribution in one dimension (buffers sized by the caller). */
+  private void distributeDimension(int p, int d) {
+    final long available;
+    if (p == GroupTable.ROOT) {
+      available = rootAvailable[d];
+    } else {
+      // A dimension the parent does not track is not bounded at its level.
+      available = t.tracked[d][p] ? t.runtime[d][p] : Arith.UNBOUNDED;
+    }
+    final boolean[] tracked = t.tracked[d];
+    final long[] limitedColumn = t.limited[d];
+    final long[] minColumn = t.min[d];
+    final long[] weightColumn = t.weight[d];
+    int n = 0;
+    for (final int c : t.children[p]) {
+      if (tracked[c] && participating[c]) {
+        bufIndex[n] = c;
+        bufRequest[n] = limitedColumn[c];
+        bufMin[n] = minColumn[c];
+        bufWeight[n] = weightColumn[c];
+        n++;
+      }
+    }
+    if (n == 0) {
+      return;
+    }
+    fill.distribute(
+        available, n, bufRequest, bufMin, bufWeight, options.minScaling(), bufScaled, bufRuntime);
+    final long[] scaledColumn = t.scaledMin[d];
+    final long[] runtimeColumn = t.runtime[d];
+    for (int i = 0; i < n; i++) {
+      final int c = bufIndex[i];
+      if (scaledColumn[c] != bufScaled[i]) {
+        scaledColumn[c] = bufScaled[i];
+        markStatus(c, F_SCALED);
+      }
+      if (runtimeColumn[c] != bufRuntime[i]) {
+        runtimeColumn[c] = bufRuntime[i];
+        markStatus(c, F_RUNTIME);
+        if (t.isParent[c]) {
+          markDist(c);
+        }
+      }
     }
   }
 
@@ -957,11 +1100,11 @@ public final class ClusterQuotaState {
         final long runtime = Math.min(total.get(d, 0), t.effMax[d][s]);
         if (t.runtime[d][s] != runtime) {
           t.runtime[d][s] = runtime;
-          markStatus(s);
+          markStatus(s, F_RUNTIME);
         }
         if (t.scaledMin[d][s] != t.min[d][s]) {
           t.scaledMin[d][s] = t.min[d][s];
-          markStatus(s);
+          markStatus(s, F_SCALED);
         }
       }
     }
@@ -1143,13 +1286,16 @@ public final class ClusterQuotaState {
 
   private TreeDelta emit() {
     final List<GroupStatus> changed = new ArrayList<>();
-    for (int i = 0; i < statusList.size(); i++) {
-      final int g = statusList.get(i);
+    final int[] dirty = statusList.toArray();
+    sortByRank(dirty);
+    for (final int g : dirty) {
       t.statusDirty[g] = false;
+      final int fields = changedFields[g];
+      changedFields[g] = 0;
       if (!t.present[g]) {
         continue;
       }
-      final GroupStatus status = materialize(g);
+      final GroupStatus status = materialize(g, fields);
       if (!status.equals(t.status[g])) {
         t.status[g] = status;
         changed.add(status);
@@ -1157,12 +1303,8 @@ public final class ClusterQuotaState {
     }
     statusList.clear();
     if (changed.size() > 1) {
-      final Map<String, Integer> position = new HashMap<>();
-      final List<GroupStatus> ordered = snapshotOrder();
-      for (int i = 0; i < ordered.size(); i++) {
-        position.put(ordered.get(i).name(), i);
-      }
-      changed.sort(Comparator.comparing(s -> position.getOrDefault(s.name(), Integer.MAX_VALUE)));
+      changed.sort(
+          Comparator.comparingInt(s -> rank[t.index.getOrDefault(s.name(), GroupTable.ROOT)]));
     }
     final List<String> removed = new ArrayList<>(removedGroups.keySet());
     Collections.sort(removed);
@@ -1193,15 +1335,21 @@ public final class ClusterQuotaState {
     return new TreeDelta(lastTotal, changed, removed, changedPods, gone);
   }
 
-  private List<GroupStatus> snapshotOrder() {
-    final List<GroupStatus> groups = new ArrayList<>();
-    appendDepthFirst(GroupTable.ROOT, groups);
-    for (final int g : unattached) {
-      if (t.status[g] != null) {
-        groups.add(t.status[g]);
-      }
+  /** Sorts slots into snapshot order (slots of removed groups last). */
+  private void sortByRank(int[] slots) {
+    if (slots.length < 2) {
+      return;
     }
-    return groups;
+    final long[] keyed = new long[slots.length];
+    for (int i = 0; i < slots.length; i++) {
+      final int g = slots[i];
+      final long position = g < rank.length && t.present[g] ? rank[g] : Integer.MAX_VALUE;
+      keyed[i] = position << 32 | g;
+    }
+    java.util.Arrays.sort(keyed);
+    for (int i = 0; i < slots.length; i++) {
+      slots[i] = (int) keyed[i];
+    }
   }
 
   /** The dimension ids a group's status lists, by name. */
@@ -1227,8 +1375,34 @@ public final class ClusterQuotaState {
     return result.toArray();
   }
 
-  private GroupStatus materialize(int g) {
+  private GroupStatus materialize(int g, int fields) {
+    final GroupStatus previous = t.status[g];
     final int[] dims = reportedDimensions(g);
+    if (previous == null || (fields & F_ALL) != 0) {
+      return materializeAll(g, dims);
+    }
+    final boolean scaled = participates(g);
+    return new GroupStatus(
+        previous.name(),
+        previous.parent(),
+        previous.parentGroup(),
+        previous.valid(),
+        previous.reason(),
+        previous.min(),
+        (fields & F_SCALED) != 0 && scaled ? list(t.scaledMin, g, dims) : previous.scaledMin(),
+        previous.max(),
+        previous.sharedWeight(),
+        (fields & F_REQUEST) != 0 ? list(t.request, g, dims) : previous.request(),
+        (fields & F_LIMITED) != 0 ? list(t.limited, g, dims) : previous.limitedRequest(),
+        (fields & F_USED) != 0 ? list(t.used, g, dims) : previous.used(),
+        (fields & F_NP_REQUEST) != 0
+            ? list(t.npRequest, g, dims)
+            : previous.nonPreemptibleRequest(),
+        (fields & F_NP_USED) != 0 ? list(t.npUsed, g, dims) : previous.nonPreemptibleUsed(),
+        (fields & F_RUNTIME) != 0 && t.valid[g] ? list(t.runtime, g, dims) : previous.runtime());
+  }
+
+  private GroupStatus materializeAll(int g, int[] dims) {
     final boolean root = g == GroupTable.ROOT;
     final boolean normal = t.isNormal(g);
     final QuotaGroup spec = t.spec[g];
@@ -1273,10 +1447,10 @@ public final class ClusterQuotaState {
     if (dims.length == 0) {
       return ResourceList.empty();
     }
-    final Map<String, Long> amounts = new HashMap<>(dims.length * 2);
+    final ResourceList.Builder builder = ResourceList.builder();
     for (final int d : dims) {
-      amounts.put(t.dims.name(d), columns[d][g]);
+      builder.put(t.dims.name(d), columns[d][g]);
     }
-    return ResourceList.of(amounts);
+    return builder.build();
   }
 }

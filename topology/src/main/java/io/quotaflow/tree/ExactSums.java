@@ -9,6 +9,10 @@ final class ExactSums {
 
   private long[][] high = new long[0][];
   private long[][] low = new long[0][];
+
+  /** The saturated value of each sum, kept current so hot loops read one column. */
+  private long[][] saturated = new long[0][];
+
   private int capacity;
 
   ExactSums(int capacity) {
@@ -20,6 +24,7 @@ final class ExactSums {
       for (int d = 0; d < high.length; d++) {
         high[d] = java.util.Arrays.copyOf(high[d], newCapacity);
         low[d] = java.util.Arrays.copyOf(low[d], newCapacity);
+        saturated[d] = java.util.Arrays.copyOf(saturated[d], newCapacity);
       }
       capacity = newCapacity;
     }
@@ -27,9 +32,11 @@ final class ExactSums {
       final int old = high.length;
       high = java.util.Arrays.copyOf(high, dimensions);
       low = java.util.Arrays.copyOf(low, dimensions);
+      saturated = java.util.Arrays.copyOf(saturated, dimensions);
       for (int d = old; d < dimensions; d++) {
         high[d] = new long[capacity];
         low[d] = new long[capacity];
+        saturated[d] = new long[capacity];
       }
     }
   }
@@ -41,6 +48,7 @@ final class ExactSums {
     if (Long.compareUnsigned(after, before) < 0) {
       high[dimension][index]++;
     }
+    saturated[dimension][index] = read(dimension, index);
   }
 
   void subtract(int dimension, int index, long amount) {
@@ -50,13 +58,20 @@ final class ExactSums {
     if (Long.compareUnsigned(after, before) > 0) {
       high[dimension][index]--;
     }
+    saturated[dimension][index] = read(dimension, index);
   }
 
   /** The sum, saturated at {@link Long#MAX_VALUE}. */
   long get(int dimension, int index) {
-    if (dimension >= high.length) {
-      return 0L;
-    }
+    return dimension >= saturated.length ? 0L : saturated[dimension][index];
+  }
+
+  /** The column of saturated sums of one dimension (read only). */
+  long[] column(int dimension) {
+    return saturated[dimension];
+  }
+
+  private long read(int dimension, int index) {
     final long h = high[dimension][index];
     final long l = low[dimension][index];
     if (h != 0 || l < 0) {
@@ -69,6 +84,7 @@ final class ExactSums {
     for (int d = 0; d < high.length; d++) {
       high[d][index] = 0;
       low[d][index] = 0;
+      saturated[d][index] = 0;
     }
   }
 

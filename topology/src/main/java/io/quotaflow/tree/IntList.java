@@ -15,6 +15,10 @@ final class IntList {
     items[size++] = value;
   }
 
+  int pop() {
+    return items[--size];
+  }
+
   int get(int i) {
     return items[i];
   }
