@@ -130,6 +130,8 @@ public final class QuotaTopology {
     properties.put(
         StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
         RejectingProcessingExceptionHandler.class);
+    // The engine has no global stores; enabled so the handler already covers any added later.
+    properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.put(EngineMetrics.CONFIG_KEY, metrics);
     return properties;
   }

@@ -1,0 +1,94 @@
+package io.quotaflow.engine;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.processor.api.ProcessorWrapper;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.WrappedFixedKeyProcessorSupplier;
+import org.apache.kafka.streams.processor.api.WrappedProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/**
+ * A crash for tests, as Kafka Streams' {@code processor.wrapper.class}: once {@link #arm} is called
+ * for an application, its cluster-quota processor throws on the next record, which kills the stream
+ * thread mid-transaction (the engine shuts the instance down, the transaction is aborted and
+ * nothing of it is committed), as a killed process would leave it.
+ */
+public final class CrashInjector implements ProcessorWrapper {
+  // Keyed by application id: the wrapper is created by Kafka Streams from its class name.
+  private static final Set<String> ARMED = ConcurrentHashMap.newKeySet();
+
+  private String applicationId = "";
+
+  /** The next record the cluster-quota processor of {@code applicationId} sees crashes it. */
+  static void arm(final String applicationId) {
+    ARMED.add(applicationId);
+  }
+
+  @Override
+  public void configure(final Map<String, ?> configs) {
+    applicationId = String.valueOf(configs.get(StreamsConfig.APPLICATION_ID_CONFIG));
+  }
+
+  @Override
+  public <KIn, VIn, KOut, VOut>
+      WrappedProcessorSupplier<KIn, VIn, KOut, VOut> wrapProcessorSupplier(
+          final String processorName, final ProcessorSupplier<KIn, VIn, KOut, VOut> supplier) {
+    if (!TopologyNames.CLUSTER_QUOTA.equals(processorName)) {
+      return ProcessorWrapper.asWrapped(supplier);
+    }
+    return new WrappedProcessorSupplier<>() {
+      @Override
+      public Processor<KIn, VIn, KOut, VOut> get() {
+        return new Crashing<>(supplier.get(), applicationId);
+      }
+
+      @Override
+      public Set<StoreBuilder<?>> stores() {
+        return supplier.stores();
+      }
+    };
+  }
+
+  @Override
+  public <KIn, VIn, VOut>
+      WrappedFixedKeyProcessorSupplier<KIn, VIn, VOut> wrapFixedKeyProcessorSupplier(
+          final String processorName, final FixedKeyProcessorSupplier<KIn, VIn, VOut> supplier) {
+    return ProcessorWrapper.asWrappedFixedKey(supplier);
+  }
+
+  private static final class Crashing<KIn, VIn, KOut, VOut>
+      implements Processor<KIn, VIn, KOut, VOut> {
+    private final Processor<KIn, VIn, KOut, VOut> delegate;
+    private final String applicationId;
+
+    Crashing(final Processor<KIn, VIn, KOut, VOut> delegate, final String applicationId) {
+      this.delegate = delegate;
+      this.applicationId = applicationId;
+    }
+
+    @Override
+    public void init(final ProcessorContext<KOut, VOut> context) {
+      delegate.init(context);
+    }
+
+    @Override
+    public void process(final Record<KIn, VIn> record) {
+      if (ARMED.remove(applicationId)) {
+        throw new IllegalStateException("Injected crash of " + applicationId);
+      }
+      delegate.process(record);
+    }
+
+    @Override
+    public void close() {
+      delegate.close();
+    }
+  }
+}
