@@ -1,0 +1,117 @@
+package io.quotaflow.admission.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.Fixtures;
+import io.quotaflow.tree.QuotaOptions;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class QueryApiTest {
+
+  /** The fields of a quota object in {@code simulate --output json} (docs/simulate.md). */
+  private static final List<String> SIMULATE_QUOTA_FIELDS =
+      List.of(
+          "name",
+          "parent",
+          "isParent",
+          "valid",
+          "reason",
+          "min",
+          "scaledMin",
+          "max",
+          "sharedWeight",
+          "request",
+          "limitedRequest",
+          "used",
+          "runtime");
+
+  private static final List<String> SIMULATE_POD_FIELDS =
+      List.of("namespace", "name", "group", "class");
+
+  private static Plugin plugin;
+
+  @BeforeAll
+  static void start() {
+    final SnapshotClusterState state = TestClusters.state();
+    state.put(
+        "west",
+        Fixtures.cluster().total(Fixtures.cpu(1_000)).group(Fixtures.quota("solo")).inputs(),
+        QuotaOptions.DEFAULTS);
+    plugin = Plugin.start(state);
+  }
+
+  @AfterAll
+  static void stop() {
+    plugin.close();
+  }
+
+  private static List<String> fields(JsonNode node) {
+    final List<String> names = new ArrayList<>();
+    node.fieldNames().forEachRemaining(names::add);
+    return names;
+  }
+
+  @Test
+  void listsTheClusters() {
+    final JsonNode body = plugin.get("/api/v1/clusters").json();
+
+    assertThat(body.get("clusters")).extracting(JsonNode::asText).containsExactly("east", "west");
+    assertThat(body.get("unreachable").isEmpty()).isTrue();
+  }
+
+  @Test
+  void theTreeHasTheRootFirstThenDepthFirstWithSimulatesFieldNames() {
+    final Plugin.Reply reply = plugin.get("/api/v1/clusters/east/quotas");
+
+    assertThat(reply.status()).isEqualTo(200);
+    final JsonNode body = reply.json();
+    assertThat(body.get("cluster").asText()).isEqualTo("east");
+    assertThat(body.get("total").get("cpu").asLong()).isEqualTo(10_000);
+    final List<String> names = new ArrayList<>();
+    body.get("quotas").forEach(quota -> names.add(quota.get("name").asText()));
+    assertThat(names)
+        .containsExactly(
+            SpecialGroups.ROOT,
+            SpecialGroups.DEFAULT,
+            SpecialGroups.SYSTEM,
+            "ops",
+            "research",
+            "team-a",
+            "team-b");
+    body.get("quotas")
+        .forEach(
+            quota -> assertThat(fields(quota)).containsExactlyElementsOf(SIMULATE_QUOTA_FIELDS));
+    assertThat(body.get("quotas").get(0).get("parent").isNull()).isTrue();
+  }
+
+  @Test
+  void oneGroupComesWithItsPodsAndTheirClasses() {
+    final JsonNode body = plugin.get("/api/v1/clusters/east/quotas/team-a").json();
+
+    assertThat(body.get("quota").get("name").asText()).isEqualTo("team-a");
+    assertThat(body.get("quota").get("runtime").get("cpu").asLong()).isEqualTo(4_000);
+    assertThat(body.get("quota").get("used").get("cpu").asLong()).isEqualTo(1_000);
+    final JsonNode pod = body.get("pods").get(0);
+    assertThat(fields(pod)).containsExactlyElementsOf(SIMULATE_POD_FIELDS);
+    assertThat(pod.get("name").asText()).isEqualTo("a-1");
+    assertThat(pod.get("class").asText()).isEqualTo("in-quota");
+  }
+
+  @Test
+  void anUnknownGroupOrClusterIsA404WithJson() {
+    final Plugin.Reply group = plugin.get("/api/v1/clusters/east/quotas/nobody");
+    final Plugin.Reply cluster = plugin.get("/api/v1/clusters/north/quotas");
+
+    assertThat(group.status()).isEqualTo(404);
+    assertThat(group.json().get("error").asText()).contains("nobody");
+    assertThat(cluster.status()).isEqualTo(404);
+    assertThat(cluster.json().get("error").asText()).contains("unknown cluster north");
+  }
+}

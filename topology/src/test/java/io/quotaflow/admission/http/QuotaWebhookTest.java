@@ -1,0 +1,131 @@
+package io.quotaflow.admission.http;
+
+import static io.quotaflow.admission.http.Reviews.quota;
+import static io.quotaflow.admission.http.Reviews.quotaReview;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class QuotaWebhookTest {
+
+  private static final String PATH = "/clusters/east/admission/quotas";
+  private static Plugin plugin;
+
+  @BeforeAll
+  static void start() {
+    plugin = Plugin.start(TestClusters.state());
+  }
+
+  @AfterAll
+  static void stop() {
+    plugin.close();
+  }
+
+  private static JsonNode answer(String review) {
+    final Plugin.Reply reply = plugin.post(PATH, review);
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    return reply.json().get("response");
+  }
+
+  @Test
+  void aValidNewGroupIsAllowed() {
+    final JsonNode response =
+        answer(
+            quotaReview(
+                "u1",
+                "CREATE",
+                quota("team-c").parent("research").min("cpu", "1").max("cpu", "2"),
+                null));
+
+    assertThat(response.get("uid").asText()).isEqualTo("u1");
+    assertThat(response.get("allowed").asBoolean()).isTrue();
+  }
+
+  @Test
+  void everyBrokenRuleIsNamedWithItsNumbers() {
+    // min above max, and the children's mins (4 + 2 + 5 cores) exceed research's 8.
+    final JsonNode response =
+        answer(
+            quotaReview(
+                "u2",
+                "CREATE",
+                quota("team-c").parent("research").min("cpu", "5").max("cpu", "3"),
+                null));
+
+    assertThat(response.get("allowed").asBoolean()).isFalse();
+    assertThat(response.get("status").get("code").asInt()).isEqualTo(422);
+    assertThat(response.get("status").get("message").asText())
+        .contains("breaks 2 rules")
+        .contains("min-not-above-max", "min 5000 is above max 3000")
+        .contains("children-mins-fit-parent-min", "summing to 11000", "parent's min 8000");
+  }
+
+  @Test
+  void aParentThatDoesNotExistIsRefused() {
+    final JsonNode response =
+        answer(quotaReview("u3", "CREATE", quota("lost").parent("nowhere").min("cpu", "1"), null));
+
+    assertThat(response.get("allowed").asBoolean()).isFalse();
+    assertThat(response.get("status").get("message").asText()).contains("parent-exists", "nowhere");
+  }
+
+  @Test
+  void anUpdateIsCheckedAgainstTheOtherGroups() {
+    final JsonNode response =
+        answer(
+            quotaReview(
+                "u4",
+                "UPDATE",
+                quota("team-b").parent("research").min("cpu", "5").max("cpu", "8"),
+                quota("team-b").parent("research").min("cpu", "2").max("cpu", "8")));
+
+    assertThat(response.get("allowed").asBoolean()).isFalse();
+    assertThat(response.get("status").get("message").asText())
+        .contains("children-mins-fit-parent-min");
+  }
+
+  @Test
+  void aGroupWithChildrenOrPodsCannotBeDeleted() {
+    final JsonNode parent =
+        answer(quotaReview("u5", "DELETE", null, quota("research").isParent().min("cpu", "8")));
+    final JsonNode withPods =
+        answer(quotaReview("u6", "DELETE", null, quota("team-a").parent("research")));
+    final JsonNode empty = answer(quotaReview("u7", "DELETE", null, quota("ops").min("cpu", "1")));
+
+    assertThat(parent.get("allowed").asBoolean()).isFalse();
+    assertThat(parent.get("status").get("message").asText()).contains("delete-without-children");
+    assertThat(withPods.get("allowed").asBoolean()).isFalse();
+    assertThat(withPods.get("status").get("message").asText())
+        .contains("delete-without-pods", "1 pods");
+    assertThat(empty.get("allowed").asBoolean()).isTrue();
+  }
+
+  @Test
+  void aNamespaceAlreadyOwnedByAnotherGroupIsRefused() {
+    final JsonNode response =
+        answer(
+            quotaReview(
+                "u8",
+                "CREATE",
+                quota("ops-2")
+                    .min("cpu", "0")
+                    .annotation("quota.scheduling.koordinator.sh/namespaces", "[\"alpha\"]"),
+                null));
+
+    assertThat(response.get("allowed").asBoolean()).isFalse();
+    assertThat(response.get("status").get("message").asText())
+        .contains("namespace-in-one-group", "alpha", "team-a");
+  }
+
+  @Test
+  void aReviewAboutAnotherKindIsABadRequest() {
+    final Plugin.Reply reply =
+        plugin.post(PATH, Reviews.createPod("u9", Reviews.pod("alpha", "p").cpu("1")));
+
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.json().get("error").asText()).contains("ElasticQuota", "Pod");
+  }
+}

@@ -1,0 +1,101 @@
+package io.quotaflow.admission.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotaflow.admission.AdmissionDecision;
+import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.http.reservation.ClusterAdmissions;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.tree.QuotaOptions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** When an admitted pod's reservation is released (SPEC 10). */
+class ReservationLifecycleTest {
+
+  private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+
+  private SnapshotClusterState state = TestClusters.state();
+  private final ClusterAdmissions admissions =
+      new ClusterAdmissions("east", Duration.ofSeconds(30));
+
+  private ClusterView view() {
+    return state.cluster("east").orElseThrow();
+  }
+
+  private AdmissionDecision admit(String name, long milliCpu, Instant at) {
+    final QuotaPod pod =
+        QuotaPod.builder("alpha", name).request(ResourceList.of("cpu", milliCpu)).build();
+    final AdmissionRequest request =
+        AdmissionRequest.of(pod, view().directory(), QuotaOptions.DEFAULTS);
+    return admissions.decide(request, view()::group, at, true, false);
+  }
+
+  @Test
+  void aReservationExpiresAfterItsTimeToLive() {
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(admit("first", room, T0).allowed()).isTrue();
+    assertThat(admit("second", 1, T0.plusSeconds(29)).allowed()).isFalse();
+
+    assertThat(admit("third", room, T0.plusSeconds(30)).allowed()).isTrue();
+  }
+
+  @Test
+  void aReservationIsReleasedOnceThePodIsSeenUsedInTwoSweeps() {
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(admit("first", room, T0).allowed()).isTrue();
+    assertThat(admissions.sweep(view(), T0.plusMillis(250))).isEqualTo(1);
+
+    // The engine sees the pod bound: used grows by its request, and the pod is listed.
+    state =
+        TestClusters.state(
+            TestClusters.east().pod(TestClusters.running("alpha", "first", "team-a", room)));
+    assertThat(admissions.sweep(view(), T0.plusMillis(500))).isEqualTo(1);
+    assertThat(admissions.sweep(view(), T0.plusMillis(750))).isZero();
+
+    assertThat(admissions.holds(new PodRef("alpha", "first"))).isFalse();
+    assertThat(admit("second", 1, T0.plusSeconds(1)).allowed()).isFalse();
+  }
+
+  @Test
+  void aPendingPodKeepsItsReservation() {
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(admit("first", room, T0).allowed()).isTrue();
+    state =
+        TestClusters.state(
+            TestClusters.east()
+                .pod(
+                    QuotaPod.builder("alpha", "first")
+                        .quotaName("team-a")
+                        .request(ResourceList.of("cpu", room))
+                        .build()));
+
+    admissions.sweep(view(), T0.plusMillis(250));
+    admissions.sweep(view(), T0.plusMillis(500));
+
+    assertThat(admissions.holds(new PodRef("alpha", "first"))).isTrue();
+  }
+
+  @Test
+  void aRecheckDoesNotCountThePodAgainstItself() {
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(admit("first", room, T0).allowed()).isTrue();
+    final QuotaPod pod =
+        QuotaPod.builder("alpha", "first").request(ResourceList.of("cpu", room)).build();
+    final AdmissionRequest request =
+        AdmissionRequest.of(pod, view().directory(), QuotaOptions.DEFAULTS);
+
+    final AdmissionDecision again =
+        admissions.decide(request, view()::group, T0.plusSeconds(1), true, true);
+
+    assertThat(again.allowed()).isTrue();
+    assertThat(admissions.held()).isEqualTo(1);
+    assertThat(Optional.of(admissions.holds(pod.ref()))).contains(true);
+  }
+}
