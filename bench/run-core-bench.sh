@@ -38,15 +38,20 @@ awk -F, '
   }
   function ms(us) { return sprintf("%.3f ms", us / 1000) }
   function verdict(ok) { return ok ? "MET" : "MISSED" }
+  function ratio(q, y) { return q < y ? sprintf("%.1fx faster", y / q) : sprintf("%.1fx SLOWER", q / y) }
   END {
     print ""
-    print "quotaflow vs YARN ComputeFairShares (full recomputation, average time):"
+    print "quotaflow vs YARN ComputeFairShares, full recomputation (average time; median of samples):"
     for (i = 1; i <= n; i++) {
       g = sizes[i]
       q = value["FullRecomputeBenchmark.quotaflow|avgt|" g]
       y = value["YarnPeerBenchmark.yarnFairShares|avgt|" g]
+      qm = value["FullRecomputeBenchmark.quotaflow:p0.50|sample|" g]
+      ym = value["YarnPeerBenchmark.yarnFairShares:p0.50|sample|" g]
       if (q > 0 && y > 0) {
-        printf "  %7d groups: quotaflow %s, YARN %s -> quotaflow is %.1fx %s\n", g, ms(q), ms(y), (q < y ? y / q : q / y), (q < y ? "faster" : "SLOWER")
+        printf "  %7d groups: quotaflow %s, YARN %s -> quotaflow is %s", g, ms(q), ms(y), ratio(q, y)
+        if (qm > 0 && ym > 0) printf "; medians %s vs %s -> %s", ms(qm), ms(ym), ratio(qm, ym)
+        printf "\n"
       }
     }
     print ""
@@ -56,7 +61,7 @@ awk -F, '
     q100 = value["FullRecomputeBenchmark.quotaflow|avgt|100000"]
     i99 = value["IncrementalUpdateBenchmark.podEvent:p0.99|sample|10000"]
     n50 = value["IncrementalUpdateBenchmark.nodeEvent:p0.50|sample|10000"]
-    if (q10 > 0 && y10 > 0) printf "  full, 10,000 groups, >= 10x faster than YARN: %s  %s\n", (q10 < y10 ? sprintf("%.1fx faster", y10 / q10) : sprintf("%.1fx slower", q10 / y10)), verdict(y10 / q10 >= 10)
+    if (q10 > 0 && y10 > 0) printf "  full, 10,000 groups, >= 10x faster than YARN: %s  %s\n", ratio(q10, y10), verdict(y10 / q10 >= 10)
     if (q10 > 0) printf "  full, 10,000 groups, < 1 ms: %s  %s\n", ms(q10), verdict(q10 < 1000)
     if (q100 > 0) printf "  full, 100,000 groups, < 30 ms: %s  %s\n", ms(q100), verdict(q100 < 30000)
     if (i99 > 0) printf "  incremental pod event, 10,000 groups, p99 < 1 ms: %s  %s\n", ms(i99), verdict(i99 < 1000)
