@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.connect.ConnectCommand;
+import io.quotaflow.engine.EngineCommand;
 import io.quotaflow.simulate.SimulateCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,12 @@ import picocli.CommandLine.Spec;
     versionProvider = VersionProvider.class,
     description =
         "Elastic quotas for Kubernetes clusters, computed by a Kafka Streams application.",
-    subcommands = {CommandLine.HelpCommand.class, SimulateCommand.class, ConnectCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      SimulateCommand.class,
+      ConnectCommand.class,
+      EngineCommand.class
+    })
 public final class QuotaflowCommand implements Runnable {
 
   private static final Logger LOG = LoggerFactory.getLogger(QuotaflowCommand.class);
