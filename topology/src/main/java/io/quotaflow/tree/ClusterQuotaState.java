@@ -1048,13 +1048,9 @@ public final class ClusterQuotaState {
 
   /** One parent's distribution in one dimension (buffers sized by the caller). */
   private void distributeDimension(int p, int d) {
-    final long available;
-    if (p == GroupTable.ROOT) {
-      available = rootAvailable[d];
-    } else {
-      // A dimension the parent does not track is not bounded at its level.
-      available = t.tracked[d][p] ? t.runtime[d][p] : Arith.UNBOUNDED;
-    }
+    // A dimension the parent does not track is not bounded at its level.
+    final boolean unbounded = p != GroupTable.ROOT && !t.tracked[d][p];
+    final long available = p == GroupTable.ROOT ? rootAvailable[d] : t.runtime[d][p];
     final boolean[] tracked = t.tracked[d];
     final long[] limitedColumn = t.limited[d];
     final long[] minColumn = t.min[d];
@@ -1073,7 +1069,15 @@ public final class ClusterQuotaState {
       return;
     }
     fill.distribute(
-        available, n, bufRequest, bufMin, bufWeight, options.minScaling(), bufScaled, bufRuntime);
+        available,
+        unbounded,
+        n,
+        bufRequest,
+        bufMin,
+        bufWeight,
+        options.minScaling(),
+        bufScaled,
+        bufRuntime);
     final long[] scaledColumn = t.scaledMin[d];
     final long[] runtimeColumn = t.runtime[d];
     for (int i = 0; i < n; i++) {

@@ -20,7 +20,8 @@ final class WaterFill {
   private int[] mergeBuffer = new int[16];
 
   /**
-   * Distributes {@code available} (or {@link Arith#UNBOUNDED}) among {@code n} children.
+   * Distributes {@code available} among {@code n} children; with {@code unbounded} there is no
+   * limit at all (a dimension the parent does not track) and {@code available} is ignored.
    *
    * @param request each child's limited request (with its request floor applied)
    * @param min each child's min
@@ -30,6 +31,7 @@ final class WaterFill {
    */
   void distribute(
       long available,
+      boolean unbounded,
       int n,
       long[] request,
       long[] min,
@@ -39,19 +41,19 @@ final class WaterFill {
       long[] runtime) {
     ensure(n);
     System.arraycopy(min, 0, scaledMin, 0, n);
-    final boolean unbounded = available == Arith.UNBOUNDED;
     if (minScaling && !unbounded) {
       scaleMins(available, n, min, scaledMin);
     }
     long started = 0;
     int borrowers = 0;
+    // What the weighted borrowers still ask for; -1 once it no longer fits a long.
     long need = 0;
     for (int i = 0; i < n; i++) {
       if (request[i] > scaledMin[i]) {
         runtime[i] = scaledMin[i];
         if (weight[i] > 0) {
           active[borrowers++] = i;
-          need = Arith.add(need, request[i] - scaledMin[i]);
+          need = need < 0 ? -1 : need + (request[i] - scaledMin[i]);
         }
       } else {
         runtime[i] = request[i];
@@ -69,7 +71,7 @@ final class WaterFill {
       return;
     }
     long left = available - started;
-    if (left >= need) {
+    if (need >= 0 && left >= need) {
       // Every round would cap at least one borrower and the rest keep fitting: all end capped.
       giveAll(borrowers, request, runtime);
       return;

@@ -15,7 +15,13 @@ import net.jqwik.api.constraints.IntRange;
 class WaterFillProperties {
 
   /** One random split problem; amounts are small or close to {@link Long#MAX_VALUE}. */
-  record Case(long available, long[] request, long[] min, long[] weight, boolean scaling) {
+  record Case(
+      long available,
+      boolean unbounded,
+      long[] request,
+      long[] min,
+      long[] weight,
+      boolean scaling) {
     int n() {
       return request.length;
     }
@@ -35,9 +41,10 @@ class WaterFillProperties {
               : Math.min(min[i], amount(random, huge, 40));
       weight[i] = random.nextInt(6) == 0 ? 0 : amount(random, huge && random.nextBoolean(), 90);
     }
+    final boolean unbounded = random.nextInt(10) == 0;
     final long available =
-        random.nextInt(10) == 0 ? Arith.UNBOUNDED : amount(random, huge, 60 * n + 1);
-    return new Case(available, request, min, weight, random.nextInt(5) > 0);
+        random.nextInt(8) == 0 ? Long.MAX_VALUE : amount(random, huge, 60 * n + 1);
+    return new Case(available, unbounded, request, min, weight, random.nextInt(5) > 0);
   }
 
   private static long amount(Random random, boolean huge, int scale) {
@@ -52,7 +59,15 @@ class WaterFillProperties {
     final long[] runtime = new long[c.n()];
     new WaterFill()
         .distribute(
-            c.available(), c.n(), c.request(), c.min(), c.weight(), c.scaling(), scaled, runtime);
+            c.available(),
+            c.unbounded(),
+            c.n(),
+            c.request(),
+            c.min(),
+            c.weight(),
+            c.scaling(),
+            scaled,
+            runtime);
     return new long[][] {scaled, runtime};
   }
 
@@ -72,7 +87,7 @@ class WaterFillProperties {
   void withMinScalingChildrenNeverGetMoreThanTheParentDistributes(
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 9) int n) {
     final Case c = randomCase(seed, n);
-    if (!c.scaling() || c.available() == Arith.UNBOUNDED) {
+    if (!c.scaling() || c.unbounded()) {
       return;
     }
     final long[] runtime = run(c)[1];
@@ -87,7 +102,7 @@ class WaterFillProperties {
   void theSplitHandsOutEverythingUnlessEveryWeightedBorrowerIsFull(
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 9) int n) {
     final Case c = randomCase(seed, n);
-    if (!c.scaling() || c.available() == Arith.UNBOUNDED) {
+    if (!c.scaling() || c.unbounded()) {
       return;
     }
     final long[][] result = run(c);
@@ -136,7 +151,8 @@ class WaterFillProperties {
     final long[] more = c.request().clone();
     more[raised] = Arith.add(more[raised], 1 + random.nextInt(50));
     final long[] before = run(c)[1];
-    final long[] after = run(new Case(c.available(), more, c.min(), c.weight(), c.scaling()))[1];
+    final long[] after =
+        run(new Case(c.available(), c.unbounded(), more, c.min(), c.weight(), c.scaling()))[1];
     for (int i = 0; i < n; i++) {
       if (i != raised) {
         assertThat(after[i]).as("child %d", i).isLessThanOrEqualTo(Arith.add(before[i], n - 1));
@@ -151,9 +167,11 @@ class WaterFillProperties {
     final long[] weight = {9, 9, 1, 2, 3};
     final long[] raised = {18, 6, 7, 23, 12};
 
-    assertThat(run(new Case(27, request, min, weight, true))[1]).containsExactly(12, 6, 4, 2, 3);
+    assertThat(run(new Case(27, false, request, min, weight, true))[1])
+        .containsExactly(12, 6, 4, 2, 3);
     // Child 2 no longer caps in round one; in round two the leftover unit ranks differently.
-    assertThat(run(new Case(27, raised, min, weight, true))[1]).containsExactly(11, 6, 4, 3, 3);
+    assertThat(run(new Case(27, false, raised, min, weight, true))[1])
+        .containsExactly(11, 6, 4, 3, 3);
   }
 
   /** SPEC 7 read literally, in {@link BigInteger}, one borrower at a time. */
@@ -165,7 +183,7 @@ class WaterFillProperties {
       for (int i = 0; i < n; i++) {
         sumMin = sumMin.add(BigInteger.valueOf(c.min()[i]));
       }
-      final boolean unbounded = c.available() == Arith.UNBOUNDED;
+      final boolean unbounded = c.unbounded();
       final BigInteger available = BigInteger.valueOf(c.available());
       for (int i = 0; i < n; i++) {
         scaled[i] = BigInteger.valueOf(c.min()[i]);
