@@ -15,6 +15,7 @@ import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupRuntime;
@@ -317,12 +318,12 @@ final class ClusterQuotaProcessor
     }
   }
 
-  private static io.quotaflow.quota.ResourceList rootRuntime(final List<GroupStatus> groups) {
+  private static ResourceList rootRuntime(final List<GroupStatus> groups) {
     return groups.stream()
         .filter(status -> SpecialGroups.ROOT.equals(status.name()))
         .map(GroupStatus::runtime)
         .findFirst()
-        .orElse(io.quotaflow.quota.ResourceList.empty());
+        .orElse(ResourceList.empty());
   }
 
   /** One cluster's contents of the stores, gathered before its state is rebuilt. */

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.topics.ProvisioningReport;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -66,6 +67,8 @@ public final class EngineCommand implements Callable<Integer> {
 
   private final Map<String, String> environment;
   private final MeterRegistry registry;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile Engine running;
 
   /** The command as the launcher runs it: the process environment, meters kept in memory. */
   public EngineCommand() {
@@ -105,18 +108,15 @@ public final class EngineCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     final EngineConfig config = configuration();
     LOG.info("Effective configuration:\n  {}", String.join("\n  ", config.describe()));
-    final CountDownLatch stopped = new CountDownLatch(1);
     final Engine engine = new Engine(config, registry);
-    final Thread hook =
-        new Thread(
-            () -> {
-              LOG.info("Shutdown requested");
-              engine.close();
-              stopped.countDown();
-            },
-            "quotaflow-engine-shutdown");
+    final Thread hook = new Thread(this::stop, "quotaflow-engine-shutdown");
     try {
-      engine.provisionTopics();
+      final ProvisioningReport report = engine.provisionTopics();
+      if (!report.allMatch()) {
+        LOG.warn(
+            "{} topics differ from what the engine expects (see above); running anyway",
+            report.mismatched().size());
+      }
       engine
           .streams()
           .setStateListener(
@@ -126,6 +126,7 @@ public final class EngineCommand implements Callable<Integer> {
                   stopped.countDown();
                 }
               });
+      running = engine;
       Runtime.getRuntime().addShutdownHook(hook);
       engine.start();
       stopped.await();
@@ -134,6 +135,16 @@ public final class EngineCommand implements Callable<Integer> {
       removeHook(hook);
       engine.close();
     }
+  }
+
+  /** Stops a running engine cleanly, as SIGTERM does (through the shutdown hook). */
+  void stop() {
+    final Engine engine = running;
+    if (engine != null) {
+      LOG.info("Shutdown requested");
+      engine.close();
+    }
+    stopped.countDown();
   }
 
   private static void removeHook(final Thread hook) {

@@ -2,6 +2,7 @@ package io.quotaflow.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
@@ -14,9 +15,12 @@ import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaCalculator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,8 +71,8 @@ final class EngineDriver implements AutoCloseable {
     this.config = config;
     try {
       this.stateDir = Files.createTempDirectory("quotaflow-ttd");
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     this.metrics = new EngineMetrics(new SimpleMeterRegistry());
     open(START);
@@ -169,7 +173,7 @@ final class EngineDriver implements AutoCloseable {
 
   /** Lets one recomputation run. */
   EngineDriver recompute() {
-    return advance(config.get(io.quotaflow.engine.config.EngineSettings.RECOMPUTE_INTERVAL));
+    return advance(config.get(EngineSettings.RECOMPUTE_INTERVAL));
   }
 
   // Outputs ---------------------------------------------------------------------------------------
@@ -249,12 +253,12 @@ final class EngineDriver implements AutoCloseable {
     return metrics;
   }
 
-  private <K, V> TestInputTopic<K, V> input(final io.quotaflow.topics.Topic<K, V> topic) {
+  private <K, V> TestInputTopic<K, V> input(final Topic<K, V> topic) {
     return driver.createInputTopic(
         topic.name(), topic.keySerializer(), topic.valueSerializer(), wallClock, Duration.ZERO);
   }
 
-  private <K, V> TestOutputTopic<K, V> output(final io.quotaflow.topics.Topic<K, V> topic) {
+  private <K, V> TestOutputTopic<K, V> output(final Topic<K, V> topic) {
     return driver.createOutputTopic(
         topic.name(), topic.keyDeserializer(), topic.valueDeserializer());
   }

@@ -9,6 +9,7 @@ import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.ThreadMetadata;
@@ -78,7 +79,7 @@ class EngineTwoInstancesIT {
   private static int activeTasks(final Engine engine) {
     return engine.streams().metadataForLocalThreads().stream()
         .map(ThreadMetadata::activeTasks)
-        .mapToInt(java.util.Set::size)
+        .mapToInt(Set::size)
         .sum();
   }
 }

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The inputs a test has sent so far, per cluster, and what the core's full computation makes of
@@ -53,7 +54,7 @@ final class InputModel {
   }
 
   Set<String> clusters() {
-    final Set<String> clusters = new java.util.TreeSet<>(pods.keySet());
+    final Set<String> clusters = new TreeSet<>(pods.keySet());
     clusters.addAll(groups.keySet());
     clusters.addAll(nodes.keySet());
     return clusters;

@@ -13,6 +13,7 @@ import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.PodKey;
+import io.quotaflow.tree.GroupStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -168,7 +169,7 @@ class ReclaimTest {
 
     engine.advance(CHECK).advance(DELAY).advance(DELAY);
 
-    final io.quotaflow.tree.GroupStatus system = engine.group(EAST, SpecialGroups.SYSTEM);
+    final GroupStatus system = engine.group(EAST, SpecialGroups.SYSTEM);
     assertThat(system.used().get("cpu")).isGreaterThan(system.runtime().get("cpu"));
     assertThat(engine.evictionRecords()).isEmpty();
   }

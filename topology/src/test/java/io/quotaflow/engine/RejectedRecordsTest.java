@@ -11,6 +11,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.errors.InvalidInputException;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
@@ -140,7 +141,7 @@ class RejectedRecordsTest {
     final Rejection rejection = RejectedRecordHeaders.read(onlyRejected().headers()).orElseThrow();
     assertThat(rejection.message()).isEqualTo("negative allocatable of cpu: -1");
     processingGoesOn();
-    assertThat(engine.group(EAST, io.quotaflow.quota.SpecialGroups.ROOT).runtime())
+    assertThat(engine.group(EAST, SpecialGroups.ROOT).runtime())
         .as("the rejected node does not count")
         .isEqualTo(ResourceList.of("cpu", 10_000));
   }

@@ -16,6 +16,7 @@ import io.quotaflow.schemas.QuotaClass;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.tree.PodClass;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -147,8 +148,7 @@ class RuntimeEmissionTest {
     assertThat(engine.queries().podsOf(EAST, "team-a")).isEmpty();
     assertThat(engine.queries().podsOf(EAST, "team-b"))
         .containsExactly(
-            new PodInGroup(
-                new PodRef(NS, "p1"), "p1-uid", java.util.Optional.of(PodClass.IN_QUOTA)));
+            new PodInGroup(new PodRef(NS, "p1"), "p1-uid", Optional.of(PodClass.IN_QUOTA)));
     final List<TestRecord<PodKey, PodQuotaClass>> classes = engine.podClassRecords();
     assertThat(classes)
         .singleElement()

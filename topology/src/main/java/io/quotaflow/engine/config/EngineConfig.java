@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
@@ -43,10 +44,15 @@ public final class EngineConfig {
           StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0");
 
   private final Map<String, Object> engine;
+  private final Map<String, String> engineTexts;
   private final Map<String, String> kafka;
 
-  private EngineConfig(final Map<String, Object> engine, final Map<String, String> kafka) {
+  private EngineConfig(
+      final Map<String, Object> engine,
+      final Map<String, String> engineTexts,
+      final Map<String, String> kafka) {
     this.engine = Map.copyOf(engine);
+    this.engineTexts = Map.copyOf(engineTexts);
     this.kafka = Map.copyOf(kafka);
   }
 
@@ -83,8 +89,8 @@ public final class EngineConfig {
   }
 
   /** One Kafka setting, if set. */
-  public java.util.Optional<String> kafka(final String key) {
-    return java.util.Optional.ofNullable(kafka.get(key));
+  public Optional<String> kafka(final String key) {
+    return Optional.ofNullable(kafka.get(key));
   }
 
   /** The Kafka settings as properties. */
@@ -101,7 +107,8 @@ public final class EngineConfig {
   public List<String> describe() {
     final List<String> lines = new ArrayList<>();
     for (final Setting<?> setting : EngineSettings.ALL) {
-      lines.add(setting.key() + " = " + Secrets.shown(setting.key(), engine.get(setting.key())));
+      lines.add(
+          setting.key() + " = " + Secrets.shown(setting.key(), engineTexts.get(setting.key())));
     }
     new TreeMap<>(kafka)
         .forEach((key, value) -> lines.add(key + " = " + Secrets.shown(key, value)));
@@ -180,12 +187,15 @@ public final class EngineConfig {
      */
     public EngineConfig build() {
       final Map<String, Object> engine = new HashMap<>();
+      final Map<String, String> texts = new HashMap<>();
       final Map<String, String> kafka = new HashMap<>(values);
       for (final Setting<?> setting : EngineSettings.ALL) {
-        final String text = kafka.remove(setting.key());
-        engine.put(setting.key(), setting.parse(text == null ? setting.defaultValue() : text));
+        final String given = kafka.remove(setting.key());
+        final String text = given == null ? setting.defaultValue() : given.trim();
+        engine.put(setting.key(), setting.parse(text));
+        texts.put(setting.key(), text);
       }
-      return new EngineConfig(engine, kafka);
+      return new EngineConfig(engine, texts, kafka);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.quotaflow.engine.config;
 
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 
@@ -28,8 +29,7 @@ public record Setting<T>(
 
   /** The environment variable that sets it: {@code QUOTAFLOW_} and the key in upper snake case. */
   public String environmentName() {
-    return EngineConfig.ENVIRONMENT_PREFIX
-        + key.toUpperCase(java.util.Locale.ROOT).replace('.', '_');
+    return EngineConfig.ENVIRONMENT_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_');
   }
 
   /**
