@@ -93,6 +93,11 @@ final class ClusterQuotaProcessor
   @Override
   public void init(final ProcessorContext<SpecificRecord, SpecificRecord> context) {
     this.context = context;
+    // A task revived after a failure initialises its processors again: start from the stores only.
+    clusters.clear();
+    dirty.clear();
+    punctuators.forEach(Cancellable::cancel);
+    punctuators.clear();
     this.inputs = context.getStateStore(TopologyNames.CLUSTER_INPUTS_STORE);
     final KeyValueStore<GroupId, GroupRuntime> runtime =
         context.getStateStore(TopologyNames.RUNTIME_STORE);

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.EvictionCommands;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
@@ -77,6 +78,15 @@ class ReclaimTest {
     assertThat(first.getPodRequest()).isEqualTo(Map.of("cpu", 2_000L));
     assertThat(first.getIssuedAt()).isEqualTo(engine.now());
     assertThat(first.getReason()).contains("team-a", "a0");
+    assertThat(
+            engine
+                .metrics()
+                .registry()
+                .get(EngineMetrics.EVICTIONS)
+                .tag("cluster", EAST)
+                .counter()
+                .count())
+        .isEqualTo(2.0);
   }
 
   @Test

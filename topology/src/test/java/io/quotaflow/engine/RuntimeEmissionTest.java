@@ -275,6 +275,9 @@ class RuntimeEmissionTest {
     assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 3_000));
     assertThat(engine.table(EAST)).isEqualTo(engine.expected(EAST));
     assertThat(engine.table(WEST)).isEqualTo(engine.expected(WEST));
+    assertThat(engine.queries().group(WEST, "team-a")).contains(engine.group(WEST, "team-a"));
+    assertThat(engine.queries().group(EAST, "team-a")).contains(engine.group(EAST, "team-a"));
+    assertThat(engine.queries().lookup(EAST).find("team-a")).contains(engine.group(EAST, "team-a"));
     assertThat(engine.queries().tree(WEST))
         .extracting(status -> status.name())
         .containsExactlyInAnyOrderElementsOf(engine.expected(WEST).keySet());
