@@ -1,4 +1,4 @@
-package io.quotaflow.source;
+package io.quotaflow.cluster;
 
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.quotaflow.kube.ElasticQuotaApi;

@@ -3,6 +3,7 @@ package io.quotaflow.source;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.kube.ElasticQuotaAdapter;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.schemas.QuotaKey;

@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -191,7 +192,7 @@ public final class StatusWriter implements AutoCloseable {
       try {
         synced.get(200, TimeUnit.MILLISECONDS);
         return;
-      } catch (java.util.concurrent.TimeoutException e) {
+      } catch (TimeoutException e) {
         // Still listing; check whether we are being stopped.
       } catch (ExecutionException e) {
         throw new IllegalStateException("watching ElasticQuotas failed", e.getCause());

@@ -19,7 +19,6 @@ import io.quotaflow.fixtures.EvictionEndpoint;
 import io.quotaflow.fixtures.MockCluster;
 import io.quotaflow.fixtures.TestTopics;
 import io.quotaflow.fixtures.TopicReader;
-import io.quotaflow.quota.Quantities;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.GroupRuntime;
@@ -36,6 +35,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -158,7 +158,7 @@ class ClusterRoundTripIT {
                         results.read().stream()
                             .flatMap(entry -> entry.value().stream())
                             .findFirst(),
-                    java.util.Optional::isPresent)
+                    Optional::isPresent)
                 .orElseThrow();
         assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.EVICTED);
         assertThat(eviction.requests()).hasSize(1);
@@ -206,16 +206,6 @@ class ClusterRoundTripIT {
             .reduce((first, second) -> second)
             .flatMap(entry -> entry.value())
             .orElseThrow();
-    final StringBuilder json = new StringBuilder("{");
-    new java.util.TreeMap<>(latest.getRuntime())
-        .forEach(
-            (resource, amount) ->
-                json.append(json.length() > 1 ? "," : "")
-                    .append('"')
-                    .append(resource)
-                    .append("\":\"")
-                    .append(Quantities.format(resource, amount))
-                    .append('"'));
-    return json.append('}').toString();
+    return QuotaStatus.of(latest).runtime();
   }
 }

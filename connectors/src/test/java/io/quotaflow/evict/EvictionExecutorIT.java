@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -267,7 +268,7 @@ class EvictionExecutorIT {
                       .flatMap(entry -> entry.value().stream())
                       .filter(result -> result.getCommandId().equals(command.getId()))
                       .findFirst(),
-              java.util.Optional::isPresent)
+              Optional::isPresent)
           .orElseThrow();
     }
   }

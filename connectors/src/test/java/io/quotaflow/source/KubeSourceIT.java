@@ -6,6 +6,7 @@ import static io.quotaflow.fixtures.KubeObjects.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
@@ -27,6 +28,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -284,17 +289,16 @@ class KubeSourceIT {
             TestTopics.kafka(broker),
             new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(10), WAIT),
             registry);
-    source.start().orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+    source.start().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
   }
 
   private void writeStray(final PodKey key, final PodState value) {
-    try (var producer =
-        new org.apache.kafka.clients.producer.KafkaProducer<>(
+    try (KafkaProducer<PodKey, PodState> producer =
+        new KafkaProducer<>(
             TestTopics.kafka(broker),
             topics.pods().keySerializer(),
             topics.pods().valueSerializer())) {
-      producer.send(
-          new org.apache.kafka.clients.producer.ProducerRecord<>(topics.pods().name(), key, value));
+      producer.send(new ProducerRecord<>(topics.pods().name(), key, value));
     }
   }
 
@@ -307,9 +311,7 @@ class KubeSourceIT {
   }
 
   private static <K, V> V awaitValue(
-      final TopicReader<K, V> reader,
-      final K key,
-      final java.util.function.Predicate<V> condition) {
+      final TopicReader<K, V> reader, final K key, final Predicate<V> condition) {
     return await()
         .atMost(WAIT)
         .until(() -> reader.last(key).flatMap(Entry::value).filter(condition), Optional::isPresent)
@@ -327,8 +329,7 @@ class KubeSourceIT {
     return pod;
   }
 
-  private static io.fabric8.kubernetes.api.model.Node cordoned(
-      final io.fabric8.kubernetes.api.model.Node node) {
+  private static Node cordoned(final Node node) {
     node.getSpec().setUnschedulable(true);
     return node;
   }
