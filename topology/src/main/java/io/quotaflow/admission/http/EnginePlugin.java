@@ -1,0 +1,62 @@
+package io.quotaflow.admission.http;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.state.StreamsClusterState;
+import io.quotaflow.engine.Engine;
+import io.quotaflow.engine.config.EngineConfig;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Starts the admission plugin beside a running engine: settings from the engine's configuration
+ * (the {@code admission.*} keys of {@link PluginSettings}), state from its interactive stores,
+ * meters in its registry. {@code application.server}, when set, names this instance for forwarding
+ * and must use the plugin's port.
+ */
+public final class EnginePlugin {
+
+  /** How long a cluster's group specifications are reused before they are read again. */
+  static final Duration SPEC_TTL = Duration.ofSeconds(1);
+
+  private EnginePlugin() {}
+
+  /**
+   * The started plugin, or empty when {@code admission.enabled=false}.
+   *
+   * @throws IllegalArgumentException when a setting is invalid, or {@code application.server}'s
+   *     port is not the plugin's
+   * @throws IllegalStateException when the server cannot start
+   */
+  public static Optional<AdmissionServer> start(
+      EngineConfig config, Engine engine, PrometheusMeterRegistry registry) {
+    if (!PluginSettings.enabled(config.kafka())) {
+      return Optional.empty();
+    }
+    final PluginConfig plugin = PluginSettings.config(config.kafka());
+    final Optional<HostInfo> self =
+        config
+            .kafka(StreamsConfig.APPLICATION_SERVER_CONFIG)
+            .filter(endpoint -> !endpoint.isBlank())
+            .map(HostInfo::buildFromEndpoint);
+    if (self.isPresent() && plugin.port() != 0 && self.get().port() != plugin.port()) {
+      throw new IllegalArgumentException(
+          StreamsConfig.APPLICATION_SERVER_CONFIG
+              + " "
+              + self.get()
+              + " must use the admission port "
+              + plugin.port()
+              + ": other instances forward requests there");
+    }
+    final StreamsClusterState state =
+        new StreamsClusterState(engine.streams(), self, Clock.systemUTC(), SPEC_TTL);
+    return Optional.of(
+        AdmissionServer.builder(plugin, state)
+            .options(config.quotaOptions())
+            .registry(registry)
+            .build()
+            .start());
+  }
+}

@@ -1,0 +1,242 @@
+package io.quotaflow.admission.http.state;
+
+import io.quotaflow.engine.TopologyNames;
+import io.quotaflow.engine.convert.InputRecords;
+import io.quotaflow.engine.query.PodInGroup;
+import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.engine.store.GroupId;
+import io.quotaflow.engine.store.InputId;
+import io.quotaflow.engine.store.KeyPrefixes;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.tree.GroupDirectory;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.PodAssignment;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Cluster state read from the engine's interactive stores: group statuses and pods through the
+ * engine's {@link RuntimeQueries}, group specifications from its {@code cluster-inputs} store, and
+ * ownership from {@code queryMetadataForKey} with the cluster as key. Specifications change rarely
+ * and reading them scans a cluster's inputs, so each cluster's are kept for {@code specTtl}.
+ */
+public final class StreamsClusterState implements ClusterStateReader {
+
+  private record Specs(Instant readAt, List<QuotaGroup> quotas, GroupDirectory directory) {}
+
+  private final KafkaStreams streams;
+  private final Optional<HostInfo> self;
+  private final Clock clock;
+  private final Duration specTtl;
+  private final Map<String, Specs> specs = new ConcurrentHashMap<>();
+
+  /**
+   * @param streams the engine's running application
+   * @param self this instance's {@code application.server}; empty for a single instance without one
+   *     (every cluster is then held here)
+   * @param specTtl how long a cluster's group specifications are reused
+   */
+  public StreamsClusterState(
+      KafkaStreams streams, Optional<HostInfo> self, Clock clock, Duration specTtl) {
+    this.streams = Objects.requireNonNull(streams, "streams");
+    this.self = Objects.requireNonNull(self, "self");
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.specTtl = Objects.requireNonNull(specTtl, "specTtl");
+  }
+
+  @Override
+  public boolean alive() {
+    final KafkaStreams.State state = streams.state();
+    return state != KafkaStreams.State.ERROR
+        && state != KafkaStreams.State.PENDING_ERROR
+        && state != KafkaStreams.State.NOT_RUNNING
+        && state != KafkaStreams.State.PENDING_SHUTDOWN;
+  }
+
+  @Override
+  public Optional<String> notReadyReason() {
+    final KafkaStreams.State state = streams.state();
+    if (state != KafkaStreams.State.RUNNING) {
+      return Optional.of("the engine is " + state);
+    }
+    try {
+      RuntimeQueries.of(streams);
+      return Optional.empty();
+    } catch (InvalidStateStoreException e) {
+      return Optional.of("the stores are not queryable: " + e.getMessage());
+    }
+  }
+
+  @Override
+  public Ownership owner(String cluster) {
+    final KafkaStreams.State state = streams.state();
+    if (state != KafkaStreams.State.RUNNING) {
+      return new Ownership.Unavailable("the engine is " + state);
+    }
+    if (self.isEmpty()) {
+      return Ownership.local();
+    }
+    final KeyQueryMetadata owner = RuntimeQueries.owner(streams, cluster);
+    if (owner == null || KeyQueryMetadata.NOT_AVAILABLE.equals(owner)) {
+      return new Ownership.Unavailable("no instance holds the cluster now (rebalance)");
+    }
+    final HostInfo host = owner.activeHost();
+    return host.equals(self.get())
+        ? Ownership.local()
+        : new Ownership.Remote(host.host(), host.port());
+  }
+
+  @Override
+  public List<String> localClusters() {
+    return read(
+        () -> {
+          final TreeSet<String> clusters = new TreeSet<>();
+          try (KeyValueIterator<GroupId, GroupRuntime> all = runtimeStore().all()) {
+            while (all.hasNext()) {
+              clusters.add(all.next().key.cluster());
+            }
+          }
+          return List.copyOf(clusters);
+        });
+  }
+
+  @Override
+  public List<Ownership.Remote> peers() {
+    final List<Ownership.Remote> peers = new ArrayList<>();
+    for (final StreamsMetadata metadata : streams.metadataForAllStreamsClients()) {
+      final HostInfo host = metadata.hostInfo();
+      if (self.isPresent() && !host.equals(self.get()) && host.port() > 0) {
+        peers.add(new Ownership.Remote(host.host(), host.port()));
+      }
+    }
+    return peers;
+  }
+
+  @Override
+  public Optional<ClusterView> cluster(String cluster) {
+    return read(
+        () -> {
+          final RuntimeQueries queries = RuntimeQueries.of(streams);
+          if (queries.group(cluster, SpecialGroups.ROOT).isEmpty()) {
+            specs.remove(cluster);
+            return Optional.empty();
+          }
+          return Optional.of(new StoreView(cluster, queries));
+        });
+  }
+
+  private ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtimeStore() {
+    return streams.store(
+        StoreQueryParameters.fromNameAndType(
+            TopologyNames.RUNTIME_STORE,
+            QueryableStoreTypes.<GroupId, GroupRuntime>keyValueStore()));
+  }
+
+  private Specs specs(String cluster) {
+    final Instant now = clock.instant();
+    final Specs cached = specs.get(cluster);
+    if (cached != null && cached.readAt().plus(specTtl).isAfter(now)) {
+      return cached;
+    }
+    final ReadOnlyKeyValueStore<InputId, ClusterEvent> inputs =
+        streams.store(
+            StoreQueryParameters.fromNameAndType(
+                TopologyNames.CLUSTER_INPUTS_STORE,
+                QueryableStoreTypes.<InputId, ClusterEvent>keyValueStore()));
+    final List<QuotaGroup> quotas = new ArrayList<>();
+    try (KeyValueIterator<InputId, ClusterEvent> scan =
+        inputs.prefixScan(cluster, KeyPrefixes.cluster())) {
+      while (scan.hasNext()) {
+        final KeyValue<InputId, ClusterEvent> entry = scan.next();
+        if (entry.key.kind() == InputId.InputKind.QUOTA
+            && entry.value != null
+            && entry.value.getValue().orElse(null) instanceof QuotaSpec spec) {
+          quotas.add(InputRecords.group(entry.key.name(), spec));
+        }
+      }
+    }
+    final Specs fresh = new Specs(now, List.copyOf(quotas), GroupDirectory.of(quotas));
+    specs.put(cluster, fresh);
+    return fresh;
+  }
+
+  private static <T> T read(Supplier<T> action) {
+    try {
+      return action.get();
+    } catch (InvalidStateStoreException e) {
+      throw new StateUnavailableException("the stores are not queryable: " + e.getMessage(), e);
+    }
+  }
+
+  /** One cluster's state over the stores; every call reads them anew. */
+  private final class StoreView implements ClusterView {
+    private final String cluster;
+    private final RuntimeQueries queries;
+
+    StoreView(String cluster, RuntimeQueries queries) {
+      this.cluster = cluster;
+      this.queries = queries;
+    }
+
+    @Override
+    public Optional<GroupStatus> group(String name) {
+      return read(() -> queries.group(cluster, name));
+    }
+
+    @Override
+    public List<GroupStatus> groups() {
+      return read(() -> queries.tree(cluster));
+    }
+
+    @Override
+    public List<QuotaGroup> quotas() {
+      return read(() -> specs(cluster).quotas());
+    }
+
+    @Override
+    public GroupDirectory directory() {
+      return read(() -> specs(cluster).directory());
+    }
+
+    @Override
+    public List<PodAssignment> podsOf(String group) {
+      return read(
+          () -> {
+            final List<PodAssignment> pods = new ArrayList<>();
+            for (final PodInGroup pod : queries.podsOf(cluster, group)) {
+              pods.add(new PodAssignment(pod.ref(), group, pod.podClass(), Optional.empty()));
+            }
+            return pods;
+          });
+    }
+
+    @Override
+    public Optional<PodAssignment> pod(String group, PodRef ref) {
+      return podsOf(group).stream().filter(pod -> pod.ref().equals(ref)).findFirst();
+    }
+  }
+}
