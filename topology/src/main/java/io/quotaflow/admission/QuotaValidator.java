@@ -147,7 +147,7 @@ public final class QuotaValidator {
       return;
     }
     final QuotaGroup parent = after.get(parentName);
-    if (parent == null) {
+    if (parent == null && !SpecialGroups.isSpecial(parentName)) {
       violations.add(
           new Violation(
               Rule.PARENT_MISSING,
@@ -156,6 +156,7 @@ public final class QuotaValidator {
               "parent " + parentName + " does not exist"));
       return;
     }
+    // The special groups always exist, and are never parents.
     if (SpecialGroups.isSpecial(parentName) || !parent.parentGroup()) {
       violations.add(
           new Violation(
@@ -254,6 +255,10 @@ public final class QuotaValidator {
       sum = sum.plus(after.get(child).min());
     }
     for (final Map.Entry<String, Long> entry : sum.asMap().entrySet()) {
+      if (!parent.min().contains(entry.getKey())) {
+        // Reported by the subset rule (CHILD_MIN_NOT_IN_PARENT) instead.
+        continue;
+      }
       final long parentMin = parent.min().get(entry.getKey());
       if (entry.getValue() > parentMin) {
         violations.add(
