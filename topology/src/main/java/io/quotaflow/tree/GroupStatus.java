@@ -12,11 +12,13 @@ import java.util.Optional;
  *     string for the root itself)
  * @param parentGroup true for a parent group
  * @param valid false when the group or an ancestor breaks a rule of SPEC 9
- * @param reason why the group is invalid; empty when valid
+ * @param reason why the group is invalid; for a valid group, a warning (starting with {@code
+ *     "warning:"}, e.g. an unreadable shared weight) or empty
  * @param min spec.min as configured
  * @param scaledMin the min used in the distribution after min scaling (SPEC 7.5)
  * @param max spec.max as configured (a tracked dimension missing here is unbounded)
- * @param sharedWeight the effective weight (explicit, or the default policy's)
+ * @param sharedWeight the effective weight (explicit, or the default policy's); empty for the root
+ *     and the special groups, which take no part in any split
  * @param request bottom-up request (SPEC 6)
  * @param limitedRequest min(request, max), what the parent sees
  * @param used what bound pods hold, summed raw up the tree
@@ -56,5 +58,10 @@ public record GroupStatus(
     Objects.requireNonNull(nonPreemptibleRequest, "nonPreemptibleRequest");
     Objects.requireNonNull(nonPreemptibleUsed, "nonPreemptibleUsed");
     Objects.requireNonNull(runtime, "runtime");
+  }
+
+  /** The dimensions this group tracks: every aggregate (request, used, ...) lists exactly these. */
+  public java.util.Set<String> trackedDimensions() {
+    return request.names();
   }
 }
