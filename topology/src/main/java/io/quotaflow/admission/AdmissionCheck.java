@@ -63,7 +63,7 @@ public final class AdmissionCheck {
     final ResourceList held = inFlight.at(status.name());
     final ResourceList npHeld = inFlight.nonPreemptibleAt(status.name());
     final boolean checkMin = !request.preemptible() && !SpecialGroups.DEFAULT.equals(status.name());
-    for (final String dimension : status.request().names()) {
+    for (final String dimension : status.trackedDimensions()) {
       final long asked = request.request().get(dimension);
       final long runtime = status.runtime().get(dimension);
       final long used = status.used().get(dimension);

@@ -45,7 +45,7 @@ public record OverUse(
       return Optional.empty();
     }
     final List<String> over = new ArrayList<>();
-    for (final String dimension : status.request().names()) {
+    for (final String dimension : status.trackedDimensions()) {
       if (status.used().get(dimension) > status.runtime().get(dimension)) {
         over.add(dimension);
       }

@@ -42,7 +42,7 @@ public final class VictimSelector {
    */
   public static VictimPlan select(
       GroupStatus group, Collection<QuotaPod> pods, QuotaOptions options) {
-    final Set<String> dims = group.request().names();
+    final Set<String> dims = group.trackedDimensions();
     final ResourceList runtime = group.runtime();
     ResourceList used = group.used();
     final List<QuotaPod> candidates = new ArrayList<>();

@@ -1,22 +1,20 @@
 package io.quotaflow.quota;
 
-import java.util.Comparator;
 import java.util.Objects;
 
 /** A pod's identity within one cluster. */
 public record PodRef(String namespace, String name) implements Comparable<PodRef> {
-
-  private static final Comparator<PodRef> ORDER =
-      Comparator.comparing(PodRef::namespace).thenComparing(PodRef::name);
 
   public PodRef {
     Objects.requireNonNull(namespace, "namespace");
     Objects.requireNonNull(name, "name");
   }
 
+  /** By namespace, then name. */
   @Override
   public int compareTo(PodRef other) {
-    return ORDER.compare(this, other);
+    final int byNamespace = namespace.compareTo(other.namespace);
+    return byNamespace != 0 ? byNamespace : name.compareTo(other.name);
   }
 
   @Override

@@ -284,6 +284,7 @@ public final class ClusterQuotaState {
     if (entry == null) {
       return;
     }
+    entry.removed = true;
     uncharge(entry);
     unindex(entry);
     if (entry.emitted != null) {
@@ -1317,7 +1318,7 @@ public final class ClusterQuotaState {
     final List<PodAssignment> changedPods = new ArrayList<>();
     for (final PodEntry entry : pendingPods) {
       entry.pending = false;
-      if (pods.get(entry.pod.ref()) != entry) {
+      if (entry.removed) {
         continue;
       }
       final PodAssignment assignment =

@@ -2,7 +2,6 @@ package io.quotaflow.tree;
 
 import io.quotaflow.quota.QuotaGroup;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -31,50 +30,56 @@ final class PodClassifier {
       return;
     }
     final int n = usedPods.size();
-    final long[][] amounts = new long[n][dims.length];
+    final Item[] items = new Item[n];
     for (int i = 0; i < n; i++) {
       final PodEntry entry = usedPods.get(i);
+      final long[] amounts = new long[dims.length];
       for (int k = 0; k < dims.length; k++) {
-        amounts[i][k] = amountOf(entry, dims[k]);
+        amounts[k] = amountOf(entry, dims[k]);
       }
+      items[i] = new Item(entry, amounts);
     }
-    final Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
+    if (n > 1) {
+      java.util.Arrays.sort(items, PodClassifier::compare);
     }
-    final Comparator<Integer> byAge = Comparator.comparing(i -> usedPods.get(i).pod.creationTime());
-    final Comparator<Integer> bySize =
-        (a, b) -> {
-          for (int k = 0; k < dims.length; k++) {
-            final int c = Long.compare(amounts[a][k], amounts[b][k]);
-            if (c != 0) {
-              return c;
-            }
-          }
-          return 0;
-        };
-    java.util.Arrays.sort(
-        order, byAge.thenComparing(bySize).thenComparing(i -> usedPods.get(i).pod.ref()));
     final QuotaGroup spec = table.spec[g];
     final boolean unlimited = g == GroupTable.SYSTEM;
     final long[] running = new long[dims.length];
     boolean within = true;
-    for (final int i : order) {
+    for (final Item item : items) {
       if (within && !unlimited) {
         for (int k = 0; k < dims.length; k++) {
-          running[k] = Arith.add(running[k], amounts[i][k]);
+          running[k] = Arith.add(running[k], item.amounts[k]);
           if (running[k] > Math.max(0L, spec.min().get(table.dims.name(dims[k])))) {
             within = false;
           }
         }
       }
       final PodClass podClass = within || unlimited ? PodClass.IN_QUOTA : PodClass.OVER_QUOTA;
-      final PodEntry entry = usedPods.get(i);
+      final PodEntry entry = item.entry;
       if (entry.podClass != podClass) {
         entry.podClass = podClass;
         onChange.accept(entry);
       }
     }
+  }
+
+  /** A used pod and its amounts in the group's dimensions. */
+  private record Item(PodEntry entry, long[] amounts) {}
+
+  /** Oldest first, then smallest (dimension by dimension), then by reference. */
+  private static int compare(Item a, Item b) {
+    final int byAge = a.entry.pod.creationTime().compareTo(b.entry.pod.creationTime());
+    if (byAge != 0) {
+      return byAge;
+    }
+    for (int k = 0; k < a.amounts.length; k++) {
+      final int bySize = Long.compare(a.amounts[k], b.amounts[k]);
+      if (bySize != 0) {
+        return bySize;
+      }
+    }
+    return a.entry.pod.ref().compareTo(b.entry.pod.ref());
   }
 
   private static long amountOf(PodEntry entry, int dimension) {

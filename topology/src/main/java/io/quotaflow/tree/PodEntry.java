@@ -33,6 +33,9 @@ final class PodEntry {
   /** Whether the assignment must be compared at the next recomputation. */
   boolean pending;
 
+  /** Set once the pod is removed from the state. */
+  boolean removed;
+
   PodEntry(QuotaPod pod) {
     this.pod = pod;
   }
