@@ -1,11 +1,9 @@
 package io.quotaflow.admission.http;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GroupVersionKind;
-import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import java.util.List;
 import java.util.Set;
@@ -25,21 +23,20 @@ final class AdmissionReviews {
 
   /** The request of a review, checked for what every webhook needs. */
   static AdmissionRequest parse(byte[] body) throws BadRequestException {
-    final ObjectNode root = Json.parseObject(body);
-    final String apiVersion = text(root, "apiVersion");
-    if (!API_VERSION.equals(apiVersion)) {
+    // Read straight into fabric8's classes: a request is parsed once, on the hot path.
+    final AdmissionReview review = Json.read(body, AdmissionReview.class, "the AdmissionReview");
+    if (!API_VERSION.equals(review.getApiVersion())) {
       throw new BadRequestException(
-          "expected apiVersion " + API_VERSION + ", found " + quoted(apiVersion));
+          "expected apiVersion " + API_VERSION + ", found " + quoted(review.getApiVersion()));
     }
-    final String kind = text(root, "kind");
-    if (!KIND.equals(kind)) {
-      throw new BadRequestException("expected kind " + KIND + ", found " + quoted(kind));
+    if (!KIND.equals(review.getKind())) {
+      throw new BadRequestException(
+          "expected kind " + KIND + ", found " + quoted(review.getKind()));
     }
-    if (!root.path("request").isObject()) {
+    final AdmissionRequest request = review.getRequest();
+    if (request == null) {
       throw new BadRequestException("the AdmissionReview has no request object");
     }
-    final AdmissionRequest request =
-        Json.convert(root, AdmissionReview.class, "the AdmissionReview").getRequest();
     if (request.getUid() == null || request.getUid().isBlank()) {
       throw new BadRequestException("request.uid is missing");
     }
@@ -68,40 +65,39 @@ final class AdmissionReviews {
     return (group.isEmpty() ? "" : group + "/") + gvk.getVersion() + " " + gvk.getKind();
   }
 
+  // The answer is written as a tree rather than through fabric8's AdmissionReview: the same JSON
+  // (pinned by golden tests), at a fraction of the cost on the hot path.
   static byte[] allowed(String uid, List<String> warnings) {
-    final AdmissionResponse response = new AdmissionResponse();
-    response.setUid(uid);
-    response.setAllowed(true);
+    final ObjectNode response = Json.object();
+    response.put("allowed", true);
+    response.put("uid", uid);
     if (!warnings.isEmpty()) {
-      response.setWarnings(List.copyOf(warnings));
+      final ArrayNode list = response.putArray("warnings");
+      warnings.forEach(list::add);
     }
     return review(response);
   }
 
   static byte[] denied(String uid, int code, String reason, String message) {
-    final AdmissionResponse response = new AdmissionResponse();
-    response.setUid(uid);
-    response.setAllowed(false);
-    final Status status = new Status();
-    status.setStatus("Failure");
-    status.setCode(code);
-    status.setReason(reason);
-    status.setMessage(message);
-    response.setStatus(status);
+    final ObjectNode response = Json.object();
+    response.put("allowed", false);
+    final ObjectNode status = response.putObject("status");
+    status.put("apiVersion", "v1");
+    status.put("kind", "Status");
+    status.put("code", code);
+    status.put("message", message);
+    status.put("reason", reason);
+    status.put("status", "Failure");
+    response.put("uid", uid);
     return review(response);
   }
 
-  private static byte[] review(AdmissionResponse response) {
-    final AdmissionReview review = new AdmissionReview();
-    review.setApiVersion(API_VERSION);
-    review.setKind(KIND);
-    review.setResponse(response);
+  private static byte[] review(ObjectNode response) {
+    final ObjectNode review = Json.object();
+    review.put("apiVersion", API_VERSION);
+    review.put("kind", KIND);
+    review.set("response", response);
     return Json.bytes(review);
-  }
-
-  private static String text(ObjectNode node, String field) {
-    final JsonNode value = node.get(field);
-    return value == null || !value.isTextual() ? null : value.asText();
   }
 
   private static String quoted(String value) {

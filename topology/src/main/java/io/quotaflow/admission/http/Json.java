@@ -1,6 +1,8 @@
 package io.quotaflow.admission.http;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -23,7 +25,8 @@ final class Json {
 
   // Converting an already parsed tree: fabric8's deserializers read nested trees, which the
   // trailing-token check of MAPPER would misreport.
-  private static final JsonMapper CONVERTER = JsonMapper.builder().build();
+  private static final JsonMapper CONVERTER =
+      JsonMapper.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -52,6 +55,35 @@ final class Json {
       throw new BadRequestException("expected a JSON object");
     }
     return (ObjectNode) node;
+  }
+
+  /**
+   * The body read as {@code type} in one pass (no intermediate tree), or a 400 naming {@code what};
+   * the body must be one JSON object and nothing after it.
+   */
+  static <T> T read(byte[] body, Class<T> type, String what) throws BadRequestException {
+    if (body.length == 0) {
+      throw new BadRequestException("the request has no body; expected a JSON object");
+    }
+    try (JsonParser parser = CONVERTER.createParser(body)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new BadRequestException("expected a JSON object");
+      }
+      final T value = CONVERTER.readValue(parser, type);
+      if (parser.nextToken() != null) {
+        throw new BadRequestException(
+            "the body is not valid JSON: trailing content after the object");
+      }
+      return value;
+    } catch (JsonProcessingException e) {
+      throw new BadRequestException(
+          (e instanceof com.fasterxml.jackson.core.JsonParseException
+                  ? "the body is not valid JSON: "
+                  : what + " cannot be read: ")
+              + shortMessage(e));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new BadRequestException(what + " cannot be read: " + shortMessage(e));
+    }
   }
 
   /** {@code node} read as {@code type}, or a 400 naming {@code what}. */

@@ -87,11 +87,14 @@ public final class ClusterAdmissions {
     } finally {
       lock.unlock();
     }
+    // One read of each group's pods per sweep, however many reservations the group has.
+    final Map<String, Set<PodRef>> boundByGroup = new HashMap<>();
     final List<ReservationBook.Entry> used = new ArrayList<>();
     for (final ReservationBook.Entry entry : entries) {
       final InFlight.Reservation reservation = entry.reservation;
-      final Optional<PodAssignment> pod = view.pod(reservation.groups().get(0), reservation.pod());
-      if (pod.isPresent() && pod.get().podClass().isPresent()) {
+      final Set<PodRef> bound =
+          boundByGroup.computeIfAbsent(reservation.groups().get(0), group -> bound(view, group));
+      if (bound.contains(reservation.pod())) {
         used.add(entry);
       }
     }
@@ -138,6 +141,17 @@ public final class ClusterAdmissions {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** The pods of {@code group} bound to a node (they have an over-quota class). */
+  private static Set<PodRef> bound(ClusterView view, String group) {
+    final Set<PodRef> bound = new HashSet<>();
+    for (final PodAssignment pod : view.podsOf(group)) {
+      if (pod.podClass().isPresent()) {
+        bound.add(pod.ref());
+      }
+    }
+    return bound;
   }
 
   /** The pod's group and its ancestors below the root, as the check walks them. */
