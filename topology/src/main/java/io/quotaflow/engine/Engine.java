@@ -74,17 +74,10 @@ public final class Engine implements AutoCloseable {
                   topics.all(),
                   config.get(EngineSettings.TOPIC_PARTITIONS),
                   config.get(EngineSettings.TOPIC_REPLICATION_FACTOR).shortValue());
+      // The provisioner has logged each topic's check, mismatches included.
       if (!report.created().isEmpty()) {
         LOG.info("Created topics {}", report.created());
       }
-      report
-          .mismatched()
-          .forEach(
-              check ->
-                  LOG.warn(
-                      "Topic {} is not as the engine expects and was left unchanged: {}",
-                      check.topic(),
-                      String.join("; ", check.differences())));
       return report;
     }
   }
