@@ -73,7 +73,6 @@ final class ClusterQuotaProcessor
   private final Duration revokeDelay;
   private final EngineMetrics metrics;
 
-  private ProcessorContext<SpecificRecord, SpecificRecord> context;
   private KeyValueStore<InputId, ClusterEvent> inputs;
   private ClusterOutputs outputs;
   private Reclaimer reclaimer;
@@ -92,7 +91,6 @@ final class ClusterQuotaProcessor
 
   @Override
   public void init(final ProcessorContext<SpecificRecord, SpecificRecord> context) {
-    this.context = context;
     // A task revived after a failure initialises its processors again: start from the stores only.
     clusters.clear();
     dirty.clear();
