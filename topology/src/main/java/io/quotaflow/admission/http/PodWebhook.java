@@ -12,6 +12,7 @@ import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.QuotaOptions;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The validating webhook for pod creation (SPEC 10): a pod is admitted when it fits its group and
@@ -19,8 +20,16 @@ import java.util.List;
  * held until the pod is seen as used. Other operations, pods of excluded namespaces and pods of the
  * system group are always admitted.
  */
-final class PodWebhook
-    implements ClusterEndpoint<io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest> {
+final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
+
+  /**
+   * A parsed review.
+   *
+   * @param uid the review's uid, echoed in the answer
+   * @param pod the pod to create, read as the core reads pods; empty for other operations
+   * @param dryRun whether the API server will not persist the pod
+   */
+  record Review(String uid, Optional<QuotaPod> pod, boolean dryRun) {}
 
   private final PluginConfig config;
   private final QuotaOptions options;
@@ -40,8 +49,7 @@ final class PodWebhook
   }
 
   @Override
-  public io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest parse(byte[] body)
-      throws BadRequestException {
+  public Review parse(byte[] body) throws BadRequestException {
     final io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest request =
         AdmissionReviews.parse(body);
     if (!AdmissionReviews.isAbout(request, "", "Pod")) {
@@ -49,39 +57,37 @@ final class PodWebhook
           "this webhook admits v1 Pods; the review is about "
               + AdmissionReviews.describeKind(request));
     }
-    if ("CREATE".equals(request.getOperation())) {
-      pod(request);
-    }
-    return request;
+    final Optional<QuotaPod> pod =
+        "CREATE".equals(request.getOperation())
+            ? Optional.of(PodAdapter.toQuotaPod(pod(request)))
+            : Optional.empty();
+    return new Review(request.getUid(), pod, Boolean.TRUE.equals(request.getDryRun()));
   }
 
   @Override
-  public Answer decide(
-      String cluster,
-      io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest request,
-      ClusterView view) {
-    final String uid = request.getUid();
-    if (!"CREATE".equals(request.getOperation())) {
+  public Answer decide(String cluster, Review review, ClusterView view) {
+    final String uid = review.uid();
+    if (review.pod().isEmpty()) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "not-checked");
     }
-    final Pod pod = podOrNull(request);
-    final QuotaPod quotaPod = PodAdapter.toQuotaPod(pod);
-    if (config.excludedNamespaces().contains(quotaPod.ref().namespace())) {
+    final QuotaPod pod = review.pod().get();
+    if (config.excludedNamespaces().contains(pod.ref().namespace())) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "excluded");
     }
-    final AdmissionRequest admission = AdmissionRequest.of(quotaPod, view.directory(), options);
+    final AdmissionRequest admission = AdmissionRequest.of(pod, view.directory(), options);
     if (SpecialGroups.SYSTEM.equals(admission.group())) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "system");
     }
-    final boolean dryRun = Boolean.TRUE.equals(request.getDryRun());
     final AdmissionDecision decision =
-        reservations.of(cluster).decide(admission, view::group, clock.instant(), !dryRun, false);
+        reservations
+            .of(cluster)
+            .decide(admission, view::group, clock.instant(), !review.dryRun(), false);
     if (decision.allowed()) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "allowed");
     }
     final String message =
         "quotaflow: pod "
-            + quotaPod.ref()
+            + pod.ref()
             + " does not fit quota group "
             + admission.group()
             + ": "
@@ -93,22 +99,16 @@ final class PodWebhook
   }
 
   @Override
-  public Answer cannotDecide(
-      String cluster,
-      io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest request,
-      String reason) {
-    return FailureAnswers.review(config.failurePolicy(), request.getUid(), cluster, reason);
+  public Answer cannotDecide(String cluster, Review review, String reason) {
+    return FailureAnswers.review(config.failurePolicy(), review.uid(), cluster, reason);
   }
 
   @Override
-  public Answer allowUnchecked(
-      io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest request) {
-    return Answer.json(200, AdmissionReviews.allowed(request.getUid(), List.of()), "off");
+  public Answer allowUnchecked(Review review) {
+    return Answer.json(200, AdmissionReviews.allowed(review.uid(), List.of()), "off");
   }
 
-  /**
-   * The pod of a CREATE review, its namespace filled in from the review when the object has none.
-   */
+  /** The pod of a CREATE review, its namespace and name filled in from the review if missing. */
   private static Pod pod(io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest request)
       throws BadRequestException {
     final Object object = request.getObject();
@@ -134,15 +134,5 @@ final class PodWebhook
       throw new BadRequestException("the pod has no name (neither metadata.name nor request.name)");
     }
     return pod;
-  }
-
-  private static Pod podOrNull(
-      io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest request) {
-    try {
-      return pod(request);
-    } catch (BadRequestException e) {
-      // parse() accepted this request, so this cannot happen.
-      throw new IllegalStateException(e);
-    }
   }
 }
