@@ -7,15 +7,15 @@ import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -36,26 +36,26 @@ import java.util.TreeMap;
  */
 public final class ClusterQuotaState {
 
-  private static final int[] NO_CHILDREN = new int[0];
-
   // Which parts of a group's status changed since it was last built; the rest is reused.
-  private static final int F_REQUEST = 1;
-  private static final int F_LIMITED = 2;
-  private static final int F_USED = 4;
-  private static final int F_NP_REQUEST = 8;
-  private static final int F_NP_USED = 16;
-  private static final int F_SCALED = 32;
-  private static final int F_RUNTIME = 64;
-  private static final int F_ALL = 128;
+  private static final int F_REQUEST = StatusBuilder.REQUEST;
+  private static final int F_LIMITED = StatusBuilder.LIMITED;
+  private static final int F_USED = StatusBuilder.USED;
+  private static final int F_NP_REQUEST = StatusBuilder.NP_REQUEST;
+  private static final int F_NP_USED = StatusBuilder.NP_USED;
+  private static final int F_SCALED = StatusBuilder.SCALED;
+  private static final int F_RUNTIME = StatusBuilder.RUNTIME;
+  private static final int F_ALL = StatusBuilder.ALL;
 
   private final QuotaOptions options;
   private final GroupTable t = new GroupTable(64);
   private final GroupDirectory directory = new GroupDirectory();
   private final WaterFill fill = new WaterFill();
+  private final StatusBuilder statuses = new StatusBuilder(t);
+  private final PodLedger ledger;
 
-  private final Map<PodRef, PodEntry> pods = new HashMap<>();
-  private final Map<String, Set<PodEntry>> podsByNamespace = new HashMap<>();
-  private final Map<String, Set<PodEntry>> podsByLabel = new HashMap<>();
+  /** The ledger's pods, by reference. */
+  private final Map<PodRef, PodEntry> pods;
+
   private final List<PodEntry> pendingPods = new ArrayList<>();
   private final Map<PodRef, PodAssignment> removedPods = new HashMap<>();
 
@@ -110,6 +110,33 @@ public final class ClusterQuotaState {
 
   public ClusterQuotaState(QuotaOptions options) {
     this.options = Objects.requireNonNull(options, "options");
+    this.ledger =
+        new PodLedger(
+            t,
+            directory,
+            options,
+            new PodLedger.Listener() {
+              @Override
+              public void chargesChanged(int g) {
+                markAgg(g);
+              }
+
+              @Override
+              public void podsChanged(int g) {
+                markPods(g);
+              }
+
+              @Override
+              public void assignmentChanged(PodEntry entry) {
+                markPending(entry);
+              }
+
+              @Override
+              public void dimensionsAdded() {
+                syncDimensions();
+              }
+            });
+    this.pods = ledger.pods();
     setUpFixedSlot(GroupTable.ROOT, SpecialGroups.ROOT);
     setUpFixedSlot(GroupTable.SYSTEM, SpecialGroups.SYSTEM);
     setUpFixedSlot(GroupTable.DEFAULT, SpecialGroups.DEFAULT);
@@ -129,7 +156,7 @@ public final class ClusterQuotaState {
   private void setUpFixedSlot(int slot, String name) {
     t.name[slot] = name;
     t.present[slot] = true;
-    t.pods[slot] = new java.util.HashSet<>();
+    t.pods[slot] = new HashSet<>();
     slotsByName.put(name, slot);
     markStatus(slot, F_ALL);
   }
@@ -206,7 +233,7 @@ public final class ClusterQuotaState {
         || isStructural(old, group)
         || !Objects.equals(oldProblem, t.localProblem[slot])) {
       structureDirty = true;
-      remapAffected(name, old, group);
+      ledger.remapAffected(name, old, group);
       return;
     }
     markAgg(slot);
@@ -242,7 +269,7 @@ public final class ClusterQuotaState {
       t.localProblem[slot] = null;
       markStatus(slot, F_ALL);
       markPods(slot);
-      remapAffected(name, old, implicit);
+      ledger.remapAffected(name, old, implicit);
       return;
     }
     directory.remove(name);
@@ -252,42 +279,23 @@ public final class ClusterQuotaState {
     if (t.status[slot] != null) {
       removedGroups.put(name, t.status[slot]);
     }
-    remapAffected(name, old, null);
+    ledger.remapAffected(name, old, null);
     slotsByName.remove(name);
     t.release(slot);
   }
 
   /** Adds or replaces a pod. */
   public void putPod(QuotaPod pod) {
-    PodEntry entry = pods.get(pod.ref());
-    if (entry != null && entry.pod.equals(pod)) {
-      return;
-    }
-    if (entry == null) {
-      entry = new PodEntry(pod);
+    final PodEntry existing = pods.get(pod.ref());
+    final PodEntry entry = ledger.put(pod);
+    if (existing == null && entry != null) {
       entry.emitted = removedPods.remove(pod.ref());
-      pods.put(pod.ref(), entry);
-    } else {
-      uncharge(entry);
-      unindex(entry);
-      entry.pod = pod;
     }
-    measure(entry);
-    resolve(entry);
-    charge(entry);
-    index(entry);
-    markPending(entry);
   }
 
   public void removePod(PodRef ref) {
-    final PodEntry entry = pods.remove(ref);
-    if (entry == null) {
-      return;
-    }
-    entry.removed = true;
-    uncharge(entry);
-    unindex(entry);
-    if (entry.emitted != null) {
+    final PodEntry entry = ledger.remove(ref);
+    if (entry != null && entry.emitted != null) {
       removedPods.put(ref, entry.emitted);
     }
   }
@@ -467,9 +475,9 @@ public final class ClusterQuotaState {
     t.syncDimensions();
     final int count = t.dims.count();
     if (nodeDimCount.length < count) {
-      nodeDimCount = java.util.Arrays.copyOf(nodeDimCount, count);
-      rootAvailable = java.util.Arrays.copyOf(rootAvailable, count);
-      rootDims = java.util.Arrays.copyOf(rootDims, count);
+      nodeDimCount = Arrays.copyOf(nodeDimCount, count);
+      rootAvailable = Arrays.copyOf(rootAvailable, count);
+      rootDims = Arrays.copyOf(rootDims, count);
       total.ensure(count, 1);
     }
   }
@@ -505,158 +513,28 @@ public final class ClusterQuotaState {
 
   // --- Structure --------------------------------------------------------------------------------
 
-  private static final byte UNSEEN = 0;
-  private static final byte ON_PATH = 1;
-  private static final byte DONE = 2;
-
-  /** Parents, children, depth and validity of every group from the specs (SPEC 9). */
+  /** Rebuilds the tree's shape from the specs and takes it over, noting what changed. */
   private void rebuildStructure() {
-    final int n = t.limit;
-    final int[] parent = new int[n];
-    final String[] problem = new String[n];
-    final boolean[] attached = new boolean[n];
-    final String[] reason = new String[n];
-    final int[] owner = new int[n];
-    java.util.Arrays.fill(parent, -1);
-    java.util.Arrays.fill(owner, -1);
-    for (int g = 0; g < n; g++) {
-      if (!t.present[g] || g == GroupTable.ROOT) {
-        continue;
-      }
-      if (!t.isNormal(g)) {
-        parent[g] = GroupTable.ROOT;
-        continue;
-      }
-      final String parentName = t.spec[g].parent();
-      final Integer p =
-          parentName.isEmpty() || SpecialGroups.ROOT.equals(parentName)
-              ? Integer.valueOf(GroupTable.ROOT)
-              : t.index.get(parentName);
-      if (p == null) {
-        problem[g] = "parent " + parentName + " does not exist";
-      } else if (t.isSpecial(p)) {
-        parent[g] = p;
-        problem[g] = "parent " + parentName + " is a special group and cannot have children";
-      } else if (p != GroupTable.ROOT && !t.spec[p].parentGroup()) {
-        parent[g] = p;
-        problem[g] = "parent " + parentName + " is not a parent group (is-parent is not \"true\")";
-      } else {
-        parent[g] = p;
-      }
-    }
-    // Attach every group whose chain of parents reaches the root without a broken link.
-    final byte[] state = new byte[n];
-    final IntList path = new IntList();
-    for (int start = 0; start < n; start++) {
-      if (!t.present[start] || !t.isNormal(start) || state[start] == DONE) {
-        continue;
-      }
-      path.clear();
-      int current = start;
-      while (true) {
-        if (current == GroupTable.ROOT || state[current] == DONE) {
-          break;
-        }
-        if (state[current] == ON_PATH) {
-          markCycle(path, current, state, reason, owner);
-          break;
-        }
-        if (problem[current] != null) {
-          state[current] = DONE;
-          reason[current] = problem[current];
-          owner[current] = current;
-          break;
-        }
-        state[current] = ON_PATH;
-        path.add(current);
-        current = parent[current];
-      }
-      for (int i = path.size() - 1; i >= 0; i--) {
-        final int g = path.get(i);
-        if (state[g] == DONE) {
-          continue;
-        }
-        state[g] = DONE;
-        final int p = parent[g];
-        if (p == GroupTable.ROOT || attached[p]) {
-          attached[g] = true;
-        } else {
-          owner[g] = owner[p];
-          reason[g] = "ancestor " + t.name[owner[p]] + " is invalid";
-        }
-      }
-    }
-    attached[GroupTable.ROOT] = true;
-    attached[GroupTable.SYSTEM] = true;
-    attached[GroupTable.DEFAULT] = true;
-    // Children lists in name order (ties in the split go to names in ascending order): filled
-    // from the slots in name order, so no list needs sorting.
     final int[] byName = new int[slotsByName.size()];
     int k = 0;
     for (final int g : slotsByName.values()) {
       byName[k++] = g;
     }
-    final int[] childCount = new int[n];
-    for (final int g : byName) {
-      if (g != GroupTable.ROOT && attached[g]) {
-        childCount[parent[g]]++;
-      }
-    }
-    final int[][] children = new int[n][];
-    for (int g = 0; g < n; g++) {
-      children[g] = childCount[g] == 0 ? NO_CHILDREN : new int[childCount[g]];
-      childCount[g] = 0;
-    }
-    for (final int g : byName) {
-      if (g != GroupTable.ROOT && attached[g]) {
-        children[parent[g]][childCount[parent[g]]++] = g;
-      }
-    }
-    // Breadth-first order, depth and validity top down.
-    final IntList bfs = new IntList();
-    bfs.add(GroupTable.ROOT);
-    final boolean[] valid = new boolean[n];
-    final int[] depth = new int[n];
-    valid[GroupTable.ROOT] = true;
-    int deepest = 0;
-    for (int i = 0; i < bfs.size(); i++) {
-      final int g = bfs.get(i);
-      for (final int c : children[g]) {
-        bfs.add(c);
-        depth[c] = depth[g] + 1;
-        deepest = Math.max(deepest, depth[c]);
-        if (t.localProblem[c] != null) {
-          reason[c] = t.localProblem[c];
-          owner[c] = c;
-        } else if (!valid[g]) {
-          owner[c] = owner[g];
-          reason[c] = "ancestor " + t.name[owner[g]] + " is invalid";
-        } else {
-          valid[c] = true;
-        }
-      }
-    }
-    final IntList outside = new IntList();
-    for (final int g : byName) {
-      if (!attached[g]) {
-        outside.add(g);
-        depth[g] = -1;
-      }
-    }
-    // Publish, noting what changed for the statuses.
+    final TreeShape shape = TreeShape.of(t, byName);
+    final int n = t.limit;
     for (int g = 0; g < n; g++) {
       if (!t.present[g]) {
         continue;
       }
       final boolean isParent = g == GroupTable.ROOT || (t.isNormal(g) && t.spec[g].parentGroup());
-      if (t.parent[g] != parent[g]
-          || t.attached[g] != attached[g]
-          || t.valid[g] != valid[g]
-          || !Objects.equals(t.reason[g], reason[g])
+      if (t.parent[g] != shape.parent[g]
+          || t.attached[g] != shape.attached[g]
+          || t.valid[g] != shape.valid[g]
+          || !Objects.equals(t.reason[g], shape.reason[g])
           || t.isParent[g] != isParent) {
         markStatus(g, F_ALL);
       }
-      if (!valid[g]) {
+      if (!shape.valid[g]) {
         if (t.frozen[g] == null) {
           // Invalid from now on: keep the runtime last handed out (none for a new group).
           t.frozen[g] = t.status[g] == null ? ResourceList.empty() : t.status[g].runtime();
@@ -664,65 +542,25 @@ public final class ClusterQuotaState {
       } else {
         t.frozen[g] = null;
       }
-      t.parent[g] = parent[g];
-      t.attached[g] = attached[g];
-      t.valid[g] = valid[g];
-      t.reason[g] = reason[g];
+      t.parent[g] = shape.parent[g];
+      t.attached[g] = shape.attached[g];
+      t.valid[g] = shape.valid[g];
+      t.reason[g] = shape.reason[g];
       t.isParent[g] = isParent;
-      t.children[g] = children[g];
-      t.depth[g] = depth[g];
+      t.children[g] = shape.children[g];
+      t.depth[g] = shape.depth[g];
     }
     participating = new boolean[t.capacity];
     for (int g = GroupTable.DEFAULT + 1; g < n; g++) {
-      participating[g] = t.present[g] && valid[g] && attached[g];
+      participating[g] = t.present[g] && shape.valid[g] && shape.attached[g];
     }
-    order = bfs.toArray();
-    unattached = outside.toArray();
-    maxDepth = deepest;
-    rank = new int[n];
-    int position = 0;
-    final IntList stack = new IntList();
-    stack.add(GroupTable.ROOT);
-    while (stack.size() > 0) {
-      final int g = stack.pop();
-      rank[g] = position++;
-      for (int i = t.children[g].length - 1; i >= 0; i--) {
-        stack.add(t.children[g][i]);
-      }
-    }
-    for (final int g : unattached) {
-      rank[g] = position++;
-    }
+    order = shape.order;
+    unattached = shape.unattached;
+    maxDepth = shape.maxDepth;
+    rank = shape.rank();
     if (aggBuckets.length < maxDepth + 1) {
       aggBuckets = newBuckets(maxDepth + 1);
       distBuckets = newBuckets(maxDepth + 1);
-    }
-  }
-
-  private void markCycle(IntList path, int current, byte[] state, String[] reason, int[] owner) {
-    int from = path.size() - 1;
-    while (path.get(from) != current) {
-      from--;
-    }
-    final List<String> names = new ArrayList<>();
-    int smallest = current;
-    for (int i = from; i < path.size(); i++) {
-      names.add(t.name[path.get(i)]);
-      if (t.name[path.get(i)].compareTo(t.name[smallest]) < 0) {
-        smallest = path.get(i);
-      }
-    }
-    // Start the description at the smallest name so that it does not depend on input order.
-    final int rotation = names.indexOf(t.name[smallest]);
-    final List<String> rotated = new ArrayList<>(names.subList(rotation, names.size()));
-    rotated.addAll(names.subList(0, rotation));
-    rotated.add(rotated.get(0));
-    final String text = "on a parent cycle: " + String.join(" -> ", rotated);
-    for (int i = from; i < path.size(); i++) {
-      final int g = path.get(i);
-      state[g] = DONE;
-      reason[g] = text;
-      owner[g] = g;
     }
   }
 
@@ -833,8 +671,8 @@ public final class ClusterQuotaState {
       bucket.clear();
     }
     unattachedAgg.clear();
-    java.util.Arrays.fill(t.aggDirty, false);
-    java.util.Arrays.fill(t.distDirty, false);
+    Arrays.fill(t.aggDirty, false);
+    Arrays.fill(t.distDirty, false);
   }
 
   // --- Marks ------------------------------------------------------------------------------------
@@ -866,7 +704,7 @@ public final class ClusterQuotaState {
 
   private void markStatus(int g, int fields) {
     if (changedFields.length < t.capacity) {
-      changedFields = java.util.Arrays.copyOf(changedFields, t.capacity);
+      changedFields = Arrays.copyOf(changedFields, t.capacity);
     }
     changedFields[g] |= fields;
     if (!t.statusDirty[g]) {
@@ -1127,154 +965,6 @@ public final class ClusterQuotaState {
     }
   }
 
-  // --- Pods -------------------------------------------------------------------------------------
-
-  private void measure(PodEntry entry) {
-    final ResourceList request = PodAccounting.effectiveRequest(entry.pod, options);
-    final int size = request.asMap().size();
-    entry.dimensions = new int[size];
-    entry.amounts = new long[size];
-    int i = 0;
-    for (final Map.Entry<String, Long> amount : request.asMap().entrySet()) {
-      entry.dimensions[i] = t.dims.intern(amount.getKey());
-      entry.amounts[i] = amount.getValue();
-      i++;
-    }
-    syncDimensions();
-    entry.countsRequest = PodAccounting.countsAsRequest(entry.pod, options);
-    entry.countsUsed = PodAccounting.countsAsUsed(entry.pod, options);
-    entry.nonPreemptible = !entry.pod.preemptible();
-  }
-
-  private void resolve(PodEntry entry) {
-    final GroupDirectory.Target target = directory.resolve(entry.pod);
-    entry.groupName = target.group();
-    entry.problem = target.problem().orElse(null);
-    entry.group = entry.problem == null ? t.index.get(target.group()) : -1;
-  }
-
-  private void charge(PodEntry entry) {
-    final int g = entry.group;
-    if (g < 0) {
-      return;
-    }
-    t.pods[g].add(entry);
-    if (entry.countsRequest) {
-      for (int i = 0; i < entry.dimensions.length; i++) {
-        final int d = entry.dimensions[i];
-        final long amount = entry.amounts[i];
-        t.ownRequest.add(d, g, amount);
-        if (entry.countsUsed) {
-          t.ownUsed.add(d, g, amount);
-        }
-        if (entry.nonPreemptible) {
-          t.ownNpRequest.add(d, g, amount);
-          if (entry.countsUsed) {
-            t.ownNpUsed.add(d, g, amount);
-          }
-        }
-      }
-      markAgg(g);
-    }
-    markPods(g);
-  }
-
-  private void uncharge(PodEntry entry) {
-    final int g = entry.group;
-    entry.podClass = null;
-    if (g < 0) {
-      return;
-    }
-    t.pods[g].remove(entry);
-    if (entry.countsRequest) {
-      for (int i = 0; i < entry.dimensions.length; i++) {
-        final int d = entry.dimensions[i];
-        final long amount = entry.amounts[i];
-        t.ownRequest.subtract(d, g, amount);
-        if (entry.countsUsed) {
-          t.ownUsed.subtract(d, g, amount);
-        }
-        if (entry.nonPreemptible) {
-          t.ownNpRequest.subtract(d, g, amount);
-          if (entry.countsUsed) {
-            t.ownNpUsed.subtract(d, g, amount);
-          }
-        }
-      }
-      markAgg(g);
-    }
-    markPods(g);
-    entry.group = -1;
-  }
-
-  private void index(PodEntry entry) {
-    podsByNamespace.computeIfAbsent(entry.pod.ref().namespace(), n -> identitySet()).add(entry);
-    entry
-        .pod
-        .quotaName()
-        .ifPresent(label -> podsByLabel.computeIfAbsent(label, n -> identitySet()).add(entry));
-  }
-
-  private void unindex(PodEntry entry) {
-    removeFrom(podsByNamespace, entry.pod.ref().namespace(), entry);
-    entry.pod.quotaName().ifPresent(label -> removeFrom(podsByLabel, label, entry));
-  }
-
-  private static Set<PodEntry> identitySet() {
-    return Collections.newSetFromMap(new IdentityHashMap<>());
-  }
-
-  private static void removeFrom(Map<String, Set<PodEntry>> index, String key, PodEntry entry) {
-    final Set<PodEntry> set = index.get(key);
-    if (set != null) {
-      set.remove(entry);
-      if (set.isEmpty()) {
-        index.remove(key);
-      }
-    }
-  }
-
-  /** Re-resolves the pods whose group may change with group {@code name}'s spec. */
-  private void remapAffected(String name, QuotaGroup old, QuotaGroup group) {
-    final Set<PodEntry> affected = identitySet();
-    addAll(affected, podsByLabel.get(name));
-    addAll(affected, podsByNamespace.get(name));
-    for (final QuotaGroup spec : new QuotaGroup[] {old, group}) {
-      if (spec != null) {
-        for (final String namespace : spec.namespaces()) {
-          addAll(affected, podsByNamespace.get(namespace));
-        }
-      }
-    }
-    final Integer slot = t.index.get(name);
-    if (slot != null) {
-      addAll(affected, t.pods[slot]);
-    }
-    for (final PodEntry entry : affected) {
-      final int before = entry.group;
-      final String beforeName = entry.groupName;
-      final String beforeProblem = entry.problem;
-      final GroupDirectory.Target target = directory.resolve(entry.pod);
-      final Integer after =
-          target.problem().isPresent() ? Integer.valueOf(-1) : t.index.get(target.group());
-      if (before == after
-          && beforeName.equals(target.group())
-          && Objects.equals(beforeProblem, target.problem().orElse(null))) {
-        continue;
-      }
-      uncharge(entry);
-      resolve(entry);
-      charge(entry);
-      markPending(entry);
-    }
-  }
-
-  private static void addAll(Set<PodEntry> into, Set<PodEntry> from) {
-    if (from != null) {
-      into.addAll(from);
-    }
-  }
-
   /** Classes the used pods of every group whose pods or min changed (SPEC 12). */
   private void classifyPods() {
     for (int i = 0; i < podsList.size(); i++) {
@@ -1351,111 +1041,17 @@ public final class ClusterQuotaState {
       final long position = g < rank.length && t.present[g] ? rank[g] : Integer.MAX_VALUE;
       keyed[i] = position << 32 | g;
     }
-    java.util.Arrays.sort(keyed);
+    Arrays.sort(keyed);
     for (int i = 0; i < slots.length; i++) {
       slots[i] = (int) keyed[i];
     }
   }
 
-  /** The dimension ids a group's status lists, by name. */
-  int[] reportedDimensions(int g) {
-    final int[] sorted = t.dims.sortedIds();
-    final IntList result = new IntList();
-    final boolean normal = t.isNormal(g);
-    final QuotaGroup spec = t.spec[g];
-    for (final int d : sorted) {
-      final boolean reported;
-      if (normal) {
-        reported = t.tracked[d][g];
-      } else if (g == GroupTable.ROOT) {
-        reported = rootDims[d];
-      } else {
-        final String dimension = t.dims.name(d);
-        reported = rootDims[d] || spec.min().contains(dimension) || spec.max().contains(dimension);
-      }
-      if (reported) {
-        result.add(d);
-      }
-    }
-    return result.toArray();
+  private int[] reportedDimensions(int g) {
+    return statuses.reportedDimensions(g, rootDims);
   }
 
   private GroupStatus materialize(int g, int fields) {
-    final GroupStatus previous = t.status[g];
-    final int[] dims = reportedDimensions(g);
-    if (previous == null || (fields & F_ALL) != 0) {
-      return materializeAll(g, dims);
-    }
-    final boolean scaled = participates(g);
-    return new GroupStatus(
-        previous.name(),
-        previous.parent(),
-        previous.parentGroup(),
-        previous.valid(),
-        previous.reason(),
-        previous.min(),
-        (fields & F_SCALED) != 0 && scaled ? list(t.scaledMin, g, dims) : previous.scaledMin(),
-        previous.max(),
-        previous.sharedWeight(),
-        (fields & F_REQUEST) != 0 ? list(t.request, g, dims) : previous.request(),
-        (fields & F_LIMITED) != 0 ? list(t.limited, g, dims) : previous.limitedRequest(),
-        (fields & F_USED) != 0 ? list(t.used, g, dims) : previous.used(),
-        (fields & F_NP_REQUEST) != 0
-            ? list(t.npRequest, g, dims)
-            : previous.nonPreemptibleRequest(),
-        (fields & F_NP_USED) != 0 ? list(t.npUsed, g, dims) : previous.nonPreemptibleUsed(),
-        (fields & F_RUNTIME) != 0 && t.valid[g] ? list(t.runtime, g, dims) : previous.runtime());
-  }
-
-  private GroupStatus materializeAll(int g, int[] dims) {
-    final boolean root = g == GroupTable.ROOT;
-    final boolean normal = t.isNormal(g);
-    final QuotaGroup spec = t.spec[g];
-    final String parentName = root ? "" : normal ? parentName(spec) : SpecialGroups.ROOT;
-    final Optional<String> reason =
-        t.valid[g] ? Optional.ofNullable(t.warning[g]) : Optional.ofNullable(t.reason[g]);
-    final ResourceList min = root ? ResourceList.empty() : spec.min();
-    final ResourceList max = root ? ResourceList.empty() : spec.max();
-    final ResourceList scaledMin;
-    final ResourceList weight;
-    if (normal) {
-      scaledMin = participates(g) ? list(t.scaledMin, g, dims) : list(t.min, g, dims);
-      weight = list(t.weight, g, dims);
-    } else {
-      scaledMin = root ? ResourceList.empty() : list(t.min, g, dims);
-      weight = ResourceList.empty();
-    }
-    final ResourceList runtime = t.valid[g] ? list(t.runtime, g, dims) : t.frozen[g];
-    return new GroupStatus(
-        t.name[g],
-        parentName,
-        t.isParent[g],
-        t.valid[g],
-        reason,
-        min,
-        scaledMin,
-        max,
-        weight,
-        list(t.request, g, dims),
-        list(t.limited, g, dims),
-        list(t.used, g, dims),
-        list(t.npRequest, g, dims),
-        list(t.npUsed, g, dims),
-        runtime);
-  }
-
-  private static String parentName(QuotaGroup spec) {
-    return spec.parent().isEmpty() ? SpecialGroups.ROOT : spec.parent();
-  }
-
-  private ResourceList list(long[][] columns, int g, int[] dims) {
-    if (dims.length == 0) {
-      return ResourceList.empty();
-    }
-    final ResourceList.Builder builder = ResourceList.builder();
-    for (final int d : dims) {
-      builder.put(t.dims.name(d), columns[d][g]);
-    }
-    return builder.build();
+    return statuses.build(g, fields, reportedDimensions(g), participates(g));
   }
 }

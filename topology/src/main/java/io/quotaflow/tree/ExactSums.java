@@ -1,5 +1,7 @@
 package io.quotaflow.tree;
 
+import java.util.Arrays;
+
 /**
  * Per-dimension, per-group sums kept exactly in 128 bits, so that pod events can be added and taken
  * away in any order without the error a saturating {@code long} would keep after it saturated once.
@@ -22,17 +24,17 @@ final class ExactSums {
   void ensure(int dimensions, int newCapacity) {
     if (newCapacity > capacity) {
       for (int d = 0; d < high.length; d++) {
-        high[d] = java.util.Arrays.copyOf(high[d], newCapacity);
-        low[d] = java.util.Arrays.copyOf(low[d], newCapacity);
-        saturated[d] = java.util.Arrays.copyOf(saturated[d], newCapacity);
+        high[d] = Arrays.copyOf(high[d], newCapacity);
+        low[d] = Arrays.copyOf(low[d], newCapacity);
+        saturated[d] = Arrays.copyOf(saturated[d], newCapacity);
       }
       capacity = newCapacity;
     }
     if (dimensions > high.length) {
       final int old = high.length;
-      high = java.util.Arrays.copyOf(high, dimensions);
-      low = java.util.Arrays.copyOf(low, dimensions);
-      saturated = java.util.Arrays.copyOf(saturated, dimensions);
+      high = Arrays.copyOf(high, dimensions);
+      low = Arrays.copyOf(low, dimensions);
+      saturated = Arrays.copyOf(saturated, dimensions);
       for (int d = old; d < dimensions; d++) {
         high[d] = new long[capacity];
         low[d] = new long[capacity];

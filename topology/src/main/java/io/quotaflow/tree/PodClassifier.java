@@ -2,6 +2,7 @@ package io.quotaflow.tree;
 
 import io.quotaflow.quota.QuotaGroup;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -40,7 +41,7 @@ final class PodClassifier {
       items[i] = new Item(entry, amounts);
     }
     if (n > 1) {
-      java.util.Arrays.sort(items, PodClassifier::compare);
+      Arrays.sort(items, PodClassifier::compare);
     }
     final QuotaGroup spec = table.spec[g];
     final boolean unlimited = g == GroupTable.SYSTEM;

@@ -1,5 +1,8 @@
 package io.quotaflow.tree;
 
+import io.quotaflow.quota.ResourceList;
+import java.util.List;
+
 /**
  * The whole computation of one cluster in one call (SPEC 4 to 12): pod mapping and accounting,
  * request up the tree, runtime down the tree, special and invalid groups, over-quota classes. Pure
@@ -11,11 +14,7 @@ public final class QuotaCalculator {
 
   /** Computes from scratch; invalid groups have no earlier runtime to keep, so theirs is empty. */
   public static TreeSnapshot compute(ClusterInputs inputs, QuotaOptions options) {
-    return compute(
-        inputs,
-        options,
-        new TreeSnapshot(
-            io.quotaflow.quota.ResourceList.empty(), java.util.List.of(), java.util.List.of()));
+    return compute(inputs, options, new TreeSnapshot(ResourceList.empty(), List.of(), List.of()));
   }
 
   /**
