@@ -2,6 +2,7 @@ package io.quotaflow.cli;
 
 import io.quotaflow.connect.ConnectCommand;
 import io.quotaflow.engine.EngineCommand;
+import io.quotaflow.local.LocalCommand;
 import io.quotaflow.simulate.SimulateCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Spec;
       CommandLine.HelpCommand.class,
       SimulateCommand.class,
       ConnectCommand.class,
-      EngineCommand.class
+      EngineCommand.class,
+      LocalCommand.class
     })
 public final class QuotaflowCommand implements Runnable {
 

@@ -1,0 +1,159 @@
+package io.quotaflow.local;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.quotaflow.cluster.ElasticQuotas;
+import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.quota.PodRef;
+import java.net.InetAddress;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The demo cluster of {@code quotaflow local}: fabric8's mock Kubernetes API server in CRUD mode on
+ * loopback, with the one thing CRUD mode lacks, the eviction subresource. An accepted eviction
+ * deletes the pod, as the real API server does; the delete runs on another thread, because calling
+ * the mock from inside its own reply deadlocks it.
+ */
+final class DemoCluster implements AutoCloseable {
+
+  /** The name records and the query API use for the demo cluster. */
+  static final String NAME = "demo";
+
+  private static final Logger LOG = LoggerFactory.getLogger(DemoCluster.class);
+
+  /** The mock logs every request through java.util.logging; held here so the level sticks. */
+  private static final java.util.logging.Logger MOCK_LOG =
+      java.util.logging.Logger.getLogger("io.fabric8.mockwebserver");
+
+  private static final Pattern EVICTION =
+      Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/eviction(\\?.*)?");
+
+  private final KubernetesMockServer server;
+  private final KubernetesClient client;
+  private final ExecutorService deleter;
+  private final List<PodRef> evicted = new CopyOnWriteArrayList<>();
+  private boolean closed;
+
+  private DemoCluster() {
+    MOCK_LOG.setLevel(Level.WARNING);
+    final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
+    this.deleter =
+        Executors.newSingleThreadExecutor(
+            runnable -> {
+              final Thread thread = new Thread(runnable, "quotaflow-demo-evictions");
+              thread.setDaemon(true);
+              return thread;
+            });
+    this.server =
+        new KubernetesMockServer(
+            new Context(),
+            new MockWebServer(),
+            responses,
+            new EvictingDispatcher(responses),
+            false);
+    server.init(InetAddress.getLoopbackAddress(), 0);
+    this.client = server.createClient();
+  }
+
+  /** Starts an empty demo cluster on a free loopback port. */
+  static DemoCluster start() {
+    final DemoCluster cluster = new DemoCluster();
+    LOG.info("Demo cluster '{}' (mock API server) at {}", NAME, cluster.url());
+    return cluster;
+  }
+
+  /** Creates {@code objects} (pods, nodes, ElasticQuotas) in the cluster, in order. */
+  void create(final List<HasMetadata> objects) {
+    objects.forEach(this::create);
+  }
+
+  /** Creates one object: a pod, node or ElasticQuota. */
+  void create(final HasMetadata object) {
+    if (object instanceof GenericKubernetesResource quota) {
+      client.genericKubernetesResources(ElasticQuotas.CONTEXT).resource(quota).create();
+    } else {
+      client.resource(object).create();
+    }
+  }
+
+  /** The cluster as the connectors take it. */
+  KubeCluster cluster() {
+    return new KubeCluster(NAME, client);
+  }
+
+  /** A client of the demo cluster. */
+  KubernetesClient client() {
+    return client;
+  }
+
+  /** Where the mock API server listens. */
+  String url() {
+    return client.getMasterUrl().toString();
+  }
+
+  /** The pods evicted through the eviction subresource so far, in order. */
+  List<PodRef> evicted() {
+    return List.copyOf(evicted);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    deleter.shutdownNow();
+    client.close();
+    server.destroy();
+  }
+
+  /** CRUD mode plus {@code POST .../pods/{name}/eviction}, answered 201 and the pod deleted. */
+  private final class EvictingDispatcher extends KubernetesMixedDispatcher {
+
+    EvictingDispatcher(final Map<ServerRequest, Queue<ServerResponse>> responses) {
+      super(responses);
+    }
+
+    @Override
+    public MockResponse dispatch(final RecordedRequest request) {
+      final Matcher eviction = EVICTION.matcher(request.getPath());
+      if ("POST".equals(request.getMethod()) && eviction.matches()) {
+        final PodRef pod = new PodRef(eviction.group(1), eviction.group(2));
+        evicted.add(pod);
+        LOG.debug("Demo cluster: evicting {}", pod);
+        CompletableFuture.runAsync(
+            () -> client.pods().inNamespace(pod.namespace()).withName(pod.name()).delete(),
+            deleter);
+        return new MockResponse()
+            .setResponseCode(201)
+            .setBody(
+                Serialization.asJson(
+                    new StatusBuilder().withCode(201).withStatus("Success").build()));
+      }
+      return super.dispatch(request);
+    }
+  }
+}

@@ -1,0 +1,370 @@
+package io.quotaflow.local;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.AdmissionServer;
+import io.quotaflow.admission.http.EnginePlugin;
+import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.broker.BrokerPortInUseException;
+import io.quotaflow.broker.EmbeddedKafkaBroker;
+import io.quotaflow.cluster.KubeClients;
+import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.engine.Engine;
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.evict.EvictionExecutor;
+import io.quotaflow.evict.EvictionSettings;
+import io.quotaflow.simulate.BadInputException;
+import io.quotaflow.simulate.Manifest;
+import io.quotaflow.simulate.ManifestReader;
+import io.quotaflow.source.KubeSource;
+import io.quotaflow.source.SourceSettings;
+import io.quotaflow.status.StatusSettings;
+import io.quotaflow.status.StatusWriter;
+import io.quotaflow.topics.TopicCatalogue;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Everything {@code quotaflow local} runs, started in dependency order and closed in reverse: the
+ * Kafka broker (or an existing Kafka), the clusters (the demo cluster or real ones), the source,
+ * the engine with the admission plugin, the eviction executor and the status writer. Wired by
+ * constructor; {@link #close()} is idempotent.
+ */
+final class LocalRun implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LocalRun.class);
+
+  /** The Kafka Streams application id of the local engine. */
+  static final String APPLICATION_ID = "quotaflow-local";
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration TREE_INTERVAL = Duration.ofMillis(500);
+
+  private final Deque<AutoCloseable> opened = new ConcurrentLinkedDeque<>();
+  private final LocalSettings settings;
+  private final long startNanos = System.nanoTime();
+  private Path dataDir;
+  private String bootstrapServers;
+  private volatile Optional<DemoCluster> demo = Optional.empty();
+  private List<KubeCluster> clusters = List.of();
+  private EngineConfig engineConfig;
+  private Engine engine;
+  private Optional<AdmissionServer> admission = Optional.empty();
+  private Duration readyAfter;
+  private boolean closed;
+
+  private LocalRun(final LocalSettings settings) {
+    this.settings = settings;
+  }
+
+  /**
+   * Starts everything and returns once the engine serves the first computed tree of every cluster.
+   *
+   * @param out where the tree tables are printed
+   * @throws PortInUseException when a port asked for is taken, naming the option that changes it
+   */
+  static LocalRun start(final LocalSettings settings, final PrintWriter out) {
+    final LocalRun run = new LocalRun(settings);
+    try {
+      run.startAll(out);
+      return run;
+    } catch (final RuntimeException e) {
+      run.close();
+      throw e;
+    }
+  }
+
+  private void startAll(final PrintWriter out) {
+    if (settings.httpPort() != 0) {
+      requireFree(settings.httpPort(), "--http-port");
+    }
+    dataDir = dataDir();
+    // The broker and the demo cluster take seconds each to start: start them side by side.
+    final CompletableFuture<List<KubeCluster>> watched =
+        CompletableFuture.supplyAsync(
+            () -> settings.demo() ? List.of(startDemo()) : realClusters());
+    try {
+      bootstrapServers = settings.bootstrapServers().orElseGet(this::startBroker);
+    } catch (final RuntimeException e) {
+      // Let the clusters finish starting, so that close() finds them to stop.
+      watched.exceptionally(failure -> List.of()).join();
+      throw e;
+    }
+    try {
+      clusters = watched.join();
+    } catch (final CompletionException e) {
+      throw e.getCause() instanceof RuntimeException cause ? cause : e;
+    }
+    engineConfig = buildEngineConfig();
+    final TopicCatalogue topics = engineConfig.topics();
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    engine = new Engine(engineConfig, registry);
+    opened.push(engine);
+    engine.provisionTopics();
+    final Map<String, Object> kafka =
+        Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    final KubeSource source =
+        new KubeSource(clusters, topics, kafka, SourceSettings.defaults(), registry);
+    opened.push(source);
+    source.start().orTimeout(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    engine.start();
+    admission = EnginePlugin.start(engineConfig, engine, registry);
+    admission.ifPresent(opened::push);
+    final boolean writes = settings.demo() || settings.evict();
+    final EvictionExecutor executor =
+        new EvictionExecutor(
+            clusters,
+            topics,
+            kafka,
+            EvictionSettings.defaults()
+                .withDryRun(!writes)
+                .withGroupId(APPLICATION_ID + "-evictions"),
+            Clock.systemUTC(),
+            Sleeper.SYSTEM,
+            registry);
+    opened.push(executor);
+    executor.start();
+    if (writes) {
+      final StatusWriter writer =
+          new StatusWriter(
+              clusters,
+              topics,
+              kafka,
+              new StatusSettings(
+                  Duration.ofMillis(500),
+                  10.0,
+                  20,
+                  Duration.ofHours(1),
+                  APPLICATION_ID + "-status"),
+              Clock.systemUTC(),
+              Sleeper.SYSTEM,
+              registry);
+      opened.push(writer);
+      writer.start();
+    }
+    awaitFirstTrees(out);
+    readyAfter = Duration.ofNanos(System.nanoTime() - startNanos);
+    LOG.info(
+        "quotaflow local ready in {} ms: Kafka at {}, clusters {}, {}",
+        readyAfter.toMillis(),
+        bootstrapServers,
+        clusters.stream().map(KubeCluster::name).toList(),
+        admission
+            .map(server -> "admission plugin and query API at " + baseUrl(server))
+            .orElse("admission plugin off"));
+    if (!writes) {
+      LOG.info("Evictions are dry-run and no status is written: pass --evict to change that");
+    }
+    opened.push(
+        new TreePrinter(engine, clusters, engineConfig.quotaOptions(), out, TREE_INTERVAL).start());
+  }
+
+  /** The engine. */
+  Engine engine() {
+    return engine;
+  }
+
+  /** The engine's effective configuration. */
+  EngineConfig engineConfig() {
+    return engineConfig;
+  }
+
+  /** The clusters watched. */
+  List<KubeCluster> clusters() {
+    return clusters;
+  }
+
+  /** The demo cluster, when no real clusters are watched. */
+  Optional<DemoCluster> demo() {
+    return demo;
+  }
+
+  /** {@code http://127.0.0.1:PORT} of the admission plugin and query API, when it runs. */
+  Optional<String> adminUrl() {
+    return admission.map(LocalRun::baseUrl);
+  }
+
+  /** The Kafka the run uses. */
+  String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  /** How long the start took until the first trees were computed. */
+  Duration readyAfter() {
+    return readyAfter;
+  }
+
+  /** Stops everything, in reverse order of start; then removes a temporary data directory. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    while (!opened.isEmpty()) {
+      final AutoCloseable next = opened.pop();
+      try {
+        next.close();
+      } catch (final Exception e) {
+        LOG.warn("Closing {} failed", next.getClass().getSimpleName(), e);
+      }
+    }
+  }
+
+  private static String baseUrl(final AdmissionServer server) {
+    return server.scheme() + "://127.0.0.1:" + server.port();
+  }
+
+  private Path dataDir() {
+    try {
+      if (settings.dataDir().isPresent()) {
+        return Files.createDirectories(settings.dataDir().get());
+      }
+      final Path temporary = Files.createTempDirectory("quotaflow-local-");
+      opened.push(() -> Utils.delete(temporary.toFile()));
+      return temporary;
+    } catch (final IOException e) {
+      throw new UncheckedIOException("Cannot create the data directory", e);
+    }
+  }
+
+  private String startBroker() {
+    final EmbeddedKafkaBroker.Builder builder =
+        EmbeddedKafkaBroker.builder().dataDir(dataDir.resolve("kafka"));
+    settings.kafkaPort().ifPresent(builder::port);
+    final EmbeddedKafkaBroker broker = builder.build();
+    opened.push(broker);
+    try {
+      broker.start();
+    } catch (final BrokerPortInUseException e) {
+      throw new PortInUseException(e.port(), "--kafka-port", "the embedded Kafka broker");
+    }
+    return broker.bootstrapServers();
+  }
+
+  private KubeCluster startDemo() {
+    final DemoCluster cluster = DemoCluster.start();
+    opened.push(cluster);
+    demo = Optional.of(cluster);
+    final List<Path> files =
+        settings.scenario().map(Scenario::cluster).orElse(List.of(settings.examples()));
+    cluster.create(read(files));
+    return cluster.cluster();
+  }
+
+  private List<KubeCluster> realClusters() {
+    final List<KubeCluster> real = new ArrayList<>();
+    new TreeMap<>(settings.clusters())
+        .forEach(
+            (name, context) -> {
+              final KubeCluster cluster =
+                  new KubeCluster(name, KubeClients.forContext(settings.kubeconfig(), context));
+              opened.push(cluster.client());
+              real.add(cluster);
+            });
+    return List.copyOf(real);
+  }
+
+  private EngineConfig buildEngineConfig() {
+    final EngineConfig.Builder builder =
+        EngineConfig.builder()
+            .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
+            .set(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID)
+            .set(StreamsConfig.STATE_DIR_CONFIG, dataDir.resolve("state").toString())
+            // Seen in the table within a second rather than after the default 30 s commit.
+            .set(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "100")
+            .set(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0")
+            .set(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "6000")
+            .set(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), "500")
+            .set(EngineSettings.TOPIC_PARTITIONS.key(), "1")
+            .set(EngineSettings.REVOKE_CHECK_INTERVAL.key(), "500ms")
+            .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), SHUTDOWN_TIMEOUT.toSeconds() + "s")
+            .set(PluginSettings.PLAIN_HTTP.key(), "true")
+            .set(
+                PluginSettings.BIND_ADDRESS.key(),
+                InetAddress.getLoopbackAddress().getHostAddress())
+            .set(PluginSettings.PORT.key(), Integer.toString(settings.httpPort()));
+    settings
+        .revokeDelay()
+        .or(() -> settings.scenario().flatMap(Scenario::revokeDelay))
+        .ifPresent(delay -> builder.set(EngineSettings.REVOKE_DELAY.key(), delay));
+    return builder.build();
+  }
+
+  private static List<HasMetadata> read(final List<Path> files) {
+    try {
+      return new ManifestReader(warning -> LOG.warn("{}", warning))
+          .read(files).stream().map(Manifest::object).toList();
+    } catch (final BadInputException e) {
+      throw new IllegalArgumentException("Cannot load the demo cluster: " + e.getMessage(), e);
+    }
+  }
+
+  private void awaitFirstTrees(final PrintWriter out) {
+    final long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    final TreePrinter probe =
+        new TreePrinter(engine, clusters, engineConfig.quotaOptions(), out, TREE_INTERVAL);
+    while (true) {
+      final KafkaStreams.State state = engine.streams().state();
+      if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
+        throw new IllegalStateException("The engine stopped while starting (state " + state + ")");
+      }
+      if (state == KafkaStreams.State.RUNNING
+          && clusters.stream().allMatch(cluster -> probe.snapshot(cluster).isPresent())) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(
+            "The engine computed no tree within " + START_TIMEOUT.toSeconds() + " s");
+      }
+      sleepBriefly();
+    }
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(100);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while starting", e);
+    }
+  }
+
+  private static void requireFree(final int port, final String option) {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.setReuseAddress(true);
+      socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    } catch (final IOException e) {
+      throw new PortInUseException(port, option, "the admission plugin and query API");
+    }
+  }
+}

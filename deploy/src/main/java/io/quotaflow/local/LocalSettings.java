@@ -1,0 +1,95 @@
+package io.quotaflow.local;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What {@code quotaflow local} runs.
+ *
+ * @param httpPort the admission plugin's port on loopback; 0 picks a free one
+ * @param kafkaPort the embedded broker's port; empty picks a free one
+ * @param dataDir where the broker and the engine keep their data; empty: a temporary directory
+ *     removed on exit
+ * @param bootstrapServers an existing Kafka to use instead of the embedded broker
+ * @param kubeconfig the kubeconfig of {@code clusters}; empty: the default one
+ * @param clusters real clusters to watch instead of the demo cluster, name to kubeconfig context
+ * @param examples the manifests the demo cluster starts with
+ * @param scenario a scenario to play against the demo cluster
+ * @param revokeDelay how long a group stays over-used before its pods are evicted; empty: the
+ *     scenario's, else the engine's default
+ * @param evict on real clusters, evict for real and write quota status (default: dry-run)
+ */
+record LocalSettings(
+    int httpPort,
+    OptionalInt kafkaPort,
+    Optional<Path> dataDir,
+    Optional<String> bootstrapServers,
+    Optional<Path> kubeconfig,
+    Map<String, String> clusters,
+    Path examples,
+    Optional<Scenario> scenario,
+    Optional<String> revokeDelay,
+    boolean evict) {
+
+  /** Checks the combination. */
+  LocalSettings {
+    Objects.requireNonNull(kafkaPort, "kafkaPort");
+    Objects.requireNonNull(dataDir, "dataDir");
+    Objects.requireNonNull(bootstrapServers, "bootstrapServers");
+    Objects.requireNonNull(kubeconfig, "kubeconfig");
+    clusters = Map.copyOf(clusters);
+    Objects.requireNonNull(examples, "examples");
+    Objects.requireNonNull(scenario, "scenario");
+    Objects.requireNonNull(revokeDelay, "revokeDelay");
+    if (scenario.isPresent() && !clusters.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--scenario plays against the demo cluster; it cannot be combined with --cluster");
+    }
+    if (kubeconfig.isPresent() && clusters.isEmpty()) {
+      throw new IllegalArgumentException(
+          "--kubeconfig needs at least one --cluster NAME=CONTEXT to watch");
+    }
+    if (bootstrapServers.isPresent() && kafkaPort.isPresent()) {
+      throw new IllegalArgumentException(
+          "--kafka-port is the embedded broker's port; with --bootstrap-servers none starts");
+    }
+  }
+
+  /** Whether the demo cluster runs (no real clusters given). */
+  boolean demo() {
+    return clusters.isEmpty();
+  }
+
+  /** The defaults: the demo cluster loaded with {@code examples}, everything on free ports. */
+  static LocalSettings demo(final Path examples, final int httpPort) {
+    return new LocalSettings(
+        httpPort,
+        OptionalInt.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Optional.empty(),
+        Map.of(),
+        examples,
+        Optional.empty(),
+        Optional.empty(),
+        false);
+  }
+
+  /** These settings with a scenario. */
+  LocalSettings withScenario(final Scenario value) {
+    return new LocalSettings(
+        httpPort,
+        kafkaPort,
+        dataDir,
+        bootstrapServers,
+        kubeconfig,
+        clusters,
+        examples,
+        Optional.of(value),
+        revokeDelay,
+        evict);
+  }
+}

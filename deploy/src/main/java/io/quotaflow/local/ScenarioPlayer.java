@@ -1,0 +1,316 @@
+package io.quotaflow.local;
+
+import io.fabric8.kubernetes.api.model.GroupVersionKind;
+import io.fabric8.kubernetes.api.model.GroupVersionResource;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import io.quotaflow.engine.Engine;
+import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.Quantities;
+import io.quotaflow.simulate.BadInputException;
+import io.quotaflow.simulate.Manifest;
+import io.quotaflow.simulate.ManifestReader;
+import io.quotaflow.tree.GroupStatus;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+
+/**
+ * Plays a {@link Scenario} against the demo cluster of a running {@link LocalRun}: each step says
+ * what happens, changes the cluster as a user or the scheduler would, and waits (at most the step's
+ * bound) until the engine shows what the step expects. The webhook is called as the API server
+ * would call it; a pod it admits is then created.
+ */
+final class ScenarioPlayer {
+
+  private static final Duration POLL = Duration.ofMillis(200);
+  private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(5);
+
+  /** Called after each step has reached its expected state, e.g. to check more than it says. */
+  @FunctionalInterface
+  interface StepListener {
+    void reached(int number, Scenario.Step step, StepOutcome outcome);
+  }
+
+  /**
+   * What a step saw once it reached its expected state.
+   *
+   * @param runtime the runtimes it expected, as the engine computed them (group to resource to
+   *     quantity)
+   * @param evicted the pods evicted so far
+   * @param admission the webhook's answer to the step's pod and its message, if the step asked
+   */
+  record StepOutcome(
+      Map<String, Map<String, String>> runtime,
+      List<PodRef> evicted,
+      Optional<Scenario.AdmissionAnswer> admission,
+      Optional<String> admissionMessage) {}
+
+  private final LocalRun run;
+  private final DemoCluster demo;
+  private final PrintWriter out;
+  private final StepListener listener;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+
+  ScenarioPlayer(final LocalRun run, final PrintWriter out, final StepListener listener) {
+    this.run = run;
+    this.demo =
+        run.demo()
+            .orElseThrow(() -> new IllegalStateException("scenarios play on the demo cluster"));
+    this.out = out;
+    this.listener = listener;
+  }
+
+  /**
+   * Plays every step.
+   *
+   * @throws ScenarioFailedException when a step does not reach its expected state in time
+   */
+  List<StepOutcome> play(final Scenario scenario) {
+    say("Scenario %s: %s", scenario.name(), scenario.summary());
+    final List<StepOutcome> outcomes = new ArrayList<>();
+    int number = 0;
+    for (final Scenario.Step step : scenario.steps()) {
+      number++;
+      say("%nStep %d/%d: %s", number, scenario.steps().size(), step.say());
+      final StepOutcome outcome = play(step);
+      listener.reached(number, step, outcome);
+      outcomes.add(outcome);
+    }
+    say("%nScenario %s finished: every step reached the state it expected.", scenario.name());
+    return List.copyOf(outcomes);
+  }
+
+  private StepOutcome play(final Scenario.Step step) {
+    for (final Path file : step.create()) {
+      for (final HasMetadata object : read(file)) {
+        demo.create(object);
+        say("  created %s %s", object.getKind(), describe(object));
+      }
+    }
+    for (final PodRef ref : step.bind()) {
+      bind(ref, step.node().orElseThrow());
+      say("  the scheduler placed %s on %s", ref, step.node().orElseThrow());
+    }
+    Optional<Scenario.AdmissionAnswer> answer = Optional.empty();
+    Optional<String> message = Optional.empty();
+    if (step.admit().isPresent()) {
+      final Pod pod = onlyPod(step.admit().get());
+      final Optional<AdmissionResponse> response = askWebhook(pod);
+      if (response.isEmpty()) {
+        say("  the admission plugin is off: %s is created unchecked", describe(pod));
+        demo.create(pod);
+      } else if (Boolean.TRUE.equals(response.get().getAllowed())) {
+        answer = Optional.of(Scenario.AdmissionAnswer.ALLOWED);
+        say("  the webhook admits %s; it is created", describe(pod));
+        demo.create(pod);
+      } else {
+        answer = Optional.of(Scenario.AdmissionAnswer.DENIED);
+        message =
+            Optional.ofNullable(response.get().getStatus()).map(status -> status.getMessage());
+        say("  the webhook denies %s: %s", describe(pod), message.orElse("(no message)"));
+      }
+      final Optional<Scenario.AdmissionAnswer> seen = answer;
+      step.expect()
+          .admission()
+          .filter(expected -> seen.isPresent() && !seen.get().equals(expected))
+          .ifPresent(
+              expected -> {
+                throw new ScenarioFailedException(
+                    "expected the webhook to answer " + expected + ", it answered " + seen.get());
+              });
+    }
+    final Map<String, Map<String, String>> runtime =
+        await(step, "runtimes " + step.expect().runtime(), () -> runtimesIfExpected(step));
+    runtime.forEach(
+        (group, resources) ->
+            say(
+                "  %s's runtime is now %s",
+                group,
+                String.join(
+                    ", ",
+                    new TreeMap<>(resources)
+                        .entrySet().stream()
+                            .map(entry -> entry.getKey() + " " + entry.getValue())
+                            .toList())));
+    final List<PodRef> evicted =
+        await(step, "evictions of " + step.expect().evicted(), () -> evictedIfExpected(step));
+    for (final PodRef ref : step.expect().evicted()) {
+      say("  quotaflow evicted %s (lowest priority first), and it is gone", ref);
+    }
+    return new StepOutcome(runtime, evicted, answer, message);
+  }
+
+  /** The expected groups' runtimes when they all match, else empty. */
+  private Optional<Map<String, Map<String, String>>> runtimesIfExpected(final Scenario.Step step) {
+    final RuntimeQueries queries;
+    try {
+      queries = RuntimeQueries.of(engine().streams());
+    } catch (final InvalidStateStoreException e) {
+      return Optional.empty();
+    }
+    final Map<String, Map<String, String>> seen = new TreeMap<>();
+    for (final Map.Entry<String, Map<String, String>> group : step.expect().runtime().entrySet()) {
+      final Optional<GroupStatus> status = queries.group(DemoCluster.NAME, group.getKey());
+      if (status.isEmpty()) {
+        return Optional.empty();
+      }
+      final Map<String, String> resources = new TreeMap<>();
+      for (final Map.Entry<String, String> expected : group.getValue().entrySet()) {
+        final String resource = expected.getKey();
+        final long actual = status.get().runtime().get(resource);
+        if (actual != Quantities.parse(resource, expected.getValue())) {
+          return Optional.empty();
+        }
+        resources.put(resource, Quantities.format(resource, actual));
+      }
+      seen.put(group.getKey(), Map.copyOf(resources));
+    }
+    return Optional.of(Map.copyOf(seen));
+  }
+
+  /** The pods evicted so far when every expected one is evicted and gone, else empty. */
+  private Optional<List<PodRef>> evictedIfExpected(final Scenario.Step step) {
+    final List<PodRef> evicted = demo.evicted();
+    for (final PodRef ref : step.expect().evicted()) {
+      if (!evicted.contains(ref)
+          || demo.client().pods().inNamespace(ref.namespace()).withName(ref.name()).get() != null) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(evicted);
+  }
+
+  private <T> T await(
+      final Scenario.Step step, final String what, final Supplier<Optional<T>> check) {
+    final long deadline = System.nanoTime() + step.within().toNanos();
+    while (true) {
+      final Optional<T> value = check.get();
+      if (value.isPresent()) {
+        return value.get();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new ScenarioFailedException(
+            "step '" + step.say() + "' did not reach " + what + " within " + step.within());
+      }
+      try {
+        Thread.sleep(POLL.toMillis());
+      } catch (final InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new ScenarioFailedException("interrupted while waiting for " + what);
+      }
+    }
+  }
+
+  private Engine engine() {
+    return run.engine();
+  }
+
+  private void bind(final PodRef ref, final String node) {
+    final KubernetesClient client = demo.client();
+    final Pod pod = client.pods().inNamespace(ref.namespace()).withName(ref.name()).get();
+    if (pod == null) {
+      throw new ScenarioFailedException("cannot place " + ref + ": there is no such pod");
+    }
+    final Pod bound =
+        new PodBuilder(pod)
+            .editSpec()
+            .withNodeName(node)
+            .endSpec()
+            .editOrNewStatus()
+            .withPhase("Running")
+            .endStatus()
+            .build();
+    client.resource(bound).update();
+    client.resource(bound).updateStatus();
+  }
+
+  /** Asks the pod webhook as the API server would; empty when the plugin is off. */
+  private Optional<AdmissionResponse> askWebhook(final Pod pod) {
+    if (run.adminUrl().isEmpty()) {
+      return Optional.empty();
+    }
+    final AdmissionReview review =
+        new AdmissionReviewBuilder()
+            .withNewRequest()
+            .withUid(UUID.randomUUID().toString())
+            .withKind(new GroupVersionKind("", "Pod", "v1"))
+            .withResource(new GroupVersionResource("", "pods", "v1"))
+            .withOperation("CREATE")
+            .withNamespace(pod.getMetadata().getNamespace())
+            .withName(pod.getMetadata().getName())
+            .withObject(pod)
+            .endRequest()
+            .build();
+    final URI uri =
+        URI.create(run.adminUrl().get() + "/clusters/" + DemoCluster.NAME + "/admission/pods");
+    try {
+      final HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(uri)
+                  .timeout(HTTP_TIMEOUT)
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(Serialization.asJson(review)))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new ScenarioFailedException(
+            "the webhook answered HTTP " + response.statusCode() + ": " + response.body());
+      }
+      return Optional.of(
+          Serialization.unmarshal(response.body(), AdmissionReview.class).getResponse());
+    } catch (final IOException e) {
+      throw new ScenarioFailedException("cannot reach the webhook at " + uri + ": " + e);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ScenarioFailedException("interrupted while asking the webhook");
+    }
+  }
+
+  private static Pod onlyPod(final Path file) {
+    final List<HasMetadata> objects = read(file);
+    if (objects.size() != 1 || !(objects.get(0) instanceof Pod pod)) {
+      throw new ScenarioFailedException(file + " must hold exactly one Pod to ask admission for");
+    }
+    return pod;
+  }
+
+  private static List<HasMetadata> read(final Path file) {
+    try {
+      return new ManifestReader(warning -> {})
+          .read(List.of(file)).stream().map(Manifest::object).toList();
+    } catch (final BadInputException e) {
+      throw new ScenarioFailedException("cannot read " + file + ": " + e.getMessage());
+    }
+  }
+
+  private static String describe(final HasMetadata object) {
+    final String namespace = object.getMetadata().getNamespace();
+    return (namespace == null ? "" : namespace + "/") + object.getMetadata().getName();
+  }
+
+  private void say(final String format, final Object... args) {
+    out.printf(format + "%n", args);
+    out.flush();
+  }
+}
