@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds bench/target/benchmarks.jar and runs the quota core benchmarks with settings sized for a
-# 2-core machine (about 7 minutes): full recomputation (quotaflow and the YARN peer, average time
+# 2-core machine (7-9 minutes): full recomputation (quotaflow and the YARN peer, average time
 # and sample mode) at 100 / 10,000 / 100,000 groups, and one pod event or one node event followed
 # by an incremental recomputation at 10,000 and 100,000 groups. Prints JMH's table, then the comparison with the peer and the targets.
 #
 # Usage: bench/run-core-bench.sh [extra JMH options, e.g. -p groups=10000 or -prof gc]
 # Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the jar,
-#              JMH_SETTINGS to replace the default "-f 1 -wi 3 -w 1s -i 5 -r 2s".
+#              JMH_SETTINGS to replace the default "-f 1 -wi 3 -w 1s -i 5 -r 2s",
+#              CPU_PROBE_GROUPS (default "100 10000"; empty to skip) for the thread-CPU-time probe
+#              that follows JMH: on a busy machine it shows what the wall clock cannot.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -68,3 +70,11 @@ awk -F, '
     if (n50 > 0 && y10 > 0) printf "  (for scale: a node event re-splitting the whole 10,000-group tree, p50 %s; YARN %s)\n", ms(n50), ms(y10)
   }
 ' "$out/results.csv" | tee "$out/comparison.txt"
+
+if [[ -n "${CPU_PROBE_GROUPS-100 10000}" ]]; then
+  echo
+  echo "thread CPU time per operation (waiting for a core excluded; GC threads excluded):"
+  # shellcheck disable=SC2086
+  java -Xms4g -Xmx4g -cp bench/target/benchmarks.jar io.quotaflow.bench.core.CpuTimeProbe \
+    ${CPU_PROBE_GROUPS-100 10000} | tee "$out/cpu-time.txt"
+fi
