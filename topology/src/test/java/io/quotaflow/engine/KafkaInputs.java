@@ -33,7 +33,15 @@ final class KafkaInputs implements AutoCloseable {
                 ProducerConfig.ACKS_CONFIG,
                 "all",
                 ProducerConfig.LINGER_MS_CONFIG,
-                5),
+                5,
+                // Topics are written right after their creation, while leadership still settles;
+                // an idempotent producer then sometimes hits OUT_OF_ORDER_SEQUENCE_NUMBER and
+                // retries until its delivery timeout. One request in flight keeps each partition in
+                // order without idempotence, and a retried duplicate of a state record is harmless.
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                false,
+                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+                1),
             new ByteArraySerializer(),
             new ByteArraySerializer());
   }
