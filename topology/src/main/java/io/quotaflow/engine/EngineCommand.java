@@ -1,12 +1,16 @@
 package io.quotaflow.engine;
 
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.AdmissionServer;
+import io.quotaflow.admission.http.EnginePlugin;
+import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.topics.ProvisioningReport;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.KafkaStreams;
@@ -66,20 +70,24 @@ public final class EngineCommand implements Callable<Integer> {
   private Integer partitions;
 
   private final Map<String, String> environment;
-  private final MeterRegistry registry;
+  private final PrometheusMeterRegistry registry;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile Engine running;
 
-  /** The command as the launcher runs it: the process environment, meters kept in memory. */
+  /**
+   * The command as the launcher runs it: the process environment, meters served by the admission
+   * plugin's {@code /metrics}.
+   */
   public EngineCommand() {
-    this(System.getenv(), new SimpleMeterRegistry());
+    this(System.getenv(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   /**
    * @param environment where {@code QUOTAFLOW_*} variables are read
-   * @param registry where meters go
+   * @param registry where meters go; the admission plugin serves it on {@code /metrics}
    */
-  public EngineCommand(final Map<String, String> environment, final MeterRegistry registry) {
+  public EngineCommand(
+      final Map<String, String> environment, final PrometheusMeterRegistry registry) {
     this.environment = Map.copyOf(environment);
     this.registry = registry;
   }
@@ -90,7 +98,7 @@ public final class EngineCommand implements Callable<Integer> {
     if (configFile != null) {
       builder.file(configFile);
     }
-    builder.environment(environment);
+    builder.environment(environment, PluginSettings.ALL);
     builder.set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     if (stateDir != null) {
       builder.set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -110,6 +118,7 @@ public final class EngineCommand implements Callable<Integer> {
     LOG.info("Effective configuration:\n  {}", String.join("\n  ", config.describe()));
     final Engine engine = new Engine(config, registry);
     final Thread hook = new Thread(this::stop, "quotaflow-engine-shutdown");
+    Optional<AdmissionServer> plugin = Optional.empty();
     try {
       final ProvisioningReport report = engine.provisionTopics();
       if (!report.allMatch()) {
@@ -129,10 +138,13 @@ public final class EngineCommand implements Callable<Integer> {
       running = engine;
       Runtime.getRuntime().addShutdownHook(hook);
       engine.start();
+      // The admission plugin answers from the engine's stores, so it starts once the engine has.
+      plugin = EnginePlugin.start(config, engine, registry);
       stopped.await();
       return engine.streams().state() == KafkaStreams.State.ERROR ? 1 : 0;
     } finally {
       removeHook(hook);
+      plugin.ifPresent(AdmissionServer::close);
       engine.close();
     }
   }

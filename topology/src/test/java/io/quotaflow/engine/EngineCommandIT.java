@@ -6,12 +6,18 @@ import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -33,10 +39,18 @@ class EngineCommandIT {
       throws Exception {
     final String id = UUID.randomUUID().toString().substring(0, 8);
     final String prefix = "cmd-" + id + ".";
-    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    final int httpPort = freePort();
     final EngineCommand command =
         new EngineCommand(
-            Map.of("QUOTAFLOW_TOPIC_PREFIX", prefix, "QUOTAFLOW_KAFKA_COMMIT_INTERVAL_MS", "100"),
+            Map.of(
+                "QUOTAFLOW_TOPIC_PREFIX", prefix,
+                "QUOTAFLOW_KAFKA_COMMIT_INTERVAL_MS", "100",
+                // The admission plugin comes up with the engine; plain HTTP on loopback for the
+                // test.
+                "QUOTAFLOW_ADMISSION_PLAIN_HTTP", "true",
+                "QUOTAFLOW_ADMISSION_BIND_ADDRESS", "127.0.0.1",
+                "QUOTAFLOW_ADMISSION_PORT", Integer.toString(httpPort)),
             registry);
     final CompletableFuture<Integer> exit =
         CompletableFuture.supplyAsync(
@@ -93,8 +107,33 @@ class EngineCommandIT {
         .as("Kafka Streams' own metrics are bridged")
         .anySatisfy(meter -> assertThat(meter.getId().getName()).startsWith("kafka.stream"));
 
+    final HttpClient http = HttpClient.newHttpClient();
+    await()
+        .atMost(EngineInstances.timeout())
+        .untilAsserted(
+            () -> assertThat(get(http, httpPort, "/readyz").statusCode()).isEqualTo(200));
+    assertThat(get(http, httpPort, "/healthz").statusCode()).isEqualTo(200);
+    final HttpResponse<String> metrics = get(http, httpPort, "/metrics");
+    assertThat(metrics.statusCode()).isEqualTo(200);
+    assertThat(metrics.body())
+        .as("the engine's meters are served by the plugin")
+        .contains("quotaflow_engine_records_read");
+
     command.stop();
 
     assertThat(exit.get()).isZero();
+  }
+
+  private static HttpResponse<String> get(final HttpClient http, final int port, final String path)
+      throws Exception {
+    return http.send(
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
   }
 }

@@ -2,7 +2,8 @@ package io.quotaflow.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import java.io.IOException;
@@ -27,7 +28,7 @@ class EngineCommandTest {
     final EngineCommand command =
         new EngineCommand(
             Map.of("QUOTAFLOW_REVOKE_DELAY", "20s", "QUOTAFLOW_TOPIC_PARTITIONS", "9"),
-            new SimpleMeterRegistry());
+            new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
 
     new CommandLine(command)
         .parseArgs(
@@ -51,7 +52,8 @@ class EngineCommandTest {
   void bootstrapServersAreRequired() {
     final StringWriter err = new StringWriter();
     final CommandLine commandLine =
-        new CommandLine(new EngineCommand(Map.of(), new SimpleMeterRegistry()));
+        new CommandLine(
+            new EngineCommand(Map.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
     commandLine.setErr(new PrintWriter(err));
 
     final int exit = commandLine.execute();
@@ -64,7 +66,8 @@ class EngineCommandTest {
   void helpListsTheOptions() {
     final StringWriter out = new StringWriter();
     final CommandLine commandLine =
-        new CommandLine(new EngineCommand(Map.of(), new SimpleMeterRegistry()));
+        new CommandLine(
+            new EngineCommand(Map.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
     commandLine.setOut(new PrintWriter(out));
 
     assertThat(commandLine.execute("--help")).isZero();

@@ -160,8 +160,20 @@ public final class EngineConfig {
      * Reads the {@code QUOTAFLOW_*} variables of an environment (usually {@code System.getenv()}).
      */
     public Builder environment(final Map<String, String> environment) {
+      return environment(environment, List.of());
+    }
+
+    /**
+     * Reads the {@code QUOTAFLOW_*} variables of an environment, also those of settings that
+     * components started beside the engine define (e.g. the admission plugin's), which then reach
+     * those components through {@link EngineConfig#kafka()}.
+     */
+    public Builder environment(
+        final Map<String, String> environment, final List<Setting<?>> componentSettings) {
       final Map<String, String> byVariable = new HashMap<>();
       EngineSettings.ALL.forEach(
+          setting -> byVariable.put(setting.environmentName(), setting.key()));
+      componentSettings.forEach(
           setting -> byVariable.put(setting.environmentName(), setting.key()));
       new TreeMap<>(environment)
           .forEach(
