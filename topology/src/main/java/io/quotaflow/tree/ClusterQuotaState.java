@@ -375,6 +375,72 @@ public final class ClusterQuotaState {
     return result;
   }
 
+  /**
+   * What the pods charged to {@code group} request in each dimension it tracks, before its request
+   * floor is applied; empty for an unknown group. Current as of the last event.
+   */
+  public Optional<ResourceList> ownRequest(String group) {
+    final Integer slot = t.index.get(group);
+    if (slot == null || SpecialGroups.ROOT.equals(group)) {
+      return Optional.empty();
+    }
+    final ResourceList.Builder builder = ResourceList.builder();
+    for (int d = 0; d < t.dims.count(); d++) {
+      if (t.tracked[d][slot]) {
+        builder.put(t.dims.name(d), t.ownRequest.get(d, slot));
+      }
+    }
+    return Optional.of(builder.build());
+  }
+
+  /**
+   * The runtimes {@code group} and each ancestor below the root would have if a pending pod
+   * requesting {@code extra} were added to {@code group}: {@link WhatIfRuntimes} over this state's
+   * last result (call it right after {@link #recompute()}).
+   */
+  public Map<String, ResourceList> whatIfRuntimes(String group, ResourceList extra) {
+    return WhatIfRuntimes.compute(whatIfInputs(), group, extra, options.minScaling());
+  }
+
+  /** This state's last result as {@link WhatIfInputs}, read in place (not a copy). */
+  public WhatIfInputs whatIfInputs() {
+    return new WhatIfInputs() {
+      @Override
+      public Optional<GroupStatus> status(String name) {
+        return group(name);
+      }
+
+      @Override
+      public List<GroupStatus> children(String parent) {
+        final Integer slot =
+            SpecialGroups.ROOT.equals(parent)
+                ? Integer.valueOf(GroupTable.ROOT)
+                : t.index.get(parent);
+        if (slot == null) {
+          return List.of();
+        }
+        final List<GroupStatus> result = new ArrayList<>();
+        for (final int c : t.children[slot]) {
+          if (t.status[c] != null) {
+            result.add(t.status[c]);
+          }
+        }
+        return result;
+      }
+
+      @Override
+      public Optional<QuotaGroup> spec(String name) {
+        final Integer slot = t.index.get(name);
+        return slot == null ? Optional.empty() : Optional.ofNullable(t.spec[slot]);
+      }
+
+      @Override
+      public Optional<ResourceList> ownRequest(String group) {
+        return ClusterQuotaState.this.ownRequest(group);
+      }
+    };
+  }
+
   /** The current inputs, e.g. for a full recomputation to compare with. */
   public ClusterInputs inputs() {
     final List<QuotaGroup> groups = new ArrayList<>();

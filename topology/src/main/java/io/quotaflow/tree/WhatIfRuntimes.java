@@ -1,0 +1,271 @@
+package io.quotaflow.tree;
+
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The runtimes a group and its ancestors would have if its pods requested {@code extra} more: what
+ * a full recomputation gives after a pending pod with that request is added to the group, computed
+ * along the ancestor path only (admission, SPEC 10).
+ *
+ * <p>Only the group's own request changes, so only the limited requests on its ancestor path change
+ * (bottom up, SPEC 6: each is {@code min(max(Σ children's limited requests, floor), effective
+ * max)}), and only the distributions of the path's parents, the root's included, need to run again
+ * (top down, SPEC 7), each over that parent's children with the one child's limited request raised
+ * and every other child's inputs (limited request, min, weight) as they are. A level whose inputs
+ * did not change keeps its runtime. Each level runs the same {@link WaterFill} as the full
+ * computation, so the result is exact; the cost is O(depth × siblings) per tracked dimension.
+ *
+ * <p>When the inputs do not know a leaf's own request and its request sits at its floor, the pods'
+ * used amount stands in for it (a lower bound: used pods are among the requesting ones), which can
+ * only make the result smaller. The system and default groups, invalid groups, parent groups and
+ * groups without a complete status chain get their current runtimes: a pending pod changes nothing
+ * there.
+ */
+public final class WhatIfRuntimes {
+
+  private WhatIfRuntimes() {}
+
+  /**
+   * The runtimes of {@code group} and each ancestor below the root, in that order, were {@code
+   * extra} added to {@code group}'s own request.
+   *
+   * @param minScaling whether min scaling is on (SPEC 7.5), as in the computation that produced the
+   *     inputs
+   */
+  public static Map<String, ResourceList> compute(
+      WhatIfInputs inputs, String group, ResourceList extra, boolean minScaling) {
+    final List<GroupStatus> chain = chain(inputs, group);
+    final Map<String, ResourceList> current = new LinkedHashMap<>();
+    chain.forEach(status -> current.put(status.name(), status.runtime()));
+    if (chain.isEmpty()
+        || !reachesRoot(chain)
+        || SpecialGroups.isSpecial(group)
+        || !chain.get(0).valid()
+        || chain.get(0).parentGroup()
+        || extra.isEmpty()) {
+      return Collections.unmodifiableMap(current);
+    }
+    final Optional<GroupStatus> root = inputs.status(SpecialGroups.ROOT);
+    final List<QuotaGroup> specs = new ArrayList<>();
+    for (final GroupStatus status : chain) {
+      final Optional<QuotaGroup> spec = inputs.spec(status.name());
+      if (spec.isEmpty() || !status.valid()) {
+        return Collections.unmodifiableMap(current);
+      }
+      specs.add(spec.get());
+    }
+    if (root.isEmpty()) {
+      return Collections.unmodifiableMap(current);
+    }
+    return new Path(inputs, chain, specs, root.get(), minScaling).compute(extra);
+  }
+
+  /** The group, then each ancestor below the root, as far as statuses are known. */
+  private static List<GroupStatus> chain(WhatIfInputs inputs, String group) {
+    final List<GroupStatus> chain = new ArrayList<>();
+    final Set<String> seen = new HashSet<>();
+    String name = group;
+    while (!SpecialGroups.ROOT.equals(name) && !name.isEmpty() && seen.add(name)) {
+      final Optional<GroupStatus> status = inputs.status(name);
+      if (status.isEmpty()) {
+        break;
+      }
+      chain.add(status.get());
+      name = status.get().parent();
+    }
+    return chain;
+  }
+
+  private static boolean reachesRoot(List<GroupStatus> chain) {
+    return SpecialGroups.ROOT.equals(chain.get(chain.size() - 1).parent());
+  }
+
+  /** One what-if along one ancestor path. */
+  private static final class Path {
+    private final WhatIfInputs inputs;
+    private final List<GroupStatus> chain;
+    private final List<QuotaGroup> specs;
+    private final GroupStatus root;
+    private final boolean minScaling;
+
+    /** siblings.get(i): the participants of the distribution that gives chain[i] its runtime. */
+    private final List<List<GroupStatus>> siblings = new ArrayList<>();
+
+    private final WaterFill fill = new WaterFill();
+
+    Path(
+        WhatIfInputs inputs,
+        List<GroupStatus> chain,
+        List<QuotaGroup> specs,
+        GroupStatus root,
+        boolean minScaling) {
+      this.inputs = inputs;
+      this.chain = chain;
+      this.specs = specs;
+      this.root = root;
+      this.minScaling = minScaling;
+    }
+
+    Map<String, ResourceList> compute(ResourceList extra) {
+      for (int i = 0; i < chain.size(); i++) {
+        final String parent = i + 1 < chain.size() ? chain.get(i + 1).name() : SpecialGroups.ROOT;
+        siblings.add(participants(parent));
+      }
+      final int levels = chain.size();
+      final List<Map<String, Long>> runtimes = new ArrayList<>();
+      for (final GroupStatus status : chain) {
+        runtimes.add(new TreeMap<>(status.runtime().asMap()));
+      }
+      final GroupStatus leaf = chain.get(0);
+      for (final String dimension : leaf.trackedDimensions()) {
+        final long added = extra.get(dimension);
+        if (added <= 0) {
+          continue;
+        }
+        final long[] limited = limitedRequests(dimension, added);
+        for (int i = levels - 1; i >= 0; i--) {
+          final GroupStatus status = chain.get(i);
+          if (!status.trackedDimensions().contains(dimension)) {
+            continue;
+          }
+          final boolean parentIsRoot = i + 1 == levels;
+          final GroupStatus parent = parentIsRoot ? root : chain.get(i + 1);
+          final boolean parentTracks =
+              parentIsRoot || parent.trackedDimensions().contains(dimension);
+          final long available =
+              parentIsRoot
+                  ? root.runtime().get(dimension)
+                  : runtimes.get(i + 1).getOrDefault(dimension, 0L);
+          final boolean parentChanged =
+              !parentIsRoot && parentTracks && available != parent.runtime().get(dimension);
+          if (!parentChanged && limited[i] == status.limitedRequest().get(dimension)) {
+            continue;
+          }
+          runtimes
+              .get(i)
+              .put(dimension, distribute(i, dimension, available, !parentTracks, limited[i]));
+        }
+      }
+      final Map<String, ResourceList> result = new LinkedHashMap<>();
+      for (int i = 0; i < levels; i++) {
+        result.put(chain.get(i).name(), ResourceList.of(runtimes.get(i)));
+      }
+      return Collections.unmodifiableMap(result);
+    }
+
+    /**
+     * Each path group's limited request in {@code dimension} with {@code added} more requested at
+     * the leaf, bottom up; unchanged above a group that does not pass the change on.
+     */
+    private long[] limitedRequests(String dimension, long added) {
+      final int levels = chain.size();
+      final long[] limited = new long[levels];
+      for (int i = 0; i < levels; i++) {
+        limited[i] = chain.get(i).limitedRequest().get(dimension);
+      }
+      final GroupStatus leaf = chain.get(0);
+      final long floor = floor(0, dimension);
+      final long own =
+          inputs
+              .ownRequest(leaf.name())
+              .map(request -> request.get(dimension))
+              .orElseGet(() -> ownLowerBound(leaf, dimension, floor));
+      limited[0] = limit(0, dimension, Math.max(Arith.add(own, added), floor));
+      for (int i = 1; i < levels; i++) {
+        if (limited[i - 1] == chain.get(i - 1).limitedRequest().get(dimension)
+            || !chain.get(i).trackedDimensions().contains(dimension)) {
+          break;
+        }
+        long raw = 0;
+        for (final GroupStatus child : siblings.get(i - 1)) {
+          if (child.trackedDimensions().contains(dimension)) {
+            raw =
+                Arith.add(
+                    raw,
+                    child.name().equals(chain.get(i - 1).name())
+                        ? limited[i - 1]
+                        : child.limitedRequest().get(dimension));
+          }
+        }
+        limited[i] = limit(i, dimension, Math.max(raw, floor(i, dimension)));
+      }
+      return limited;
+    }
+
+    /** {@code request} capped at the effective max of chain[i]. */
+    private long limit(int i, String dimension, long request) {
+      return Math.min(request, Math.max(0L, GroupRules.effectiveMax(specs.get(i), dimension)));
+    }
+
+    private long floor(int i, String dimension) {
+      return Math.max(0L, GroupRules.requestFloor(specs.get(i), dimension));
+    }
+
+    /** A request above the floor is the pods' own; at the floor, used is a lower bound of it. */
+    private static long ownLowerBound(GroupStatus leaf, String dimension, long floor) {
+      final long request = leaf.request().get(dimension);
+      return request > floor ? request : Math.min(leaf.used().get(dimension), request);
+    }
+
+    /** Runs the distribution that gives chain[i] its runtime, with its limited request raised. */
+    private long distribute(
+        int i, String dimension, long available, boolean unbounded, long raisedLimited) {
+      final String name = chain.get(i).name();
+      final List<GroupStatus> participants = new ArrayList<>();
+      for (final GroupStatus child : siblings.get(i)) {
+        if (child.trackedDimensions().contains(dimension)) {
+          participants.add(child);
+        }
+      }
+      final int n = participants.size();
+      final long[] request = new long[n];
+      final long[] min = new long[n];
+      final long[] weight = new long[n];
+      int self = -1;
+      for (int c = 0; c < n; c++) {
+        final GroupStatus child = participants.get(c);
+        if (child.name().equals(name)) {
+          self = c;
+          request[c] = raisedLimited;
+        } else {
+          request[c] = child.limitedRequest().get(dimension);
+        }
+        min[c] = Math.max(0L, child.min().get(dimension));
+        weight[c] = Math.max(0L, child.sharedWeight().get(dimension));
+      }
+      if (self < 0) {
+        return chain.get(i).runtime().get(dimension);
+      }
+      final long[] scaled = new long[n];
+      final long[] runtime = new long[n];
+      fill.distribute(available, unbounded, n, request, min, weight, minScaling, scaled, runtime);
+      return runtime[self];
+    }
+
+    /** The valid normal children of {@code parent}, by name: who takes part in its split. */
+    private List<GroupStatus> participants(String parent) {
+      final List<GroupStatus> result = new ArrayList<>();
+      for (final GroupStatus child : inputs.children(parent)) {
+        if (child.valid()
+            && parent.equals(child.parent())
+            && !SpecialGroups.isSpecial(child.name())) {
+          result.add(child);
+        }
+      }
+      result.sort(Comparator.comparing(GroupStatus::name));
+      return result;
+    }
+  }
+}
