@@ -1,0 +1,482 @@
+package io.quotaflow.kubernetes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
+import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.quotaflow.admission.http.AdmissionServer;
+import io.quotaflow.admission.http.FailurePolicy;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.tree.ClusterInputs;
+import io.quotaflow.tree.QuotaOptions;
+import java.io.IOException;
+import java.io.Reader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Kubernetes manifests of {@code deploy/kubernetes}, parsed with fabric8, checked against what
+ * the code serves and calls: the admission plugin's port, probe and webhook paths (asked of a
+ * running admission server, not copied), the cluster name the connectors put on records, the
+ * certificate's names, and RBAC against the connectors' documented API calls.
+ */
+class ManifestWiringTest {
+
+  private static final Path KUBERNETES = Path.of("kubernetes");
+  private static final Path BASE = KUBERNETES.resolve("base");
+  private static final Path CONNECTORS_DOC = Path.of("..", "docs", "connectors.md");
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final KubernetesSerialization KUBERNETES_JSON = new KubernetesSerialization();
+  private static final String HTTPS_PORT_NAME = "https";
+
+  private final List<HasMetadata> base = loadAll(BASE);
+
+  @Test
+  void everyManifestIsListedInItsKustomizationAndParses() throws IOException {
+    for (final Path dir :
+        List.of(
+            BASE, KUBERNETES.resolve("overlays/dev"), KUBERNETES.resolve("overlays/production"))) {
+      final JsonNode kustomization = YAML.readTree(dir.resolve("kustomization.yaml").toFile());
+      final Set<String> listed = new TreeSet<>();
+      kustomization.path("resources").forEach(node -> listed.add(node.asText()));
+      kustomization.path("patches").forEach(node -> listed.add(node.path("path").asText()));
+      final Set<String> files = new TreeSet<>();
+      try (Stream<Path> list = Files.list(dir)) {
+        list.map(file -> file.getFileName().toString())
+            .filter(name -> name.endsWith(".yaml") && !name.equals("kustomization.yaml"))
+            .forEach(files::add);
+      }
+      assertThat(listed).as("files of %s", dir).containsAll(files);
+      for (final String file : files) {
+        assertThat(load(dir.resolve(file))).as(file).isNotEmpty();
+      }
+    }
+    assertThat(base)
+        .extracting(HasMetadata::getKind)
+        .contains(
+            "Namespace",
+            "CustomResourceDefinition",
+            "StatefulSet",
+            "Deployment",
+            "ClusterRole",
+            "ClusterRoleBinding",
+            "Service",
+            "Certificate",
+            "Issuer",
+            "ValidatingWebhookConfiguration");
+  }
+
+  @Test
+  void theEngineListensProbesAndNamesItselfOnThePluginsPort() throws IOException {
+    final PluginConfig plugin = PluginSettings.config(engineProperties());
+    final StatefulSet engine = one(StatefulSet.class);
+    final Container container = engine.getSpec().getTemplate().getSpec().getContainers().get(0);
+
+    assertThat(container.getPorts())
+        .singleElement()
+        .satisfies(
+            port -> {
+              assertThat(port.getName()).isEqualTo(HTTPS_PORT_NAME);
+              assertThat(port.getContainerPort()).isEqualTo(plugin.port());
+            });
+    for (final Probe probe :
+        List.of(
+            container.getStartupProbe(),
+            container.getLivenessProbe(),
+            container.getReadinessProbe())) {
+      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo(HTTPS_PORT_NAME);
+      assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTPS");
+    }
+    assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
+    assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
+    assertThat(env(container, "QUOTAFLOW_KAFKA_APPLICATION_SERVER"))
+        .isEqualTo(
+            "$(POD_NAME)."
+                + engine.getSpec().getServiceName()
+                + ".$(POD_NAMESPACE).svc:"
+                + plugin.port());
+    assertThat(engine.getSpec().getTemplate().getMetadata().getAnnotations())
+        .containsEntry("prometheus.io/port", Integer.toString(plugin.port()))
+        .containsEntry("prometheus.io/path", "/metrics");
+    for (final Service service : all(Service.class)) {
+      assertThat(service.getSpec().getSelector())
+          .isEqualTo(engine.getSpec().getSelector().getMatchLabels());
+      final ServicePort port = service.getSpec().getPorts().get(0);
+      assertThat(port.getPort()).isEqualTo(plugin.port());
+      assertThat(port.getTargetPort().getStrVal()).isEqualTo(HTTPS_PORT_NAME);
+    }
+    assertThat(service(engine.getSpec().getServiceName()).getSpec().getClusterIP())
+        .isEqualTo("None");
+  }
+
+  @Test
+  void theEngineReadsItsConfigurationAndCertificateFromMountedVolumes() throws IOException {
+    final PluginConfig plugin = PluginSettings.config(engineProperties());
+    final StatefulSet engine = one(StatefulSet.class);
+    final Container container = engine.getSpec().getTemplate().getSpec().getContainers().get(0);
+    final Map<String, String> mounts = new HashMap<>();
+    container.getVolumeMounts().forEach(mount -> mounts.put(mount.getName(), mount.getMountPath()));
+
+    final PluginConfig.TlsFiles tls = plugin.tls().orElseThrow();
+    assertThat(tls.certificate().getParent().toString()).isEqualTo(mounts.get("tls"));
+    assertThat(tls.key().getParent().toString()).isEqualTo(mounts.get("tls"));
+    assertThat(container.getArgs())
+        .contains("--config=" + mounts.get("config") + "/engine.properties")
+        .anyMatch(arg -> arg.startsWith("--state-dir=" + mounts.get("state")));
+    final String secret =
+        engine.getSpec().getTemplate().getSpec().getVolumes().stream()
+            .filter(volume -> volume.getName().equals("tls"))
+            .findFirst()
+            .orElseThrow()
+            .getSecret()
+            .getSecretName();
+    assertThat(certificate("quotaflow-admission").path("spec").path("secretName").asText())
+        .isEqualTo(secret);
+  }
+
+  @Test
+  void probeAndWebhookPathsAreServedByTheAdmissionServer() throws Exception {
+    final String cluster = connectorsClusterName();
+    final List<String> posts = new ArrayList<>();
+    for (final ValidatingWebhook webhook : webhooks()) {
+      posts.add(webhook.getClientConfig().getService().getPath());
+    }
+    final JsonNode extender = schedulerExtender();
+    posts.add(
+        URI.create(extender.path("urlPrefix").asText()).getPath()
+            + "/"
+            + extender.path("filterVerb").asText());
+    assertThat(posts).allMatch(path -> path.startsWith("/clusters/" + cluster + "/"));
+
+    final Container container =
+        one(StatefulSet.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    final List<String> gets =
+        List.of(
+            container.getLivenessProbe().getHttpGet().getPath(),
+            container.getReadinessProbe().getHttpGet().getPath(),
+            container.getStartupProbe().getHttpGet().getPath(),
+            one(StatefulSet.class)
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getAnnotations()
+                .get("prometheus.io/path"));
+
+    final SnapshotClusterState state =
+        new SnapshotClusterState()
+            .put(
+                cluster, new ClusterInputs(List.of(), List.of(), List.of()), QuotaOptions.DEFAULTS);
+    try (AdmissionServer server =
+        AdmissionServer.builder(PluginConfig.plainHttpOnLoopback(0), state).build().start()) {
+      final HttpClient http = HttpClient.newHttpClient();
+      for (final String path : gets) {
+        assertThat(call(http, server, path, null).statusCode()).as("GET %s", path).isEqualTo(200);
+      }
+      for (final String path : posts) {
+        // An empty object is no valid request: a route that exists answers 400, not 404 or 405.
+        final HttpResponse<String> response = call(http, server, path, "{}");
+        assertThat(response.statusCode()).as("POST %s: %s", path, response.body()).isEqualTo(400);
+      }
+      assertThat(call(http, server, "/clusters/" + cluster + "/no-such", "{}").statusCode())
+          .as("the check can fail")
+          .isEqualTo(404);
+    }
+  }
+
+  @Test
+  void webhooksCallTheAdmissionServiceWithAnExplicitPolicy() throws IOException {
+    final Properties properties = new Properties();
+    properties.putAll(engineProperties());
+    final PluginConfig plugin = PluginSettings.config(engineProperties());
+    final String namespace = kustomizationNamespace();
+    final ValidatingWebhookConfiguration configuration = one(ValidatingWebhookConfiguration.class);
+    assertThat(configuration.getMetadata().getAnnotations())
+        .containsEntry("cert-manager.io/inject-ca-from", namespace + "/quotaflow-admission");
+
+    for (final ValidatingWebhook webhook : configuration.getWebhooks()) {
+      final Service service = service(webhook.getClientConfig().getService().getName());
+      assertThat(webhook.getClientConfig().getService().getNamespace()).isEqualTo(namespace);
+      assertThat(webhook.getClientConfig().getService().getPort())
+          .isEqualTo(service.getSpec().getPorts().get(0).getPort());
+      assertThat(webhook.getTimeoutSeconds()).isEqualTo(2);
+      assertThat(webhook.getFailurePolicy()).isIn("Ignore", "Fail");
+      assertThat(webhook.getSideEffects()).isIn("None", "NoneOnDryRun");
+      assertThat(webhook.getAdmissionReviewVersions()).containsExactly("v1");
+      final List<String> excluded =
+          webhook.getNamespaceSelector().getMatchExpressions().stream()
+              .filter(expression -> expression.getKey().equals("kubernetes.io/metadata.name"))
+              .filter(expression -> expression.getOperator().equals("NotIn"))
+              .map(LabelSelectorRequirement::getValues)
+              .findFirst()
+              .orElseThrow();
+      assertThat(excluded).containsExactlyInAnyOrder("kube-system", namespace);
+      assertThat(plugin.excludedNamespaces()).containsAll(excluded);
+    }
+    final ValidatingWebhook pods = webhook("/admission/pods");
+    assertThat(pods.getFailurePolicy())
+        .as("the webhook fails as the plugin's failure policy does")
+        .isEqualTo(plugin.failurePolicy() == FailurePolicy.FAIL_OPEN ? "Ignore" : "Fail");
+    assertThat(pods.getRules().get(0).getResources()).containsExactly("pods");
+    assertThat(webhook("/admission/quotas").getRules().get(0).getResources())
+        .containsExactly("elasticquotas");
+  }
+
+  @Test
+  void theCertificateCoversTheAdmissionServiceAndEveryEngineName() throws IOException {
+    final String namespace = kustomizationNamespace();
+    final StatefulSet engine = one(StatefulSet.class);
+    final List<String> names = new ArrayList<>();
+    certificate("quotaflow-admission")
+        .path("spec")
+        .path("dnsNames")
+        .forEach(name -> names.add(name.asText()));
+    final String admission = webhooks().get(0).getClientConfig().getService().getName();
+
+    assertThat(names)
+        .contains(admission + "." + namespace + ".svc")
+        .contains("*." + engine.getSpec().getServiceName() + "." + namespace + ".svc");
+    assertThat(URI.create(schedulerExtender().path("urlPrefix").asText()).getHost()).isIn(names);
+  }
+
+  @Test
+  void theSchedulerExtenderFiltersOverHttpsOnThePluginsPort() throws IOException {
+    final PluginConfig plugin = PluginSettings.config(engineProperties());
+    final JsonNode extender = schedulerExtender();
+    final URI url = URI.create(extender.path("urlPrefix").asText());
+
+    assertThat(url.getScheme()).isEqualTo("https");
+    assertThat(url.getPort()).isEqualTo(plugin.port());
+    assertThat(extender.path("enableHTTPS").asBoolean()).isTrue();
+    assertThat(extender.path("nodeCacheCapable").asBoolean()).isTrue();
+    assertThat(extender.has("ignorable")).isTrue();
+  }
+
+  @Test
+  void rbacGrantsTheConnectorsExactlyTheCallsTheyMake() throws IOException {
+    final ClusterRole role = one(ClusterRole.class);
+    final Map<String, Set<String>> granted = new TreeMap<>();
+    for (final PolicyRule rule : role.getRules()) {
+      for (final String group : rule.getApiGroups()) {
+        for (final String resource : rule.getResources()) {
+          granted
+              .computeIfAbsent(qualified(group, resource), key -> new TreeSet<>())
+              .addAll(rule.getVerbs());
+        }
+      }
+    }
+
+    assertThat(granted).isEqualTo(documentedConnectorCalls());
+    final ClusterRoleBinding binding = one(ClusterRoleBinding.class);
+    assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+    final Deployment connectors = one(Deployment.class);
+    assertThat(binding.getSubjects())
+        .singleElement()
+        .satisfies(
+            subject -> {
+              assertThat(subject.getName())
+                  .isEqualTo(connectors.getSpec().getTemplate().getSpec().getServiceAccountName());
+              assertThat(subject.getNamespace()).isEqualTo(kustomizationNamespace());
+            });
+    final String engineAccount =
+        one(StatefulSet.class).getSpec().getTemplate().getSpec().getServiceAccountName();
+    assertThat(
+            all(ServiceAccount.class).stream()
+                .filter(account -> account.getMetadata().getName().equals(engineAccount))
+                .findFirst()
+                .orElseThrow()
+                .getAutomountServiceAccountToken())
+        .as("the engine never calls the Kubernetes API")
+        .isFalse();
+  }
+
+  /**
+   * The API calls of the connectors, from the RBAC table of docs/connectors.md: resource (with
+   * group) to verbs. The rows below "## RBAC" read {@code | `pods` | `get`, `list` | ... |}.
+   */
+  private static Map<String, Set<String>> documentedConnectorCalls() throws IOException {
+    final String doc = Files.readString(CONNECTORS_DOC, StandardCharsets.UTF_8);
+    final String section = doc.substring(doc.indexOf("## RBAC"));
+    final Pattern row = Pattern.compile("^\\| `([^`|]+)` \\| ([^|]+) \\|", Pattern.MULTILINE);
+    final Matcher matcher = row.matcher(section.substring(0, section.indexOf("\n## ", 1)));
+    final Map<String, Set<String>> calls = new TreeMap<>();
+    while (matcher.find()) {
+      final Set<String> verbs = new TreeSet<>();
+      for (final String verb : matcher.group(2).split(",")) {
+        verbs.add(verb.trim().replace("`", ""));
+      }
+      calls.computeIfAbsent(matcher.group(1), key -> new TreeSet<>()).addAll(verbs);
+    }
+    assertThat(calls).as("rows of the RBAC table").isNotEmpty();
+    return calls;
+  }
+
+  /** {@code pods}, {@code pods/eviction}, {@code elasticquotas.scheduling.sigs.k8s.io/status}. */
+  private static String qualified(final String group, final String resource) {
+    if (group.isEmpty()) {
+      return resource;
+    }
+    final int slash = resource.indexOf('/');
+    return slash < 0
+        ? resource + "." + group
+        : resource.substring(0, slash) + "." + group + resource.substring(slash);
+  }
+
+  private static HttpResponse<String> call(
+      final HttpClient http, final AdmissionServer server, final String path, final String body)
+      throws IOException, InterruptedException {
+    final HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path));
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+      request.POST(HttpRequest.BodyPublishers.ofString(body));
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private List<ValidatingWebhook> webhooks() {
+    return one(ValidatingWebhookConfiguration.class).getWebhooks();
+  }
+
+  private ValidatingWebhook webhook(final String pathSuffix) {
+    return webhooks().stream()
+        .filter(webhook -> webhook.getClientConfig().getService().getPath().endsWith(pathSuffix))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private String connectorsClusterName() {
+    final Container container =
+        one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    return container.getArgs().stream()
+        .filter(arg -> arg.startsWith("--in-cluster="))
+        .map(arg -> arg.substring("--in-cluster=".length()))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private Service service(final String name) {
+    return all(Service.class).stream()
+        .filter(service -> service.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no Service " + name));
+  }
+
+  private JsonNode certificate(final String name) {
+    return base.stream()
+        .filter(object -> object.getKind().equals("Certificate"))
+        .filter(object -> object.getMetadata().getName().equals(name))
+        .map(object -> KUBERNETES_JSON.convertValue(object, JsonNode.class))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private static JsonNode schedulerExtender() throws IOException {
+    final JsonNode configuration =
+        YAML.readTree(KUBERNETES.resolve("scheduler/scheduler-extender.yaml").toFile());
+    assertThat(configuration.path("kind").asText()).isEqualTo("KubeSchedulerConfiguration");
+    return configuration.path("extenders").get(0);
+  }
+
+  private static String kustomizationNamespace() throws IOException {
+    return YAML.readTree(BASE.resolve("kustomization.yaml").toFile()).path("namespace").asText();
+  }
+
+  private static Map<String, String> engineProperties() throws IOException {
+    final Properties properties = new Properties();
+    try (Reader reader = Files.newBufferedReader(BASE.resolve("engine.properties"))) {
+      properties.load(reader);
+    }
+    final Map<String, String> values = new HashMap<>();
+    properties.stringPropertyNames().forEach(key -> values.put(key, properties.getProperty(key)));
+    return values;
+  }
+
+  private static String env(final Container container, final String name) {
+    return container.getEnv().stream()
+        .filter(variable -> variable.getName().equals(name))
+        .map(EnvVar::getValue)
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private <T extends HasMetadata> T one(final Class<T> type) {
+    final List<T> found = all(type);
+    assertThat(found).as(type.getSimpleName()).hasSize(1);
+    return found.get(0);
+  }
+
+  private <T extends HasMetadata> List<T> all(final Class<T> type) {
+    return base.stream().filter(type::isInstance).map(type::cast).toList();
+  }
+
+  private static List<HasMetadata> loadAll(final Path dir) {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(file -> file.getFileName().toString().endsWith(".yaml"))
+          .filter(file -> !file.getFileName().toString().equals("kustomization.yaml"))
+          .sorted()
+          .flatMap(file -> load(file).stream())
+          .toList();
+    } catch (final IOException e) {
+      throw new AssertionError("cannot list " + dir, e);
+    }
+  }
+
+  /** Every object of a multi-document YAML file, typed where fabric8 knows the kind. */
+  private static List<HasMetadata> load(final Path file) {
+    try {
+      final String text = Files.readString(file, StandardCharsets.UTF_8);
+      final List<HasMetadata> objects = new ArrayList<>();
+      for (final String document : text.split("(?m)^---\\s*$")) {
+        if (document.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
+          continue;
+        }
+        final Object parsed = KUBERNETES_JSON.unmarshal(document);
+        if (parsed instanceof HasMetadata object) {
+          objects.add(object);
+        } else {
+          throw new AssertionError(file + " holds something that is no Kubernetes object");
+        }
+      }
+      return objects;
+    } catch (final IOException e) {
+      throw new AssertionError("cannot read " + file, e);
+    }
+  }
+}
