@@ -1,0 +1,99 @@
+package io.quotaflow.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotaflow.quota.PodRef;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScenarioCatalogueTest {
+
+  private static final Path SCENARIOS = LocalFiles.localDir().resolve("scenarios");
+
+  @TempDir Path dir;
+
+  @Test
+  void gpuBorrowingReadsAsItsFileSays() {
+    final Scenario scenario = new ScenarioCatalogue(SCENARIOS).named("gpu-borrowing");
+
+    assertThat(scenario.revokeDelay()).contains("5s");
+    assertThat(scenario.cluster()).allMatch(Files::isRegularFile);
+    assertThat(scenario.steps()).hasSize(5);
+    assertThat(scenario.steps().get(0).expect().runtime())
+        .isEqualTo(
+            Map.of(
+                "team-a", Map.of("nvidia.com/gpu", "6", "cpu", "3"),
+                "team-b", Map.of("nvidia.com/gpu", "0", "cpu", "0")));
+    assertThat(scenario.steps().get(1).create()).allMatch(Files::isRegularFile);
+    assertThat(scenario.steps().get(2).expect().evicted())
+        .containsExactly(new PodRef("team-a", "a-3"));
+    assertThat(scenario.steps().get(2).within()).isEqualTo(Duration.ofSeconds(40));
+    assertThat(scenario.steps().get(3).bind())
+        .containsExactly(new PodRef("team-b", "b-1"), new PodRef("team-b", "b-2"));
+    assertThat(scenario.steps().get(3).node()).contains("gpu-node");
+    assertThat(scenario.steps().get(4).admit()).get().matches(Files::isRegularFile);
+    assertThat(scenario.steps().get(4).expect().admission())
+        .isEqualTo(Optional.of(Scenario.AdmissionAnswer.DENIED));
+  }
+
+  @Test
+  void everyScenarioOfTheCheckoutReadsAndNamesFilesThatExist() {
+    assertThat(new ScenarioCatalogue(SCENARIOS).all())
+        .isNotEmpty()
+        .allSatisfy(
+            scenario -> {
+              assertThat(scenario.summary()).isNotBlank();
+              assertThat(scenario.cluster()).isNotEmpty().allMatch(Files::isRegularFile);
+              scenario
+                  .steps()
+                  .forEach(step -> assertThat(step.create()).allMatch(Files::isRegularFile));
+            });
+  }
+
+  @Test
+  void aStepMustSayWhatHappens() throws IOException {
+    write("silent", "summary: s\ncluster: [c.yaml]\nsteps:\n  - create: [x.yaml]\n");
+
+    assertThatThrownBy(() -> new ScenarioCatalogue(dir).named("silent"))
+        .hasMessageContaining("silent.yaml")
+        .hasMessageContaining("'say'");
+  }
+
+  @Test
+  void aMisspelledKeyIsAnErrorNotIgnored() throws IOException {
+    write("typo", "summary: s\nsteps:\n  - say: hello\n    expct: {}\n");
+
+    assertThatThrownBy(() -> new ScenarioCatalogue(dir).named("typo"))
+        .hasMessageContaining("typo.yaml")
+        .hasMessageContaining("expct");
+  }
+
+  @Test
+  void anExpectedRuntimeMustBeAQuantity() throws IOException {
+    write(
+        "bad-number",
+        "summary: s\nsteps:\n  - say: hi\n    expect:\n      runtime: {team-a: {cpu: lots}}\n");
+
+    assertThatThrownBy(() -> new ScenarioCatalogue(dir).named("bad-number"))
+        .hasMessageContaining("bad-number.yaml");
+  }
+
+  @Test
+  void bindingPodsNeedsANode() throws IOException {
+    write("nowhere", "summary: s\nsteps:\n  - say: hi\n    bind: [ns/p]\n");
+
+    assertThatThrownBy(() -> new ScenarioCatalogue(dir).named("nowhere"))
+        .hasMessageContaining("names the node");
+  }
+
+  private void write(final String name, final String text) throws IOException {
+    Files.writeString(dir.resolve(name + ".yaml"), text);
+  }
+}
