@@ -4,9 +4,12 @@ import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.WhatIfInputs;
+import io.quotaflow.tree.WhatIfRuntimes;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -16,6 +19,15 @@ import java.util.Set;
  * also needs {@code non-preemptible used + non-preemptible in-flight + request <= min}. A group
  * already over its runtime in any dimension admits nothing, whatever the pod asks for.
  *
+ * <p>Which runtime bounds the check depends on whether the pod is already counted in its group's
+ * request. The scheduler filter sees pods the engine already counts as pending, so their runtimes
+ * as computed are the bound ({@link #check(AdmissionRequest, GroupLookup, InFlight)}). At pod
+ * creation the pod is counted nowhere yet, and a group whose runtime follows its demand (a lender,
+ * a borrower capped at its request) would have no room for any new pod; the bound is then the
+ * runtime the group and its ancestors would have with the pod, and the in-flight admissions, added
+ * to the group's request: a what-if along the ancestor path ({@link WhatIfRuntimes}, {@link
+ * #check(AdmissionRequest, WhatIfInputs, InFlight, PodState, boolean)}).
+ *
  * <p>The system group is never limited. The default group is bounded by its runtime only (it has no
  * guarantee for non-preemptible pods to fit in). An invalid group is checked against its frozen
  * runtime.
@@ -24,8 +36,57 @@ public final class AdmissionCheck {
 
   private AdmissionCheck() {}
 
+  /** Whether the pod is already counted in its group's request by the computed state. */
+  public enum PodState {
+    /** Not yet seen by the engine (pod creation): the bound is the what-if runtime. */
+    NEW,
+    /** Counted as pending already (the scheduler filter): no need to add it again. */
+    COUNTED
+  }
+
+  /**
+   * Checks {@code request} against the runtimes as computed: right for a pod the state already
+   * counts in its group's request.
+   */
   public static AdmissionDecision check(
       AdmissionRequest request, GroupLookup groups, InFlight inFlight) {
+    return check(request, groups, inFlight, Map.of());
+  }
+
+  /**
+   * Checks {@code request} against the runtimes its group and ancestors would have if its group's
+   * request grew by what the in-flight admissions at the group hold, plus the pod's own request
+   * when {@code pod} is {@link PodState#NEW}. In-flight pods the state already counts as pending
+   * are added once more: that can only raise the bound, by at most what they hold.
+   *
+   * @param minScaling whether the state was computed with min scaling on
+   */
+  public static AdmissionDecision check(
+      AdmissionRequest request,
+      WhatIfInputs state,
+      InFlight inFlight,
+      PodState pod,
+      boolean minScaling) {
+    final GroupLookup groups = state::status;
+    if (request.problem().isPresent()) {
+      return check(request, groups, inFlight);
+    }
+    ResourceList extra = inFlight.at(request.group());
+    if (pod == PodState.NEW) {
+      extra = extra.plus(request.request());
+    }
+    return check(
+        request,
+        groups,
+        inFlight,
+        WhatIfRuntimes.compute(state, request.group(), extra, minScaling));
+  }
+
+  private static AdmissionDecision check(
+      AdmissionRequest request,
+      GroupLookup groups,
+      InFlight inFlight,
+      Map<String, ResourceList> runtimes) {
     if (request.problem().isPresent()) {
       return denied(
           new Denial(Check.NOT_A_LEAF, request.group(), "", 0, 0, 0, 0, request.problem().get()));
@@ -44,7 +105,8 @@ public final class AdmissionCheck {
       final GroupStatus status = found.get();
       chain.add(name);
       if (!SpecialGroups.SYSTEM.equals(name)) {
-        checkGroup(status, request, inFlight, denials);
+        checkGroup(
+            status, runtimes.getOrDefault(name, status.runtime()), request, inFlight, denials);
       }
       name = status.parent();
     }
@@ -59,13 +121,17 @@ public final class AdmissionCheck {
   }
 
   private static void checkGroup(
-      GroupStatus status, AdmissionRequest request, InFlight inFlight, List<Denial> denials) {
+      GroupStatus status,
+      ResourceList bound,
+      AdmissionRequest request,
+      InFlight inFlight,
+      List<Denial> denials) {
     final ResourceList held = inFlight.at(status.name());
     final ResourceList npHeld = inFlight.nonPreemptibleAt(status.name());
     final boolean checkMin = !request.preemptible() && !SpecialGroups.DEFAULT.equals(status.name());
     for (final String dimension : status.trackedDimensions()) {
       final long asked = request.request().get(dimension);
-      final long runtime = status.runtime().get(dimension);
+      final long runtime = bound.get(dimension);
       final long used = status.used().get(dimension);
       final long pending = held.get(dimension);
       if (exceeds(used, pending, asked, runtime)) {

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.kube.PodAdapter;
@@ -16,9 +17,10 @@ import java.util.Optional;
 
 /**
  * The validating webhook for pod creation (SPEC 10): a pod is admitted when it fits its group and
- * every ancestor, counting what earlier admissions still hold; an admitted pod's request is then
- * held until the pod is seen as used. Other operations, pods of excluded namespaces and pods of the
- * system group are always admitted.
+ * every ancestor, counting what earlier admissions still hold, against the runtimes they would have
+ * with the pod counted (the pod is not in any request yet: {@link Occasion#CREATE}); an admitted
+ * pod's request is then held until the pod is seen as used. Other operations, pods of excluded
+ * namespaces and pods of the system group are always admitted.
  */
 final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
 
@@ -81,7 +83,12 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
     final AdmissionDecision decision =
         reservations
             .of(cluster)
-            .decide(admission, view::group, clock.instant(), !review.dryRun(), false);
+            .decide(
+                admission,
+                view,
+                options,
+                clock.instant(),
+                review.dryRun() ? Occasion.DRY_RUN : Occasion.CREATE);
     if (decision.allowed()) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "allowed");
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.kube.PodAdapter;
@@ -26,8 +27,10 @@ import java.util.Optional;
  *
  * <p>Quota does not depend on the node, so a pod passes every candidate node or fails every one
  * with the same reason. A pod over its quota fails as unresolvable: preempting pods on a node would
- * not give its group room. A pod that fits holds a reservation (renewed on each filter) until it is
- * seen as used, so two pods scheduled one after the other cannot take the same room.
+ * not give its group room. The pod already exists: when the state lists it, it is counted in its
+ * group's request and is not added again ({@link Occasion#SCHEDULE}). A pod that fits holds a
+ * reservation (renewed on each filter) until it is seen as used, so two pods scheduled one after
+ * the other cannot take the same room.
  */
 final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
 
@@ -127,7 +130,7 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
       return Answer.json(200, passAll(args), "system");
     }
     final AdmissionDecision decision =
-        reservations.of(cluster).decide(request, view::group, clock.instant(), true, true);
+        reservations.of(cluster).decide(request, view, options, clock.instant(), Occasion.SCHEDULE);
     if (decision.allowed()) {
       return Answer.json(200, passAll(args), "allowed");
     }

@@ -10,8 +10,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The exact JSON exchanged with the API server (AdmissionReview v1) and kube-scheduler
  * (ExtenderArgs, ExtenderFilterResult), pinned by files written by hand from the Kubernetes types.
- * In cluster {@code east}, team-a has runtime 4000m and uses 1000m, so a pod of 3001m is one
- * milli-core too big.
+ * In cluster {@code east}, team-a uses 1000m and, with a new pod counted, may borrow up to its max
+ * of 6000m (research receives up to 9000m), so a pod of 5001m is one milli-core too big. (Before
+ * the what-if check, the bound was team-a's runtime without the pod, 4000m, and the example used
+ * 3001m; such a pod now fits, because counting it raises team-a's runtime.)
  */
 class GoldenPayloadTest {
 
@@ -34,7 +36,7 @@ class GoldenPayloadTest {
 
   @Test
   void aPodThatFitsGetsTheGoldenAllowedAnswer() {
-    final String fits = Golden.text("review-create-pod.json").replace("3001m", "3000m");
+    final String fits = Golden.text("review-create-pod.json").replace("5001m", "5000m");
 
     final Plugin.Reply reply = plugin.post("/clusters/east/admission/pods", fits);
 
@@ -71,7 +73,7 @@ class GoldenPayloadTest {
 
   @Test
   void aFittingPodWithNodeObjectsPassesEveryNodeUnchanged() {
-    final String fits = Golden.text("extender-args-nodes.json").replace("3001m", "3000m");
+    final String fits = Golden.text("extender-args-nodes.json").replace("5001m", "5000m");
     final JsonNode sentNodes = Golden.json("extender-args-nodes.json").get("Nodes");
 
     final JsonNode result = plugin.post("/clusters/east/scheduler/filter", fits).json();

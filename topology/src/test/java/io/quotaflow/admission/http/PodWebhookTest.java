@@ -55,9 +55,11 @@ class PodWebhookTest {
   @Test
   void deniesAPodThatDoesNotFitWithCode403AndEveryNumber() {
     final GroupStatus teamA = TestClusters.status(state, "team-a");
-    final long runtime = teamA.runtime().get("cpu");
     final long used = teamA.used().get("cpu");
-    final long request = runtime - used + 1;
+    final long request = TestClusters.room(state, "team-a") + 1;
+    // The bound named is the runtime team-a would have with the pod counted.
+    final long runtime = TestClusters.runtimeWithPod(state, "team-a", request);
+    assertThat(runtime).isGreaterThan(teamA.runtime().get("cpu"));
 
     final JsonNode response =
         plugin()
@@ -119,21 +121,26 @@ class PodWebhookTest {
 
   @Test
   void anAncestorWithoutRoomDeniesThePodAndIsNamed() {
-    // team-b may grow to 8 cores, but research holds at most 10 and team-a keeps its 4.
-    final GroupStatus research = TestClusters.status(state, "research");
-    final long parentRoom = research.runtime().get("cpu") - research.used().get("cpu");
-    final long teamBRoom = TestClusters.room(state, "team-b");
-    assertThat(teamBRoom).isLessThanOrEqualTo(parentRoom);
-
+    // A 5-core pod admitted into team-a is in flight at research too, but only team-b's request
+    // grows in team-b's what-if: team-b asks 3001m, research then asks 4000m + 3001m, below its
+    // min of 8 cores, and gets exactly that. team-b has room for the pod; research, which uses
+    // 1 core and holds 5 in flight, does not.
+    final JsonNode first =
+        plugin()
+            .post(PATH, createPod("u1", pod("alpha", "a-big").cpu(milli(5_000))))
+            .json()
+            .get("response");
     final JsonNode response =
         plugin()
-            .post(
-                PATH, createPod("u", pod("beta", "b-1").quota("team-b").cpu(milli(parentRoom + 1))))
+            .post(PATH, createPod("u2", pod("beta", "b-1").quota("team-b").cpu(milli(3_001))))
             .json()
             .get("response");
 
+    assertThat(first.get("allowed").asBoolean()).isTrue();
     assertThat(response.get("allowed").asBoolean()).isFalse();
-    assertThat(response.get("status").get("message").asText()).contains("group research cpu");
+    assertThat(response.get("status").get("message").asText())
+        .contains("group research cpu: used 1000 + in-flight 5000 + request 3001 > runtime 7001")
+        .doesNotContain("group team-b cpu");
   }
 
   @Test

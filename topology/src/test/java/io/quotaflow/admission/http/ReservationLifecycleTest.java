@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.reservation.ClusterAdmissions;
+import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
@@ -34,7 +35,7 @@ class ReservationLifecycleTest {
         QuotaPod.builder("alpha", name).request(ResourceList.of("cpu", milliCpu)).build();
     final AdmissionRequest request =
         AdmissionRequest.of(pod, view().directory(), QuotaOptions.DEFAULTS);
-    return admissions.decide(request, view()::group, at, true, false);
+    return admissions.decide(request, view(), QuotaOptions.DEFAULTS, at, Occasion.CREATE);
   }
 
   @Test
@@ -92,7 +93,8 @@ class ReservationLifecycleTest {
         AdmissionRequest.of(pod, view().directory(), QuotaOptions.DEFAULTS);
 
     final AdmissionDecision again =
-        admissions.decide(request, view()::group, T0.plusSeconds(1), true, true);
+        admissions.decide(
+            request, view(), QuotaOptions.DEFAULTS, T0.plusSeconds(1), Occasion.SCHEDULE);
 
     assertThat(again.allowed()).isTrue();
     assertThat(admissions.held()).isEqualTo(1);

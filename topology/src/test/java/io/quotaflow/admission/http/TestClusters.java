@@ -10,10 +10,13 @@ import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.Fixtures;
 import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.TreeSnapshot;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -67,10 +70,62 @@ final class TestClusters {
     return new SnapshotClusterState().put(EAST, cluster.inputs(), QuotaOptions.DEFAULTS);
   }
 
-  /** runtime − used of {@code group} in cpu, as computed. */
+  /**
+   * The largest cpu request a new pod of {@code group} is admitted with: found by full
+   * recomputations with the pod added as pending, the largest request for which {@code used +
+   * request <= runtime} at the group and every ancestor. In {@code east}, team-a's room is 5 cores,
+   * not its current runtime − used (3): with the pod counted, team-a borrows up to its max of 6
+   * (research may receive 9, ops keeps its 1).
+   */
   static long room(SnapshotClusterState state, String group) {
-    final GroupStatus status = status(state, group);
-    return status.runtime().get(ResourceList.CPU) - status.used().get(ResourceList.CPU);
+    long fits = 0;
+    long tooBig = 1L << 40;
+    while (tooBig - fits > 1) {
+      final long middle = (fits + tooBig) >>> 1;
+      if (fitsWith(state, group, middle)) {
+        fits = middle;
+      } else {
+        tooBig = middle;
+      }
+    }
+    return fits;
+  }
+
+  /** The cpu runtime of {@code group} after a full recomputation with a pending pod added. */
+  static long runtimeWithPod(SnapshotClusterState state, String group, long milliCpu) {
+    return withPod(state, group, milliCpu)
+        .group(group)
+        .orElseThrow()
+        .runtime()
+        .get(ResourceList.CPU);
+  }
+
+  private static boolean fitsWith(SnapshotClusterState state, String group, long milliCpu) {
+    final TreeSnapshot with = withPod(state, group, milliCpu);
+    final TreeSnapshot before = state.snapshot(EAST).orElseThrow();
+    String name = group;
+    while (!SpecialGroups.ROOT.equals(name)) {
+      final GroupStatus status = with.group(name).orElseThrow();
+      final long used = before.group(name).orElseThrow().used().get(ResourceList.CPU);
+      if (used + milliCpu > status.runtime().get(ResourceList.CPU)) {
+        return false;
+      }
+      name = status.parent();
+    }
+    return true;
+  }
+
+  private static TreeSnapshot withPod(SnapshotClusterState state, String group, long milliCpu) {
+    final ClusterInputs inputs = state.inputs(EAST).orElseThrow();
+    final List<QuotaPod> pods = new ArrayList<>(inputs.pods());
+    pods.add(
+        QuotaPod.builder("room", "probe")
+            .quotaName(group)
+            .request(ResourceList.of(ResourceList.CPU, milliCpu))
+            .build());
+    return QuotaCalculator.compute(
+        new ClusterInputs(inputs.groups(), pods, inputs.nodes()),
+        state.options(EAST).orElseThrow());
   }
 
   static GroupStatus status(SnapshotClusterState state, String group) {

@@ -7,9 +7,13 @@ import io.quotaflow.admission.GroupLookup;
 import io.quotaflow.admission.InFlight;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
+import io.quotaflow.tree.QuotaOptions;
+import io.quotaflow.tree.WhatIfInputs;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -44,24 +48,58 @@ public final class ClusterAdmissions {
     return cluster;
   }
 
+  /** Why a pod is checked, which decides what its check counts. */
+  public enum Occasion {
+    /**
+     * The pod webhook at pod creation: the pod is counted nowhere yet, so it is checked against the
+     * runtimes its group and ancestors would have with it (a what-if); an admitted pod is reserved.
+     */
+    CREATE(true, false),
+    /** The same check for a dry run: nothing is reserved. */
+    DRY_RUN(false, false),
+    /**
+     * The scheduler filter: the pod may have been admitted before, so its own reservation does not
+     * count against it, and is renewed when it still fits; the pod is added to its group's request
+     * only when the state does not list it yet.
+     */
+    SCHEDULE(true, true);
+
+    private final boolean hold;
+    private final boolean recheck;
+
+    Occasion(boolean hold, boolean recheck) {
+      this.hold = hold;
+      this.recheck = recheck;
+    }
+  }
+
   /**
-   * Decides {@code request} against {@code groups} and the reservations; when allowed and {@code
-   * hold} is set, reserves the pod's request until {@code now + ttl}.
+   * Decides {@code request} against {@code view} and the reservations; when allowed and the
+   * occasion holds, reserves the pod's request until {@code now + ttl}.
    *
-   * @param recheck true when the pod was admitted before and is checked again (the scheduler
-   *     filter): its own reservation does not count against it, and is renewed when it still fits
+   * @param options the options the state was computed with (min scaling)
    */
   public AdmissionDecision decide(
-      AdmissionRequest request, GroupLookup groups, Instant now, boolean hold, boolean recheck) {
-    final GroupLookup memo = memoized(groups);
-    final List<String> chain = chain(request.group(), memo);
+      AdmissionRequest request,
+      ClusterView view,
+      QuotaOptions options,
+      Instant now,
+      Occasion occasion) {
+    final WhatIfInputs state = memoized(view);
+    final List<String> chain = chain(request.group(), state::status);
+    prefetch(state, request.group(), chain);
+    final AdmissionCheck.PodState pod =
+        occasion.recheck && view.pod(request.group(), request.pod()).isPresent()
+            ? AdmissionCheck.PodState.COUNTED
+            : AdmissionCheck.PodState.NEW;
     lock.lock();
     try {
       book.expire(now);
       final InFlight inFlight =
-          book.view(chain, recheck ? Optional.of(request.pod()) : Optional.empty());
-      final AdmissionDecision decision = AdmissionCheck.check(request, memo, inFlight);
-      if (hold && decision.reservation().isPresent()) {
+          book.view(chain, occasion.recheck ? Optional.of(request.pod()) : Optional.empty());
+      final AdmissionDecision decision =
+          AdmissionCheck.check(request, state, inFlight, pod, options.minScaling());
+      if (occasion.hold && decision.reservation().isPresent()) {
         book.add(decision.reservation().get(), now.plus(ttl));
       }
       return decision;
@@ -154,6 +192,16 @@ public final class ClusterAdmissions {
     return bound;
   }
 
+  /** Reads what the what-if will read before the lock is taken, so the lock is held briefly. */
+  private static void prefetch(WhatIfInputs state, String group, List<String> chain) {
+    state.status(SpecialGroups.ROOT);
+    state.ownRequest(group);
+    for (final String name : chain) {
+      state.spec(name);
+      state.status(name).ifPresent(status -> state.children(status.parent()));
+    }
+  }
+
   /** The pod's group and its ancestors below the root, as the check walks them. */
   private static List<String> chain(String group, GroupLookup groups) {
     final List<String> chain = new ArrayList<>();
@@ -170,9 +218,35 @@ public final class ClusterAdmissions {
     return chain;
   }
 
-  /** Each group read once per decision, however often the walk and the check ask for it. */
-  private static GroupLookup memoized(GroupLookup groups) {
-    final Map<String, Optional<GroupStatus>> seen = new HashMap<>();
-    return name -> seen.computeIfAbsent(name, groups::find);
+  /**
+   * The view as the what-if reads it, each group's status, children, specification and own request
+   * read once per decision however often the walk, the what-if and the check ask.
+   */
+  private static WhatIfInputs memoized(ClusterView view) {
+    final Map<String, Optional<GroupStatus>> statuses = new HashMap<>();
+    final Map<String, List<GroupStatus>> children = new HashMap<>();
+    final Map<String, Optional<QuotaGroup>> quotas = new HashMap<>();
+    final Map<String, Optional<ResourceList>> own = new HashMap<>();
+    return new WhatIfInputs() {
+      @Override
+      public Optional<GroupStatus> status(String name) {
+        return statuses.computeIfAbsent(name, view::group);
+      }
+
+      @Override
+      public List<GroupStatus> children(String parent) {
+        return children.computeIfAbsent(parent, view::children);
+      }
+
+      @Override
+      public Optional<QuotaGroup> spec(String name) {
+        return quotas.computeIfAbsent(name, view::quota);
+      }
+
+      @Override
+      public Optional<ResourceList> ownRequest(String group) {
+        return own.computeIfAbsent(group, view::ownRequest);
+      }
+    };
   }
 }

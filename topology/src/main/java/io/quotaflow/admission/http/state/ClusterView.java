@@ -2,6 +2,8 @@ package io.quotaflow.admission.http.state;
 
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
@@ -23,6 +25,27 @@ public interface ClusterView {
 
   /** The specification of every group, as last read from the ElasticQuota objects. */
   List<QuotaGroup> quotas();
+
+  /** The specification of group {@code name}, as last read. */
+  default Optional<QuotaGroup> quota(String name) {
+    return quotas().stream().filter(quota -> quota.name().equals(name)).findFirst();
+  }
+
+  /**
+   * The statuses of the groups whose parent is {@code parent} ({@link SpecialGroups#ROOT} for the
+   * first level), in any order: the siblings a what-if admission check redistributes among.
+   */
+  default List<GroupStatus> children(String parent) {
+    return groups().stream().filter(status -> status.parent().equals(parent)).toList();
+  }
+
+  /**
+   * What the pods charged to {@code group} request, before its request floor; empty when this view
+   * does not know it (the what-if then uses a lower bound, see {@code WhatIfRuntimes}).
+   */
+  default Optional<ResourceList> ownRequest(String group) {
+    return Optional.empty();
+  }
 
   /**
    * The groups as pods resolve to them (SPEC 4). Callers only read it; implementations may share

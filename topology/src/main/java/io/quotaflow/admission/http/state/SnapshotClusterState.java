@@ -1,11 +1,12 @@
 package io.quotaflow.admission.http.state;
 
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.ClusterInputs;
+import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
-import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.TreeSnapshot;
 import java.util.ArrayList;
@@ -33,7 +34,16 @@ public final class SnapshotClusterState implements ClusterStateReader {
 
   /** Computes {@code inputs} and makes the result the state of {@code cluster}, held here. */
   public SnapshotClusterState put(String cluster, ClusterInputs inputs, QuotaOptions options) {
-    local.put(cluster, new SnapshotView(QuotaCalculator.compute(inputs, options), inputs.groups()));
+    final ClusterQuotaState computed =
+        ClusterQuotaState.restore(
+            options, inputs, new TreeSnapshot(ResourceList.empty(), List.of(), List.of()));
+    computed.recompute();
+    final TreeSnapshot snapshot = computed.snapshot();
+    final Map<String, ResourceList> own = new HashMap<>();
+    for (final GroupStatus status : snapshot.groups()) {
+      computed.ownRequest(status.name()).ifPresent(request -> own.put(status.name(), request));
+    }
+    local.put(cluster, new SnapshotView(snapshot, inputs, options, own));
     elsewhere.remove(cluster);
     return this;
   }
@@ -74,6 +84,16 @@ public final class SnapshotClusterState implements ClusterStateReader {
   /** The computed snapshot of a cluster held here. */
   public Optional<TreeSnapshot> snapshot(String cluster) {
     return Optional.ofNullable(local.get(cluster)).map(SnapshotView::snapshot);
+  }
+
+  /** The inputs a cluster held here was computed from. */
+  public Optional<ClusterInputs> inputs(String cluster) {
+    return Optional.ofNullable(local.get(cluster)).map(view -> view.inputs);
+  }
+
+  /** The options a cluster held here was computed with. */
+  public Optional<QuotaOptions> options(String cluster) {
+    return Optional.ofNullable(local.get(cluster)).map(view -> view.options);
   }
 
   @Override
@@ -117,16 +137,33 @@ public final class SnapshotClusterState implements ClusterStateReader {
   /** One computed snapshot, indexed once. */
   private static final class SnapshotView implements ClusterView {
     private final TreeSnapshot snapshot;
+    private final ClusterInputs inputs;
+    private final QuotaOptions options;
     private final List<QuotaGroup> quotas;
     private final GroupDirectory directory;
     private final Map<String, GroupStatus> byName = new HashMap<>();
+    private final Map<String, List<GroupStatus>> byParent = new HashMap<>();
+    private final Map<String, QuotaGroup> quotaByName = new HashMap<>();
+    private final Map<String, ResourceList> ownRequests;
     private final Map<String, List<PodAssignment>> podsByGroup = new HashMap<>();
 
-    SnapshotView(TreeSnapshot snapshot, List<QuotaGroup> quotas) {
+    SnapshotView(
+        TreeSnapshot snapshot,
+        ClusterInputs inputs,
+        QuotaOptions options,
+        Map<String, ResourceList> ownRequests) {
+      final List<QuotaGroup> quotas = inputs.groups();
       this.snapshot = snapshot;
+      this.inputs = inputs;
+      this.options = options;
       this.quotas = List.copyOf(quotas);
       this.directory = GroupDirectory.of(quotas);
-      snapshot.groups().forEach(status -> byName.put(status.name(), status));
+      this.ownRequests = Map.copyOf(ownRequests);
+      quotas.forEach(quota -> quotaByName.put(quota.name(), quota));
+      for (final GroupStatus status : snapshot.groups()) {
+        byName.put(status.name(), status);
+        byParent.computeIfAbsent(status.parent(), p -> new ArrayList<>()).add(status);
+      }
       for (final PodAssignment pod : snapshot.pods()) {
         podsByGroup.computeIfAbsent(pod.group(), g -> new ArrayList<>()).add(pod);
       }
@@ -154,6 +191,21 @@ public final class SnapshotClusterState implements ClusterStateReader {
     @Override
     public GroupDirectory directory() {
       return directory;
+    }
+
+    @Override
+    public Optional<QuotaGroup> quota(String name) {
+      return Optional.ofNullable(quotaByName.get(name));
+    }
+
+    @Override
+    public List<GroupStatus> children(String parent) {
+      return List.copyOf(byParent.getOrDefault(parent, List.of()));
+    }
+
+    @Override
+    public Optional<ResourceList> ownRequest(String group) {
+      return Optional.ofNullable(ownRequests.get(group));
     }
 
     @Override

@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -46,7 +47,26 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StreamsClusterState implements ClusterStateReader {
 
-  private record Specs(Instant readAt, List<QuotaGroup> quotas, GroupDirectory directory) {}
+  /** One cluster's specifications, indexed by name and by parent. */
+  private record Specs(
+      Instant readAt,
+      List<QuotaGroup> quotas,
+      GroupDirectory directory,
+      Map<String, QuotaGroup> byName,
+      Map<String, List<String>> childNames) {
+
+    static Specs of(Instant readAt, List<QuotaGroup> quotas) {
+      final Map<String, QuotaGroup> byName = new HashMap<>();
+      final Map<String, List<String>> childNames = new HashMap<>();
+      for (final QuotaGroup quota : quotas) {
+        byName.put(quota.name(), quota);
+        final String parent = quota.parent().isEmpty() ? SpecialGroups.ROOT : quota.parent();
+        childNames.computeIfAbsent(parent, p -> new ArrayList<>()).add(quota.name());
+      }
+      return new Specs(
+          readAt, List.copyOf(quotas), GroupDirectory.of(quotas), Map.copyOf(byName), childNames);
+    }
+  }
 
   private final KafkaStreams streams;
   private final Optional<HostInfo> self;
@@ -179,7 +199,7 @@ public final class StreamsClusterState implements ClusterStateReader {
         }
       }
     }
-    final Specs fresh = new Specs(now, List.copyOf(quotas), GroupDirectory.of(quotas));
+    final Specs fresh = Specs.of(now, quotas);
     specs.put(cluster, fresh);
     return fresh;
   }
@@ -220,6 +240,28 @@ public final class StreamsClusterState implements ClusterStateReader {
     @Override
     public GroupDirectory directory() {
       return read(() -> specs(cluster).directory());
+    }
+
+    @Override
+    public Optional<QuotaGroup> quota(String name) {
+      return read(() -> Optional.ofNullable(specs(cluster).byName().get(name)));
+    }
+
+    /**
+     * The children named by the (cached) specifications, each status looked up by name: one store
+     * read per sibling instead of a scan of the cluster's tree. A group created less than {@code
+     * specTtl} ago may be missing until the specifications are read again.
+     */
+    @Override
+    public List<GroupStatus> children(String parent) {
+      return read(
+          () -> {
+            final List<GroupStatus> children = new ArrayList<>();
+            for (final String name : specs(cluster).childNames().getOrDefault(parent, List.of())) {
+              queries.group(cluster, name).ifPresent(children::add);
+            }
+            return children;
+          });
     }
 
     @Override
