@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The engine's pipeline benchmark (a few minutes): an in-process Kafka broker, the catalogue's topics
+# filled with a generated workload (default 10 clusters x 1,000 groups, 100,000 pods, 400,000 pod
+# updates), then in one run: a plain consumer's throughput over the pod topic, the engine's
+# throughput over the same records with exactly_once_v2 and with at_least_once, and the latency
+# from a pod event's send time to its runtime record at a fixed rate. Prints a table and the
+# targets (>= 50,000 pod events/s with exactly_once_v2, >= 25 % of the raw consumer, p99 <= 250 ms).
+#
+# Usage: bench/run-pipeline-bench.sh [--clusters 10] [--groups 1000] [--pods 100000]
+#          [--updates 400000] [--partitions 6] [--rate 2000] [--latency-seconds 30]
+#          [--warmup-seconds 5] [--max-seconds 180]
+# Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the compiled classes,
+#   JFR=1 to record a flight recording (bench/target/pipeline-bench/pipeline.jfr),
+#   BENCH_JAVA_OPTS for more JVM options (default -Xmx3g).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+out=bench/target/pipeline-bench
+mkdir -p "$out"
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+  # Compiles bench and the modules it uses in the reactor; the class path then names their classes.
+  # shellcheck disable=SC2086
+  mvn -B -q -pl bench -am compile dependency:build-classpath -Dmdep.outputFile="$PWD/$out/classpath.txt" \
+    -Dspotless.check.skip=true ${MVN_ARGS--o}
+fi
+
+# Machine and load at the time, for the record.
+{
+  echo "date: $(date -u +%FT%TZ)"
+  echo "nproc: $(nproc)"
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+  echo "memory: $(grep MemTotal /proc/meminfo | awk '{printf "%.1f GiB", $2/1048576}')"
+  echo "java: $(java -version 2>&1 | head -1)"
+  echo "load average (before): $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$out/machine.txt"
+
+jfr=()
+if [[ "${JFR:-0}" == 1 ]]; then
+  jfr=("-XX:StartFlightRecording=filename=$out/pipeline.jfr,settings=profile,dumponexit=true")
+fi
+
+# shellcheck disable=SC2086
+LC_ALL=C timeout 900 java ${BENCH_JAVA_OPTS:--Xmx3g} "${jfr[@]}" \
+  -cp "bench/target/classes:$(cat "$out/classpath.txt")" \
+  io.quotaflow.bench.pipeline.PipelineBench "$@" | tee "$out/report.txt"
+echo "load average (after): $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"

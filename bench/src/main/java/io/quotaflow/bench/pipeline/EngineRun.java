@@ -1,0 +1,123 @@
+package io.quotaflow.bench.pipeline;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.engine.Engine;
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.metrics.EngineMetrics;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * One engine instance with a fresh application id and state directory, timed from its start until
+ * every input record was read and the runtime topic shows the workload's final state.
+ */
+final class EngineRun implements AutoCloseable {
+  private static final long POLL_NANOS = Duration.ofMillis(10).toNanos();
+
+  private final Engine engine;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final Path stateDir;
+  private final String guarantee;
+
+  EngineRun(
+      final String bootstrapServers,
+      final String topicPrefix,
+      final int partitions,
+      final String guarantee,
+      final Path stateDir,
+      final Map<String, String> extra) {
+    this.stateDir = stateDir;
+    this.guarantee = guarantee;
+    final EngineConfig config =
+        EngineConfig.builder()
+            .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
+            .set(
+                StreamsConfig.APPLICATION_ID_CONFIG,
+                "quotaflow-bench-" + guarantee.replace('_', '-') + "-" + System.currentTimeMillis())
+            .set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())
+            .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee)
+            .set(EngineSettings.TOPIC_PREFIX.key(), topicPrefix)
+            .set(EngineSettings.TOPIC_PARTITIONS.key(), Integer.toString(partitions))
+            .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), "30s")
+            .setAll(extra)
+            .build();
+    this.engine = new Engine(config, registry);
+  }
+
+  String guarantee() {
+    return guarantee;
+  }
+
+  Path stateDir() {
+    return stateDir;
+  }
+
+  /**
+   * Starts the engine and waits (at most {@code limit}) until it has read {@code inputs} records
+   * and {@code watcher} has seen the final state.
+   */
+  Timing runUntilCaughtUp(final RuntimeWatcher watcher, final long inputs, final Duration limit) {
+    engine.provisionTopics();
+    final long start = System.nanoTime();
+    engine.start();
+    final long deadline = start + limit.toNanos();
+    long firstRead = 0;
+    long allRead = 0;
+    while (System.nanoTime() < deadline) {
+      final KafkaStreams.State state = engine.streams().state();
+      if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR) {
+        throw new IllegalStateException("the engine failed: " + state);
+      }
+      final double read = recordsRead();
+      final long now = System.nanoTime();
+      if (firstRead == 0 && read > 0) {
+        firstRead = now;
+      }
+      if (allRead == 0 && read >= inputs) {
+        allRead = now;
+      }
+      if (allRead != 0 && watcher.caughtUpAt() != 0) {
+        return new Timing(start, firstRead, allRead, watcher.caughtUpAt(), true);
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+    }
+    return new Timing(start, firstRead, allRead, System.nanoTime(), false);
+  }
+
+  /** Input records the engine has read so far (all input topics). */
+  double recordsRead() {
+    return registry.find(EngineMetrics.RECORDS_READ).counters().stream()
+        .mapToDouble(Counter::count)
+        .sum();
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+
+  /**
+   * Moments of a run (System.nanoTime).
+   *
+   * @param start the engine was started
+   * @param firstRead its first input record was read (0 if none)
+   * @param allRead every input record was read (0 if not)
+   * @param caughtUp the runtime topic showed the final state (or the give-up time)
+   * @param complete whether it caught up within the limit
+   */
+  record Timing(long start, long firstRead, long allRead, long caughtUp, boolean complete) {
+    double secondsFromStart() {
+      return (caughtUp - start) / 1e9;
+    }
+
+    double secondsFromFirstRead() {
+      return firstRead == 0 ? Double.NaN : (caughtUp - firstRead) / 1e9;
+    }
+  }
+}

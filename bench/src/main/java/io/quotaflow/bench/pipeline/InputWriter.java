@@ -1,0 +1,78 @@
+package io.quotaflow.bench.pipeline;
+
+import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.topics.TopicCatalogue;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * Writes input records with the catalogue's serializers, as the connectors would. One request in
+ * flight per connection keeps each object's versions in order; idempotence is off because freshly
+ * created topics can make an idempotent producer retry out-of-order sequences until it times out.
+ */
+final class InputWriter implements AutoCloseable {
+  private final TopicCatalogue topics;
+  private final KafkaProducer<PodKey, PodState> pods;
+  private final KafkaProducer<QuotaKey, QuotaSpec> quotas;
+  private final KafkaProducer<NodeKey, NodeState> nodes;
+
+  InputWriter(final String bootstrapServers, final TopicCatalogue topics, final int lingerMs) {
+    this.topics = topics;
+    final Map<String, Object> settings =
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            bootstrapServers,
+            ProducerConfig.ACKS_CONFIG,
+            "all",
+            ProducerConfig.LINGER_MS_CONFIG,
+            lingerMs,
+            ProducerConfig.BATCH_SIZE_CONFIG,
+            256 * 1024,
+            ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+            false,
+            ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
+            1);
+    this.pods =
+        new KafkaProducer<>(
+            settings, topics.pods().keySerializer(), topics.pods().valueSerializer());
+    this.quotas =
+        new KafkaProducer<>(
+            settings, topics.quotas().keySerializer(), topics.quotas().valueSerializer());
+    this.nodes =
+        new KafkaProducer<>(
+            settings, topics.nodes().keySerializer(), topics.nodes().valueSerializer());
+  }
+
+  void pod(final Workload.PodEvent event) {
+    pods.send(new ProducerRecord<>(topics.pods().name(), event.key(), event.value()));
+  }
+
+  void quota(final QuotaKey key, final QuotaSpec value) {
+    quotas.send(new ProducerRecord<>(topics.quotas().name(), key, value));
+  }
+
+  void node(final NodeKey key, final NodeState value) {
+    nodes.send(new ProducerRecord<>(topics.nodes().name(), key, value));
+  }
+
+  /** Waits until every record sent is acknowledged. */
+  void flush() {
+    quotas.flush();
+    nodes.flush();
+    pods.flush();
+  }
+
+  @Override
+  public void close() {
+    pods.close();
+    quotas.close();
+    nodes.close();
+  }
+}

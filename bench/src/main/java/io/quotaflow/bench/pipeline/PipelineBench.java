@@ -1,0 +1,285 @@
+package io.quotaflow.bench.pipeline;
+
+import io.quotaflow.broker.EmbeddedKafkaBroker;
+import io.quotaflow.topics.TopicCatalogue;
+import io.quotaflow.topics.TopicProvisioner;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+
+/**
+ * The pipeline benchmark: an in-process broker, the catalogue's topics filled with a generated
+ * workload, then in one run (1) a plain consumer's throughput over the pod topic, (2) the engine's
+ * throughput over the same records with {@code exactly_once_v2} and with {@code at_least_once}
+ * (fresh application id each), (3) latency from a pod event's send time to the runtime record it
+ * causes at a fixed offered load. Prints a table and the targets. Run by
+ * bench/run-pipeline-bench.sh; every wait is bounded.
+ *
+ * <p>Options (all {@code --name value}): clusters, groups (per cluster), pods (in all), updates,
+ * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run).
+ */
+public final class PipelineBench {
+  private static final String PREFIX = "bench.";
+  private static final String EOS = "exactly_once_v2";
+  private static final String ALO = "at_least_once";
+  private static final PrintStream OUT = System.out;
+
+  private PipelineBench() {}
+
+  /** Runs the benchmark; see the class comment for the options. */
+  public static void main(final String[] args) throws Exception {
+    final Map<String, Integer> options = options(args);
+    final WorkloadShape shape =
+        new WorkloadShape(
+            options.getOrDefault("clusters", 10),
+            options.getOrDefault("groups", 1_000),
+            options.getOrDefault("pods", 100_000),
+            options.getOrDefault("updates", 400_000));
+    final int partitions = options.getOrDefault("partitions", 6);
+    final int rate = options.getOrDefault("rate", 2_000);
+    final Duration latencySeconds = Duration.ofSeconds(options.getOrDefault("latency-seconds", 30));
+    final Duration warmup = Duration.ofSeconds(options.getOrDefault("warmup-seconds", 5));
+    final Duration limit = Duration.ofSeconds(options.getOrDefault("max-seconds", 180));
+    final Path work = Files.createTempDirectory("quotaflow-pipeline-bench");
+    OUT.printf(
+        Locale.ROOT,
+        "workload: %d clusters x %d groups, %,d pods, %,d pod updates; %d partitions%n",
+        shape.clusters(),
+        shape.groupsPerCluster(),
+        shape.pods(),
+        shape.updates(),
+        partitions);
+
+    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
+      final String servers = broker.bootstrapServers();
+      final TopicCatalogue topics = TopicCatalogue.withPrefix(PREFIX);
+      provision(servers, topics, partitions);
+      final Workload workload = new Workload(shape);
+      final Fill fill = fill(servers, topics, workload);
+      OUT.printf(
+          Locale.ROOT,
+          "filled: %,d quotas, %,d nodes, %,d pod records in %.1f s%n",
+          fill.quotas(),
+          fill.nodes(),
+          fill.pods(),
+          fill.seconds());
+      final long inputs = fill.quotas() + fill.nodes() + fill.pods();
+
+      final RawPodConsumer raw = new RawPodConsumer(servers, topics);
+      final RawPodConsumer.Throughput rawCold = raw.read(fill.pods(), limit);
+      final RawPodConsumer.Throughput rawWarm = raw.read(fill.pods(), limit);
+      OUT.printf(
+          Locale.ROOT,
+          "raw consumer: %,.0f records/s (first pass %,.0f)%n",
+          rawWarm.perSecond(),
+          rawCold.perSecond());
+      final Footprint base = Footprint.now(null);
+
+      final Measured eos;
+      final LatencyRun.Result latency;
+      try (RuntimeWatcher watcher = new RuntimeWatcher(servers, topics, workload);
+          EngineRun run =
+              new EngineRun(
+                  servers, PREFIX, partitions, EOS, work.resolve("state-eos"), Map.of())) {
+        eos = measure(run, watcher, inputs, fill.pods(), limit);
+        try (InputWriter writer = new InputWriter(servers, topics, 0)) {
+          latency =
+              new LatencyRun(workload, writer, watcher)
+                  .run(rate, warmup, latencySeconds, Duration.ofSeconds(15));
+        }
+      }
+      final Measured alo;
+      try (RuntimeWatcher watcher = new RuntimeWatcher(servers, topics, workload);
+          EngineRun run =
+              new EngineRun(
+                  servers, PREFIX, partitions, ALO, work.resolve("state-alo"), Map.of())) {
+        // The latency phase added pod records: the topic now holds more than the fill wrote.
+        final long extra = latency.sent();
+        alo = measure(run, watcher, inputs + extra, fill.pods() + extra, limit);
+      }
+      report(rawWarm, base, eos, alo, latency, rate, latencySeconds);
+    } finally {
+      deleteQuietly(work);
+    }
+  }
+
+  private static Map<String, Integer> options(final String[] args) {
+    final Map<String, Integer> options = new HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("expected --name value, got " + args[i]);
+      }
+      options.put(args[i].substring(2), Integer.parseInt(args[i + 1].replace("_", "")));
+    }
+    if (args.length % 2 != 0) {
+      throw new IllegalArgumentException("expected --name value pairs");
+    }
+    return options;
+  }
+
+  private static void provision(
+      final String servers, final TopicCatalogue topics, final int partitions) {
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
+      new TopicProvisioner(admin, Duration.ofSeconds(30))
+          .provision(topics.all(), partitions, (short) 1);
+    }
+  }
+
+  private static Fill fill(
+      final String servers, final TopicCatalogue topics, final Workload workload) {
+    final long start = System.nanoTime();
+    final var quotas = workload.quotas();
+    final var nodes = workload.nodes();
+    final WorkloadShape shape = workload.shape();
+    try (InputWriter writer = new InputWriter(servers, topics, 10)) {
+      quotas.forEach(writer::quota);
+      nodes.forEach(writer::node);
+      for (int pod = 0; pod < shape.pods(); pod++) {
+        writer.pod(workload.event(pod));
+      }
+      for (int update = 0; update < shape.updates(); update++) {
+        writer.pod(workload.event(update % shape.pods()));
+      }
+      writer.flush();
+    }
+    return new Fill(
+        quotas.size(),
+        nodes.size(),
+        (long) shape.pods() + shape.updates(),
+        (System.nanoTime() - start) / 1e9);
+  }
+
+  private static Measured measure(
+      final EngineRun run,
+      final RuntimeWatcher watcher,
+      final long inputs,
+      final long podRecords,
+      final Duration limit) {
+    final EngineRun.Timing timing = run.runUntilCaughtUp(watcher, inputs, limit);
+    final Footprint footprint = Footprint.now(run.stateDir());
+    final Measured measured =
+        new Measured(run.guarantee(), podRecords, timing, footprint, watcher.runtimeRecords());
+    OUT.printf(
+        Locale.ROOT,
+        "%s: %s in %.1f s from start (%.1f s from first record read): %,.0f pod events/s;"
+            + " %,d runtime records; %d leaves not caught up%n",
+        run.guarantee(),
+        timing.complete() ? "caught up" : "DID NOT catch up",
+        timing.secondsFromStart(),
+        timing.secondsFromFirstRead(),
+        measured.perSecond(),
+        watcher.runtimeRecords(),
+        watcher.mismatches());
+    return measured;
+  }
+
+  private static void report(
+      final RawPodConsumer.Throughput raw,
+      final Footprint base,
+      final Measured eos,
+      final Measured alo,
+      final LatencyRun.Result latency,
+      final int rate,
+      final Duration latencySeconds) {
+    OUT.println();
+    OUT.println(
+        "| phase | pod records | seconds | pod events/s | vs raw | heap after GC | RSS | state dir |");
+    OUT.println("|---|---|---|---|---|---|---|---|");
+    OUT.printf(
+        Locale.ROOT,
+        "| raw consumer (read_committed, decoded) | %,d | %.1f | %,.0f | 100 %% | %s | %s | - |%n",
+        raw.records(),
+        raw.nanos() / 1e9,
+        raw.perSecond(),
+        mib(base.heapAfterGcBytes()),
+        mib(base.rssBytes()));
+    for (final Measured m : new Measured[] {eos, alo}) {
+      OUT.printf(
+          Locale.ROOT,
+          "| engine, %s%s | %,d | %.1f (%.1f from first read) | %,.0f (%,.0f) | %.0f %% | %s | %s"
+              + " | %s |%n",
+          m.guarantee(),
+          m.timing().complete() ? "" : " (INCOMPLETE)",
+          m.podRecords(),
+          m.timing().secondsFromStart(),
+          m.timing().secondsFromFirstRead(),
+          m.perSecond(),
+          m.perSecondFromFirstRead(),
+          100 * m.perSecond() / raw.perSecond(),
+          mib(m.footprint().heapAfterGcBytes()),
+          mib(m.footprint().rssBytes()),
+          mib(m.footprint().stateBytes()));
+    }
+    OUT.println();
+    OUT.printf(
+        Locale.ROOT,
+        "latency (exactly_once_v2, %,d events/s for %d s after warm-up): offered %,d, matched %,d,"
+            + " superseded %d; p50 %.1f ms, p90 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms%n",
+        rate,
+        latencySeconds.toSeconds(),
+        latency.offered(),
+        latency.matched(),
+        latency.superseded(),
+        latency.millis(50),
+        latency.millis(90),
+        latency.millis(99),
+        latency.millis(99.9),
+        latency.maxMillis());
+    OUT.printf(Locale.ROOT, "peak RSS %s%n", mib(alo.footprint().peakRssBytes()));
+    OUT.println();
+    final double eosRate = eos.perSecond();
+    OUT.printf(
+        Locale.ROOT,
+        "target >= 50,000 pod events/s with exactly_once_v2: %,.0f -> %s%n",
+        eosRate,
+        eosRate >= 50_000 && eos.timing().complete() ? "met" : "MISSED");
+    OUT.printf(
+        Locale.ROOT,
+        "target >= 25 %% of the raw consumer: %.1f %% -> %s%n",
+        100 * eosRate / raw.perSecond(),
+        eosRate >= 0.25 * raw.perSecond() ? "met" : "MISSED");
+    OUT.printf(
+        Locale.ROOT,
+        "target p99 <= 250 ms at %,d events/s: %.1f ms -> %s%n",
+        rate,
+        latency.millis(99),
+        latency.millis(99) <= 250 && latency.matched() >= latency.offered() ? "met" : "MISSED");
+  }
+
+  private static String mib(final long bytes) {
+    return bytes < 0 ? "?" : String.format(Locale.ROOT, "%,.1f MiB", bytes / 1048576.0);
+  }
+
+  private static void deleteQuietly(final Path dir) {
+    try (var paths = Files.walk(dir)) {
+      paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (final IOException e) {
+      OUT.println("could not delete " + dir + ": " + e.getMessage());
+    }
+  }
+
+  private record Fill(long quotas, long nodes, long pods, double seconds) {}
+
+  private record Measured(
+      String guarantee,
+      long podRecords,
+      EngineRun.Timing timing,
+      Footprint footprint,
+      long runtimeRecords) {
+    double perSecond() {
+      return podRecords / timing.secondsFromStart();
+    }
+
+    double perSecondFromFirstRead() {
+      return podRecords / timing.secondsFromFirstRead();
+    }
+  }
+}
