@@ -19,6 +19,7 @@ import org.apache.kafka.streams.StreamsConfig;
  */
 final class EngineRun implements AutoCloseable {
   private static final long POLL_NANOS = Duration.ofMillis(10).toNanos();
+  private static final long PROGRESS_NANOS = Duration.ofSeconds(10).toNanos();
 
   private final Engine engine;
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -69,6 +70,7 @@ final class EngineRun implements AutoCloseable {
     final long deadline = start + limit.toNanos();
     long firstRead = 0;
     long allRead = 0;
+    long progress = start + PROGRESS_NANOS;
     while (System.nanoTime() < deadline) {
       final KafkaStreams.State state = engine.streams().state();
       if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR) {
@@ -84,6 +86,17 @@ final class EngineRun implements AutoCloseable {
       }
       if (allRead != 0 && watcher.caughtUpAt() != 0) {
         return new Timing(start, firstRead, allRead, watcher.caughtUpAt(), true);
+      }
+      if (now >= progress) {
+        progress += PROGRESS_NANOS;
+        System.err.printf(
+            "%s: %.0f s, %,.0f of %,d inputs read, %,d runtime records, %,d leaves behind%n",
+            guarantee,
+            (now - start) / 1e9,
+            read,
+            inputs,
+            watcher.runtimeRecords(),
+            watcher.mismatches());
       }
       LockSupport.parkNanos(POLL_NANOS);
     }

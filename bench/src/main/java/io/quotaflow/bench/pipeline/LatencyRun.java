@@ -30,15 +30,10 @@ final class LatencyRun {
     final long end = warmupEnd + measured.toNanos();
     long sent = 0;
     long superseded = 0;
-    boolean warm = false;
     while (true) {
       final long due = start + sent * period;
       if (due >= end) {
         break;
-      }
-      if (!warm && due >= warmupEnd) {
-        watcher.resetLatencies();
-        warm = true;
       }
       final long wait = due - System.nanoTime();
       if (wait > 0) {
@@ -46,14 +41,14 @@ final class LatencyRun {
         continue;
       }
       final Workload.PodEvent event = workload.event(workload.podVisitingLeaves(sent));
-      if (watcher.expect(event.leaf(), event.leafUsedCpu(), due)) {
+      if (watcher.expect(event.leaf(), event.leafUsedCpu(), due, due >= warmupEnd)) {
         superseded++;
       }
       writer.pod(event);
       sent++;
     }
     writer.flush();
-    final long sentMeasured = (end - warmupEnd) / period;
+    final long sentMeasured = sent - (warmupEnd - start + period - 1) / period;
     final long drainEnd = System.nanoTime() + drain.toNanos();
     while (watcher.latencies().getTotalCount() < sentMeasured && System.nanoTime() < drainEnd) {
       LockSupport.parkNanos(Duration.ofMillis(50).toNanos());
@@ -63,9 +58,9 @@ final class LatencyRun {
   }
 
   /**
-   * Events sent in all, those offered in the measured window, how many of them (and of the last
-   * warm-up ones) were seen in a runtime record, how many were overtaken by a newer event of their
-   * leaf, and the latencies in microseconds.
+   * Events sent in all, those offered in the measured window, how many of those were seen in a
+   * runtime record, how many events were overtaken by a newer event of their leaf, and the
+   * latencies in microseconds.
    */
   record Result(long sent, long offered, long matched, long superseded, Histogram micros) {
     double millis(final double percentile) {

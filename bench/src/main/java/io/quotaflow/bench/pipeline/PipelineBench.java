@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -24,7 +25,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * bench/run-pipeline-bench.sh; every wait is bounded.
  *
  * <p>Options (all {@code --name value}): clusters, groups (per cluster), pods (in all), updates,
- * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run).
+ * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run); and,
+ * to try a setting, commit-interval-ms, threads (stream threads), recompute-ms.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
@@ -48,6 +50,7 @@ public final class PipelineBench {
     final Duration latencySeconds = Duration.ofSeconds(options.getOrDefault("latency-seconds", 30));
     final Duration warmup = Duration.ofSeconds(options.getOrDefault("warmup-seconds", 5));
     final Duration limit = Duration.ofSeconds(options.getOrDefault("max-seconds", 180));
+    final Map<String, String> engineSettings = engineSettings(options);
     final Path work = Files.createTempDirectory("quotaflow-pipeline-bench");
     OUT.printf(
         Locale.ROOT,
@@ -57,6 +60,7 @@ public final class PipelineBench {
         shape.pods(),
         shape.updates(),
         partitions);
+    OUT.println("engine settings beyond the defaults: " + engineSettings);
 
     try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
       final String servers = broker.bootstrapServers();
@@ -88,7 +92,7 @@ public final class PipelineBench {
       try (RuntimeWatcher watcher = new RuntimeWatcher(servers, topics, workload);
           EngineRun run =
               new EngineRun(
-                  servers, PREFIX, partitions, EOS, work.resolve("state-eos"), Map.of())) {
+                  servers, PREFIX, partitions, EOS, work.resolve("state-eos"), engineSettings)) {
         eos = measure(run, watcher, inputs, fill.pods(), limit);
         try (InputWriter writer = new InputWriter(servers, topics, 0)) {
           latency =
@@ -100,7 +104,7 @@ public final class PipelineBench {
       try (RuntimeWatcher watcher = new RuntimeWatcher(servers, topics, workload);
           EngineRun run =
               new EngineRun(
-                  servers, PREFIX, partitions, ALO, work.resolve("state-alo"), Map.of())) {
+                  servers, PREFIX, partitions, ALO, work.resolve("state-alo"), engineSettings)) {
         // The latency phase added pod records: the topic now holds more than the fill wrote.
         final long extra = latency.sent();
         alo = measure(run, watcher, inputs + extra, fill.pods() + extra, limit);
@@ -123,6 +127,21 @@ public final class PipelineBench {
       throw new IllegalArgumentException("expected --name value pairs");
     }
     return options;
+  }
+
+  /** Optional engine settings, to try the effect of one (both runs get them). */
+  private static Map<String, String> engineSettings(final Map<String, Integer> options) {
+    final Map<String, String> settings = new TreeMap<>();
+    if (options.containsKey("commit-interval-ms")) {
+      settings.put("commit.interval.ms", options.get("commit-interval-ms").toString());
+    }
+    if (options.containsKey("threads")) {
+      settings.put("num.stream.threads", options.get("threads").toString());
+    }
+    if (options.containsKey("recompute-ms")) {
+      settings.put("recompute.interval", options.get("recompute-ms") + "ms");
+    }
+    return settings;
   }
 
   private static void provision(

@@ -34,6 +34,7 @@ final class RuntimeWatcher implements AutoCloseable {
   private final long[] target;
   private final long[] pendingUsed;
   private final long[] pendingSince;
+  private final boolean[] pendingRecorded;
   private final Histogram latencyMicros = new Histogram(HIGHEST_MICROS, 3);
   private long mismatches;
   private long caughtUpAt;
@@ -48,6 +49,7 @@ final class RuntimeWatcher implements AutoCloseable {
     this.mismatches = target.length;
     this.pendingUsed = new long[model.leafCount()];
     this.pendingSince = new long[model.leafCount()];
+    this.pendingRecorded = new boolean[model.leafCount()];
     this.consumer =
         new KafkaConsumer<>(
             Map.of(
@@ -101,13 +103,16 @@ final class RuntimeWatcher implements AutoCloseable {
 
   /**
    * An event sent (or due) at {@code sentNanos} makes {@code leaf}'s used cpu {@code used}; the
-   * first runtime record showing it ends its latency. Returns whether an earlier event of the same
-   * leaf was still unmatched (it is then dropped).
+   * first runtime record showing it ends its latency, which goes into the histogram if {@code
+   * recorded} (false during warm-up). Returns whether an earlier event of the same leaf was still
+   * unmatched (it is then dropped).
    */
-  synchronized boolean expect(final int leaf, final long used, final long sentNanos) {
+  synchronized boolean expect(
+      final int leaf, final long used, final long sentNanos, final boolean recorded) {
     final boolean superseded = pendingSince[leaf] != 0;
     pendingUsed[leaf] = used;
     pendingSince[leaf] = sentNanos;
+    pendingRecorded[leaf] = recorded;
     final boolean wasRight = seen[leaf] == target[leaf];
     target[leaf] = used;
     final boolean isRight = seen[leaf] == used;
@@ -120,10 +125,6 @@ final class RuntimeWatcher implements AutoCloseable {
   /** A copy of the latencies recorded so far, in microseconds. */
   synchronized Histogram latencies() {
     return latencyMicros.copy();
-  }
-
-  synchronized void resetLatencies() {
-    latencyMicros.reset();
   }
 
   private void run() {
@@ -171,8 +172,10 @@ final class RuntimeWatcher implements AutoCloseable {
   }
 
   private void record(final int leaf, final long now) {
-    latencyMicros.recordValue(
-        Math.min(HIGHEST_MICROS, Math.max(0, (now - pendingSince[leaf]) / 1_000)));
+    if (pendingRecorded[leaf]) {
+      latencyMicros.recordValue(
+          Math.min(HIGHEST_MICROS, Math.max(0, (now - pendingSince[leaf]) / 1_000)));
+    }
     pendingSince[leaf] = 0;
   }
 

@@ -37,8 +37,8 @@ class YarnFairSharePeerTest {
     // where quotaflow gives min plus a weighted part of the surplus (c 35, d 40).
     assertThat(shares[index(peer, "a")][CPU]).isEqualTo(5);
     assertThat(shares[index(peer, "b")][CPU]).isEqualTo(20);
-    assertThat(shares[index(peer, "c")][CPU]).isBetween(28L, 29L);
-    assertThat(shares[index(peer, "d")][CPU]).isBetween(46L, 47L);
+    assertThat(shares[index(peer, "c")][CPU]).isEqualTo(29);
+    assertThat(shares[index(peer, "d")][CPU]).isEqualTo(46);
   }
 
   @Test
