@@ -63,8 +63,14 @@ public final class StreamsClusterState implements ClusterStateReader {
         final String parent = quota.parent().isEmpty() ? SpecialGroups.ROOT : quota.parent();
         childNames.computeIfAbsent(parent, p -> new ArrayList<>()).add(quota.name());
       }
+      final Map<String, List<String>> children = new HashMap<>();
+      childNames.forEach((parent, names) -> children.put(parent, List.copyOf(names)));
       return new Specs(
-          readAt, List.copyOf(quotas), GroupDirectory.of(quotas), Map.copyOf(byName), childNames);
+          readAt,
+          List.copyOf(quotas),
+          GroupDirectory.of(quotas),
+          Map.copyOf(byName),
+          Map.copyOf(children));
     }
   }
 
