@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,6 +33,10 @@ final class TreePrinter implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(TreePrinter.class);
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+  private static final Duration NODES_MAX_AGE = Duration.ofSeconds(5);
+
+  /** Nodes as listed at a moment. */
+  private record Listed(List<QuotaNode> nodes, long atNanos) {}
 
   private final Engine engine;
   private final List<KubeCluster> clusters;
@@ -40,6 +45,7 @@ final class TreePrinter implements AutoCloseable {
   private final Duration interval;
   private final Map<String, String> lastSeen = new LinkedHashMap<>();
   private final Map<String, String> lastPrinted = new LinkedHashMap<>();
+  private final Map<String, Listed> nodes = new ConcurrentHashMap<>();
   private ScheduledExecutorService poller;
 
   TreePrinter(
@@ -71,14 +77,26 @@ final class TreePrinter implements AutoCloseable {
   /** The tree of {@code cluster} as the engine holds it now; empty while it cannot be read. */
   Optional<TreeSnapshot> snapshot(final KubeCluster cluster) {
     try {
-      final List<QuotaNode> nodes =
-          cluster.client().nodes().list().getItems().stream()
-              .map(NodeAdapter::toQuotaNode)
-              .toList();
-      return EngineTree.read(RuntimeQueries.of(engine.streams()), cluster.name(), nodes, options);
+      return EngineTree.read(
+          RuntimeQueries.of(engine.streams()), cluster.name(), nodes(cluster), options);
     } catch (final InvalidStateStoreException e) {
       return Optional.empty();
     }
+  }
+
+  /**
+   * The cluster's nodes, for the total line; listed again at most every {@link #NODES_MAX_AGE}, so
+   * that a real API server is not listed twice a second.
+   */
+  private List<QuotaNode> nodes(final KubeCluster cluster) {
+    final Listed listed = nodes.get(cluster.name());
+    if (listed != null && System.nanoTime() - listed.atNanos() < NODES_MAX_AGE.toNanos()) {
+      return listed.nodes();
+    }
+    final List<QuotaNode> fresh =
+        cluster.client().nodes().list().getItems().stream().map(NodeAdapter::toQuotaNode).toList();
+    nodes.put(cluster.name(), new Listed(fresh, System.nanoTime()));
+    return fresh;
   }
 
   private void poll() {
