@@ -9,6 +9,8 @@
 # Usage: bench/run-pipeline-bench.sh [--clusters 10] [--groups 1000] [--pods 100000]
 #          [--updates 400000] [--partitions 6] [--rate 2000] [--latency-seconds 30]
 #          [--warmup-seconds 5] [--max-seconds 180]
+#          and, to try an engine setting: [--commit-interval-ms N] [--threads N]
+#          [--max-task-idle-ms N] [--recompute-ms N]
 # Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the compiled classes,
 #   JFR=1 to record a flight recording (bench/target/pipeline-bench/pipeline.jfr),
 #   BENCH_JAVA_OPTS for more JVM options (default -Xmx3g).

@@ -26,7 +26,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  *
  * <p>Options (all {@code --name value}): clusters, groups (per cluster), pods (in all), updates,
  * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run); and,
- * to try a setting, commit-interval-ms, threads (stream threads), recompute-ms.
+ * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
@@ -137,6 +137,9 @@ public final class PipelineBench {
     }
     if (options.containsKey("threads")) {
       settings.put("num.stream.threads", options.get("threads").toString());
+    }
+    if (options.containsKey("max-task-idle-ms")) {
+      settings.put("max.task.idle.ms", options.get("max-task-idle-ms").toString());
     }
     if (options.containsKey("recompute-ms")) {
       settings.put("recompute.interval", options.get("recompute-ms") + "ms");
