@@ -1,22 +1,12 @@
 package io.quotaflow.connect;
 
-import io.quotaflow.engine.config.Secrets;
-import io.quotaflow.engine.config.Setting;
+import io.quotaflow.config.ConfigLoader;
+import io.quotaflow.config.LoadedConfig;
+import io.quotaflow.config.Setting;
 import io.quotaflow.topics.TopicCatalogue;
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Properties;
-import java.util.TreeMap;
 
 /**
  * The effective configuration of {@code quotaflow connect}: the typed settings of {@link
@@ -26,22 +16,20 @@ import java.util.TreeMap;
  * then command-line options. In the environment, {@code QUOTAFLOW_EVICTION_DRY_RUN} sets {@code
  * eviction.dry.run} and {@code QUOTAFLOW_KAFKA_SECURITY_PROTOCOL} sets the Kafka setting {@code
  * security.protocol}; other {@code QUOTAFLOW_*} variables belong to other components and are
- * ignored. Immutable.
+ * ignored (see {@link ConfigLoader}). Immutable.
  */
 public final class ConnectConfig {
 
   /** Prefix of every environment variable read. */
-  public static final String ENVIRONMENT_PREFIX = "QUOTAFLOW_";
+  public static final String ENVIRONMENT_PREFIX = ConfigLoader.ENVIRONMENT_PREFIX;
 
   /** Prefix of environment variables holding Kafka settings. */
-  public static final String KAFKA_ENVIRONMENT_PREFIX = ENVIRONMENT_PREFIX + "KAFKA_";
+  public static final String KAFKA_ENVIRONMENT_PREFIX = ConfigLoader.KAFKA_ENVIRONMENT_PREFIX;
 
-  private final Map<String, Object> settings;
-  private final Map<String, String> kafka;
+  private final LoadedConfig loaded;
 
-  private ConnectConfig(final Map<String, Object> settings, final Map<String, String> kafka) {
-    this.settings = Map.copyOf(settings);
-    this.kafka = Map.copyOf(kafka);
+  private ConnectConfig(final LoadedConfig loaded) {
+    this.loaded = loaded;
   }
 
   /** A builder starting from the defaults. */
@@ -49,11 +37,13 @@ public final class ConnectConfig {
     return new Builder();
   }
 
-  /** The value of a setting. */
+  /**
+   * The value of a setting.
+   *
+   * @throws IllegalArgumentException when the setting is not one of {@link ConnectSettings#ALL}
+   */
   public <T> T get(final Setting<T> setting) {
-    @SuppressWarnings("unchecked")
-    final T value = (T) settings.get(setting.key());
-    return value;
+    return loaded.get(setting);
   }
 
   /** The topics, named with the configured prefix. */
@@ -63,7 +53,7 @@ public final class ConnectConfig {
 
   /** The Kafka client settings, as every client starts from them. */
   public Map<String, Object> kafka() {
-    return Map.copyOf(kafka);
+    return Map.copyOf(loaded.passThrough());
   }
 
   /**
@@ -71,29 +61,23 @@ public final class ConnectConfig {
    * then Kafka settings by key; secrets masked.
    */
   public List<String> describe() {
-    final List<String> lines = new ArrayList<>();
-    for (final Setting<?> setting : ConnectSettings.ALL) {
-      lines.add(setting.key() + " = " + Secrets.shown(setting.key(), settings.get(setting.key())));
-    }
-    new TreeMap<>(kafka)
-        .forEach((key, value) -> lines.add(key + " = " + Secrets.shown(key, value)));
-    return lines;
+    return loaded.describe();
   }
 
   @Override
   public String toString() {
-    return String.join(", ", describe());
+    return loaded.toString();
   }
 
   /** Collects the sources of a configuration; later calls override earlier ones. */
   public static final class Builder {
-    private final Map<String, String> values = new LinkedHashMap<>();
+    private final ConfigLoader loader = ConfigLoader.of(ConnectSettings.ALL);
 
     private Builder() {}
 
     /** Sets one setting, connect or Kafka. */
     public Builder set(final String key, final String value) {
-      values.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      loader.set(key, value);
       return this;
     }
 
@@ -103,35 +87,13 @@ public final class ConnectConfig {
      * @throws IllegalArgumentException when the file cannot be read
      */
     public Builder file(final Path file) {
-      final Properties properties = new Properties();
-      try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-        properties.load(reader);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("Cannot read configuration file " + file + ": " + e, e);
-      }
-      properties.stringPropertyNames().forEach(key -> set(key, properties.getProperty(key)));
+      loader.file(file);
       return this;
     }
 
     /** Reads the {@code QUOTAFLOW_*} variables of an environment. */
     public Builder environment(final Map<String, String> environment) {
-      final Map<String, String> byVariable = new HashMap<>();
-      ConnectSettings.ALL.forEach(
-          setting -> byVariable.put(setting.environmentName(), setting.key()));
-      new TreeMap<>(environment)
-          .forEach(
-              (variable, value) -> {
-                if (variable.startsWith(KAFKA_ENVIRONMENT_PREFIX)) {
-                  set(
-                      variable
-                          .substring(KAFKA_ENVIRONMENT_PREFIX.length())
-                          .toLowerCase(Locale.ROOT)
-                          .replace('_', '.'),
-                      value);
-                } else if (byVariable.containsKey(variable)) {
-                  set(byVariable.get(variable), value);
-                }
-              });
+      loader.environment(environment);
       return this;
     }
 
@@ -141,13 +103,7 @@ public final class ConnectConfig {
      * @throws IllegalArgumentException naming the setting when a value does not parse
      */
     public ConnectConfig build() {
-      final Map<String, Object> typed = new HashMap<>();
-      final Map<String, String> kafka = new HashMap<>(values);
-      for (final Setting<?> setting : ConnectSettings.ALL) {
-        final String text = kafka.remove(setting.key());
-        typed.put(setting.key(), setting.parse(text == null ? setting.defaultValue() : text));
-      }
-      return new ConnectConfig(typed, kafka);
+      return new ConnectConfig(loader.load());
     }
   }
 }

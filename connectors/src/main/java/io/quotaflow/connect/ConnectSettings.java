@@ -1,13 +1,13 @@
 package io.quotaflow.connect;
 
-import io.quotaflow.engine.config.Setting;
+import io.quotaflow.config.Parsers;
+import io.quotaflow.config.Setting;
+import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.source.SourceSettings;
 import io.quotaflow.status.StatusSettings;
-import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The documented settings of {@code quotaflow connect}: key, type, default and meaning. Topic
@@ -15,151 +15,138 @@ import java.util.function.Function;
  */
 public final class ConnectSettings {
 
-  public static final Setting<String> TOPIC_PREFIX =
-      setting(
-          "topic.prefix",
-          "string",
-          TopicCatalogue.DEFAULT_PREFIX,
-          "Prefix of every quotaflow topic name.",
-          text -> TopicCatalogue.withPrefix(text).prefix());
+  /** The engine's topic prefix: both must name the same topics. */
+  public static final Setting<String> TOPIC_PREFIX = EngineSettings.TOPIC_PREFIX;
 
   public static final Setting<Integer> TOPIC_PARTITIONS =
-      setting(
-          "topic.partitions",
-          "int",
-          "6",
-          "Partition count of topics created at start when missing (as the engine creates them).",
-          Parse::positiveInt);
+      EngineSettings.TOPIC_PARTITIONS.withDoc(
+          "Partition count of topics created at start when missing (as the engine creates them).");
 
   public static final Setting<Integer> TOPIC_REPLICATION_FACTOR =
-      setting(
-          "topic.replication.factor",
-          "int",
-          "1",
-          "Replication factor of topics created at start when missing (use 3 in production).",
-          Parse::positiveInt);
+      EngineSettings.TOPIC_REPLICATION_FACTOR.withDoc(
+          "Replication factor of topics created at start when missing (use 3 in production).");
 
   public static final Setting<Duration> SOURCE_RESYNC =
-      setting(
+      new Setting<>(
           "source.resync",
           "duration",
           "10m",
           "How often the informers replay their cache; a replay writes only what changed.",
-          Parse::duration);
+          Parsers::duration);
 
   public static final Setting<Duration> SOURCE_RECONCILE_INTERVAL =
-      setting(
+      new Setting<>(
           "source.reconcile.interval",
           "duration",
           "5m",
           "How often every key the source topics hold is checked against the clusters (also after"
               + " every relist).",
-          Parse::duration);
+          Parsers::duration);
 
   public static final Setting<Duration> SOURCE_START_TIMEOUT =
-      setting(
+      new Setting<>(
           "source.start.timeout",
           "duration",
           "1m",
           "How long reading each source topic at start may take.",
-          Parse::duration);
+          Parsers::duration);
 
   public static final Setting<Boolean> EVICTION_DRY_RUN =
-      setting(
+      new Setting<>(
           "eviction.dry.run",
           "boolean",
           "false",
           "Decide and report DRY_RUN instead of evicting.",
-          Parse::bool);
+          Parsers::bool);
 
   public static final Setting<Integer> EVICTION_MAX_ATTEMPTS =
-      setting(
+      new Setting<>(
           "eviction.max.attempts",
           "int",
           "6",
           "Eviction requests per command before it is reported BLOCKED_BY_BUDGET (or FAILED).",
-          Parse::positiveInt);
+          Parsers::positiveInt);
 
   public static final Setting<Duration> EVICTION_BACKOFF =
-      setting(
+      new Setting<>(
           "eviction.backoff",
           "duration",
           "1s",
           "Wait after the first refused eviction request; doubles after each further one.",
-          Parse::duration);
+          Parsers::duration);
 
   public static final Setting<Duration> EVICTION_BACKOFF_MAX =
-      setting(
+      new Setting<>(
           "eviction.backoff.max",
           "duration",
           "30s",
           "Longest wait between two eviction requests for one command.",
-          Parse::duration);
+          Parsers::duration);
 
   public static final Setting<Double> EVICTION_RATE =
-      setting(
+      new Setting<>(
           "eviction.requests.per.second",
           "number",
           "5",
           "API requests per second per cluster of the eviction executor.",
-          Parse::positiveRate);
+          Parsers::positiveNumber);
 
   public static final Setting<Integer> EVICTION_BURST =
-      setting(
+      new Setting<>(
           "eviction.burst",
           "int",
           "10",
           "API requests per cluster the eviction executor may send at once.",
-          Parse::positiveInt);
+          Parsers::positiveInt);
 
   public static final Setting<String> EVICTION_GROUP_ID =
-      setting(
+      new Setting<>(
           "eviction.group.id",
           "string",
           EvictionSettings.DEFAULT_GROUP_ID,
           "Consumer group of the eviction executor; executors serving different clusters need"
               + " different groups.",
-          Parse::nonBlank);
+          Parsers::nonBlank);
 
   public static final Setting<Duration> STATUS_FLUSH_INTERVAL =
-      setting(
+      new Setting<>(
           "status.flush.interval",
           "duration",
           "1s",
           "How long the status writer gathers updates; a burst for one group becomes one write.",
-          Parse::duration);
+          Parsers::duration);
 
   public static final Setting<Double> STATUS_RATE =
-      setting(
+      new Setting<>(
           "status.requests.per.second",
           "number",
           "10",
           "API requests per second per cluster of the status writer.",
-          Parse::positiveRate);
+          Parsers::positiveNumber);
 
   public static final Setting<Integer> STATUS_BURST =
-      setting(
+      new Setting<>(
           "status.burst",
           "int",
           "20",
           "API requests per cluster the status writer may send at once.",
-          Parse::positiveInt);
+          Parsers::positiveInt);
 
   public static final Setting<Duration> STATUS_RESYNC =
-      setting(
+      new Setting<>(
           "status.resync",
           "duration",
           "1h",
           "How often the status writer rechecks every ElasticQuota against the latest runtime.",
-          Parse::duration);
+          Parsers::duration);
 
   public static final Setting<String> STATUS_GROUP_ID =
-      setting(
+      new Setting<>(
           "status.group.id",
           "string",
           StatusSettings.DEFAULT_GROUP_ID,
           "Consumer group of the status writer.",
-          Parse::nonBlank);
+          Parsers::nonBlank);
 
   /** Every setting, in the order the configuration is logged. */
   public static final List<Setting<?>> ALL =
@@ -213,14 +200,5 @@ public final class ConnectSettings {
         config.get(STATUS_BURST),
         config.get(STATUS_RESYNC),
         config.get(STATUS_GROUP_ID));
-  }
-
-  private static <T> Setting<T> setting(
-      final String key,
-      final String type,
-      final String defaultValue,
-      final String doc,
-      final Function<String, T> parser) {
-    return new Setting<>(key, type, defaultValue, doc, parser);
   }
 }

@@ -2,7 +2,7 @@ package io.quotaflow.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.engine.config.Setting;
+import io.quotaflow.config.Setting;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,18 +1,15 @@
 package io.quotaflow.admission.http;
 
-import io.quotaflow.engine.config.Setting;
+import io.quotaflow.config.ConfigLoader;
+import io.quotaflow.config.LoadedConfig;
+import io.quotaflow.config.Parsers;
+import io.quotaflow.config.Setting;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The catalogue of the admission plugin's settings (key, type, default, meaning). The keys share
@@ -21,98 +18,96 @@ import java.util.regex.Pattern;
  */
 public final class PluginSettings {
 
-  private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
-
   /** Whether the engine starts the plugin. */
   public static final Setting<Boolean> ENABLED =
-      setting(
+      new Setting<>(
           "admission.enabled",
           "boolean",
           "true",
           "Whether the engine serves the admission plugin (webhooks, scheduler filter, query API).",
-          PluginSettings::bool);
+          Parsers::bool);
 
   /** Listen address. */
   public static final Setting<String> BIND_ADDRESS =
-      setting(
+      new Setting<>(
           "admission.bind.address",
           "string",
           "0.0.0.0",
           "Address the plugin's HTTPS server listens on.",
-          text -> text);
+          Parsers::text);
 
   /** Listen port. */
   public static final Setting<Integer> PORT =
-      setting(
+      new Setting<>(
           "admission.port",
           "int",
           "8443",
           "Port of the plugin's server; 0 picks a free port. Kafka Streams' application.server must"
               + " name this port, so that other instances can forward requests here.",
-          PluginSettings::port);
+          Parsers::port);
 
   /** PEM certificate chain. */
   public static final Setting<String> TLS_CERT_FILE =
-      setting(
+      new Setting<>(
           "admission.tls.cert.file",
           "path",
           "",
           "PEM certificate chain served by the plugin (cert-manager's tls.crt); reloaded when it"
               + " changes.",
-          text -> text);
+          Parsers::text);
 
   /** PEM private key. */
   public static final Setting<String> TLS_KEY_FILE =
-      setting(
+      new Setting<>(
           "admission.tls.key.file",
           "path",
           "",
           "PEM private key of the certificate, PKCS#8 or PKCS#1 RSA (cert-manager's tls.key);"
               + " reloaded when it changes.",
-          text -> text);
+          Parsers::text);
 
   /** PEM trust bundle for forwarding. */
   public static final Setting<String> TLS_TRUST_FILE =
-      setting(
+      new Setting<>(
           "admission.tls.trust.file",
           "path",
           "",
           "PEM certificates trusted when forwarding to another instance (cert-manager's ca.crt);"
               + " empty: the served certificate chain itself.",
-          text -> text);
+          Parsers::text);
 
   /** Reload check period. */
   public static final Setting<Duration> TLS_RELOAD_INTERVAL =
-      setting(
+      new Setting<>(
           "admission.tls.reload.interval",
           "duration",
           "10s",
           "How often the certificate and key files are checked for a change.",
-          PluginSettings::duration);
+          Parsers::duration);
 
   /** Plain HTTP switch. */
   public static final Setting<Boolean> PLAIN_HTTP =
-      setting(
+      new Setting<>(
           "admission.plain.http",
           "boolean",
           "false",
           "Serve plain HTTP instead of HTTPS. For local use only: the API server and the scheduler"
               + " call webhooks and extenders over TLS.",
-          PluginSettings::bool);
+          Parsers::bool);
 
   /** enforce | warn | off. */
   public static final Setting<AdmissionMode> MODE =
-      setting(
+      new Setting<>(
           "admission.mode",
           "enforce|warn|off",
           "enforce",
           "enforce: deny pods that do not fit and invalid quota changes; warn: allow them with an"
               + " admission warning; off: allow everything.",
-          text -> oneOf(AdmissionMode.class, text));
+          Parsers.oneOf(AdmissionMode.class));
 
   /** fail-open | fail-closed. */
   public static final Setting<FailurePolicy> FAILURE_POLICY =
-      setting(
+      new Setting<>(
           "admission.failure.policy",
           "fail-open|fail-closed",
           "fail-open",
@@ -122,41 +117,41 @@ public final class PluginSettings {
 
   /** Namespaces never checked. */
   public static final Setting<Set<String>> EXCLUDED_NAMESPACES =
-      setting(
+      new Setting<>(
           "admission.excluded.namespaces",
           "list",
           "kube-system",
           "Comma-separated namespaces whose pods are always admitted.",
-          PluginSettings::names);
+          Parsers.list(Parsers::text).andThen(Set::copyOf));
 
   /** Reservation lifetime. */
   public static final Setting<Duration> RESERVATION_TTL =
-      setting(
+      new Setting<>(
           "admission.reservation.ttl",
           "duration",
           "30s",
           "How long an admitted pod's request is held against its groups at most, if the pod is not"
               + " seen as used before.",
-          PluginSettings::duration);
+          Parsers::duration);
 
   /** Reservation sweep period. */
   public static final Setting<Duration> SWEEP_INTERVAL =
-      setting(
+      new Setting<>(
           "admission.reservation.sweep.interval",
           "duration",
           "250ms",
           "How often reservations are compared with the stores and expired.",
-          PluginSettings::duration);
+          Parsers::duration);
 
   /** Forwarding timeout. */
   public static final Setting<Duration> FORWARD_TIMEOUT =
-      setting(
+      new Setting<>(
           "admission.forward.timeout",
           "duration",
           "1s",
           "How long a request forwarded to the instance owning the cluster may take before the"
               + " failure policy answers.",
-          PluginSettings::duration);
+          Parsers::duration);
 
   /** Every setting, in documentation order. */
   public static final List<Setting<?>> ALL =
@@ -186,11 +181,10 @@ public final class PluginSettings {
    *     neither configured nor explicitly turned off
    */
   public static PluginConfig config(Map<String, String> values) {
-    final Function<Setting<?>, String> text =
-        setting -> values.getOrDefault(setting.key(), setting.defaultValue());
-    final String cert = TLS_CERT_FILE.parse(text.apply(TLS_CERT_FILE));
-    final String key = TLS_KEY_FILE.parse(text.apply(TLS_KEY_FILE));
-    final String trust = TLS_TRUST_FILE.parse(text.apply(TLS_TRUST_FILE));
+    final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).load();
+    final String cert = config.get(TLS_CERT_FILE);
+    final String key = config.get(TLS_KEY_FILE);
+    final String trust = config.get(TLS_TRUST_FILE);
     if (cert.isEmpty() != key.isEmpty()) {
       throw new IllegalArgumentException(
           TLS_CERT_FILE.key() + " and " + TLS_KEY_FILE.key() + " go together; set both or neither");
@@ -203,82 +197,22 @@ public final class PluginSettings {
                     Path.of(cert),
                     Path.of(key),
                     trust.isEmpty() ? Optional.empty() : Optional.of(Path.of(trust)),
-                    TLS_RELOAD_INTERVAL.parse(text.apply(TLS_RELOAD_INTERVAL))));
+                    config.get(TLS_RELOAD_INTERVAL)));
     return new PluginConfig(
-        BIND_ADDRESS.parse(text.apply(BIND_ADDRESS)),
-        PORT.parse(text.apply(PORT)),
+        config.get(BIND_ADDRESS),
+        config.get(PORT),
         tls,
-        PLAIN_HTTP.parse(text.apply(PLAIN_HTTP)),
-        MODE.parse(text.apply(MODE)),
-        FAILURE_POLICY.parse(text.apply(FAILURE_POLICY)),
-        EXCLUDED_NAMESPACES.parse(text.apply(EXCLUDED_NAMESPACES)),
-        RESERVATION_TTL.parse(text.apply(RESERVATION_TTL)),
-        SWEEP_INTERVAL.parse(text.apply(SWEEP_INTERVAL)),
-        FORWARD_TIMEOUT.parse(text.apply(FORWARD_TIMEOUT)));
+        config.get(PLAIN_HTTP),
+        config.get(MODE),
+        config.get(FAILURE_POLICY),
+        config.get(EXCLUDED_NAMESPACES),
+        config.get(RESERVATION_TTL),
+        config.get(SWEEP_INTERVAL),
+        config.get(FORWARD_TIMEOUT));
   }
 
   /** Whether {@code values} turn the plugin on (the default). */
   public static boolean enabled(Map<String, String> values) {
     return ENABLED.parse(values.getOrDefault(ENABLED.key(), ENABLED.defaultValue()));
-  }
-
-  private static <T> Setting<T> setting(
-      String key, String type, String defaultValue, String doc, Function<String, T> parser) {
-    return new Setting<>(key, type, defaultValue, doc, parser);
-  }
-
-  private static boolean bool(String text) {
-    return switch (text.toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw new IllegalArgumentException("expected true or false");
-    };
-  }
-
-  private static int port(String text) {
-    final int port = Integer.parseInt(text);
-    if (port < 0 || port > 65535) {
-      throw new IllegalArgumentException("expected a port between 0 and 65535");
-    }
-    return port;
-  }
-
-  /** {@code 250ms}, {@code 30s}, {@code 2m}, {@code 1h}, or milliseconds; positive. */
-  private static Duration duration(String text) {
-    final Matcher matcher = DURATION.matcher(text);
-    if (!matcher.matches()) {
-      throw new IllegalArgumentException("expected a duration such as 250ms, 30s or 2m");
-    }
-    final long amount = Long.parseLong(matcher.group(1));
-    final String unit = matcher.group(2) == null ? "ms" : matcher.group(2);
-    final Duration duration =
-        switch (unit) {
-          case "s" -> Duration.ofSeconds(amount);
-          case "m" -> Duration.ofMinutes(amount);
-          case "h" -> Duration.ofHours(amount);
-          default -> Duration.ofMillis(amount);
-        };
-    if (duration.isZero()) {
-      throw new IllegalArgumentException("must be positive");
-    }
-    return duration;
-  }
-
-  private static Set<String> names(String text) {
-    final Set<String> names = new TreeSet<>();
-    Arrays.stream(text.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(names::add);
-    return Set.copyOf(names);
-  }
-
-  private static <E extends Enum<E>> E oneOf(Class<E> type, String text) {
-    try {
-      return Enum.valueOf(type, text.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "expected one of "
-              + Arrays.stream(type.getEnumConstants())
-                  .map(c -> c.name().toLowerCase(Locale.ROOT))
-                  .toList());
-    }
   }
 }

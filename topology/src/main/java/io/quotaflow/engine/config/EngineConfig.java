@@ -1,22 +1,15 @@
 package io.quotaflow.engine.config;
 
+import io.quotaflow.config.ConfigLoader;
+import io.quotaflow.config.LoadedConfig;
+import io.quotaflow.config.Setting;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.TreeMap;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -27,14 +20,14 @@ import org.apache.kafka.streams.StreamsConfig;
  * then explicit overrides (command-line options). In the environment, {@code
  * QUOTAFLOW_REVOKE_DELAY} sets {@code revoke.delay} and {@code QUOTAFLOW_KAFKA_BOOTSTRAP_SERVERS}
  * sets the Kafka setting {@code bootstrap.servers}; other {@code QUOTAFLOW_*} variables belong to
- * other components and are ignored. Immutable.
+ * other components and are ignored (see {@link ConfigLoader}). Immutable.
  */
 public final class EngineConfig {
   /** Prefix of every environment variable the engine reads. */
-  public static final String ENVIRONMENT_PREFIX = "QUOTAFLOW_";
+  public static final String ENVIRONMENT_PREFIX = ConfigLoader.ENVIRONMENT_PREFIX;
 
   /** Prefix of environment variables holding Kafka settings. */
-  public static final String KAFKA_ENVIRONMENT_PREFIX = ENVIRONMENT_PREFIX + "KAFKA_";
+  public static final String KAFKA_ENVIRONMENT_PREFIX = ConfigLoader.KAFKA_ENVIRONMENT_PREFIX;
 
   /** Kafka settings whose engine default differs from Kafka's own. */
   public static final Map<String, String> KAFKA_DEFAULTS =
@@ -43,17 +36,10 @@ public final class EngineConfig {
           StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2,
           StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0");
 
-  private final Map<String, Object> engine;
-  private final Map<String, String> engineTexts;
-  private final Map<String, String> kafka;
+  private final LoadedConfig loaded;
 
-  private EngineConfig(
-      final Map<String, Object> engine,
-      final Map<String, String> engineTexts,
-      final Map<String, String> kafka) {
-    this.engine = Map.copyOf(engine);
-    this.engineTexts = Map.copyOf(engineTexts);
-    this.kafka = Map.copyOf(kafka);
+  private EngineConfig(final LoadedConfig loaded) {
+    this.loaded = loaded;
   }
 
   /** Every setting at its default. */
@@ -66,11 +52,13 @@ public final class EngineConfig {
     return new Builder();
   }
 
-  /** The value of an engine setting. */
+  /**
+   * The value of an engine setting.
+   *
+   * @throws IllegalArgumentException when the setting is not one of {@link EngineSettings#ALL}
+   */
   public <T> T get(final Setting<T> setting) {
-    @SuppressWarnings("unchecked")
-    final T value = (T) engine.get(setting.key());
-    return value;
+    return loaded.get(setting);
   }
 
   /** The quota semantics options. */
@@ -83,20 +71,23 @@ public final class EngineConfig {
     return TopicCatalogue.withPrefix(get(EngineSettings.TOPIC_PREFIX));
   }
 
-  /** The Kafka client and Kafka Streams settings, defaults included. */
+  /**
+   * The Kafka client and Kafka Streams settings, defaults included (and the settings of components
+   * the engine starts, such as the admission plugin's).
+   */
   public Map<String, String> kafka() {
-    return kafka;
+    return loaded.passThrough();
   }
 
   /** One Kafka setting, if set. */
   public Optional<String> kafka(final String key) {
-    return Optional.ofNullable(kafka.get(key));
+    return loaded.passThrough(key);
   }
 
   /** The Kafka settings as properties. */
   public Properties kafkaProperties() {
     final Properties properties = new Properties();
-    properties.putAll(kafka);
+    properties.putAll(kafka());
     return properties;
   }
 
@@ -105,38 +96,29 @@ public final class EngineConfig {
    * catalogue order, then the Kafka settings by key; secrets masked.
    */
   public List<String> describe() {
-    final List<String> lines = new ArrayList<>();
-    for (final Setting<?> setting : EngineSettings.ALL) {
-      lines.add(
-          setting.key() + " = " + Secrets.shown(setting.key(), engineTexts.get(setting.key())));
-    }
-    new TreeMap<>(kafka)
-        .forEach((key, value) -> lines.add(key + " = " + Secrets.shown(key, value)));
-    return lines;
+    return loaded.describe();
   }
 
   @Override
   public String toString() {
-    return String.join(", ", describe());
+    return loaded.toString();
   }
 
   /** Collects the sources of a configuration; later calls override earlier ones. */
   public static final class Builder {
-    private final Map<String, String> values = new LinkedHashMap<>();
+    private final ConfigLoader loader = ConfigLoader.of(EngineSettings.ALL).setAll(KAFKA_DEFAULTS);
 
-    private Builder() {
-      values.putAll(KAFKA_DEFAULTS);
-    }
+    private Builder() {}
 
     /** Sets one setting, engine or Kafka. */
     public Builder set(final String key, final String value) {
-      values.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+      loader.set(key, value);
       return this;
     }
 
     /** Sets every entry. */
     public Builder setAll(final Map<String, String> entries) {
-      entries.forEach(this::set);
+      loader.setAll(entries);
       return this;
     }
 
@@ -146,13 +128,7 @@ public final class EngineConfig {
      * @throws IllegalArgumentException when the file cannot be read
      */
     public Builder file(final Path file) {
-      final Properties properties = new Properties();
-      try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-        properties.load(reader);
-      } catch (IOException e) {
-        throw new IllegalArgumentException("Cannot read configuration file " + file + ": " + e, e);
-      }
-      properties.stringPropertyNames().forEach(key -> set(key, properties.getProperty(key)));
+      loader.file(file);
       return this;
     }
 
@@ -170,25 +146,7 @@ public final class EngineConfig {
      */
     public Builder environment(
         final Map<String, String> environment, final List<Setting<?>> componentSettings) {
-      final Map<String, String> byVariable = new HashMap<>();
-      EngineSettings.ALL.forEach(
-          setting -> byVariable.put(setting.environmentName(), setting.key()));
-      componentSettings.forEach(
-          setting -> byVariable.put(setting.environmentName(), setting.key()));
-      new TreeMap<>(environment)
-          .forEach(
-              (variable, value) -> {
-                if (variable.startsWith(KAFKA_ENVIRONMENT_PREFIX)) {
-                  set(
-                      variable
-                          .substring(KAFKA_ENVIRONMENT_PREFIX.length())
-                          .toLowerCase(Locale.ROOT)
-                          .replace('_', '.'),
-                      value);
-                } else if (byVariable.containsKey(variable)) {
-                  set(byVariable.get(variable), value);
-                }
-              });
+      loader.environment(environment, componentSettings);
       return this;
     }
 
@@ -198,16 +156,7 @@ public final class EngineConfig {
      * @throws IllegalArgumentException naming the setting when a value does not parse
      */
     public EngineConfig build() {
-      final Map<String, Object> engine = new HashMap<>();
-      final Map<String, String> texts = new HashMap<>();
-      final Map<String, String> kafka = new HashMap<>(values);
-      for (final Setting<?> setting : EngineSettings.ALL) {
-        final String given = kafka.remove(setting.key());
-        final String text = given == null ? setting.defaultValue() : given.trim();
-        engine.put(setting.key(), setting.parse(text));
-        texts.put(setting.key(), text);
-      }
-      return new EngineConfig(engine, texts, kafka);
+      return new EngineConfig(loader.load());
     }
   }
 }

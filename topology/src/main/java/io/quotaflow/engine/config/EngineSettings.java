@@ -1,5 +1,7 @@
 package io.quotaflow.engine.config;
 
+import io.quotaflow.config.Parsers;
+import io.quotaflow.config.Setting;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
@@ -7,17 +9,20 @@ import io.quotaflow.tree.QuotaOptions.DerivedResourceRule;
 import io.quotaflow.tree.QuotaOptions.UsedPolicy;
 import java.time.Duration;
 import java.util.List;
-import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The catalogue of the engine's own settings. Everything else in a configuration is a Kafka client
  * or Kafka Streams setting and passes through unchanged (see {@link EngineConfig}).
  */
 public final class EngineSettings {
+  private static final Pattern DERIVED =
+      Pattern.compile("(\\S+)\\s*->\\s*(\\S+)\\s*[x*]\\s*(\\d+)");
 
   /** Prefix of every topic name. */
   public static final Setting<String> TOPIC_PREFIX =
-      setting(
+      new Setting<>(
           "topic.prefix",
           "string",
           TopicCatalogue.DEFAULT_PREFIX,
@@ -26,122 +31,122 @@ public final class EngineSettings {
 
   /** Partitions of topics the engine creates. */
   public static final Setting<Integer> TOPIC_PARTITIONS =
-      setting(
+      new Setting<>(
           "topic.partitions",
           "int",
           "6",
           "Partition count of the topics the engine creates, and expected of existing ones.",
-          Values::positiveInt);
+          Parsers::positiveInt);
 
   /** Replication factor of topics the engine creates. */
   public static final Setting<Integer> TOPIC_REPLICATION_FACTOR =
-      setting(
+      new Setting<>(
           "topic.replication.factor",
           "int",
           "1",
           "Replication factor of the topics the engine creates (use 3 in production).",
-          Values::positiveInt);
+          Parsers::positiveInt);
 
   /** How long input events are coalesced before a cluster is recomputed. */
   public static final Setting<Duration> RECOMPUTE_INTERVAL =
-      setting(
+      new Setting<>(
           "recompute.interval",
           "duration",
           "100ms",
           "Wall-clock interval at which clusters whose inputs changed are recomputed; events within"
               + " one interval are coalesced into one recomputation.",
-          Values::duration);
+          Parsers::duration);
 
   /** Reclaim by eviction on or off. */
   public static final Setting<Boolean> RECLAIM_ENABLED =
-      setting(
+      new Setting<>(
           "reclaim.enabled",
           "boolean",
           "true",
           "Whether over-used groups are reclaimed by eviction commands (SPEC 11).",
-          Values::bool);
+          Parsers::bool);
 
   /** How often over-used groups are looked for. */
   public static final Setting<Duration> REVOKE_CHECK_INTERVAL =
-      setting(
+      new Setting<>(
           "revoke.check.interval",
           "duration",
           "1s",
           "Wall-clock interval of the over-use check.",
-          Values::duration);
+          Parsers::duration);
 
   /** How long a group must stay over-used before pods are evicted. */
   public static final Setting<Duration> REVOKE_DELAY =
-      setting(
+      new Setting<>(
           "revoke.delay",
           "duration",
           "120s",
           "How long a group must stay over-used (used > runtime) before its pods are evicted.",
-          Values::duration);
+          Parsers::duration);
 
   /** How long the engine waits for Kafka Streams to close. */
   public static final Setting<Duration> SHUTDOWN_TIMEOUT =
-      setting(
+      new Setting<>(
           "shutdown.timeout",
           "duration",
           "30s",
           "How long a shutdown waits for Kafka Streams to commit and close.",
-          Values::duration);
+          Parsers::duration);
 
   /** SPEC 7.5. */
   public static final Setting<Boolean> MIN_SCALING =
-      setting(
+      new Setting<>(
           "quota.min.scaling",
           "boolean",
           "true",
           "Scale children's mins down when they exceed what their parent distributes.",
-          Values::bool);
+          Parsers::bool);
 
   /** SPEC 12. */
   public static final Setting<DefaultWeightPolicy> DEFAULT_SHARED_WEIGHT =
-      setting(
+      new Setting<>(
           "quota.default.shared.weight",
           "max|min",
           "max",
           "Weight of a group without a shared-weight annotation: its max (Koordinator) or its min.",
-          text -> Values.oneOf(DefaultWeightPolicy.class, text));
+          Parsers.oneOf(DefaultWeightPolicy.class));
 
   /** SPEC 5. */
   public static final Setting<UsedPolicy> USED_POLICY =
-      setting(
+      new Setting<>(
           "quota.used.policy",
           "bound|running",
           "bound",
           "Which pods count as used: bound to a node and unfinished, or only running.",
-          text -> Values.oneOf(UsedPolicy.class, text));
+          Parsers.oneOf(UsedPolicy.class));
 
   /** SPEC 5. */
   public static final Setting<Boolean> COUNT_TERMINATING_PODS =
-      setting(
+      new Setting<>(
           "quota.count.terminating.pods",
           "boolean",
           "true",
           "Whether pods with a deletion timestamp keep counting until they are gone.",
-          Values::bool);
+          Parsers::bool);
 
   /** SPEC 3. */
   public static final Setting<Boolean> ONLY_READY_SCHEDULABLE_NODES =
-      setting(
+      new Setting<>(
           "quota.only.ready.schedulable.nodes",
           "boolean",
           "false",
           "Whether only Ready, schedulable nodes count toward the cluster total.",
-          Values::bool);
+          Parsers::bool);
 
   /** SPEC 12. */
   public static final Setting<List<DerivedResourceRule>> DERIVED_RESOURCES =
-      setting(
+      new Setting<>(
           "quota.derived.resources",
           "rules",
           "",
           "Comma-separated rules adding a derived dimension to each pod's request, e.g."
               + " 'nvidia.com/gpu -> quotaflow.io/gpu-memory x 32'.",
-          Values::derivedResources);
+          Parsers.list(EngineSettings::derivedResource));
 
   /** Every engine setting, in documentation order. */
   public static final List<Setting<?>> ALL =
@@ -174,12 +179,16 @@ public final class EngineSettings {
         .withDerivedResources(config.get(DERIVED_RESOURCES));
   }
 
-  private static <T> Setting<T> setting(
-      final String key,
-      final String type,
-      final String defaultValue,
-      final String doc,
-      final Function<String, T> parser) {
-    return new Setting<>(key, type, defaultValue, doc, parser);
+  /**
+   * {@code source -> target x factor}, e.g. {@code nvidia.com/gpu -> quotaflow.io/gpu-memory x 32}.
+   */
+  private static DerivedResourceRule derivedResource(final String rule) {
+    final Matcher matcher = DERIVED.matcher(rule);
+    if (!matcher.matches()) {
+      throw new IllegalArgumentException(
+          "expected rules like nvidia.com/gpu -> quotaflow.io/gpu-memory x 32, got '" + rule + "'");
+    }
+    return new DerivedResourceRule(
+        matcher.group(1), matcher.group(2), Long.parseLong(matcher.group(3)));
   }
 }

@@ -3,6 +3,8 @@ package io.quotaflow.engine.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.config.Secrets;
+import io.quotaflow.config.Setting;
 import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
 import io.quotaflow.tree.QuotaOptions.DerivedResourceRule;
 import io.quotaflow.tree.QuotaOptions.UsedPolicy;

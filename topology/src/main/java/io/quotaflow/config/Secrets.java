@@ -1,4 +1,4 @@
-package io.quotaflow.engine.config;
+package io.quotaflow.config;
 
 import java.util.List;
 import java.util.Locale;
