@@ -44,7 +44,7 @@ public final class ResourceList {
         (name, amount) ->
             copy.put(
                 Objects.requireNonNull(name, "resource name"),
-                Objects.requireNonNull(amount, "amount of " + name)));
+                Objects.requireNonNull(amount, () -> "amount of " + name)));
     return new ResourceList(copy);
   }
 

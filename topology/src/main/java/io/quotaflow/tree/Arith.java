@@ -37,9 +37,56 @@ final class Arith {
         return product / c;
       }
     }
+    final long high = Math.multiplyHigh(a, b);
+    if (high < c) {
+      final long quotient = divide128(high, a * b, c);
+      if (quotient >= 0) {
+        return quotient;
+      }
+    }
     return BigInteger.valueOf(a)
         .multiply(BigInteger.valueOf(b))
         .divide(BigInteger.valueOf(c))
         .longValueExact();
+  }
+
+  /**
+   * {@code floor((high·2⁶⁴ + low) / divisor)} for {@code 0 <= high < divisor} ({@code low}
+   * unsigned): the quotient fits 64 unsigned bits. Long division in two 32-bit digits (Knuth's
+   * algorithm D for a two-digit divisor, after Hacker's Delight's {@code divlu}).
+   */
+  static long divide128(long high, long low, long divisor) {
+    final long base = 1L << 32;
+    final int shift = Long.numberOfLeadingZeros(divisor);
+    final long v = divisor << shift;
+    final long vHigh = v >>> 32;
+    final long vLow = v & 0xFFFFFFFFL;
+    final long uHigh = shift == 0 ? high : (high << shift) | (low >>> (64 - shift));
+    final long uLow = low << shift;
+    final long uLow1 = uLow >>> 32;
+    final long uLow0 = uLow & 0xFFFFFFFFL;
+
+    long q1 = Long.divideUnsigned(uHigh, vHigh);
+    long rest = uHigh - q1 * vHigh;
+    while (Long.compareUnsigned(q1, base) >= 0
+        || Long.compareUnsigned(q1 * vLow, rest * base + uLow1) > 0) {
+      q1--;
+      rest += vHigh;
+      if (Long.compareUnsigned(rest, base) >= 0) {
+        break;
+      }
+    }
+    final long middle = uHigh * base + uLow1 - q1 * v;
+    long q0 = Long.divideUnsigned(middle, vHigh);
+    rest = middle - q0 * vHigh;
+    while (Long.compareUnsigned(q0, base) >= 0
+        || Long.compareUnsigned(q0 * vLow, rest * base + uLow0) > 0) {
+      q0--;
+      rest += vHigh;
+      if (Long.compareUnsigned(rest, base) >= 0) {
+        break;
+      }
+    }
+    return q1 * base + q0;
   }
 }

@@ -59,6 +59,12 @@ public final class ClusterQuotaState {
   private final List<PodEntry> pendingPods = new ArrayList<>();
   private final Map<PodRef, PodAssignment> removedPods = new HashMap<>();
 
+  /**
+   * Every pod's last emitted assignment in reference order, kept between computations so that a
+   * snapshot does not sort the pods again; null when the emitted set changed since it was built.
+   */
+  private List<PodAssignment> sortedAssignments = List.of();
+
   private final Map<String, QuotaNode> nodes = new HashMap<>();
   private final Map<String, ResourceList> countedAllocatable = new HashMap<>();
   private final ExactSums total = new ExactSums(1);
@@ -69,6 +75,8 @@ public final class ClusterQuotaState {
   private final Map<String, GroupStatus> removedGroups = new HashMap<>();
 
   /** Every slot by group name: children lists come out sorted without sorting each one. */
+  private static final Comparator<PodAssignment> BY_REF = (a, b) -> a.ref().compareTo(b.ref());
+
   private final TreeMap<String, Integer> slotsByName = new TreeMap<>();
 
   private int[] changedFields = new int[64];
@@ -182,6 +190,9 @@ public final class ClusterQuotaState {
         state.removedGroups.put(status.name(), status);
       }
     }
+    if (!previous.pods().isEmpty()) {
+      state.sortedAssignments = null;
+    }
     for (final PodAssignment assignment : previous.pods()) {
       final PodEntry entry = state.pods.get(assignment.ref());
       if (entry != null) {
@@ -290,6 +301,9 @@ public final class ClusterQuotaState {
     final PodEntry entry = ledger.put(pod);
     if (existing == null && entry != null) {
       entry.emitted = removedPods.remove(pod.ref());
+      if (entry.emitted != null) {
+        sortedAssignments = null;
+      }
     }
   }
 
@@ -297,6 +311,7 @@ public final class ClusterQuotaState {
     final PodEntry entry = ledger.remove(ref);
     if (entry != null && entry.emitted != null) {
       removedPods.put(ref, entry.emitted);
+      sortedAssignments = null;
     }
   }
 
@@ -471,14 +486,17 @@ public final class ClusterQuotaState {
         groups.add(t.status[g]);
       }
     }
-    final List<PodAssignment> assignments = new ArrayList<>(pods.size());
-    for (final PodEntry entry : pods.values()) {
-      if (entry.emitted != null) {
-        assignments.add(entry.emitted);
+    if (sortedAssignments == null) {
+      final List<PodAssignment> assignments = new ArrayList<>(pods.size());
+      for (final PodEntry entry : pods.values()) {
+        if (entry.emitted != null) {
+          assignments.add(entry.emitted);
+        }
       }
+      assignments.sort(BY_REF);
+      sortedAssignments = List.copyOf(assignments);
     }
-    assignments.sort(Comparator.comparing(PodAssignment::ref));
-    return new TreeSnapshot(lastTotal, groups, assignments);
+    return new TreeSnapshot(lastTotal, groups, sortedAssignments);
   }
 
   private void appendDepthFirst(int root, List<GroupStatus> out) {
@@ -639,77 +657,104 @@ public final class ClusterQuotaState {
   }
 
   /**
-   * Every aggregate, children before parents, one dimension at a time so that the loop keeps its
-   * columns in registers; the dirty lists are dropped.
+   * Every aggregate, children before parents, one dimension at a time with that dimension's columns
+   * read once; the dirty lists are dropped.
    */
   private void aggregateAll() {
     clearWorkLists();
     final int count = t.dims.count();
     for (int d = 0; d < count; d++) {
+      final ColumnAggregator column = new ColumnAggregator(d);
       for (final int g : unattached) {
-        aggregateColumn(g, d);
+        column.aggregate(g);
       }
       for (int i = order.length - 1; i >= 0; i--) {
-        aggregateColumn(order[i], d);
+        column.aggregate(order[i]);
       }
     }
   }
 
-  /** {@link #aggregate} for one dimension. */
-  private void aggregateColumn(int g, int d) {
-    final boolean[] tracked = t.tracked[d];
-    if (!tracked[g]) {
-      return;
+  /** {@link #aggregate} for one dimension, over columns read once. */
+  private final class ColumnAggregator {
+    private final boolean[] tracked;
+    private final boolean[] valid = t.valid;
+    private final int[][] children = t.children;
+    private final long[] ownRequest;
+    private final long[] ownUsed;
+    private final long[] ownNpRequest;
+    private final long[] ownNpUsed;
+    private final long[] floor;
+    private final long[] effMax;
+    private final long[] requestColumn;
+    private final long[] limitedColumn;
+    private final long[] usedColumn;
+    private final long[] npRequestColumn;
+    private final long[] npUsedColumn;
+
+    ColumnAggregator(int d) {
+      tracked = t.tracked[d];
+      ownRequest = t.ownRequest.column(d);
+      ownUsed = t.ownUsed.column(d);
+      ownNpRequest = t.ownNpRequest.column(d);
+      ownNpUsed = t.ownNpUsed.column(d);
+      floor = t.floor[d];
+      effMax = t.effMax[d];
+      requestColumn = t.request[d];
+      limitedColumn = t.limited[d];
+      usedColumn = t.used[d];
+      npRequestColumn = t.npRequest[d];
+      npUsedColumn = t.npUsed[d];
     }
-    final long[] limitedColumn = t.limited[d];
-    final long[] usedColumn = t.used[d];
-    final long[] npRequestColumn = t.npRequest[d];
-    final long[] npUsedColumn = t.npUsed[d];
-    long request = t.ownRequest.column(d)[g];
-    long used = t.ownUsed.column(d)[g];
-    long npRequest = t.ownNpRequest.column(d)[g];
-    long npUsed = t.ownNpUsed.column(d)[g];
-    final int[] kids = t.children[g];
-    if (kids.length > 0) {
-      final boolean[] valid = t.valid;
-      final boolean validGroup = valid[g];
-      for (final int c : kids) {
-        if (tracked[c]) {
-          if (valid[c] || !validGroup) {
-            request = Arith.add(request, limitedColumn[c]);
+
+    void aggregate(int g) {
+      if (!tracked[g]) {
+        return;
+      }
+      long request = ownRequest[g];
+      long used = ownUsed[g];
+      long npRequest = ownNpRequest[g];
+      long npUsed = ownNpUsed[g];
+      final int[] kids = children[g];
+      if (kids.length > 0) {
+        final boolean validGroup = valid[g];
+        for (final int c : kids) {
+          if (tracked[c]) {
+            // A valid parent asks only for its valid children; the other sums add up raw.
+            if (valid[c] || !validGroup) {
+              request = Arith.add(request, limitedColumn[c]);
+            }
+            used = Arith.add(used, usedColumn[c]);
+            npRequest = Arith.add(npRequest, npRequestColumn[c]);
+            npUsed = Arith.add(npUsed, npUsedColumn[c]);
           }
-          used = Arith.add(used, usedColumn[c]);
-          npRequest = Arith.add(npRequest, npRequestColumn[c]);
-          npUsed = Arith.add(npUsed, npUsedColumn[c]);
         }
       }
-    }
-    request = Math.max(request, t.floor[d][g]);
-    final long limited = Math.min(request, t.effMax[d][g]);
-    int fields = 0;
-    final long[] requestColumn = t.request[d];
-    if (requestColumn[g] != request) {
-      requestColumn[g] = request;
-      fields |= F_REQUEST;
-    }
-    if (limitedColumn[g] != limited) {
-      limitedColumn[g] = limited;
-      fields |= F_LIMITED;
-    }
-    if (usedColumn[g] != used) {
-      usedColumn[g] = used;
-      fields |= F_USED;
-    }
-    if (npRequestColumn[g] != npRequest) {
-      npRequestColumn[g] = npRequest;
-      fields |= F_NP_REQUEST;
-    }
-    if (npUsedColumn[g] != npUsed) {
-      npUsedColumn[g] = npUsed;
-      fields |= F_NP_USED;
-    }
-    if (fields != 0) {
-      markStatus(g, fields);
+      request = Math.max(request, floor[g]);
+      final long limited = Math.min(request, effMax[g]);
+      int fields = 0;
+      if (requestColumn[g] != request) {
+        requestColumn[g] = request;
+        fields |= F_REQUEST;
+      }
+      if (limitedColumn[g] != limited) {
+        limitedColumn[g] = limited;
+        fields |= F_LIMITED;
+      }
+      if (usedColumn[g] != used) {
+        usedColumn[g] = used;
+        fields |= F_USED;
+      }
+      if (npRequestColumn[g] != npRequest) {
+        npRequestColumn[g] = npRequest;
+        fields |= F_NP_REQUEST;
+      }
+      if (npUsedColumn[g] != npUsed) {
+        npUsedColumn[g] = npUsed;
+        fields |= F_NP_USED;
+      }
+      if (fields != 0) {
+        markStatus(g, fields);
+      }
     }
   }
 
@@ -1089,11 +1134,17 @@ public final class ClusterQuotaState {
       }
     }
     pendingPods.clear();
-    changedPods.sort(Comparator.comparing(PodAssignment::ref));
+    changedPods.sort(BY_REF);
+    final List<PodAssignment> sortedChanges = List.copyOf(changedPods);
     final List<PodRef> gone = new ArrayList<>(removedPods.keySet());
     Collections.sort(gone);
     removedPods.clear();
-    return new TreeDelta(lastTotal, changed, removed, changedPods, gone);
+    if (!sortedChanges.isEmpty() || !gone.isEmpty()) {
+      // Nothing was emitted before (a new state): the changes are every emitted pod, in order.
+      final boolean fresh = sortedAssignments != null && sortedAssignments.isEmpty();
+      sortedAssignments = fresh && gone.isEmpty() ? sortedChanges : null;
+    }
+    return new TreeDelta(lastTotal, changed, removed, sortedChanges, gone);
   }
 
   /** Sorts slots into snapshot order (slots of removed groups last). */

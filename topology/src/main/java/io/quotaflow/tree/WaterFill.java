@@ -151,19 +151,29 @@ final class WaterFill {
       }
       largest = Math.max(largest, w);
     }
-    if (fits && (Math.multiplyHigh(largest, left) != 0 || largest * left < 0)) {
-      fits = false;
-    }
     if (!fits) {
       splitSharesExactly(left, count, weight);
       return;
     }
     long given = 0;
-    for (int a = 0; a < count; a++) {
-      final long product = weight[active[a]] * left;
-      share[a] = product / total;
-      remainder[a] = product % total;
-      given += share[a];
+    if (Math.multiplyHigh(largest, left) == 0 && largest * left >= 0) {
+      for (int a = 0; a < count; a++) {
+        final long product = weight[active[a]] * left;
+        share[a] = product / total;
+        remainder[a] = product % total;
+        given += share[a];
+      }
+    } else {
+      // 128-bit products (bytes times byte-sized weights): w <= total, so each quotient is at
+      // most left and each remainder below total, both longs.
+      for (int a = 0; a < count; a++) {
+        final long w = weight[active[a]];
+        final long low = w * left;
+        final long quotient = Arith.divide128(Math.multiplyHigh(w, left), low, total);
+        share[a] = quotient;
+        remainder[a] = low - quotient * total;
+        given += quotient;
+      }
     }
     giveLeftoverUnits(left - given, count);
   }
