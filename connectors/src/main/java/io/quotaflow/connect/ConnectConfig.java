@@ -1,10 +1,9 @@
 package io.quotaflow.connect;
 
-import io.quotaflow.config.ConfigLoader;
+import io.quotaflow.config.ConfigSources;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Setting;
 import io.quotaflow.topics.TopicCatalogue;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -16,15 +15,15 @@ import java.util.Map;
  * then command-line options. In the environment, {@code QUOTAFLOW_EVICTION_DRY_RUN} sets {@code
  * eviction.dry.run} and {@code QUOTAFLOW_KAFKA_SECURITY_PROTOCOL} sets the Kafka setting {@code
  * security.protocol}; other {@code QUOTAFLOW_*} variables belong to other components and are
- * ignored (see {@link ConfigLoader}). Immutable.
+ * ignored (see {@link ConfigSources}). Immutable.
  */
 public final class ConnectConfig {
 
   /** Prefix of every environment variable read. */
-  public static final String ENVIRONMENT_PREFIX = ConfigLoader.ENVIRONMENT_PREFIX;
+  public static final String ENVIRONMENT_PREFIX = ConfigSources.ENVIRONMENT_PREFIX;
 
   /** Prefix of environment variables holding Kafka settings. */
-  public static final String KAFKA_ENVIRONMENT_PREFIX = ConfigLoader.KAFKA_ENVIRONMENT_PREFIX;
+  public static final String KAFKA_ENVIRONMENT_PREFIX = ConfigSources.KAFKA_ENVIRONMENT_PREFIX;
 
   private final LoadedConfig loaded;
 
@@ -69,41 +68,18 @@ public final class ConnectConfig {
     return loaded.toString();
   }
 
-  /** Collects the sources of a configuration; later calls override earlier ones. */
-  public static final class Builder {
-    private final ConfigLoader loader = ConfigLoader.of(ConnectSettings.ALL);
-
-    private Builder() {}
-
-    /** Sets one setting, connect or Kafka. */
-    public Builder set(final String key, final String value) {
-      loader.set(key, value);
-      return this;
+  /**
+   * Collects the sources of a configuration; later calls override earlier ones. Keys that are not
+   * connect settings are Kafka settings.
+   */
+  public static final class Builder extends ConfigSources<Builder, ConnectConfig> {
+    private Builder() {
+      super(ConnectSettings.ALL);
     }
 
-    /**
-     * Reads a properties file.
-     *
-     * @throws IllegalArgumentException when the file cannot be read
-     */
-    public Builder file(final Path file) {
-      loader.file(file);
-      return this;
-    }
-
-    /** Reads the {@code QUOTAFLOW_*} variables of an environment. */
-    public Builder environment(final Map<String, String> environment) {
-      loader.environment(environment);
-      return this;
-    }
-
-    /**
-     * The configuration; keys that are not connect settings are Kafka settings.
-     *
-     * @throws IllegalArgumentException naming the setting when a value does not parse
-     */
-    public ConnectConfig build() {
-      return new ConnectConfig(loader.load());
+    @Override
+    protected ConnectConfig create(final LoadedConfig loaded) {
+      return new ConnectConfig(loaded);
     }
   }
 }

@@ -1,50 +1,15 @@
 package io.quotaflow.config;
 
-import java.io.IOException;
-import java.io.Reader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Properties;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * Collects the sources of one component's configuration and reads them against its catalogue of
- * settings. Sources override each other in the order they are added; components add the defaults, a
- * properties file, the environment, then command-line options.
- *
- * <p>In the environment, a catalogue setting's {@link Setting#environmentName()} (e.g. {@code
- * QUOTAFLOW_REVOKE_DELAY}) sets it, and {@code QUOTAFLOW_KAFKA_BOOTSTRAP_SERVERS} sets the Kafka
- * setting {@code bootstrap.servers}; other variables, {@code QUOTAFLOW_*} ones of other components
- * included, are ignored. Every key that is not in the catalogue passes through as a Kafka setting.
- * Not thread-safe; one loader per load.
+ * The sources of a configuration read into a plain {@link LoadedConfig}, for a catalogue without a
+ * configuration class of its own (the admission plugin reads its settings from the engine's
+ * pass-through values this way).
  */
-public final class ConfigLoader {
-  /** Prefix of every environment variable read. */
-  public static final String ENVIRONMENT_PREFIX = "QUOTAFLOW_";
-
-  /** Prefix of environment variables holding Kafka settings. */
-  public static final String KAFKA_ENVIRONMENT_PREFIX = ENVIRONMENT_PREFIX + "KAFKA_";
-
-  private final List<Setting<?>> settings;
-  private final Map<String, String> values = new LinkedHashMap<>();
-
+public final class ConfigLoader extends ConfigSources<ConfigLoader, LoadedConfig> {
   private ConfigLoader(final List<Setting<?>> settings) {
-    this.settings = List.copyOf(settings);
-    final Set<String> keys = new HashSet<>();
-    for (final Setting<?> setting : this.settings) {
-      if (!keys.add(setting.key())) {
-        throw new IllegalArgumentException("two settings have the key " + setting.key());
-      }
-    }
+    super(settings);
   }
 
   /** A loader for the settings of one catalogue, in the order they are described. */
@@ -52,88 +17,8 @@ public final class ConfigLoader {
     return new ConfigLoader(settings);
   }
 
-  /** Sets one value, of a catalogue setting or a Kafka setting. */
-  public ConfigLoader set(final String key, final String value) {
-    values.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
-    return this;
-  }
-
-  /** Sets every entry. */
-  public ConfigLoader setAll(final Map<String, String> entries) {
-    entries.forEach(this::set);
-    return this;
-  }
-
-  /**
-   * Reads a properties file.
-   *
-   * @throws IllegalArgumentException when the file cannot be read
-   */
-  public ConfigLoader file(final Path file) {
-    final Properties properties = new Properties();
-    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-      properties.load(reader);
-    } catch (IOException e) {
-      throw new IllegalArgumentException("Cannot read configuration file " + file + ": " + e, e);
-    }
-    properties.stringPropertyNames().forEach(key -> set(key, properties.getProperty(key)));
-    return this;
-  }
-
-  /** Reads the variables of an environment that set the catalogue's settings or Kafka settings. */
-  public ConfigLoader environment(final Map<String, String> environment) {
-    return environment(environment, List.of());
-  }
-
-  /**
-   * Reads the variables of an environment (usually {@code System.getenv()}) that set the
-   * catalogue's settings, those of {@code otherSettings}, or Kafka settings.
-   *
-   * @param otherSettings settings of components started beside this one (the engine starts the
-   *     admission plugin), which then reach them through {@link LoadedConfig#passThrough()}
-   */
-  public ConfigLoader environment(
-      final Map<String, String> environment, final List<Setting<?>> otherSettings) {
-    final Map<String, String> keyByVariable = new HashMap<>();
-    settings.forEach(setting -> keyByVariable.put(setting.environmentName(), setting.key()));
-    otherSettings.forEach(setting -> keyByVariable.put(setting.environmentName(), setting.key()));
-    // Sorted, so that two variables naming one key resolve the same way on every start.
-    new TreeMap<>(environment)
-        .forEach(
-            (variable, value) -> {
-              if (variable.startsWith(KAFKA_ENVIRONMENT_PREFIX)) {
-                set(kafkaKey(variable), value);
-              } else if (keyByVariable.containsKey(variable)) {
-                set(keyByVariable.get(variable), value);
-              }
-            });
-    return this;
-  }
-
-  /**
-   * Parses the catalogue's settings, each missing one at its default; every other key passes
-   * through.
-   *
-   * @throws IllegalArgumentException naming the setting when a value does not parse
-   */
-  public LoadedConfig load() {
-    final Map<String, Object> typed = new HashMap<>();
-    final Map<String, String> texts = new HashMap<>();
-    final Map<String, String> passThrough = new HashMap<>(values);
-    for (final Setting<?> setting : settings) {
-      final String given = passThrough.remove(setting.key());
-      final String text = given == null ? setting.defaultValue() : given.trim();
-      typed.put(setting.key(), setting.parse(text));
-      texts.put(setting.key(), text);
-    }
-    return new LoadedConfig(settings, typed, texts, passThrough);
-  }
-
-  /** {@code QUOTAFLOW_KAFKA_SECURITY_PROTOCOL} names {@code security.protocol}. */
-  static String kafkaKey(final String variable) {
-    return variable
-        .substring(KAFKA_ENVIRONMENT_PREFIX.length())
-        .toLowerCase(Locale.ROOT)
-        .replace('_', '.');
+  @Override
+  protected LoadedConfig create(final LoadedConfig loaded) {
+    return loaded;
   }
 }

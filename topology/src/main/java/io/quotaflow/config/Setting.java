@@ -36,7 +36,7 @@ public record Setting<T>(
 
   /** The environment variable that sets it: {@code QUOTAFLOW_} and the key in upper snake case. */
   public String environmentName() {
-    return ConfigLoader.ENVIRONMENT_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_');
+    return ConfigSources.ENVIRONMENT_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_');
   }
 
   /**

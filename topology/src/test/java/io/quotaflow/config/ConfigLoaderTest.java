@@ -32,7 +32,7 @@ class ConfigLoaderTest {
 
   @Test
   void everyMissingSettingTakesItsDefaultAndNothingPassesThrough() {
-    final LoadedConfig config = ConfigLoader.of(CATALOGUE).load();
+    final LoadedConfig config = ConfigLoader.of(CATALOGUE).build();
 
     assertThat(config.get(DELAY)).isEqualTo(Duration.ofMinutes(2));
     assertThat(config.get(COUNT)).isEqualTo(3);
@@ -55,7 +55,7 @@ class ConfigLoaderTest {
                     "QUOTAFLOW_KAFKA_LINGER_MS", "2"))
             .set("test.count", "6")
             .set("linger.ms", "3")
-            .load();
+            .build();
 
     assertThat(config.get(ENABLED)).as("file only").isFalse();
     assertThat(config.get(DELAY)).as("file < environment").isEqualTo(Duration.ofSeconds(20));
@@ -73,7 +73,7 @@ class ConfigLoaderTest {
             .set("test.count", "6")
             .environment(Map.of("QUOTAFLOW_TEST_COUNT", "5"))
             .file(file)
-            .load();
+            .build();
 
     assertThat(config.get(COUNT)).isEqualTo(4);
   }
@@ -90,7 +90,7 @@ class ConfigLoaderTest {
                     "QUOTAFLOW_OTHER_PORT", "9443",
                     "TEST_COUNT", "9",
                     "HOME", "/root"))
-            .load();
+            .build();
 
     assertThat(config.passThrough())
         .containsExactlyInAnyOrderEntriesOf(
@@ -103,7 +103,7 @@ class ConfigLoaderTest {
     final LoadedConfig config =
         ConfigLoader.of(CATALOGUE)
             .environment(Map.of("QUOTAFLOW_OTHER_PORT", "9443"), List.of(OTHER_PORT))
-            .load();
+            .build();
 
     assertThat(config.passThrough()).containsExactlyEntriesOf(Map.of("other.port", "9443"));
     assertThat(config.passThrough("other.port")).contains("9443");
@@ -112,7 +112,7 @@ class ConfigLoaderTest {
 
   @Test
   void valuesAreTrimmed() {
-    final LoadedConfig config = ConfigLoader.of(CATALOGUE).set("test.count", " 7 \t").load();
+    final LoadedConfig config = ConfigLoader.of(CATALOGUE).set("test.count", " 7 \t").build();
 
     assertThat(config.get(COUNT)).isEqualTo(7);
     assertThat(config.describe()).contains("test.count = 7");
@@ -122,7 +122,7 @@ class ConfigLoaderTest {
   void aValueThatDoesNotParseNamesItsSettingTheValueAndTheType() {
     final ConfigLoader loader = ConfigLoader.of(CATALOGUE).set("test.delay", "soon");
 
-    assertThatThrownBy(loader::load)
+    assertThatThrownBy(loader::build)
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("test.delay")
         .hasMessageContaining("'soon'")
@@ -134,7 +134,7 @@ class ConfigLoaderTest {
     final ConfigLoader loader =
         ConfigLoader.of(CATALOGUE).environment(Map.of("QUOTAFLOW_TEST_ENABLED", "yes"));
 
-    assertThatThrownBy(loader::load)
+    assertThatThrownBy(loader::build)
         .hasMessageContaining("test.enabled")
         .hasMessageContaining("true or false");
   }
@@ -157,7 +157,7 @@ class ConfigLoaderTest {
 
   @Test
   void aSettingOutsideTheCatalogueHasNoValue() {
-    final LoadedConfig config = ConfigLoader.of(CATALOGUE).set("other.port", "1").load();
+    final LoadedConfig config = ConfigLoader.of(CATALOGUE).set("other.port", "1").build();
 
     assertThatThrownBy(() -> config.get(OTHER_PORT))
         .isInstanceOf(IllegalArgumentException.class)
@@ -173,7 +173,7 @@ class ConfigLoaderTest {
             .set("sasl.jaas.config", "PlainLoginModule required password=\"hunter2\";")
             .set("bootstrap.servers", "kafka:9092")
             .set("test.delay", "90s")
-            .load();
+            .build();
 
     final List<String> lines = config.describe();
 

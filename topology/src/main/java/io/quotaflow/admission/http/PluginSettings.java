@@ -181,7 +181,7 @@ public final class PluginSettings {
    *     neither configured nor explicitly turned off
    */
   public static PluginConfig config(Map<String, String> values) {
-    final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).load();
+    final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).build();
     final String cert = config.get(TLS_CERT_FILE);
     final String key = config.get(TLS_KEY_FILE);
     final String trust = config.get(TLS_TRUST_FILE);

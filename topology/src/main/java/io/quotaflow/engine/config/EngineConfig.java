@@ -1,11 +1,10 @@
 package io.quotaflow.engine.config;
 
-import io.quotaflow.config.ConfigLoader;
+import io.quotaflow.config.ConfigSources;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Setting;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,14 +19,14 @@ import org.apache.kafka.streams.StreamsConfig;
  * then explicit overrides (command-line options). In the environment, {@code
  * QUOTAFLOW_REVOKE_DELAY} sets {@code revoke.delay} and {@code QUOTAFLOW_KAFKA_BOOTSTRAP_SERVERS}
  * sets the Kafka setting {@code bootstrap.servers}; other {@code QUOTAFLOW_*} variables belong to
- * other components and are ignored (see {@link ConfigLoader}). Immutable.
+ * other components and are ignored (see {@link ConfigSources}). Immutable.
  */
 public final class EngineConfig {
   /** Prefix of every environment variable the engine reads. */
-  public static final String ENVIRONMENT_PREFIX = ConfigLoader.ENVIRONMENT_PREFIX;
+  public static final String ENVIRONMENT_PREFIX = ConfigSources.ENVIRONMENT_PREFIX;
 
   /** Prefix of environment variables holding Kafka settings. */
-  public static final String KAFKA_ENVIRONMENT_PREFIX = ConfigLoader.KAFKA_ENVIRONMENT_PREFIX;
+  public static final String KAFKA_ENVIRONMENT_PREFIX = ConfigSources.KAFKA_ENVIRONMENT_PREFIX;
 
   /** Kafka settings whose engine default differs from Kafka's own. */
   public static final Map<String, String> KAFKA_DEFAULTS =
@@ -104,59 +103,21 @@ public final class EngineConfig {
     return loaded.toString();
   }
 
-  /** Collects the sources of a configuration; later calls override earlier ones. */
-  public static final class Builder {
-    private final ConfigLoader loader = ConfigLoader.of(EngineSettings.ALL).setAll(KAFKA_DEFAULTS);
-
-    private Builder() {}
-
-    /** Sets one setting, engine or Kafka. */
-    public Builder set(final String key, final String value) {
-      loader.set(key, value);
-      return this;
+  /**
+   * Collects the sources of a configuration, starting from {@link #KAFKA_DEFAULTS}; later calls
+   * override earlier ones. In the environment it also reads the variables of the settings of
+   * components started beside the engine (e.g. the admission plugin's), which then reach those
+   * components through {@link EngineConfig#kafka()}.
+   */
+  public static final class Builder extends ConfigSources<Builder, EngineConfig> {
+    private Builder() {
+      super(EngineSettings.ALL);
+      setAll(KAFKA_DEFAULTS);
     }
 
-    /** Sets every entry. */
-    public Builder setAll(final Map<String, String> entries) {
-      loader.setAll(entries);
-      return this;
-    }
-
-    /**
-     * Reads a properties file.
-     *
-     * @throws IllegalArgumentException when the file cannot be read
-     */
-    public Builder file(final Path file) {
-      loader.file(file);
-      return this;
-    }
-
-    /**
-     * Reads the {@code QUOTAFLOW_*} variables of an environment (usually {@code System.getenv()}).
-     */
-    public Builder environment(final Map<String, String> environment) {
-      return environment(environment, List.of());
-    }
-
-    /**
-     * Reads the {@code QUOTAFLOW_*} variables of an environment, also those of settings that
-     * components started beside the engine define (e.g. the admission plugin's), which then reach
-     * those components through {@link EngineConfig#kafka()}.
-     */
-    public Builder environment(
-        final Map<String, String> environment, final List<Setting<?>> componentSettings) {
-      loader.environment(environment, componentSettings);
-      return this;
-    }
-
-    /**
-     * The configuration.
-     *
-     * @throws IllegalArgumentException naming the setting when a value does not parse
-     */
-    public EngineConfig build() {
-      return new EngineConfig(loader.load());
+    @Override
+    protected EngineConfig create(final LoadedConfig loaded) {
+      return new EngineConfig(loaded);
     }
   }
 }
