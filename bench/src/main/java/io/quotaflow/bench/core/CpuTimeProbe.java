@@ -88,6 +88,10 @@ public final class CpuTimeProbe {
               }
               sink = state.recompute();
             }));
+    report(
+        "RuntimeRecompute.recomputeAll",
+        groups,
+        measure(fullOps * 4, () -> sink = state.recomputeAll()));
     final QuotaNode node = cluster.inputs().nodes().get(0);
     final boolean[] removed = {false};
     report(
