@@ -3,12 +3,14 @@ package io.quotaflow.local;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -36,6 +38,9 @@ public final class LocalCommand implements Callable<Integer> {
 
   /** Exit code when a scenario step did not reach its expected state. */
   public static final int SCENARIO_FAILED = 3;
+
+  /** How long Ctrl-C waits for a start in progress to finish and everything to close. */
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
   @Spec private CommandSpec spec;
 
@@ -113,6 +118,7 @@ public final class LocalCommand implements Callable<Integer> {
   private String revokeDelay;
 
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final CountDownLatch finished = new CountDownLatch(1);
   private volatile LocalRun running;
 
   @Override
@@ -129,7 +135,14 @@ public final class LocalCommand implements Callable<Integer> {
     if (scenario != null) {
       settings = settings.withScenario(new ScenarioCatalogue(scenariosDir()).named(scenario));
     }
-    final Thread hook = new Thread(this::stop, "quotaflow-local-shutdown");
+    // The JVM halts once its hooks return: wait for everything to be closed (data removed too).
+    final Thread hook =
+        new Thread(
+            () -> {
+              stop();
+              awaitFinished();
+            },
+            "quotaflow-local-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
     try (LocalRun run = LocalRun.start(settings, out)) {
       running = run;
@@ -158,7 +171,18 @@ public final class LocalCommand implements Callable<Integer> {
       return 0;
     } finally {
       running = null;
+      finished.countDown();
       removeHook(hook);
+    }
+  }
+
+  private void awaitFinished() {
+    try {
+      if (!finished.await(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        LOG.warn("Did not stop within {} s", STOP_TIMEOUT.toSeconds());
+      }
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
