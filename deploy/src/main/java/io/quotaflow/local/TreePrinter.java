@@ -5,7 +5,7 @@ import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.quota.QuotaNode;
-import io.quotaflow.simulate.TableReports;
+import io.quotaflow.simulate.TableReport;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.TreeSnapshot;
 import java.io.PrintWriter;
@@ -102,7 +102,7 @@ final class TreePrinter implements AutoCloseable {
   private void poll() {
     try {
       for (final KubeCluster cluster : clusters) {
-        snapshot(cluster).map(TableReports::render).ifPresent(table -> show(cluster, table));
+        snapshot(cluster).map(TableReport::render).ifPresent(table -> show(cluster, table));
       }
     } catch (final RuntimeException e) {
       // A cluster that cannot be listed right now is shown on the next poll.

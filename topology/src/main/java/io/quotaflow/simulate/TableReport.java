@@ -14,9 +14,10 @@ import java.util.TreeSet;
 /**
  * The human form of a snapshot: the tree indented, one line per group and one per resource it
  * shows, with min, max, request, used and runtime in {@link HumanUnits}; then every pod with its
- * group and class. Readable at 100 columns for names of ordinary length.
+ * group and class. Readable at 100 columns for names of ordinary length. {@code simulate} and
+ * {@code quotaflow local} print trees with it.
  */
-final class TableReport {
+public final class TableReport {
 
   private static final String[] COLUMNS = {"MIN", "MAX", "REQUEST", "USED", "RUNTIME"};
   private static final int VALUE_WIDTH = 10;
@@ -24,7 +25,8 @@ final class TableReport {
 
   private TableReport() {}
 
-  static String render(TreeSnapshot snapshot) {
+  /** The tree and pods of {@code snapshot}, as {@code simulate --output table} prints them. */
+  public static String render(TreeSnapshot snapshot) {
     final StringBuilder out = new StringBuilder();
     out.append("Cluster total: ").append(inline(snapshot.total())).append('\n');
     out.append("(cpu in cores, memory in Gi; ")
