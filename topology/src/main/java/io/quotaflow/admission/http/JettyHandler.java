@@ -20,6 +20,9 @@ final class JettyHandler extends Handler.Abstract {
 
   private static final Logger LOG = LoggerFactory.getLogger(JettyHandler.class);
 
+  /** How much of a too-large body is read and dropped before the 413, at most. */
+  private static final long DRAIN_LIMIT = 16L * PluginConfig.MAX_BODY_BYTES;
+
   private final Dispatcher dispatcher;
   private final RequestMetrics metrics;
 
@@ -72,15 +75,32 @@ final class JettyHandler extends Handler.Abstract {
     return true;
   }
 
-  /** The body, or null when it is larger than the limit. */
+  /**
+   * The body, or null when it is larger than the limit. A too-large body is still read, and thrown
+   * away, up to {@link #DRAIN_LIMIT}: a client that is still sending when the server answers and
+   * closes would otherwise see its connection reset instead of the 413.
+   */
   private static byte[] readBody(Request request) throws IOException {
-    final long declared = request.getLength();
-    if (declared > PluginConfig.MAX_BODY_BYTES) {
-      return null;
-    }
     try (InputStream in = Content.Source.asInputStream(request)) {
+      if (request.getLength() > PluginConfig.MAX_BODY_BYTES) {
+        drain(in);
+        return null;
+      }
       final byte[] bytes = in.readNBytes(PluginConfig.MAX_BODY_BYTES + 1);
-      return bytes.length > PluginConfig.MAX_BODY_BYTES ? null : bytes;
+      if (bytes.length > PluginConfig.MAX_BODY_BYTES) {
+        drain(in);
+        return null;
+      }
+      return bytes;
+    }
+  }
+
+  private static void drain(InputStream in) throws IOException {
+    final byte[] sink = new byte[16 * 1024];
+    long read = 0;
+    int n;
+    while (read < DRAIN_LIMIT && (n = in.read(sink)) >= 0) {
+      read += n;
     }
   }
 }

@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
@@ -27,12 +28,24 @@ final class QuotaJson {
     final ObjectNode tree = Json.object();
     tree.put("cluster", cluster);
     final List<GroupStatus> ordered = treeOrder(groups);
-    final GroupStatus root =
-        ordered.stream().filter(g -> SpecialGroups.ROOT.equals(g.name())).findFirst().orElse(null);
-    tree.set("total", root == null ? Json.object() : Json.resources(root.runtime()));
+    tree.set("total", Json.resources(clusterTotal(ordered)));
     final ArrayNode quotas = tree.putArray("quotas");
     ordered.forEach(group -> quotas.add(quota(group)));
     return tree;
+  }
+
+  /**
+   * The cluster total, as {@code simulate}'s {@code "total"}: the sum of the counted nodes'
+   * allocatable. The runtime records do not carry it, but the system group's runtime is reported as
+   * exactly that total (docs/semantics.md, special groups); the root's runtime is less, the total
+   * after the system and default groups' use.
+   */
+  private static ResourceList clusterTotal(List<GroupStatus> groups) {
+    return groups.stream()
+        .filter(g -> SpecialGroups.SYSTEM.equals(g.name()))
+        .map(GroupStatus::runtime)
+        .findFirst()
+        .orElse(ResourceList.empty());
   }
 
   /** One group with its pods: {@code {"cluster", "quota", "pods"}}. */

@@ -44,6 +44,14 @@ class QueryApiTest {
         "west",
         Fixtures.cluster().total(Fixtures.cpu(1_000)).group(Fixtures.quota("solo")).inputs(),
         QuotaOptions.DEFAULTS);
+    state.put(
+        "busy",
+        Fixtures.cluster()
+            .total(Fixtures.cpu(1_000))
+            .group(Fixtures.quota("solo"))
+            .holding(SpecialGroups.SYSTEM, Fixtures.cpu(300))
+            .inputs(),
+        QuotaOptions.DEFAULTS);
     plugin = Plugin.start(state);
   }
 
@@ -59,10 +67,23 @@ class QueryApiTest {
   }
 
   @Test
+  void theTotalIsTheClusterTotalAsInSimulateNotWhatTheRootDistributes() {
+    final JsonNode body = plugin.get("/api/v1/clusters/busy/quotas").json();
+
+    assertThat(body.get("total").get("cpu").asLong()).isEqualTo(1_000);
+    assertThat(body.get("quotas").get(0).get("name").asText()).isEqualTo(SpecialGroups.ROOT);
+    assertThat(body.get("quotas").get(0).get("runtime").get("cpu").asLong())
+        .as("the system group's use is carved out of what the root distributes")
+        .isEqualTo(700);
+  }
+
+  @Test
   void listsTheClusters() {
     final JsonNode body = plugin.get("/api/v1/clusters").json();
 
-    assertThat(body.get("clusters")).extracting(JsonNode::asText).containsExactly("east", "west");
+    assertThat(body.get("clusters"))
+        .extracting(JsonNode::asText)
+        .containsExactly("busy", "east", "west");
     assertThat(body.get("unreachable").isEmpty()).isTrue();
   }
 
