@@ -6,6 +6,7 @@ import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
@@ -13,10 +14,14 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaClass;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.TreeDelta;
 import java.time.Instant;
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -24,9 +29,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Writes one recomputation's changes: each changed group to the runtime store and runtime.v1 (a
- * tombstone for a removed group), each changed pod assignment to the pod-assignments store, and a
- * pod's record on pod-classes.v1 only when what it says changes (a tombstone once the pod is gone
- * or no longer has a class).
+ * tombstone for a removed group; a group whose own pod request changed counts as changed), each
+ * changed pod assignment to the pod-assignments store, and a pod's record on pod-classes.v1 only
+ * when what it says changes (a tombstone once the pod is gone or no longer has a class).
  */
 final class ClusterOutputs {
   private final ProcessorContext<SpecificRecord, SpecificRecord> context;
@@ -48,13 +53,24 @@ final class ClusterOutputs {
   void emit(final ClusterTree tree, final TreeDelta delta, final Instant now) {
     final String cluster = tree.cluster();
     final long timestamp = now.toEpochMilli();
+    final ClusterQuotaState state = tree.state();
+    final Set<String> emitted = new HashSet<>();
     for (final GroupStatus status : delta.changedGroups()) {
-      final GroupRuntime record = OutputRecords.runtime(status, now);
-      runtime.put(new GroupId(cluster, status.name()), record);
-      context.forward(
-          new Record<SpecificRecord, SpecificRecord>(
-              new QuotaKey(cluster, status.name()), record, timestamp),
-          TopologyNames.RUNTIME_SINK);
+      emitted.add(status.name());
+      publishRuntime(cluster, status, ownRequest(state, status.name()), now);
+    }
+    // The admission check needs each group's own request current; it changes without the status
+    // where the group's request sits at its floor, so those groups are emitted too.
+    for (final String group : state.chargedGroups()) {
+      if (emitted.contains(group)) {
+        continue;
+      }
+      final GroupRuntime stored = runtime.get(new GroupId(cluster, group));
+      final ResourceList own = ownRequest(state, group);
+      final Optional<GroupStatus> status = state.group(group);
+      if (stored != null && status.isPresent() && !OutputRecords.ownRequest(stored).equals(own)) {
+        publishRuntime(cluster, status.get(), own, now);
+      }
     }
     for (final String group : delta.removedGroups()) {
       runtime.delete(new GroupId(cluster, group));
@@ -76,6 +92,23 @@ final class ClusterOutputs {
       final PodQuotaClass before = unfile(tree, ref);
       publishClass(cluster, ref, before, null, timestamp);
     }
+  }
+
+  private void publishRuntime(
+      final String cluster,
+      final GroupStatus status,
+      final ResourceList ownRequest,
+      final Instant now) {
+    final GroupRuntime record = OutputRecords.runtime(status, ownRequest, now);
+    runtime.put(new GroupId(cluster, status.name()), record);
+    context.forward(
+        new Record<SpecificRecord, SpecificRecord>(
+            new QuotaKey(cluster, status.name()), record, now.toEpochMilli()),
+        TopologyNames.RUNTIME_SINK);
+  }
+
+  private static ResourceList ownRequest(final ClusterQuotaState state, final String group) {
+    return state.ownRequest(group).orElse(ResourceList.empty());
   }
 
   /** Removes a pod's entry from the pod-assignments store and returns it (null if none). */

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -74,6 +75,11 @@ public final class ClusterQuotaState {
 
   private final Map<String, GroupStatus> removedGroups = new HashMap<>();
 
+  /** Groups whose pods' charges changed since the last emission, and those of the last one. */
+  private final Set<String> chargedSinceEmit = new HashSet<>();
+
+  private List<String> lastCharged = List.of();
+
   /** Every slot by group name: children lists come out sorted without sorting each one. */
   private static final Comparator<PodAssignment> BY_REF = (a, b) -> a.ref().compareTo(b.ref());
 
@@ -126,6 +132,7 @@ public final class ClusterQuotaState {
             new PodLedger.Listener() {
               @Override
               public void chargesChanged(int g) {
+                chargedSinceEmit.add(t.name[g]);
                 markAgg(g);
               }
 
@@ -406,6 +413,15 @@ public final class ClusterQuotaState {
       }
     }
     return Optional.of(builder.build());
+  }
+
+  /**
+   * The groups whose pods' charges changed in the last {@link #recompute()}, sorted by name: their
+   * {@link #ownRequest} may differ from before even where their status does not (a group whose
+   * request sits at its floor). May name groups whose own request ended up the same.
+   */
+  public List<String> chargedGroups() {
+    return lastCharged;
   }
 
   /**
@@ -1115,6 +1131,15 @@ public final class ClusterQuotaState {
     final List<String> removed = new ArrayList<>(removedGroups.keySet());
     Collections.sort(removed);
     removedGroups.clear();
+    final List<String> charged = new ArrayList<>(chargedSinceEmit.size());
+    for (final String name : chargedSinceEmit) {
+      if (t.index.containsKey(name)) {
+        charged.add(name);
+      }
+    }
+    Collections.sort(charged);
+    chargedSinceEmit.clear();
+    lastCharged = List.copyOf(charged);
 
     final List<PodAssignment> changedPods = new ArrayList<>();
     for (final PodEntry entry : pendingPods) {

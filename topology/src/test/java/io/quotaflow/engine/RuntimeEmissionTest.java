@@ -105,6 +105,32 @@ class RuntimeEmissionTest {
   }
 
   @Test
+  void aPendingPodAtANonLendersFloorReEmitsItsGroupWithTheNewOwnRequest() {
+    engine
+        .putQuota(EAST, "team-a", quota().min(cpu(4_000)).max(cpu(8_000)).allowLent(false).build())
+        .putPod(EAST, NS, pod("p1").group("team-a").running("n1").cpu(1_000))
+        .recompute();
+    assertThat(engine.runtimeRecords())
+        .filteredOn(record -> record.key().getName().equals("team-a"))
+        .last()
+        .satisfies(record -> assertThat(record.value().getOwnRequest()).isEqualTo(cpu(1_000)));
+
+    // The request stays at the floor of 4 cores, so the status does not change; the own request
+    // does, and the admission check reads it from this record.
+    engine.putPod(EAST, NS, pod("p2").group("team-a").cpu(2_000)).recompute();
+
+    assertThat(engine.runtimeRecords())
+        .singleElement()
+        .satisfies(
+            record -> {
+              assertThat(record.key()).isEqualTo(new QuotaKey(EAST, "team-a"));
+              assertThat(record.value().getRequest()).isEqualTo(cpu(4_000));
+              assertThat(record.value().getOwnRequest()).isEqualTo(cpu(3_000));
+            });
+    assertThat(engine.queries().ownRequest(EAST, "team-a")).contains(ResourceList.of("cpu", 3_000));
+  }
+
+  @Test
   void unchangedPodUpdateEmitsNothing() {
     engine.putPod(EAST, NS, pod("p1").group("team-a").running("n1").cpu(1_000)).recompute();
     engine.runtimeRecords();

@@ -21,8 +21,12 @@ import java.util.Optional;
 public final class OutputRecords {
   private OutputRecords() {}
 
-  /** The runtime record of a group status, computed at {@code computedAt}. */
-  public static GroupRuntime runtime(final GroupStatus status, final Instant computedAt) {
+  /**
+   * The runtime record of a group status, computed at {@code computedAt}, with what the group's own
+   * pods request before its request floor ({@code ownRequest}, empty when not known).
+   */
+  public static GroupRuntime runtime(
+      final GroupStatus status, final ResourceList ownRequest, final Instant computedAt) {
     final boolean parentIsRoot =
         status.parent().isEmpty() || SpecialGroups.ROOT.equals(status.parent());
     return GroupRuntime.newBuilder()
@@ -40,8 +44,14 @@ public final class OutputRecords {
         .setNonPreemptibleRequest(map(status.nonPreemptibleRequest()))
         .setNonPreemptibleUsed(map(status.nonPreemptibleUsed()))
         .setRuntime(map(status.runtime()))
+        .setOwnRequest(map(ownRequest))
         .setComputedAt(computedAt)
         .build();
+  }
+
+  /** What the group's own pods request, as {@link #runtime} wrote it (empty when not known). */
+  public static ResourceList ownRequest(final GroupRuntime runtime) {
+    return list(runtime.getOwnRequest());
   }
 
   /** The group status of group {@code name} that {@link #runtime} wrote. */

@@ -6,6 +6,7 @@ import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.KeyPrefixes;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.tree.GroupStatus;
@@ -77,6 +78,15 @@ public final class RuntimeQueries {
   public Optional<GroupStatus> group(final String cluster, final String name) {
     final GroupRuntime record = runtime.get(new GroupId(cluster, name));
     return record == null ? Optional.empty() : Optional.of(OutputRecords.status(name, record));
+  }
+
+  /**
+   * What the pods charged directly to group {@code name} of {@code cluster} request, before its
+   * request floor, as of its last runtime record; empty when the group has no record.
+   */
+  public Optional<ResourceList> ownRequest(final String cluster, final String name) {
+    final GroupRuntime record = runtime.get(new GroupId(cluster, name));
+    return record == null ? Optional.empty() : Optional.of(OutputRecords.ownRequest(record));
   }
 
   /** Every group of {@code cluster}, by name; empty for a cluster this instance does not hold. */

@@ -76,8 +76,8 @@ class AdmissionEngineIT {
     sendCluster(broker, "east");
     awaitComputed(port, "east");
 
-    // With the pod counted team-a may borrow up to its max of 6 cores (TestClusters.room); the
-    // engine's stores give no own request, so the what-if uses team-a's used (exact here).
+    // With the pod counted team-a may borrow up to its max of 6 cores: its own request (1 core,
+    // from its runtime record) plus the pod's.
     final JsonNode tooBig = review(port, "east", createPod("u1", pod("alpha", "big").cpu("5001m")));
     final JsonNode fits = review(port, "east", createPod("u2", pod("alpha", "a-2").cpu("5000m")));
 
@@ -96,6 +96,30 @@ class AdmissionEngineIT {
         .untilAsserted(() -> assertThat(plugin.reservations().of("east").held()).isZero());
     final JsonNode after = review(port, "east", createPod("u3", pod("alpha", "a-3").cpu("1m")));
     assertThat(after.get("allowed").asBoolean()).isFalse();
+  }
+
+  @Test
+  void theWhatIfCountsThePendingPodsOfAGroupWhoseRequestSitsAtItsFloor(EmbeddedKafkaBroker broker)
+      throws Exception {
+    final int port = freePort();
+    startInstance(broker, port, false);
+    sendDepartment(broker, "south");
+    awaitDepartment(port, "south");
+
+    // team (no lending, min 20) asks 10 running + 10 pending = its floor of 20, and dept gets
+    // what its children ask: 20 + mate's 10 (capped at its max; mate holds 20). With a 5-core pod
+    // team asks 25 and dept gets 35, room for dept's used 30 + 5. Had team's used (10) stood in
+    // for its own request, team would still ask 20, dept would stay at 30, and the pod be denied.
+    final JsonNode answer =
+        review(port, "south", createPod("s1", pod("alpha", "five").cpu("5000m")));
+
+    assertThat(answer.get("allowed").asBoolean()).as(answer.toString()).isTrue();
+    // dept stays bounded by its max of 50 cores.
+    final JsonNode tooBig =
+        review(port, "south", createPod("s2", pod("alpha", "too-big").cpu("15001m")));
+    assertThat(tooBig.get("allowed").asBoolean()).as(tooBig.toString()).isFalse();
+    assertThat(tooBig.get("status").get("message").asText())
+        .contains("group dept cpu: used 30000 + in-flight 5000 + request 15001 > runtime 50000");
   }
 
   @Test
@@ -201,6 +225,93 @@ class AdmissionEngineIT {
                   .build()));
       send(producer, podRecord(cluster, "alpha", "a-1", 1_000, true));
     }
+  }
+
+  /**
+   * Cluster {@code name}: 100 cores; dept (a parent, min and max 50 cores) holds team (no lending,
+   * min 20 cores) with a 10-core pod running and one pending, and mate (min and max 10 cores)
+   * running 20 cores, over its max.
+   */
+  private void sendDepartment(EmbeddedKafkaBroker broker, String cluster) {
+    try (KafkaProducer<byte[], byte[]> producer = producer(broker)) {
+      send(
+          producer,
+          new ProducerRecord<>(
+              topics.nodes().name(),
+              topics
+                  .nodes()
+                  .keySerializer()
+                  .serialize(topics.nodes().name(), new NodeKey(cluster, "node-1")),
+              topics
+                  .nodes()
+                  .valueSerializer()
+                  .serialize(
+                      topics.nodes().name(),
+                      NodeState.newBuilder()
+                          .setAllocatable(Map.of("cpu", 100_000L))
+                          .setReady(true)
+                          .setSchedulable(true)
+                          .setDeleting(false)
+                          .build())));
+      send(
+          producer,
+          quotaRecord(
+              cluster,
+              "dept",
+              QuotaSpec.newBuilder()
+                  .setMin(Map.of("cpu", 50_000L))
+                  .setMax(Map.of("cpu", 50_000L))
+                  .setIsParent(true)
+                  .build()));
+      send(
+          producer,
+          quotaRecord(
+              cluster,
+              "team",
+              QuotaSpec.newBuilder()
+                  .setParent("dept")
+                  .setMin(Map.of("cpu", 20_000L))
+                  .setMax(Map.of("cpu", 50_000L))
+                  .setAllowLent(false)
+                  .setNamespaces(List.of("alpha"))
+                  .build()));
+      send(
+          producer,
+          quotaRecord(
+              cluster,
+              "mate",
+              QuotaSpec.newBuilder()
+                  .setParent("dept")
+                  .setMin(Map.of("cpu", 10_000L))
+                  .setMax(Map.of("cpu", 10_000L))
+                  .setNamespaces(List.of("beta"))
+                  .build()));
+      send(producer, podRecord(cluster, "alpha", "running", 10_000, true));
+      send(producer, podRecord(cluster, "alpha", "pending", 10_000, false));
+      send(producer, podRecord(cluster, "beta", "big", 20_000, true));
+    }
+  }
+
+  private void awaitDepartment(int port, String cluster) {
+    await()
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(
+            () -> {
+              final JsonNode team = quota(port, cluster, "team");
+              assertThat(team.get("pods")).hasSize(2);
+              assertThat(team.get("quota").get("runtime").get("cpu").asLong()).isEqualTo(20_000);
+              final JsonNode dept = quota(port, cluster, "dept").get("quota");
+              assertThat(dept.get("used").get("cpu").asLong()).isEqualTo(30_000);
+              assertThat(dept.get("runtime").get("cpu").asLong()).isEqualTo(30_000);
+            });
+  }
+
+  private JsonNode quota(int port, String cluster, String name) throws IOException {
+    final HttpResponse<String> response =
+        call(port, "GET", "/api/v1/clusters/" + cluster + "/quotas/" + name, "");
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return Json.MAPPER.readTree(response.body());
   }
 
   private ProducerRecord<byte[], byte[]> quotaRecord(String cluster, String name, QuotaSpec spec) {

@@ -9,6 +9,7 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.QuotaSpec;
@@ -40,10 +41,11 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Cluster state read from the engine's interactive stores: group statuses and pods through the
- * engine's {@link RuntimeQueries}, group specifications from its {@code cluster-inputs} store, and
- * ownership from {@code queryMetadataForKey} with the cluster as key. Specifications change rarely
- * and reading them scans a cluster's inputs, so each cluster's are kept for {@code specTtl}.
+ * Cluster state read from the engine's interactive stores: group statuses, their own requests and
+ * pods through the engine's {@link RuntimeQueries}, group specifications from its {@code
+ * cluster-inputs} store, and ownership from {@code queryMetadataForKey} with the cluster as key.
+ * Specifications change rarely and reading them scans a cluster's inputs, so each cluster's are
+ * kept for {@code specTtl}.
  */
 public final class StreamsClusterState implements ClusterStateReader {
 
@@ -236,6 +238,12 @@ public final class StreamsClusterState implements ClusterStateReader {
     @Override
     public List<GroupStatus> groups() {
       return read(() -> queries.tree(cluster));
+    }
+
+    /** Exact: the engine writes each group's own request on its runtime record. */
+    @Override
+    public Optional<ResourceList> ownRequest(String group) {
+      return read(() -> queries.ownRequest(cluster, group));
     }
 
     @Override
