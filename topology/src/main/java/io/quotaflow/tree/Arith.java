@@ -51,6 +51,32 @@ final class Arith {
   }
 
   /**
+   * {@code floor(a·b / divisor)} where {@code high} and {@code low} are the 128-bit product {@code
+   * a·b} ({@code a, b >= 0}, {@code high < divisor}): a floating-point estimate corrected to the
+   * exact quotient by its 128-bit remainder, or the long division when the estimate is more than
+   * one off.
+   */
+  static long divide128(long high, long low, long divisor, long a, long b) {
+    final long estimate = (long) ((double) a * (double) b / (double) divisor);
+    // remainder = a·b - estimate·divisor in 128 bits.
+    final long productLow = estimate * divisor;
+    final long productHigh = Math.multiplyHigh(estimate, divisor);
+    final long restLow = low - productLow;
+    final long restHigh = high - productHigh - (Long.compareUnsigned(low, productLow) < 0 ? 1 : 0);
+    if (restHigh == 0 && restLow >= 0) {
+      if (restLow < divisor) {
+        return estimate;
+      }
+      if (restLow - divisor < divisor) {
+        return estimate + 1;
+      }
+    } else if (restHigh == -1 && restLow < 0 && restLow + divisor >= 0) {
+      return estimate - 1;
+    }
+    return divide128(high, low, divisor);
+  }
+
+  /**
    * {@code floor((high·2⁶⁴ + low) / divisor)} for {@code 0 <= high < divisor} ({@code low}
    * unsigned): the quotient fits 64 unsigned bits. Long division in two 32-bit digits (Knuth's
    * algorithm D for a two-digit divisor, after Hacker's Delight's {@code divlu}).

@@ -106,6 +106,18 @@ public final class ClusterQuotaState {
   private int[] order = new int[0];
   private int[] unattached = new int[0];
 
+  /**
+   * The groups of {@link #order} without children, slots ascending: full passes read the leaves'
+   * columns (most of the groups) forwards instead of jumping around them in breadth-first order.
+   */
+  private int[] leavesBySlot = new int[0];
+
+  /**
+   * The groups of {@link #order} with children, by depth (parents before children), slots ascending
+   * within a depth.
+   */
+  private int[] splitters = new int[0];
+
   /** Each group's position in snapshot order. */
   private int[] rank = new int[0];
 
@@ -657,11 +669,49 @@ public final class ClusterQuotaState {
     order = shape.order;
     unattached = shape.unattached;
     maxDepth = shape.maxDepth;
+    sortBySlot();
     rank = shape.rank();
     if (aggBuckets.length < maxDepth + 1) {
       aggBuckets = newBuckets(maxDepth + 1);
       distBuckets = newBuckets(maxDepth + 1);
     }
+  }
+
+  /** Fills {@link #leavesBySlot} and {@link #splitters}. */
+  private void sortBySlot() {
+    int deepest = 0;
+    int leaves = 0;
+    final boolean[] inOrder = new boolean[t.limit];
+    for (final int g : order) {
+      inOrder[g] = true;
+      deepest = Math.max(deepest, t.depth[g]);
+      if (t.children[g].length == 0) {
+        leaves++;
+      }
+    }
+    final int[] start = new int[deepest + 2];
+    for (final int g : order) {
+      if (t.children[g].length > 0) {
+        start[t.depth[g] + 1]++;
+      }
+    }
+    for (int depth = 1; depth < start.length; depth++) {
+      start[depth] += start[depth - 1];
+    }
+    final int[] leafSlots = new int[leaves];
+    final int[] parents = new int[order.length - leaves];
+    int k = 0;
+    for (int g = 0; g < t.limit; g++) {
+      if (inOrder[g]) {
+        if (t.children[g].length == 0) {
+          leafSlots[k++] = g;
+        } else {
+          parents[start[t.depth[g]]++] = g;
+        }
+      }
+    }
+    leavesBySlot = leafSlots;
+    splitters = parents;
   }
 
   private static IntList[] newBuckets(int size) {
@@ -684,8 +734,12 @@ public final class ClusterQuotaState {
       for (final int g : unattached) {
         column.aggregate(g);
       }
-      for (int i = order.length - 1; i >= 0; i--) {
-        column.aggregate(order[i]);
+      // Every child before its parent: the leaves, then the parents deepest first.
+      for (final int g : leavesBySlot) {
+        column.aggregateLeaf(g);
+      }
+      for (int i = splitters.length - 1; i >= 0; i--) {
+        column.aggregate(splitters[i]);
       }
     }
   }
@@ -722,6 +776,14 @@ public final class ClusterQuotaState {
       npUsedColumn = t.npUsed[d];
     }
 
+    /** {@link #aggregate} for a group without children. */
+    void aggregateLeaf(int g) {
+      if (!tracked[g]) {
+        return;
+      }
+      record(g, ownRequest[g], ownUsed[g], ownNpRequest[g], ownNpUsed[g]);
+    }
+
     void aggregate(int g) {
       if (!tracked[g]) {
         return;
@@ -745,7 +807,12 @@ public final class ClusterQuotaState {
           }
         }
       }
-      request = Math.max(request, floor[g]);
+      record(g, request, used, npRequest, npUsed);
+    }
+
+    /** Applies the floor and the max to the summed request and stores what changed. */
+    private void record(int g, long summedRequest, long used, long npRequest, long npUsed) {
+      final long request = Math.max(summedRequest, floor[g]);
       final long limited = Math.min(request, effMax[g]);
       int fields = 0;
       if (requestColumn[g] != request) {
@@ -778,10 +845,11 @@ public final class ClusterQuotaState {
   private void distributeAll() {
     refreshRootAvailable();
     final int count = t.dims.count();
-    for (int d = 0; d < count; d++) {
-      for (final int p : order) {
-        if (t.isParent[p] && t.valid[p]) {
-          ensureBuffers(t.children[p].length);
+    // Parents before children (by depth); one parent's children gathered for every dimension.
+    for (final int p : splitters) {
+      if (t.isParent[p] && t.valid[p]) {
+        ensureBuffers(t.children[p].length);
+        for (int d = 0; d < count; d++) {
           distributeDimension(p, d);
         }
       }

@@ -159,9 +159,10 @@ final class WaterFill {
     if (Math.multiplyHigh(largest, left) == 0 && largest * left >= 0) {
       for (int a = 0; a < count; a++) {
         final long product = weight[active[a]] * left;
-        share[a] = product / total;
-        remainder[a] = product % total;
-        given += share[a];
+        final long quotient = product / total;
+        share[a] = quotient;
+        remainder[a] = product - quotient * total;
+        given += quotient;
       }
     } else {
       // 128-bit products (bytes times byte-sized weights): w <= total, so each quotient is at
@@ -169,7 +170,7 @@ final class WaterFill {
       for (int a = 0; a < count; a++) {
         final long w = weight[active[a]];
         final long low = w * left;
-        final long quotient = Arith.divide128(Math.multiplyHigh(w, left), low, total);
+        final long quotient = Arith.divide128(Math.multiplyHigh(w, left), low, total, w, left);
         share[a] = quotient;
         remainder[a] = low - quotient * total;
         given += quotient;
