@@ -116,6 +116,11 @@ public final class EngineCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     final EngineConfig config = configuration();
     LOG.info("Effective configuration:\n  {}", String.join("\n  ", config.describe()));
+    if (PluginSettings.enabled(config.kafka())) {
+      // Fail on a bad plugin setting (e.g. neither TLS files nor plain HTTP) before anything
+      // starts.
+      PluginSettings.config(config.kafka());
+    }
     final Engine engine = new Engine(config, registry);
     final Thread hook = new Thread(this::stop, "quotaflow-engine-shutdown");
     Optional<AdmissionServer> plugin = Optional.empty();

@@ -63,6 +63,26 @@ class EngineCommandTest {
   }
 
   @Test
+  void anAdmissionPluginWithoutTlsOrPlainHttpFailsBeforeAnythingStarts() {
+    final StringWriter err = new StringWriter();
+    final CommandLine commandLine =
+        new CommandLine(
+            new EngineCommand(Map.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
+    commandLine.setErr(new PrintWriter(err));
+    // Nothing listens on port 1: reaching Kafka would hang until a timeout, not fail at once.
+    commandLine.setExecutionExceptionHandler(
+        (exception, failed, parseResult) -> {
+          failed.getErr().println(exception.getMessage());
+          return 1;
+        });
+
+    final int exit = commandLine.execute("--bootstrap-servers", "127.0.0.1:1");
+
+    assertThat(exit).isEqualTo(1);
+    assertThat(err.toString()).contains("admission.tls.cert.file").contains("admission.plain.http");
+  }
+
+  @Test
   void helpListsTheOptions() {
     final StringWriter out = new StringWriter();
     final CommandLine commandLine =
