@@ -3,17 +3,14 @@ package io.quotaflow.engine;
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
-import io.quotaflow.engine.store.InputId;
-import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
-import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaClass;
 import io.quotaflow.schemas.QuotaKey;
-import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
@@ -35,17 +32,14 @@ import org.apache.kafka.streams.state.KeyValueStore;
  */
 final class ClusterOutputs {
   private final ProcessorContext<SpecificRecord, SpecificRecord> context;
-  private final KeyValueStore<InputId, ClusterEvent> inputs;
   private final KeyValueStore<GroupId, GroupRuntime> runtime;
   private final KeyValueStore<GroupPodId, PodQuotaClass> assignments;
 
   ClusterOutputs(
       final ProcessorContext<SpecificRecord, SpecificRecord> context,
-      final KeyValueStore<InputId, ClusterEvent> inputs,
       final KeyValueStore<GroupId, GroupRuntime> runtime,
       final KeyValueStore<GroupPodId, PodQuotaClass> assignments) {
     this.context = context;
-    this.inputs = inputs;
     this.runtime = runtime;
     this.assignments = assignments;
   }
@@ -83,7 +77,7 @@ final class ClusterOutputs {
     for (final PodAssignment assignment : delta.changedPods()) {
       final PodRef ref = assignment.ref();
       final PodQuotaClass before = unfile(tree, ref);
-      final PodQuotaClass after = OutputRecords.assignment(assignment, podUid(cluster, ref));
+      final PodQuotaClass after = OutputRecords.assignment(assignment, podUid(state, ref));
       assignments.put(GroupPodId.of(cluster, assignment.group(), ref), after);
       tree.filedGroup().put(ref, assignment.group());
       publishClass(cluster, ref, before, after, timestamp);
@@ -138,15 +132,7 @@ final class ClusterOutputs {
     return record != null && record.getQuotaClass() != QuotaClass.UNKNOWN;
   }
 
-  private String podUid(final String cluster, final PodRef ref) {
-    final ClusterEvent input =
-        inputs.get(new InputId(cluster, InputKind.POD, ref.namespace(), ref.name()));
-    return input == null
-        ? ""
-        : input
-            .getValue()
-            .filter(PodState.class::isInstance)
-            .map(v -> ((PodState) v).getUid())
-            .orElse("");
+  private static String podUid(final ClusterQuotaState state, final PodRef ref) {
+    return state.podInput(ref).map(QuotaPod::uid).orElse("");
   }
 }

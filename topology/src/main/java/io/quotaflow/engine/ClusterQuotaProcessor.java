@@ -105,7 +105,7 @@ final class ClusterQuotaProcessor
         context.getStateStore(TopologyNames.OVER_USED_SINCE_STORE);
     final KeyValueStore<PodId, EvictionCommand> ledger =
         context.getStateStore(TopologyNames.EVICTION_LEDGER_STORE);
-    this.outputs = new ClusterOutputs(context, inputs, runtime, assignments);
+    this.outputs = new ClusterOutputs(context, runtime, assignments);
     this.reclaimer =
         new Reclaimer(
             context,
@@ -202,7 +202,7 @@ final class ClusterQuotaProcessor
       reclaimer.check(
           tree.cluster(),
           tree.state(),
-          tree.groups(),
+          tree.overUsed(),
           tree.overUsedSince(),
           Instant.ofEpochMilli(timestamp));
     }
@@ -305,7 +305,7 @@ final class ClusterQuotaProcessor
                   new ClusterInputs(parts.groupSpecs, parts.podInputs, parts.nodeInputs),
                   new TreeSnapshot(rootRuntime(parts.groups), parts.groups, parts.pods));
           final ClusterTree tree = new ClusterTree(cluster, state);
-          parts.groups.forEach(status -> tree.groups().add(status.name()));
+          parts.groups.forEach(tree::noteGroup);
           tree.filedGroup().putAll(filed.getOrDefault(cluster, Map.of()));
           clusters.put(cluster, tree);
           dirty.add(cluster);

@@ -1,7 +1,9 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.eviction.OverUse;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.tree.ClusterQuotaState;
+import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.TreeDelta;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,6 +23,8 @@ final class ClusterTree {
   private final Map<PodRef, String> filedGroup = new HashMap<>();
   // Every group with a record in the runtime store.
   private final Set<String> groups = new TreeSet<>();
+  // The groups whose last emitted status is over-used: all that the reclaim check has to look at.
+  private final Set<String> overUsed = new TreeSet<>();
   // Mirror of the over-used-since store for this cluster, epoch millis.
   private final Map<String, Long> overUsedSince = new HashMap<>();
 
@@ -45,13 +49,33 @@ final class ClusterTree {
     return groups;
   }
 
+  /** The groups over-used as of the last emitted change, in name order. */
+  Set<String> overUsed() {
+    return overUsed;
+  }
+
   Map<String, Long> overUsedSince() {
     return overUsedSince;
   }
 
-  /** Keeps the group index in step with an emitted delta. */
+  /** Keeps the group indexes in step with an emitted delta. */
   void noteGroups(final TreeDelta delta) {
-    delta.changedGroups().forEach(status -> groups.add(status.name()));
-    delta.removedGroups().forEach(groups::remove);
+    delta.changedGroups().forEach(this::noteGroup);
+    delta.removedGroups().forEach(this::forgetGroup);
+  }
+
+  /** Notes one group's status, emitted or restored from the runtime store. */
+  void noteGroup(final GroupStatus status) {
+    groups.add(status.name());
+    if (OverUse.of(status).isPresent()) {
+      overUsed.add(status.name());
+    } else {
+      overUsed.remove(status.name());
+    }
+  }
+
+  private void forgetGroup(final String name) {
+    groups.remove(name);
+    overUsed.remove(name);
   }
 }

@@ -396,6 +396,12 @@ public final class ClusterQuotaState {
     return entry == null ? Optional.empty() : Optional.ofNullable(entry.emitted);
   }
 
+  /** The pod as last put, if the state holds it. */
+  public Optional<QuotaPod> podInput(PodRef ref) {
+    final PodEntry entry = pods.get(ref);
+    return entry == null ? Optional.empty() : Optional.of(entry.pod);
+  }
+
   /** The pods charged to a group (not those resolving to it with a problem), in no order. */
   public List<QuotaPod> podsOf(String group) {
     final Integer slot = t.index.get(group);

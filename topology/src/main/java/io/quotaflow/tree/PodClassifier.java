@@ -45,13 +45,17 @@ final class PodClassifier {
     }
     final QuotaGroup spec = table.spec[g];
     final boolean unlimited = g == GroupTable.SYSTEM;
+    final long[] limit = new long[dims.length];
+    for (int k = 0; k < dims.length; k++) {
+      limit[k] = Math.max(0L, spec.min().get(table.dims.name(dims[k])));
+    }
     final long[] running = new long[dims.length];
     boolean within = true;
     for (final Item item : items) {
       if (within && !unlimited) {
         for (int k = 0; k < dims.length; k++) {
           running[k] = Arith.add(running[k], item.amounts[k]);
-          if (running[k] > Math.max(0L, spec.min().get(table.dims.name(dims[k])))) {
+          if (running[k] > limit[k]) {
             within = false;
           }
         }

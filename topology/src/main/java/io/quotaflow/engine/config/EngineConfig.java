@@ -28,12 +28,18 @@ public final class EngineConfig {
   /** Prefix of environment variables holding Kafka settings. */
   public static final String KAFKA_ENVIRONMENT_PREFIX = ConfigSources.KAFKA_ENVIRONMENT_PREFIX;
 
-  /** Kafka settings whose engine default differs from Kafka's own. */
+  /**
+   * Kafka settings whose engine default differs from Kafka's own. {@code max.task.idle.ms=-1}: the
+   * engine computes on wall-clock time and its state converges whatever the order of its three
+   * inputs, so a task never waits to align their stream times (Kafka Streams' check for it also
+   * formats log text for every record while an input is empty).
+   */
   public static final Map<String, String> KAFKA_DEFAULTS =
       Map.of(
           StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-engine",
           StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2,
-          StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0");
+          StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0",
+          StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
 
   private final LoadedConfig loaded;
 

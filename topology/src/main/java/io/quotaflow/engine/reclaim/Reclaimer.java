@@ -86,25 +86,26 @@ public final class Reclaimer {
   }
 
   /**
-   * Checks every group of one cluster at {@code now}.
+   * Checks the over-used groups of one cluster at {@code now}: starts the clock of a group newly
+   * over-used, evicts from one over-used for the revoke delay, and stops the clock of every other.
    *
    * @param cluster the cluster
    * @param state its quota state, recomputed
-   * @param groups the names of its groups
+   * @param overUsed the names of its groups whose current status is over-used
    * @param since the cluster's over-used-since entries (mirror of the store, updated here)
    */
   public void check(
       final String cluster,
       final ClusterQuotaState state,
-      final Set<String> groups,
+      final Set<String> overUsed,
       final Map<String, Long> since,
       final Instant now) {
-    for (final String gone : new ArrayList<>(since.keySet())) {
-      if (!groups.contains(gone)) {
-        forget(cluster, gone, since);
+    for (final String cleared : new ArrayList<>(since.keySet())) {
+      if (!overUsed.contains(cleared)) {
+        forget(cluster, cleared, since);
       }
     }
-    for (final String name : groups) {
+    for (final String name : overUsed) {
       final Optional<GroupStatus> status = state.group(name);
       final Optional<OverUse> overUse = status.flatMap(OverUse::of);
       if (overUse.isEmpty()) {
