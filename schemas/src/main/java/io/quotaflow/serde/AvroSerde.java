@@ -15,24 +15,44 @@ import org.apache.kafka.common.serialization.Serializer;
 public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   private final Class<T> type;
   private final RecordRole role;
-  private final AvroSerializer<T> serializer;
-  private final AvroDeserializer<T> deserializer;
+  private final Serializer<T> serializer;
+  private final Deserializer<T> deserializer;
+  private final boolean remembering;
 
-  private AvroSerde(final Class<T> type, final RecordRole role) {
+  private AvroSerde(final Class<T> type, final RecordRole role, final boolean remembering) {
     this.type = Objects.requireNonNull(type, "type");
     this.role = Objects.requireNonNull(role, "role");
-    this.serializer = new AvroSerializer<>(type, role);
-    this.deserializer = new AvroDeserializer<>(type, role);
+    this.remembering = remembering;
+    final AvroSerializer<T> encoder = new AvroSerializer<>(type, role);
+    final AvroDeserializer<T> decoder = new AvroDeserializer<>(type, role);
+    if (remembering) {
+      final RecentRecords<T> recent = new RecentRecords<>(encoder.header());
+      this.serializer = recent.serializer(encoder);
+      this.deserializer = recent.deserializer(decoder);
+    } else {
+      this.serializer = encoder;
+      this.deserializer = decoder;
+    }
   }
 
   /** A serde for record keys of the generated class {@code type}. */
   public static <T extends SpecificRecord> AvroSerde<T> forKeys(final Class<T> type) {
-    return new AvroSerde<>(type, RecordRole.KEY);
+    return new AvroSerde<>(type, RecordRole.KEY, false);
   }
 
   /** A serde for record values of the generated class {@code type}. */
   public static <T extends SpecificRecord> AvroSerde<T> forValues(final Class<T> type) {
-    return new AvroSerde<>(type, RecordRole.VALUE);
+    return new AvroSerde<>(type, RecordRole.VALUE, false);
+  }
+
+  /**
+   * A serde for the same records that does not encode a record again while it is among the last few
+   * its thread read or wrote through this serde: share one such serde between a store and a topic
+   * that receive the same records, or between a topic and the store its records are kept in.
+   * Records must not be changed once built or read.
+   */
+  public AvroSerde<T> rememberingRecentRecords() {
+    return new AvroSerde<>(type, role, true);
   }
 
   /** The generated record class this serde reads and writes. */
@@ -57,6 +77,11 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
 
   @Override
   public String toString() {
-    return "AvroSerde[" + type.getSimpleName() + " " + role + "]";
+    return "AvroSerde["
+        + type.getSimpleName()
+        + " "
+        + role
+        + (remembering ? " remembering" : "")
+        + "]";
   }
 }

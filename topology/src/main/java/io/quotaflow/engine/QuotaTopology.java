@@ -21,6 +21,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
@@ -49,7 +50,14 @@ import org.apache.kafka.streams.state.Stores;
  * name fails (see {@link #streamsProperties}).
  */
 public final class QuotaTopology {
-  private static final Serde<ClusterEvent> EVENTS = AvroSerde.forValues(ClusterEvent.class);
+  // Remembering serdes: an event is stored just as it arrived from the repartition topic, and a
+  // runtime or class record goes to its store and then its topic, so each is encoded only once.
+  private static final Serde<ClusterEvent> EVENTS =
+      AvroSerde.forValues(ClusterEvent.class).rememberingRecentRecords();
+  private static final Serde<GroupRuntime> RUNTIMES =
+      AvroSerde.forValues(GroupRuntime.class).rememberingRecentRecords();
+  private static final Serde<PodQuotaClass> CLASSES =
+      AvroSerde.forValues(PodQuotaClass.class).rememberingRecentRecords();
 
   private QuotaTopology() {}
 
@@ -108,9 +116,13 @@ public final class QuotaTopology {
             TopologyNames.EVICTION_LEDGER_STORE);
 
     final Topology topology = builder.build();
-    sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime());
-    sink(topology, TopologyNames.POD_CLASSES_SINK, topics.podClasses());
-    sink(topology, TopologyNames.EVICTIONS_SINK, topics.evictions());
+    sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());
+    sink(topology, TopologyNames.POD_CLASSES_SINK, topics.podClasses(), CLASSES.serializer());
+    sink(
+        topology,
+        TopologyNames.EVICTIONS_SINK,
+        topics.evictions(),
+        topics.evictions().valueSerializer());
     return topology;
   }
 
@@ -168,13 +180,9 @@ public final class QuotaTopology {
         Stores.keyValueStoreBuilder(
             supplier.apply(TopologyNames.CLUSTER_INPUTS_STORE), InputId.serde(), EVENTS),
         Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.RUNTIME_STORE),
-            GroupId.serde(),
-            AvroSerde.forValues(GroupRuntime.class)),
+            supplier.apply(TopologyNames.RUNTIME_STORE), GroupId.serde(), RUNTIMES),
         Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.POD_ASSIGNMENTS_STORE),
-            GroupPodId.serde(),
-            AvroSerde.forValues(PodQuotaClass.class)),
+            supplier.apply(TopologyNames.POD_ASSIGNMENTS_STORE), GroupPodId.serde(), CLASSES),
         Stores.keyValueStoreBuilder(
             supplier.apply(TopologyNames.OVER_USED_SINCE_STORE), GroupId.serde(), Serdes.Long()),
         Stores.keyValueStoreBuilder(
@@ -184,12 +192,11 @@ public final class QuotaTopology {
   }
 
   private static <K, V> void sink(
-      final Topology topology, final String name, final Topic<K, V> topic) {
+      final Topology topology,
+      final String name,
+      final Topic<K, V> topic,
+      final Serializer<V> valueSerializer) {
     topology.addSink(
-        name,
-        topic.name(),
-        topic.keySerializer(),
-        topic.valueSerializer(),
-        TopologyNames.CLUSTER_QUOTA);
+        name, topic.name(), topic.keySerializer(), valueSerializer, TopologyNames.CLUSTER_QUOTA);
   }
 }

@@ -25,6 +25,7 @@ final class EngineRun implements AutoCloseable {
   private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private final Path stateDir;
   private final String guarantee;
+  private final String applicationId;
 
   EngineRun(
       final String bootstrapServers,
@@ -35,12 +36,12 @@ final class EngineRun implements AutoCloseable {
       final Map<String, String> extra) {
     this.stateDir = stateDir;
     this.guarantee = guarantee;
+    this.applicationId =
+        "quotaflow-bench-" + guarantee.replace('_', '-') + "-" + System.currentTimeMillis();
     final EngineConfig config =
         EngineConfig.builder()
             .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
-            .set(
-                StreamsConfig.APPLICATION_ID_CONFIG,
-                "quotaflow-bench-" + guarantee.replace('_', '-') + "-" + System.currentTimeMillis())
+            .set(StreamsConfig.APPLICATION_ID_CONFIG, applicationId)
             .set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())
             .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee)
             .set(EngineSettings.TOPIC_PREFIX.key(), topicPrefix)
@@ -66,6 +67,7 @@ final class EngineRun implements AutoCloseable {
   Timing runUntilCaughtUp(final RuntimeWatcher watcher, final long inputs, final Duration limit) {
     engine.provisionTopics();
     final long start = System.nanoTime();
+    final long cpuAtStart = CpuTime.process();
     engine.start();
     final long deadline = start + limit.toNanos();
     long firstRead = 0;
@@ -85,7 +87,8 @@ final class EngineRun implements AutoCloseable {
         allRead = now;
       }
       if (allRead != 0 && watcher.caughtUpAt() != 0) {
-        return new Timing(start, firstRead, allRead, watcher.caughtUpAt(), true);
+        return new Timing(
+            start, firstRead, allRead, watcher.caughtUpAt(), true, cpuSince(cpuAtStart));
       }
       if (now >= progress) {
         progress += PROGRESS_NANOS;
@@ -100,7 +103,14 @@ final class EngineRun implements AutoCloseable {
       }
       LockSupport.parkNanos(POLL_NANOS);
     }
-    return new Timing(start, firstRead, allRead, System.nanoTime(), false);
+    return new Timing(start, firstRead, allRead, System.nanoTime(), false, cpuSince(cpuAtStart));
+  }
+
+  private Cpu cpuSince(final long cpuAtStart) {
+    // Stream threads are named <application id>-<uuid>-StreamThread-<n>; each run has its own id.
+    return new Cpu(
+        CpuTime.process() - cpuAtStart,
+        CpuTime.threads(name -> name.startsWith(applicationId) && name.contains("-StreamThread-")));
   }
 
   /** Input records the engine has read so far (all input topics). */
@@ -123,8 +133,10 @@ final class EngineRun implements AutoCloseable {
    * @param allRead every input record was read (0 if not)
    * @param caughtUp the runtime topic showed the final state (or the give-up time)
    * @param complete whether it caught up within the limit
+   * @param cpu the CPU time used meanwhile
    */
-  record Timing(long start, long firstRead, long allRead, long caughtUp, boolean complete) {
+  record Timing(
+      long start, long firstRead, long allRead, long caughtUp, boolean complete, Cpu cpu) {
     double secondsFromStart() {
       return (caughtUp - start) / 1e9;
     }
@@ -133,4 +145,12 @@ final class EngineRun implements AutoCloseable {
       return firstRead == 0 ? Double.NaN : (caughtUp - firstRead) / 1e9;
     }
   }
+
+  /**
+   * CPU time used during a run.
+   *
+   * @param processNanos by the whole process (broker and bench clients included) since the start
+   * @param streamThreadNanos by the engine's stream threads, from their start
+   */
+  record Cpu(long processNanos, long streamThreadNanos) {}
 }
