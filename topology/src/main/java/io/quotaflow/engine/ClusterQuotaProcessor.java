@@ -36,6 +36,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -68,6 +69,7 @@ final class ClusterQuotaProcessor
 
   private final QuotaOptions options;
   private final Duration recomputeInterval;
+  private final RecomputePacer pacer;
   private final boolean reclaimEnabled;
   private final Duration revokeCheckInterval;
   private final Duration revokeDelay;
@@ -83,6 +85,7 @@ final class ClusterQuotaProcessor
   ClusterQuotaProcessor(final EngineConfig config, final EngineMetrics metrics) {
     this.options = config.quotaOptions();
     this.recomputeInterval = config.get(EngineSettings.RECOMPUTE_INTERVAL);
+    this.pacer = new RecomputePacer(config.get(EngineSettings.RECOMPUTE_BACKLOG_INTERVAL));
     this.reclaimEnabled = config.get(EngineSettings.RECLAIM_ENABLED);
     this.revokeCheckInterval = config.get(EngineSettings.REVOKE_CHECK_INTERVAL);
     this.revokeDelay = config.get(EngineSettings.REVOKE_DELAY);
@@ -94,6 +97,7 @@ final class ClusterQuotaProcessor
     // A task revived after a failure initialises its processors again: start from the stores only.
     clusters.clear();
     dirty.clear();
+    pacer.clear();
     punctuators.forEach(Cancellable::cancel);
     punctuators.clear();
     this.inputs = context.getStateStore(TopologyNames.CLUSTER_INPUTS_STORE);
@@ -126,7 +130,8 @@ final class ClusterQuotaProcessor
         (System.nanoTime() - started) / 1_000_000);
 
     punctuators.add(
-        context.schedule(recomputeInterval, PunctuationType.WALL_CLOCK_TIME, this::recomputeDirty));
+        context.schedule(
+            recomputeInterval, PunctuationType.WALL_CLOCK_TIME, now -> recomputeDirty(now, false)));
     if (reclaimEnabled) {
       punctuators.add(
           context.schedule(revokeCheckInterval, PunctuationType.WALL_CLOCK_TIME, this::reclaim));
@@ -158,6 +163,7 @@ final class ClusterQuotaProcessor
       reclaimer.podChanged(cluster, new PodRef(id.namespace(), id.name()), (PodState) value);
     }
     dirty.add(cluster);
+    pacer.arrived(cluster, record.timestamp());
   }
 
   @Override
@@ -169,13 +175,22 @@ final class ClusterQuotaProcessor
     dirty.clear();
   }
 
-  /** Recomputes every dirty cluster and emits what changed. */
-  private void recomputeDirty(final long timestamp) {
+  /**
+   * Recomputes the dirty clusters and emits what changed: every one with {@code all}, else those
+   * the pacer says are due (the others stay dirty).
+   */
+  private void recomputeDirty(final long timestamp, final boolean all) {
     if (dirty.isEmpty()) {
       return;
     }
     final Instant now = Instant.ofEpochMilli(timestamp);
-    for (final String cluster : dirty) {
+    for (final Iterator<String> it = dirty.iterator(); it.hasNext(); ) {
+      final String cluster = it.next();
+      if (!all && !pacer.due(cluster, timestamp)) {
+        continue;
+      }
+      it.remove();
+      pacer.recomputed(cluster, timestamp);
       final ClusterTree tree = clusters.get(cluster);
       final long started = System.nanoTime();
       final TreeDelta delta = tree.state().recompute();
@@ -192,12 +207,11 @@ final class ClusterQuotaProcessor
             delta.removedPods().size());
       }
     }
-    dirty.clear();
   }
 
   private void reclaim(final long timestamp) {
     // Decide on up-to-date numbers: a change waiting for the next recomputation counts now.
-    recomputeDirty(timestamp);
+    recomputeDirty(timestamp, true);
     for (final ClusterTree tree : clusters.values()) {
       reclaimer.check(
           tree.cluster(),

@@ -62,6 +62,7 @@ final class EngineDriver implements AutoCloseable {
   private final InputModel model = new InputModel();
   private final Map<QuotaKey, GroupRuntime> runtimeTable = new LinkedHashMap<>();
   private Instant wallClock = START;
+  private Duration inputAge = Duration.ZERO;
 
   EngineDriver() {
     this(EngineConfig.defaults());
@@ -114,7 +115,7 @@ final class EngineDriver implements AutoCloseable {
         driver.getKeyValueStore(TopologyNames.POD_ASSIGNMENTS_STORE));
   }
 
-  // Inputs ----------------------------------------------------------------------------------------
+  // Inputs: stamped with the wall-clock time, as a connector publishing a change as it happens.
 
   EngineDriver putPod(final String cluster, final String namespace, final Inputs.PodBuilder pod) {
     return putPod(cluster, namespace, pod.name(), pod.build());
@@ -122,46 +123,59 @@ final class EngineDriver implements AutoCloseable {
 
   EngineDriver putPod(
       final String cluster, final String namespace, final String name, final PodState pod) {
-    pods.pipeInput(new PodKey(cluster, namespace, name), pod);
+    pods.pipeInput(new PodKey(cluster, namespace, name), pod, publishedAt());
     model.putPod(cluster, namespace, name, pod);
     return this;
   }
 
   EngineDriver deletePod(final String cluster, final String namespace, final String name) {
-    pods.pipeInput(new PodKey(cluster, namespace, name), (PodState) null);
+    pods.pipeInput(new PodKey(cluster, namespace, name), (PodState) null, publishedAt());
     model.deletePod(cluster, namespace, name);
     return this;
   }
 
   EngineDriver putQuota(final String cluster, final String name, final QuotaSpec spec) {
-    quotas.pipeInput(new QuotaKey(cluster, name), spec);
+    quotas.pipeInput(new QuotaKey(cluster, name), spec, publishedAt());
     model.putQuota(cluster, name, spec);
     return this;
   }
 
   EngineDriver deleteQuota(final String cluster, final String name) {
-    quotas.pipeInput(new QuotaKey(cluster, name), (QuotaSpec) null);
+    quotas.pipeInput(new QuotaKey(cluster, name), (QuotaSpec) null, publishedAt());
     model.deleteQuota(cluster, name);
     return this;
   }
 
   EngineDriver putNode(final String cluster, final String name, final NodeState node) {
-    nodes.pipeInput(new NodeKey(cluster, name), node);
+    nodes.pipeInput(new NodeKey(cluster, name), node, publishedAt());
     model.putNode(cluster, name, node);
     return this;
   }
 
   EngineDriver deleteNode(final String cluster, final String name) {
-    nodes.pipeInput(new NodeKey(cluster, name), (NodeState) null);
+    nodes.pipeInput(new NodeKey(cluster, name), (NodeState) null, publishedAt());
     model.deleteNode(cluster, name);
     return this;
+  }
+
+  /**
+   * Stamps the following inputs {@code age} before the wall-clock time, as records of a backlog the
+   * engine reads late.
+   */
+  EngineDriver inputsPublishedAgo(final Duration age) {
+    this.inputAge = age;
+    return this;
+  }
+
+  private Instant publishedAt() {
+    return wallClock.minus(inputAge);
   }
 
   /** Raw bytes on an input topic, as a broken producer would write them. */
   void pipeRaw(final String topic, final byte[] key, final byte[] value) {
     driver
         .createInputTopic(topic, new ByteArraySerializer(), new ByteArraySerializer())
-        .pipeInput(key, value);
+        .pipeInput(key, value, publishedAt());
   }
 
   /** Moves wall-clock time on, firing the punctuators that fall due. */

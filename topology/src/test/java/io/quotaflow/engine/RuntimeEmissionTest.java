@@ -6,6 +6,8 @@ import static io.quotaflow.engine.Inputs.pod;
 import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.query.PodInGroup;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
@@ -15,6 +17,7 @@ import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.QuotaClass;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.tree.PodClass;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.streams.test.TestRecord;
@@ -36,7 +39,11 @@ class RuntimeEmissionTest {
 
   @BeforeEach
   void startEngineWithOneNodeAndTwoTeams() {
-    engine = new EngineDriver();
+    startEngine(EngineConfig.defaults());
+  }
+
+  private void startEngine(final EngineConfig config) {
+    engine = new EngineDriver(config);
     engine
         .putNode(EAST, "n1", node(10_000))
         .putQuota(EAST, "team-a", quota().min(cpu(4_000)).max(cpu(8_000)).build())
@@ -68,6 +75,28 @@ class RuntimeEmissionTest {
 
     assertThat(engine.emittedGroups(EAST)).containsOnlyOnce("team-a").doesNotContain("team-b");
     assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 2_000));
+    assertThat(engine.table(EAST)).isEqualTo(engine.expected(EAST));
+  }
+
+  @Test
+  void aBacklogIsRecomputedOncePerBacklogIntervalAndItsEndWithoutWaiting() {
+    // The reclaim check recomputes whatever is dirty every second; without it, the pacer alone.
+    engine.close();
+    startEngine(EngineConfig.builder().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
+    engine.inputsPublishedAgo(Duration.ofMinutes(5));
+    for (int tick = 1; tick <= 9; tick++) {
+      engine.putPod(EAST, NS, pod("p" + tick).group("team-a").running("n1").cpu(100)).recompute();
+      assertThat(engine.runtimeRecords()).as("tick %d of a backlog", tick).isEmpty();
+    }
+    engine.putPod(EAST, NS, pod("p10").group("team-a").running("n1").cpu(100)).recompute();
+    assertThat(engine.emittedGroups(EAST)).containsOnlyOnce("team-a");
+    assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 1_000));
+
+    engine.putPod(EAST, NS, pod("p11").group("team-a").running("n1").cpu(100)).recompute();
+    assertThat(engine.runtimeRecords()).as("the backlog goes on").isEmpty();
+    engine.recompute();
+    assertThat(engine.emittedGroups(EAST)).as("no new event: its end").containsOnlyOnce("team-a");
+    assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 1_100));
     assertThat(engine.table(EAST)).isEqualTo(engine.expected(EAST));
   }
 

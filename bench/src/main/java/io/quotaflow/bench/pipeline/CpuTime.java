@@ -3,38 +3,71 @@ package io.quotaflow.bench.pipeline;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.util.function.Predicate;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
 
 /**
  * CPU time, which a busy machine does not inflate the way it inflates wall-clock time: the whole
- * process's (broker, engine, the bench's clients) and that of chosen live threads (an engine's
- * stream threads).
+ * process's (broker, engine, the bench's clients, the JVM's own threads) and each Java thread's, so
+ * a run can say where its CPU went.
  */
 final class CpuTime {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-  private CpuTime() {}
+  private final long processAtStart;
+  private final Map<Long, Long> threadsAtStart;
+
+  private CpuTime(final long processAtStart, final Map<Long, Long> threadsAtStart) {
+    this.processAtStart = processAtStart;
+    this.threadsAtStart = threadsAtStart;
+  }
+
+  /** The CPU time used so far, to measure from. */
+  static CpuTime start() {
+    final Map<Long, Long> threads = new HashMap<>();
+    for (final ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+      if (info != null) {
+        threads.put(info.getThreadId(), Math.max(0, THREADS.getThreadCpuTime(info.getThreadId())));
+      }
+    }
+    return new CpuTime(process(), threads);
+  }
+
+  /**
+   * CPU nanoseconds used since {@link #start()}, by category of the live threads ({@code category}
+   * names one from a thread's name), plus "JVM and native threads" for what the process used beyond
+   * its live Java threads (garbage collection, compilation, threads that ended) and "whole process"
+   * for the total. Categories keep their first-seen order after the whole process.
+   */
+  Map<String, Long> since(final Function<String, String> category) {
+    final long processNanos = process() - processAtStart;
+    final Map<String, Long> byCategory = new LinkedHashMap<>();
+    byCategory.put("whole process", processNanos);
+    long javaThreads = 0;
+    for (final ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+      if (info == null) {
+        continue;
+      }
+      final long now = THREADS.getThreadCpuTime(info.getThreadId());
+      if (now < 0) {
+        continue;
+      }
+      final long used = now - threadsAtStart.getOrDefault(info.getThreadId(), 0L);
+      javaThreads += used;
+      byCategory.merge(category.apply(info.getThreadName()), used, Long::sum);
+    }
+    byCategory.put("JVM and native threads", processNanos - javaThreads);
+    return byCategory;
+  }
 
   /** CPU nanoseconds used by this process so far, or -1 if the JVM cannot tell. */
-  static long process() {
+  private static long process() {
     if (ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getProcessCpuTime();
     }
     return -1;
-  }
-
-  /** CPU nanoseconds used so far by the live threads whose name {@code named} accepts. */
-  static long threads(final Predicate<String> named) {
-    long total = 0;
-    for (final ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
-      if (info != null && named.test(info.getThreadName())) {
-        final long nanos = THREADS.getThreadCpuTime(info.getThreadId());
-        if (nanos > 0) {
-          total += nanos;
-        }
-      }
-    }
-    return total;
   }
 }

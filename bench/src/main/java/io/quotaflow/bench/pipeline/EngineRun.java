@@ -27,6 +27,9 @@ final class EngineRun implements AutoCloseable {
   private final String guarantee;
   private final String applicationId;
 
+  /** The CPU category of the engine's stream threads. */
+  static final String STREAM_THREADS = "engine's stream threads";
+
   EngineRun(
       final String bootstrapServers,
       final String topicPrefix,
@@ -67,7 +70,7 @@ final class EngineRun implements AutoCloseable {
   Timing runUntilCaughtUp(final RuntimeWatcher watcher, final long inputs, final Duration limit) {
     engine.provisionTopics();
     final long start = System.nanoTime();
-    final long cpuAtStart = CpuTime.process();
+    final CpuTime cpuAtStart = CpuTime.start();
     engine.start();
     final long deadline = start + limit.toNanos();
     long firstRead = 0;
@@ -106,11 +109,26 @@ final class EngineRun implements AutoCloseable {
     return new Timing(start, firstRead, allRead, System.nanoTime(), false, cpuSince(cpuAtStart));
   }
 
-  private Cpu cpuSince(final long cpuAtStart) {
+  private Map<String, Long> cpuSince(final CpuTime cpuAtStart) {
+    return cpuAtStart.since(this::threadCategory);
+  }
+
+  /** Which part of the process a thread belongs to, from its name. */
+  private String threadCategory(final String thread) {
     // Stream threads are named <application id>-<uuid>-StreamThread-<n>; each run has its own id.
-    return new Cpu(
-        CpuTime.process() - cpuAtStart,
-        CpuTime.threads(name -> name.startsWith(applicationId) && name.contains("-StreamThread-")));
+    if (thread.startsWith(applicationId) && thread.contains("-StreamThread-")) {
+      return STREAM_THREADS;
+    }
+    if (thread.contains(applicationId)) {
+      return "engine's client network threads";
+    }
+    if (thread.startsWith("runtime-watcher")) {
+      return "bench: runtime.v1 watcher";
+    }
+    if (thread.startsWith("data-plane-kafka") || thread.startsWith("kafka-")) {
+      return "broker: network and request handlers";
+    }
+    return "other Java threads (broker, bench)";
   }
 
   /** Input records the engine has read so far (all input topics). */
@@ -133,10 +151,15 @@ final class EngineRun implements AutoCloseable {
    * @param allRead every input record was read (0 if not)
    * @param caughtUp the runtime topic showed the final state (or the give-up time)
    * @param complete whether it caught up within the limit
-   * @param cpu the CPU time used meanwhile
+   * @param cpu the CPU nanoseconds used meanwhile, by part of the process (see {@link CpuTime})
    */
   record Timing(
-      long start, long firstRead, long allRead, long caughtUp, boolean complete, Cpu cpu) {
+      long start,
+      long firstRead,
+      long allRead,
+      long caughtUp,
+      boolean complete,
+      Map<String, Long> cpu) {
     double secondsFromStart() {
       return (caughtUp - start) / 1e9;
     }
@@ -145,12 +168,4 @@ final class EngineRun implements AutoCloseable {
       return firstRead == 0 ? Double.NaN : (caughtUp - firstRead) / 1e9;
     }
   }
-
-  /**
-   * CPU time used during a run.
-   *
-   * @param processNanos by the whole process (broker and bench clients included) since the start
-   * @param streamThreadNanos by the engine's stream threads, from their start
-   */
-  record Cpu(long processNanos, long streamThreadNanos) {}
 }

@@ -66,6 +66,17 @@ public final class EngineSettings {
           "Whether over-used groups are reclaimed by eviction commands (SPEC 11).",
           Parsers::bool);
 
+  /** The longest a cluster's recomputation waits while the engine works through a backlog. */
+  public static final Setting<Duration> RECOMPUTE_BACKLOG_INTERVAL =
+      new Setting<>(
+          "recompute.backlog.interval",
+          "duration",
+          "1s",
+          "While a cluster's newest events are older than this (the engine is working through a"
+              + " backlog), the cluster is recomputed at most this often instead of every"
+              + " recompute.interval; set it to recompute.interval to turn this off.",
+          Parsers::duration);
+
   /** How often over-used groups are looked for. */
   public static final Setting<Duration> REVOKE_CHECK_INTERVAL =
       new Setting<>(
@@ -155,6 +166,7 @@ public final class EngineSettings {
           TOPIC_PARTITIONS,
           TOPIC_REPLICATION_FACTOR,
           RECOMPUTE_INTERVAL,
+          RECOMPUTE_BACKLOG_INTERVAL,
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
           REVOKE_DELAY,

@@ -1,0 +1,60 @@
+package io.quotaflow.engine;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Decides at each recompute tick whether a dirty cluster is recomputed now. It is, unless the
+ * engine is working through a backlog of that cluster's events: events arrived since the last tick,
+ * the newest of them is older than the backlog interval, and the cluster was recomputed less than
+ * that interval ago. The states a backlog passes through are stale by the time they are computed;
+ * recomputing less often then writes fewer of them and leaves the time to catching up. Once a tick
+ * passes without new events, the cluster is recomputed, so the end of a backlog is never held back.
+ * Owned by one stream thread.
+ */
+final class RecomputePacer {
+  private final long backlogMillis;
+  private final Map<String, Pace> clusters = new HashMap<>();
+
+  RecomputePacer(final Duration backlogInterval) {
+    this.backlogMillis = backlogInterval.toMillis();
+  }
+
+  /** Notes an event of {@code cluster} with the given record timestamp. */
+  void arrived(final String cluster, final long eventMillis) {
+    final Pace pace = clusters.computeIfAbsent(cluster, c -> new Pace());
+    pace.newestEvent = Math.max(pace.newestEvent, eventMillis);
+    pace.arrivedSinceTick = true;
+  }
+
+  /** Whether dirty {@code cluster} is to be recomputed at this tick, {@code nowMillis}. */
+  boolean due(final String cluster, final long nowMillis) {
+    final Pace pace = clusters.get(cluster);
+    if (pace == null) {
+      return true;
+    }
+    final boolean backlog = pace.arrivedSinceTick && nowMillis - pace.newestEvent > backlogMillis;
+    final boolean recent = nowMillis - pace.lastRecomputed < backlogMillis;
+    pace.arrivedSinceTick = false;
+    return !(backlog && recent);
+  }
+
+  /** Notes that {@code cluster} was recomputed at {@code nowMillis}. */
+  void recomputed(final String cluster, final long nowMillis) {
+    final Pace pace = clusters.computeIfAbsent(cluster, c -> new Pace());
+    pace.lastRecomputed = nowMillis;
+    pace.newestEvent = Long.MIN_VALUE;
+  }
+
+  /** Forgets every cluster (the task starts again). */
+  void clear() {
+    clusters.clear();
+  }
+
+  private static final class Pace {
+    private long newestEvent = Long.MIN_VALUE;
+    private long lastRecomputed = Long.MIN_VALUE / 2;
+    private boolean arrivedSinceTick;
+  }
+}
