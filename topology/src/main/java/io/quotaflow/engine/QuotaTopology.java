@@ -1,6 +1,7 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.RejectingDeserializationExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
 import io.quotaflow.engine.metrics.EngineMetrics;
@@ -98,7 +99,8 @@ public final class QuotaTopology {
             InputEvents::node,
             metrics);
 
-    storeBuilders(Stores::persistentKeyValueStore).forEach(builder::addStateStore);
+    storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
+        .forEach(builder::addStateStore);
 
     pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
         .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
@@ -171,8 +173,8 @@ public final class QuotaTopology {
 
   /**
    * The builders of the cluster-quota processor's stores, over stores from {@code supplier}. The
-   * topology uses persistent ones, changelogged (the default) so a restart or rebalance restores
-   * them.
+   * topology uses the kind the {@code state.stores} setting names, changelogged (the default) so a
+   * restart or rebalance restores them.
    */
   static List<StoreBuilder<?>> storeBuilders(
       final Function<String, KeyValueBytesStoreSupplier> supplier) {

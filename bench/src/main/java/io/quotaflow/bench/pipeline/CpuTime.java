@@ -1,5 +1,7 @@
 package io.quotaflow.bench.pipeline;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -18,10 +20,14 @@ final class CpuTime {
 
   private final long processAtStart;
   private final Map<Long, Long> threadsAtStart;
+  private final long compilationMillisAtStart;
+  private final long gcMillisAtStart;
 
   private CpuTime(final long processAtStart, final Map<Long, Long> threadsAtStart) {
     this.processAtStart = processAtStart;
     this.threadsAtStart = threadsAtStart;
+    this.compilationMillisAtStart = compilationMillis();
+    this.gcMillisAtStart = gcMillis();
   }
 
   /** The CPU time used so far, to measure from. */
@@ -59,7 +65,28 @@ final class CpuTime {
       byCategory.merge(category.apply(info.getThreadName()), used, Long::sum);
     }
     byCategory.put("JVM and native threads", processNanos - javaThreads);
+    byCategory.put(
+        "  of which at most: JIT compilers (their elapsed time)",
+        (compilationMillis() - compilationMillisAtStart) * 1_000_000);
+    byCategory.put(
+        "  of which at most: garbage collection pauses (elapsed)",
+        (gcMillis() - gcMillisAtStart) * 1_000_000);
     return byCategory;
+  }
+
+  private static long compilationMillis() {
+    final CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+    return compiler != null && compiler.isCompilationTimeMonitoringSupported()
+        ? compiler.getTotalCompilationTime()
+        : 0;
+  }
+
+  private static long gcMillis() {
+    long total = 0;
+    for (final GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      total += Math.max(0, gc.getCollectionTime());
+    }
+    return total;
   }
 
   /** CPU nanoseconds used by this process so far, or -1 if the JVM cannot tell. */

@@ -2,6 +2,7 @@ package io.quotaflow.engine.config;
 
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
+import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
@@ -113,6 +114,16 @@ public final class EngineSettings {
           "Scale children's mins down when they exceed what their parent distributes.",
           Parsers::bool);
 
+  /** Where the engine's stores keep their data. */
+  public static final Setting<StoreKind> STATE_STORES =
+      new Setting<>(
+          "state.stores",
+          "in_memory|rocksdb",
+          "in_memory",
+          "Where the engine's state stores live: on the heap, restored from their changelogs when a"
+              + " task starts, or in RocksDB under the state directory.",
+          Parsers.oneOf(StoreKind.class));
+
   /** SPEC 12. */
   public static final Setting<DefaultWeightPolicy> DEFAULT_SHARED_WEIGHT =
       new Setting<>(
@@ -167,6 +178,7 @@ public final class EngineSettings {
           TOPIC_REPLICATION_FACTOR,
           RECOMPUTE_INTERVAL,
           RECOMPUTE_BACKLOG_INTERVAL,
+          STATE_STORES,
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
           REVOKE_DELAY,
