@@ -1,6 +1,7 @@
 package io.quotaflow.config;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,16 @@ public final class LoadedConfig {
     this.values = Map.copyOf(values);
     this.texts = Map.copyOf(texts);
     this.passThrough = Map.copyOf(passThrough);
+  }
+
+  /** This configuration with {@code key} passed through as {@code value} unless it is set. */
+  public LoadedConfig withPassThroughDefault(final String key, final String value) {
+    if (passThrough.containsKey(key)) {
+      return this;
+    }
+    final Map<String, String> more = new HashMap<>(passThrough);
+    more.put(key, value);
+    return new LoadedConfig(settings, values, texts, more);
   }
 
   /**

@@ -41,6 +41,12 @@ public final class EngineConfig {
           StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, "0",
           StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1");
 
+  /**
+   * The commit interval under exactly_once_v2 unless set (Kafka's is 100 ms): an event's result is
+   * visible after two commits (the repartition hop's, then the output's), so this bounds latency.
+   */
+  public static final String EXACTLY_ONCE_COMMIT_INTERVAL_MS = "50";
+
   private final LoadedConfig loaded;
 
   private EngineConfig(final LoadedConfig loaded) {
@@ -123,7 +129,14 @@ public final class EngineConfig {
 
     @Override
     protected EngineConfig create(final LoadedConfig loaded) {
-      return new EngineConfig(loaded);
+      final boolean exactlyOnce =
+          StreamsConfig.EXACTLY_ONCE_V2.equals(
+              loaded.passThrough(StreamsConfig.PROCESSING_GUARANTEE_CONFIG).orElse(""));
+      return new EngineConfig(
+          exactlyOnce
+              ? loaded.withPassThroughDefault(
+                  StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, EXACTLY_ONCE_COMMIT_INTERVAL_MS)
+              : loaded);
     }
   }
 }

@@ -17,6 +17,7 @@ import io.quotaflow.tree.QuotaOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +26,7 @@ import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +44,8 @@ public final class Reclaimer {
   private final ProcessorContext<SpecificRecord, SpecificRecord> context;
   private final KeyValueStore<GroupId, Long> overUsedSince;
   private final KeyValueStore<PodId, EvictionCommand> ledger;
+  // The ledger's keys, so that the pod events of the many pods never evicted skip the store.
+  private final Set<PodId> inLedger = new HashSet<>();
   private final EngineMetrics metrics;
   private final QuotaOptions options;
   private final Duration revokeDelay;
@@ -67,6 +71,9 @@ public final class Reclaimer {
     this.context = Objects.requireNonNull(context, "context");
     this.overUsedSince = Objects.requireNonNull(overUsedSince, "overUsedSince");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
+    try (KeyValueIterator<PodId, EvictionCommand> all = ledger.all()) {
+      all.forEachRemaining(entry -> inLedger.add(entry.key));
+    }
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.options = Objects.requireNonNull(options, "options");
     this.revokeDelay = Objects.requireNonNull(revokeDelay, "revokeDelay");
@@ -79,9 +86,13 @@ public final class Reclaimer {
    */
   public void podChanged(final String cluster, final PodRef ref, final PodState state) {
     final PodId id = PodId.of(cluster, ref);
+    if (!inLedger.contains(id)) {
+      return;
+    }
     final EvictionCommand issued = ledger.get(id);
     if (issued != null && (state == null || !issued.getPodUid().equals(state.getUid()))) {
       ledger.delete(id);
+      inLedger.remove(id);
     }
   }
 
@@ -142,6 +153,7 @@ public final class Reclaimer {
       }
       final EvictionCommand command = EvictionCommands.command(cluster, plan, victim, overFor, now);
       ledger.put(id, command);
+      inLedger.add(id);
       context.forward(
           new Record<SpecificRecord, SpecificRecord>(
               new PodKey(cluster, id.namespace(), id.name()), command, now.toEpochMilli()),

@@ -29,9 +29,26 @@ class EngineConfigTest {
     assertThat(config.get(EngineSettings.REVOKE_DELAY)).isEqualTo(Duration.ofSeconds(120));
     assertThat(config.get(EngineSettings.RECLAIM_ENABLED)).isTrue();
     assertThat(config.topics().pods().name()).isEqualTo("quotaflow.pods.v1");
+    assertThat(config.get(EngineSettings.RECOMPUTE_BACKLOG_INTERVAL))
+        .isEqualTo(Duration.ofSeconds(1));
     assertThat(config.kafka())
         .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
-        .containsEntry(StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-engine");
+        .containsEntry(StreamsConfig.APPLICATION_ID_CONFIG, "quotaflow-engine")
+        .containsEntry(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, "-1")
+        .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "50");
+  }
+
+  @Test
+  void theShortCommitIntervalIsOnlyADefaultOfExactlyOnce() {
+    final EngineConfig atLeastOnce =
+        EngineConfig.builder()
+            .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE)
+            .build();
+    final EngineConfig chosen =
+        EngineConfig.builder().set(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200").build();
+
+    assertThat(atLeastOnce.kafka()).doesNotContainKey(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG);
+    assertThat(chosen.kafka()).containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "200");
   }
 
   @Test
