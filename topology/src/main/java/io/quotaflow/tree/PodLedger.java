@@ -59,6 +59,13 @@ final class PodLedger {
     if (entry != null && entry.pod.equals(pod)) {
       return entry;
     }
+    if (entry != null && entry.pod.quotaName().equals(pod.quotaName())) {
+      // Same namespace and label: the pod resolves to the group it is charged to (a change of the
+      // groups re-resolves through remapAffected); only what it charges changes.
+      recharge(entry, pod);
+      listener.assignmentChanged(entry);
+      return entry;
+    }
     if (entry == null) {
       entry = new PodEntry(pod);
       pods.put(pod.ref(), entry);
@@ -117,23 +124,7 @@ final class PodLedger {
       return;
     }
     t.pods[g].add(entry);
-    if (entry.countsRequest) {
-      for (int i = 0; i < entry.dimensions.length; i++) {
-        final int d = entry.dimensions[i];
-        final long amount = entry.amounts[i];
-        t.ownRequest.add(d, g, amount);
-        if (entry.countsUsed) {
-          t.ownUsed.add(d, g, amount);
-        }
-        if (entry.nonPreemptible) {
-          t.ownNpRequest.add(d, g, amount);
-          if (entry.countsUsed) {
-            t.ownNpUsed.add(d, g, amount);
-          }
-        }
-      }
-      listener.chargesChanged(g);
-    }
+    addCharges(entry, g, 1);
     listener.podsChanged(g);
   }
 
@@ -144,25 +135,54 @@ final class PodLedger {
       return;
     }
     t.pods[g].remove(entry);
-    if (entry.countsRequest) {
-      for (int i = 0; i < entry.dimensions.length; i++) {
-        final int d = entry.dimensions[i];
-        final long amount = entry.amounts[i];
-        t.ownRequest.subtract(d, g, amount);
-        if (entry.countsUsed) {
-          t.ownUsed.subtract(d, g, amount);
-        }
-        if (entry.nonPreemptible) {
-          t.ownNpRequest.subtract(d, g, amount);
-          if (entry.countsUsed) {
-            t.ownNpUsed.subtract(d, g, amount);
-          }
-        }
-      }
-      listener.chargesChanged(g);
-    }
+    addCharges(entry, g, -1);
     listener.podsChanged(g);
     entry.group = -1;
+  }
+
+  /** {@link #uncharge} then {@link #charge} of a pod that stays in its group. */
+  private void recharge(PodEntry entry, QuotaPod pod) {
+    final int g = entry.group;
+    entry.podClass = null;
+    if (g >= 0) {
+      addCharges(entry, g, -1);
+    }
+    entry.pod = pod;
+    measure(entry);
+    if (g >= 0) {
+      addCharges(entry, g, 1);
+      listener.podsChanged(g);
+    }
+  }
+
+  /** Adds ({@code sign} 1) or takes back (-1) what the pod charges to group {@code g}. */
+  private void addCharges(PodEntry entry, int g, int sign) {
+    if (!entry.countsRequest) {
+      return;
+    }
+    for (int i = 0; i < entry.dimensions.length; i++) {
+      final int d = entry.dimensions[i];
+      final long amount = entry.amounts[i];
+      charge(t.ownRequest, d, g, amount, sign);
+      if (entry.countsUsed) {
+        charge(t.ownUsed, d, g, amount, sign);
+      }
+      if (entry.nonPreemptible) {
+        charge(t.ownNpRequest, d, g, amount, sign);
+        if (entry.countsUsed) {
+          charge(t.ownNpUsed, d, g, amount, sign);
+        }
+      }
+    }
+    listener.chargesChanged(g);
+  }
+
+  private static void charge(ExactSums sums, int d, int g, long amount, int sign) {
+    if (sign > 0) {
+      sums.add(d, g, amount);
+    } else {
+      sums.subtract(d, g, amount);
+    }
   }
 
   private void index(PodEntry entry) {
