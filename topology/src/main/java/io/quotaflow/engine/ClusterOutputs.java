@@ -76,9 +76,14 @@ final class ClusterOutputs {
 
     for (final PodAssignment assignment : delta.changedPods()) {
       final PodRef ref = assignment.ref();
-      final PodQuotaClass before = unfile(tree, ref);
+      final GroupPodId key = GroupPodId.of(cluster, assignment.group(), ref);
+      // A pod still filed under the same group is overwritten in place: no tombstone first.
+      final PodQuotaClass before =
+          assignment.group().equals(tree.filedGroup().get(ref))
+              ? assignments.get(key)
+              : unfile(tree, ref);
       final PodQuotaClass after = OutputRecords.assignment(assignment, podUid(state, ref));
-      assignments.put(GroupPodId.of(cluster, assignment.group(), ref), after);
+      assignments.put(key, after);
       tree.filedGroup().put(ref, assignment.group());
       publishClass(cluster, ref, before, after, timestamp);
     }
