@@ -47,6 +47,9 @@ public final class EngineConfig {
    */
   public static final String EXACTLY_ONCE_COMMIT_INTERVAL_MS = "50";
 
+  /** Prefixes of the settings of components started beside the engine (the admission plugin). */
+  public static final List<String> COMPONENT_PREFIXES = List.of("admission.");
+
   private final LoadedConfig loaded;
 
   private EngineConfig(final LoadedConfig loaded) {
@@ -95,10 +98,19 @@ public final class EngineConfig {
     return loaded.passThrough(key);
   }
 
-  /** The Kafka settings as properties. */
+  /**
+   * The Kafka settings as properties, for Kafka Streams: without the settings of the components
+   * started beside the engine, which Kafka's clients would each log as unknown.
+   */
   public Properties kafkaProperties() {
     final Properties properties = new Properties();
-    properties.putAll(kafka());
+    kafka()
+        .forEach(
+            (key, value) -> {
+              if (COMPONENT_PREFIXES.stream().noneMatch(key::startsWith)) {
+                properties.put(key, value);
+              }
+            });
     return properties;
   }
 

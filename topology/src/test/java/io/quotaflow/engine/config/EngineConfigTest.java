@@ -39,6 +39,17 @@ class EngineConfigTest {
   }
 
   @Test
+  void pluginSettingsReachTheEngineButNotKafkaStreams() {
+    final EngineConfig config =
+        EngineConfig.builder().set("admission.port", "9443").set("linger.ms", "20").build();
+
+    assertThat(config.kafka()).containsEntry("admission.port", "9443");
+    assertThat(config.kafkaProperties())
+        .doesNotContainKey("admission.port")
+        .containsEntry("linger.ms", "20");
+  }
+
+  @Test
   void theShortCommitIntervalIsOnlyADefaultOfExactlyOnce() {
     final EngineConfig atLeastOnce =
         EngineConfig.builder()
