@@ -43,9 +43,18 @@ final class WaterFill {
       long[] scaledMin,
       long[] runtime) {
     ensure(n);
-    System.arraycopy(min, 0, scaledMin, 0, n);
-    if (minScaling && !unbounded) {
-      scaleMins(available, n, min, scaledMin);
+    // The mins and their sum, in one loop (amounts are non-negative: the sum overflowed iff it
+    // went negative at some point).
+    long minSum = 0;
+    boolean minOverflow = false;
+    for (int i = 0; i < n; i++) {
+      final long m = min[i];
+      scaledMin[i] = m;
+      minSum += m;
+      minOverflow |= minSum < 0;
+    }
+    if (minScaling && !unbounded && (minOverflow || minSum > available)) {
+      scaleMins(available, n, min, scaledMin, minOverflow ? -1 : minSum);
     }
     // Without branches (whether a child borrows is a coin toss for the branch predictor): every
     // amount is non-negative, so a running sum overflowed iff it was negative at some point, and
@@ -111,22 +120,12 @@ final class WaterFill {
     }
   }
 
-  /** Scales the mins to {@code floor(available·min/Σmin)} when they sum above what is available. */
-  private static void scaleMins(long available, int n, long[] min, long[] scaledMin) {
-    long sum = 0;
-    boolean overflow = false;
-    for (int i = 0; i < n; i++) {
-      final long next = sum + min[i];
-      if (next < 0) {
-        overflow = true;
-        break;
-      }
-      sum = next;
-    }
-    if (!overflow) {
-      if (sum <= available) {
-        return;
-      }
+  /**
+   * Scales the mins to {@code floor(available·min/Σmin)} when they sum above what is available;
+   * {@code sum} is Σmin, or -1 when it does not fit a long.
+   */
+  private static void scaleMins(long available, int n, long[] min, long[] scaledMin, long sum) {
+    if (sum >= 0) {
       for (int i = 0; i < n; i++) {
         scaledMin[i] = Arith.multiplyDivide(available, min[i], sum);
       }
@@ -229,9 +228,14 @@ final class WaterFill {
   private void selectLeftoverUnits(int units, int count) {
     if (units * 2 <= count) {
       for (int u = 0; u < units; u++) {
+        // The best remainder so far stays in a register: no load waits on the last comparison.
         int best = 0;
+        long largest = remainder[0];
         for (int a = 1; a < count; a++) {
-          best = remainder[a] > remainder[best] ? a : best;
+          final long r = remainder[a];
+          final boolean larger = r > largest;
+          best = larger ? a : best;
+          largest = larger ? r : largest;
         }
         share[best]++;
         remainder[best] = -1;
@@ -243,8 +247,12 @@ final class WaterFill {
     }
     for (int u = units; u < count; u++) {
       int worst = 0;
+      long smallest = remainder[0];
       for (int a = 1; a < count; a++) {
-        worst = remainder[a] <= remainder[worst] ? a : worst;
+        final long r = remainder[a];
+        final boolean notLarger = r <= smallest;
+        worst = notLarger ? a : worst;
+        smallest = notLarger ? r : smallest;
       }
       share[worst]--;
       remainder[worst] = Long.MAX_VALUE;
