@@ -118,6 +118,9 @@ public final class ClusterQuotaState {
    */
   private int[] leafRuns = new int[0];
 
+  /** The most children any group in the tree has. */
+  private int widest;
+
   /**
    * The groups of {@link #order} with children, by depth (parents before children), slots ascending
    * within a depth.
@@ -750,6 +753,10 @@ public final class ClusterQuotaState {
       }
     }
     leavesBySlot = leafSlots;
+    widest = 0;
+    for (final int p : parents) {
+      widest = Math.max(widest, t.children[p].length);
+    }
     leafRuns = runs(leafSlots);
     splitters = parents;
   }
@@ -850,22 +857,32 @@ public final class ClusterQuotaState {
       long used = ownUsed[g];
       long npRequest = ownNpRequest[g];
       long npUsed = ownNpUsed[g];
-      final int[] kids = children[g];
-      if (kids.length > 0) {
-        final boolean validGroup = valid[g];
-        for (final int c : kids) {
-          if (tracked[c]) {
-            // A valid parent asks only for its valid children; the other sums add up raw.
-            if (valid[c] || !validGroup) {
-              request = Arith.add(request, limitedColumn[c]);
-            }
-            used = Arith.add(used, usedColumn[c]);
-            npRequest = Arith.add(npRequest, npRequestColumn[c]);
-            npUsed = Arith.add(npUsed, npUsedColumn[c]);
-          }
-        }
+      final boolean validGroup = valid[g];
+      // Without branches, and without a saturation check per addition: every amount is
+      // non-negative, so a plain sum overflowed iff it went negative at some point, and the
+      // saturated sum is then Long.MAX_VALUE.
+      boolean requestOverflow = false;
+      boolean usedOverflow = false;
+      boolean npRequestOverflow = false;
+      boolean npUsedOverflow = false;
+      for (final int c : children[g]) {
+        final boolean counted = tracked[c];
+        // A valid parent asks only for its valid children; the other sums add up raw.
+        request += counted & (valid[c] | !validGroup) ? limitedColumn[c] : 0;
+        used += counted ? usedColumn[c] : 0;
+        npRequest += counted ? npRequestColumn[c] : 0;
+        npUsed += counted ? npUsedColumn[c] : 0;
+        requestOverflow |= request < 0;
+        usedOverflow |= used < 0;
+        npRequestOverflow |= npRequest < 0;
+        npUsedOverflow |= npUsed < 0;
       }
-      record(g, request, used, npRequest, npUsed);
+      record(
+          g,
+          requestOverflow ? Long.MAX_VALUE : request,
+          usedOverflow ? Long.MAX_VALUE : used,
+          npRequestOverflow ? Long.MAX_VALUE : npRequest,
+          npUsedOverflow ? Long.MAX_VALUE : npUsed);
     }
 
     /** Applies the floor and the max to the summed request and stores what changed. */
@@ -903,11 +920,12 @@ public final class ClusterQuotaState {
   private void distributeAll() {
     refreshRootAvailable();
     final int count = t.dims.count();
-    // Parents before children (by depth); one parent's children gathered for every dimension.
-    for (final int p : splitters) {
-      if (t.isParent[p] && t.valid[p]) {
-        ensureBuffers(t.children[p].length);
-        for (int d = 0; d < count; d++) {
+    // One dimension at a time (its columns streamed once, in slot order), parents before
+    // children (by depth).
+    ensureBuffers(widest);
+    for (int d = 0; d < count; d++) {
+      for (final int p : splitters) {
+        if (t.isParent[p] && t.valid[p]) {
           distributeDimension(p, d);
         }
       }
