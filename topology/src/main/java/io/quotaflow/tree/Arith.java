@@ -51,13 +51,13 @@ final class Arith {
   }
 
   /**
-   * {@code floor(a·b / divisor)} where {@code high} and {@code low} are the 128-bit product {@code
-   * a·b} ({@code a, b >= 0}, {@code high < divisor}): a floating-point estimate corrected to the
-   * exact quotient by its 128-bit remainder, or the long division when the estimate is more than
-   * one off.
+   * {@code floor((high·2⁶⁴ + low) / divisor)} for {@code 0 <= high < divisor} ({@code low}
+   * unsigned), given an {@code estimate} of it: the estimate is checked by its exact 128-bit
+   * remainder and corrected by one, or replaced by the long division when it is further off. Exact
+   * whatever the estimate; fast when it comes from floating point (one multiplication instead of a
+   * division per quotient).
    */
-  static long divide128(long high, long low, long divisor, long a, long b) {
-    final long estimate = (long) ((double) a * (double) b / (double) divisor);
+  static long divide128(long high, long low, long divisor, long estimate) {
     // remainder = a·b - estimate·divisor in 128 bits.
     final long productLow = estimate * divisor;
     final long productHigh = Math.multiplyHigh(estimate, divisor);

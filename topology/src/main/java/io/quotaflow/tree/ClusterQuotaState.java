@@ -113,6 +113,15 @@ public final class ClusterQuotaState {
   private int[] leavesBySlot = new int[0];
 
   /**
+   * {@link #leavesBySlot} as runs of consecutive slots, {@code [from, to)} pairs: with slots in
+   * tree order the leaves are a few long runs, walked by counted loops.
+   */
+  private int[] leafRuns = new int[0];
+
+  /** The most children any group in the tree has. */
+  private int widest;
+
+  /**
    * The groups of {@link #order} with children, by depth (parents before children), slots ascending
    * within a depth.
    */
@@ -638,7 +647,13 @@ public final class ClusterQuotaState {
     for (final int g : slotsByName.values()) {
       byName[k++] = g;
     }
-    final TreeShape shape = TreeShape.of(t, byName);
+    TreeShape shape = TreeShape.of(t, byName);
+    final SlotPermutation layout =
+        SlotPermutation.treeOrder(shape.order, shape.unattached, t.present, t.limit);
+    if (layout != null) {
+      renumber(layout);
+      shape = shape.renumbered(layout);
+    }
     final int n = t.limit;
     for (int g = 0; g < n; g++) {
       if (!t.present[g]) {
@@ -683,6 +698,33 @@ public final class ClusterQuotaState {
     }
   }
 
+  /**
+   * Moves every group to the slot {@code layout} gives it, with everything that holds a slot: the
+   * table, the pods' charged slots, the name order and the pending work.
+   */
+  private void renumber(SlotPermutation layout) {
+    for (int g = 0; g < layout.size(); g++) {
+      if (t.present[g] && layout.target(g) != g) {
+        for (final PodEntry entry : t.pods[g]) {
+          entry.group = layout.target(g);
+        }
+      }
+    }
+    t.permute(layout);
+    slotsByName.replaceAll((groupName, slot) -> layout.target(slot));
+    if (changedFields.length < t.capacity) {
+      changedFields = Arrays.copyOf(changedFields, t.capacity);
+    }
+    layout.move(changedFields);
+    statusList.renumber(layout);
+    podsList.renumber(layout);
+    unattachedAgg.renumber(layout);
+    for (int depth = 0; depth < aggBuckets.length; depth++) {
+      aggBuckets[depth].renumber(layout);
+      distBuckets[depth].renumber(layout);
+    }
+  }
+
   /** Fills {@link #leavesBySlot} and {@link #splitters}. */
   private void sortBySlot() {
     int deepest = 0;
@@ -717,7 +759,29 @@ public final class ClusterQuotaState {
       }
     }
     leavesBySlot = leafSlots;
+    widest = 0;
+    for (final int p : parents) {
+      widest = Math.max(widest, t.children[p].length);
+    }
+    leafRuns = runs(leafSlots);
     splitters = parents;
+  }
+
+  /** Ascending slots as {@code [from, to)} pairs of consecutive slots. */
+  private static int[] runs(int[] ascending) {
+    final IntList runs = new IntList();
+    for (int i = 0; i < ascending.length; i++) {
+      if (i == 0 || ascending[i] != ascending[i - 1] + 1) {
+        if (i > 0) {
+          runs.add(ascending[i - 1] + 1);
+        }
+        runs.add(ascending[i]);
+      }
+    }
+    if (ascending.length > 0) {
+      runs.add(ascending[ascending.length - 1] + 1);
+    }
+    return runs.toArray();
   }
 
   private static IntList[] newBuckets(int size) {
@@ -741,8 +805,8 @@ public final class ClusterQuotaState {
         column.aggregate(g);
       }
       // Every child before its parent: the leaves, then the parents deepest first.
-      for (final int g : leavesBySlot) {
-        column.aggregateLeaf(g);
+      for (int r = 0; r < leafRuns.length; r += 2) {
+        column.aggregateLeaves(leafRuns[r], leafRuns[r + 1]);
       }
       for (int i = splitters.length - 1; i >= 0; i--) {
         column.aggregate(splitters[i]);
@@ -782,12 +846,13 @@ public final class ClusterQuotaState {
       npUsedColumn = t.npUsed[d];
     }
 
-    /** {@link #aggregate} for a group without children. */
-    void aggregateLeaf(int g) {
-      if (!tracked[g]) {
-        return;
+    /** {@link #aggregate} for the groups {@code [from, to)}, none with children. */
+    void aggregateLeaves(int from, int to) {
+      for (int g = from; g < to; g++) {
+        if (tracked[g]) {
+          record(g, ownRequest[g], ownUsed[g], ownNpRequest[g], ownNpUsed[g]);
+        }
       }
-      record(g, ownRequest[g], ownUsed[g], ownNpRequest[g], ownNpUsed[g]);
     }
 
     void aggregate(int g) {
@@ -798,22 +863,32 @@ public final class ClusterQuotaState {
       long used = ownUsed[g];
       long npRequest = ownNpRequest[g];
       long npUsed = ownNpUsed[g];
-      final int[] kids = children[g];
-      if (kids.length > 0) {
-        final boolean validGroup = valid[g];
-        for (final int c : kids) {
-          if (tracked[c]) {
-            // A valid parent asks only for its valid children; the other sums add up raw.
-            if (valid[c] || !validGroup) {
-              request = Arith.add(request, limitedColumn[c]);
-            }
-            used = Arith.add(used, usedColumn[c]);
-            npRequest = Arith.add(npRequest, npRequestColumn[c]);
-            npUsed = Arith.add(npUsed, npUsedColumn[c]);
-          }
-        }
+      final boolean validGroup = valid[g];
+      // Without branches, and without a saturation check per addition: every amount is
+      // non-negative, so a plain sum overflowed iff it went negative at some point, and the
+      // saturated sum is then Long.MAX_VALUE.
+      boolean requestOverflow = false;
+      boolean usedOverflow = false;
+      boolean npRequestOverflow = false;
+      boolean npUsedOverflow = false;
+      for (final int c : children[g]) {
+        final boolean counted = tracked[c];
+        // A valid parent asks only for its valid children; the other sums add up raw.
+        request += counted & (valid[c] | !validGroup) ? limitedColumn[c] : 0;
+        used += counted ? usedColumn[c] : 0;
+        npRequest += counted ? npRequestColumn[c] : 0;
+        npUsed += counted ? npUsedColumn[c] : 0;
+        requestOverflow |= request < 0;
+        usedOverflow |= used < 0;
+        npRequestOverflow |= npRequest < 0;
+        npUsedOverflow |= npUsed < 0;
       }
-      record(g, request, used, npRequest, npUsed);
+      record(
+          g,
+          requestOverflow ? Long.MAX_VALUE : request,
+          usedOverflow ? Long.MAX_VALUE : used,
+          npRequestOverflow ? Long.MAX_VALUE : npRequest,
+          npUsedOverflow ? Long.MAX_VALUE : npUsed);
     }
 
     /** Applies the floor and the max to the summed request and stores what changed. */
@@ -851,11 +926,12 @@ public final class ClusterQuotaState {
   private void distributeAll() {
     refreshRootAvailable();
     final int count = t.dims.count();
-    // Parents before children (by depth); one parent's children gathered for every dimension.
-    for (final int p : splitters) {
-      if (t.isParent[p] && t.valid[p]) {
-        ensureBuffers(t.children[p].length);
-        for (int d = 0; d < count; d++) {
+    // One dimension at a time (its columns streamed once, in slot order), parents before
+    // children (by depth).
+    ensureBuffers(widest);
+    for (int d = 0; d < count; d++) {
+      for (final int p : splitters) {
+        if (t.isParent[p] && t.valid[p]) {
           distributeDimension(p, d);
         }
       }
@@ -1096,14 +1172,13 @@ public final class ClusterQuotaState {
     final long[] minColumn = t.min[d];
     final long[] weightColumn = t.weight[d];
     int n = 0;
+    // Without branches: most children of a parent tracking a rare dimension do not track it.
     for (final int c : t.children[p]) {
-      if (tracked[c] && participating[c]) {
-        bufIndex[n] = c;
-        bufRequest[n] = limitedColumn[c];
-        bufMin[n] = minColumn[c];
-        bufWeight[n] = weightColumn[c];
-        n++;
-      }
+      bufIndex[n] = c;
+      bufRequest[n] = limitedColumn[c];
+      bufMin[n] = minColumn[c];
+      bufWeight[n] = weightColumn[c];
+      n += tracked[c] & participating[c] ? 1 : 0;
     }
     if (n == 0) {
       return;

@@ -82,6 +82,15 @@ final class ExactSums {
     return l;
   }
 
+  /** Moves every group's sums to its new slot. */
+  void permute(SlotPermutation p) {
+    for (int d = 0; d < high.length; d++) {
+      p.move(high[d]);
+      p.move(low[d]);
+      p.move(saturated[d]);
+    }
+  }
+
   void clear(int index) {
     for (int d = 0; d < high.length; d++) {
       high[d][index] = 0;

@@ -175,6 +175,59 @@ final class GroupTable {
     free[freeCount++] = slot;
   }
 
+  /**
+   * Moves every group to the slot {@code p} gives it (see {@link SlotPermutation#treeOrder}): every
+   * per-slot array, the slots held in the structure and the index. The slots of no group end up
+   * after the present ones and are free again.
+   */
+  void permute(SlotPermutation p) {
+    p.move(name);
+    p.move(spec);
+    p.move(present);
+    p.move(pods);
+    p.move(parent);
+    p.renumber(parent);
+    p.move(children);
+    for (int g = 0; g < capacity; g++) {
+      children[g] = p.renumbered(children[g]);
+    }
+    p.move(depth);
+    p.move(attached);
+    p.move(valid);
+    p.move(isParent);
+    p.move(reason);
+    p.move(localProblem);
+    p.move(warning);
+    p.move(frozen);
+    p.move(status);
+    p.move(aggDirty);
+    p.move(distDirty);
+    p.move(statusDirty);
+    p.move(podsDirty);
+    for (int d = 0; d < tracked.length; d++) {
+      p.move(tracked[d]);
+      for (final long[][] columns :
+          new long[][][] {
+            min, effMax, floor, weight, request, limited, used, npRequest, npUsed, scaledMin,
+            runtime
+          }) {
+        p.move(columns[d]);
+      }
+    }
+    ownRequest.permute(p);
+    ownUsed.permute(p);
+    ownNpRequest.permute(p);
+    ownNpUsed.permute(p);
+    index.replaceAll((groupName, slot) -> p.target(slot));
+    // Present slots come first: the rest, up to the old limit, are released and reusable.
+    int count = 0;
+    while (count < limit && present[count]) {
+      count++;
+    }
+    limit = count;
+    freeCount = 0;
+  }
+
   boolean isSpecial(int g) {
     return g == SYSTEM || g == DEFAULT;
   }

@@ -31,6 +31,13 @@ final class IntList {
     size = 0;
   }
 
+  /** Rewrites every slot in the list. */
+  void renumber(SlotPermutation p) {
+    for (int i = 0; i < size; i++) {
+      items[i] = p.target(items[i]);
+    }
+  }
+
   int[] toArray() {
     return Arrays.copyOf(items, size);
   }

@@ -67,6 +67,35 @@ final class TreeShape {
     return new Builder(t).build(byName);
   }
 
+  /** The same shape with every group at the slot {@code p} moves it to. */
+  TreeShape renumbered(SlotPermutation p) {
+    final int[] newParent = p.renumbered(parent);
+    p.move(newParent);
+    final boolean[] newAttached = attached.clone();
+    p.move(newAttached);
+    final boolean[] newValid = valid.clone();
+    p.move(newValid);
+    final String[] newReason = reason.clone();
+    p.move(newReason);
+    final int[][] newChildren = new int[children.length][];
+    for (int g = 0; g < children.length; g++) {
+      newChildren[g] = p.renumbered(children[g]);
+    }
+    p.move(newChildren);
+    final int[] newDepth = depth.clone();
+    p.move(newDepth);
+    return new TreeShape(
+        newParent,
+        newAttached,
+        newValid,
+        newReason,
+        newChildren,
+        newDepth,
+        p.renumbered(order),
+        p.renumbered(unattached),
+        maxDepth);
+  }
+
   /** Position of every group in snapshot order: depth first from the root, then the rest. */
   int[] rank() {
     final int[] rank = new int[parent.length];

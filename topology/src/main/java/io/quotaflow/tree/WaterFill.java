@@ -13,6 +13,9 @@ import java.util.Arrays;
  */
 final class WaterFill {
 
+  /** Up to this many borrowers, the leftover units are handed out by selection, not sorting. */
+  private static final int SELECTION_LIMIT = 16;
+
   private int[] active = new int[16];
   private long[] share = new long[16];
   private long[] remainder = new long[16];
@@ -40,25 +43,40 @@ final class WaterFill {
       long[] scaledMin,
       long[] runtime) {
     ensure(n);
-    System.arraycopy(min, 0, scaledMin, 0, n);
-    if (minScaling && !unbounded) {
-      scaleMins(available, n, min, scaledMin);
-    }
-    long started = 0;
-    int borrowers = 0;
-    // What the weighted borrowers still ask for; -1 once it no longer fits a long.
-    long need = 0;
+    // The mins and their sum, in one loop (amounts are non-negative: the sum overflowed iff it
+    // went negative at some point).
+    long minSum = 0;
+    boolean minOverflow = false;
     for (int i = 0; i < n; i++) {
-      if (request[i] > scaledMin[i]) {
-        runtime[i] = scaledMin[i];
-        if (weight[i] > 0) {
-          active[borrowers++] = i;
-          need = need < 0 ? -1 : need + (request[i] - scaledMin[i]);
-        }
-      } else {
-        runtime[i] = request[i];
-      }
-      started = Arith.add(started, runtime[i]);
+      final long m = min[i];
+      scaledMin[i] = m;
+      minSum += m;
+      minOverflow |= minSum < 0;
+    }
+    if (minScaling && !unbounded && (minOverflow || minSum > available)) {
+      scaleMins(available, n, min, scaledMin, minOverflow ? -1 : minSum);
+    }
+    // Without branches (whether a child borrows is a coin toss for the branch predictor): every
+    // amount is non-negative, so a running sum overflowed iff it was negative at some point, and
+    // the saturated sum is then Long.MAX_VALUE.
+    long started = 0;
+    boolean startedOverflow = false;
+    int borrowers = 0;
+    // What the weighted borrowers still ask for.
+    long need = 0;
+    boolean needOverflow = false;
+    for (int i = 0; i < n; i++) {
+      final long asked = request[i];
+      final long floor = scaledMin[i];
+      final long first = Math.min(asked, floor);
+      runtime[i] = first;
+      final boolean weighted = asked > floor & weight[i] > 0;
+      active[borrowers] = i;
+      borrowers += weighted ? 1 : 0;
+      need += weighted ? asked - floor : 0;
+      needOverflow |= need < 0;
+      started += first;
+      startedOverflow |= started < 0;
     }
     if (borrowers == 0) {
       return;
@@ -67,11 +85,11 @@ final class WaterFill {
       giveAll(borrowers, request, runtime);
       return;
     }
-    if (started >= available) {
+    if (startedOverflow || started >= available) {
       return;
     }
     long left = available - started;
-    if (need >= 0 && left >= need) {
+    if (!needOverflow && left >= need) {
       // Every round would cap at least one borrower and the rest keep fitting: all end capped.
       giveAll(borrowers, request, runtime);
       return;
@@ -102,22 +120,12 @@ final class WaterFill {
     }
   }
 
-  /** Scales the mins to {@code floor(available·min/Σmin)} when they sum above what is available. */
-  private static void scaleMins(long available, int n, long[] min, long[] scaledMin) {
-    long sum = 0;
-    boolean overflow = false;
-    for (int i = 0; i < n; i++) {
-      final long next = sum + min[i];
-      if (next < 0) {
-        overflow = true;
-        break;
-      }
-      sum = next;
-    }
-    if (!overflow) {
-      if (sum <= available) {
-        return;
-      }
+  /**
+   * Scales the mins to {@code floor(available·min/Σmin)} when they sum above what is available;
+   * {@code sum} is Σmin, or -1 when it does not fit a long.
+   */
+  private static void scaleMins(long available, int n, long[] min, long[] scaledMin, long sum) {
+    if (sum >= 0) {
       for (int i = 0; i < n; i++) {
         scaledMin[i] = Arith.multiplyDivide(available, min[i], sum);
       }
@@ -140,41 +148,28 @@ final class WaterFill {
    */
   private void splitShares(long left, int count, long[] weight) {
     long total = 0;
-    long largest = 0;
     boolean fits = true;
     for (int a = 0; a < count; a++) {
-      final long w = weight[active[a]];
-      total += w;
-      if (total < 0) {
-        fits = false;
-        break;
-      }
-      largest = Math.max(largest, w);
+      total += weight[active[a]];
+      fits &= total >= 0;
     }
     if (!fits) {
       splitSharesExactly(left, count, weight);
       return;
     }
+    // w·left/W for every borrower: one floating-point scale per round gives each quotient to
+    // within one, the exact 128-bit remainder corrects it (w <= W, so each quotient is at most
+    // left and each remainder below W, both longs).
+    final double scale = (double) left / (double) total;
     long given = 0;
-    if (Math.multiplyHigh(largest, left) == 0 && largest * left >= 0) {
-      for (int a = 0; a < count; a++) {
-        final long product = weight[active[a]] * left;
-        final long quotient = product / total;
-        share[a] = quotient;
-        remainder[a] = product - quotient * total;
-        given += quotient;
-      }
-    } else {
-      // 128-bit products (bytes times byte-sized weights): w <= total, so each quotient is at
-      // most left and each remainder below total, both longs.
-      for (int a = 0; a < count; a++) {
-        final long w = weight[active[a]];
-        final long low = w * left;
-        final long quotient = Arith.divide128(Math.multiplyHigh(w, left), low, total, w, left);
-        share[a] = quotient;
-        remainder[a] = low - quotient * total;
-        given += quotient;
-      }
+    for (int a = 0; a < count; a++) {
+      final long w = weight[active[a]];
+      final long low = w * left;
+      final long quotient =
+          Arith.divide128(Math.multiplyHigh(w, left), low, total, (long) (w * scale));
+      share[a] = quotient;
+      remainder[a] = low - quotient * total;
+      given += quotient;
     }
     giveLeftoverUnits(left - given, count);
   }
@@ -211,12 +206,56 @@ final class WaterFill {
     if (units == 0) {
       return;
     }
+    if (count <= SELECTION_LIMIT) {
+      selectLeftoverUnits((int) units, count);
+      return;
+    }
     for (int a = 0; a < count; a++) {
       order[a] = a;
     }
     sortByRemainderDescending(0, count);
     for (int u = 0; u < units; u++) {
       share[order[u]]++;
+    }
+  }
+
+  /**
+   * {@link #giveLeftoverUnits} for a few borrowers, without sorting: the units go one at a time to
+   * the largest remainder left (ties to the earlier name), or, when most borrowers get one, all get
+   * one and it is taken back one at a time from the smallest remainder left (ties from the later
+   * name): the same borrowers the stable sort picks. Uses up {@link #remainder}.
+   */
+  private void selectLeftoverUnits(int units, int count) {
+    if (units * 2 <= count) {
+      for (int u = 0; u < units; u++) {
+        // The best remainder so far stays in a register: no load waits on the last comparison.
+        int best = 0;
+        long largest = remainder[0];
+        for (int a = 1; a < count; a++) {
+          final long r = remainder[a];
+          final boolean larger = r > largest;
+          best = larger ? a : best;
+          largest = larger ? r : largest;
+        }
+        share[best]++;
+        remainder[best] = -1;
+      }
+      return;
+    }
+    for (int a = 0; a < count; a++) {
+      share[a]++;
+    }
+    for (int u = units; u < count; u++) {
+      int worst = 0;
+      long smallest = remainder[0];
+      for (int a = 1; a < count; a++) {
+        final long r = remainder[a];
+        final boolean notLarger = r <= smallest;
+        worst = notLarger ? a : worst;
+        smallest = notLarger ? r : smallest;
+      }
+      share[worst]--;
+      remainder[worst] = Long.MAX_VALUE;
     }
   }
 

@@ -83,6 +83,40 @@ class WaterFillProperties {
     }
   }
 
+  /**
+   * Wide parents (past the point where the leftover units are sorted rather than selected) and
+   * amounts of every magnitude (where the floating-point estimate of each quotient is furthest
+   * off), against the same exact reading.
+   */
+  @Property(tries = 300)
+  void splitOfManyChildrenWithAmountsOfEveryMagnitudeMatchesTheExactReading(
+      @ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int n) {
+    final Random random = new Random(seed);
+    final int bits = 1 + random.nextInt(63);
+    final long[] request = new long[n];
+    final long[] min = new long[n];
+    final long[] weight = new long[n];
+    for (int i = 0; i < n; i++) {
+      min[i] = anyMagnitude(random, bits);
+      request[i] = random.nextBoolean() ? anyMagnitude(random, bits) : min[i] / 2;
+      // Equal weights make equal remainders: the ties must go to the earlier name.
+      weight[i] = random.nextInt(4) == 0 ? 7 : anyMagnitude(random, bits);
+    }
+    final Case c =
+        new Case(anyMagnitude(random, bits), random.nextInt(10) == 0, request, min, weight, true);
+    final long[][] result = run(c);
+    final BigInteger[][] expected = Reference.distribute(c);
+    for (int i = 0; i < n; i++) {
+      assertThat(BigInteger.valueOf(result[0][i])).as("scaled min %d", i).isEqualTo(expected[0][i]);
+      assertThat(BigInteger.valueOf(result[1][i])).as("runtime %d", i).isEqualTo(expected[1][i]);
+    }
+  }
+
+  /** A non-negative amount of at most {@code bits} bits, often far fewer. */
+  private static long anyMagnitude(Random random, int bits) {
+    return random.nextLong() >>> (64 - 1 - random.nextInt(bits));
+  }
+
   @Property(tries = 300)
   void withMinScalingChildrenNeverGetMoreThanTheParentDistributes(
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 9) int n) {
