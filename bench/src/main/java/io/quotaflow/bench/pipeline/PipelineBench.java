@@ -26,7 +26,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  *
  * <p>Options (all {@code --name value}): clusters, groups (per cluster), pods (in all), updates,
  * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run); and,
- * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms;
+ * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms,
+ * batch-size (the engine producer's), fetch-min-bytes (its consumers');
  * engine-warmups (default 2) sets how many unreported engine runs come first.
  */
 public final class PipelineBench {
@@ -160,6 +161,12 @@ public final class PipelineBench {
     }
     if (options.containsKey("max-task-idle-ms")) {
       settings.put("max.task.idle.ms", options.get("max-task-idle-ms").toString());
+    }
+    if (options.containsKey("batch-size")) {
+      settings.put("producer.batch.size", options.get("batch-size").toString());
+    }
+    if (options.containsKey("fetch-min-bytes")) {
+      settings.put("consumer.fetch.min.bytes", options.get("fetch-min-bytes").toString());
     }
     if (options.containsKey("recompute-ms")) {
       settings.put("recompute.interval", options.get("recompute-ms") + "ms");
