@@ -27,8 +27,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * <p>Options (all {@code --name value}): clusters, groups (per cluster), pods (in all), updates,
  * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run); and,
  * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms,
- * batch-size (the engine producer's), fetch-min-bytes (its consumers');
- * engine-warmups (default 2) sets how many unreported engine runs come first.
+ * batch-size (the engine producer's), fetch-min-bytes (its consumers'); engine-warmups (default 2)
+ * sets how many unreported engine runs come first.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
