@@ -3,6 +3,7 @@ package io.quotaflow.evict;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.ClientLoop;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -45,7 +45,6 @@ import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -67,11 +66,10 @@ import org.slf4j.LoggerFactory;
  * <p>Commands for clusters this executor does not serve are passed over (another executor, with
  * another consumer group, serves them). One thread does all the work; {@link #close()} stops it.
  */
-public final class EvictionExecutor implements AutoCloseable {
+public final class EvictionExecutor extends ClientLoop {
 
   private static final Logger LOG = LoggerFactory.getLogger(EvictionExecutor.class);
   private static final Duration POLL = Duration.ofMillis(200);
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
   private static final Duration LEDGER_TIMEOUT = Duration.ofSeconds(60);
 
   private final Map<String, PodEvictor> evictors = new LinkedHashMap<>();
@@ -85,16 +83,11 @@ public final class EvictionExecutor implements AutoCloseable {
   private final Clock clock;
   private final MeterRegistry registry;
   private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
-  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-  private final Thread thread;
-  private volatile boolean running = true;
   private volatile boolean ledgerStale = true;
   // Guarded by itself: close() interrupts the thread only while it carries out a command, so the
   // interrupt can only end a wait, never a Kafka client call.
   private final Object commandLock = new Object();
   private boolean inCommand;
-  private boolean started;
-  private boolean closed;
 
   /**
    * An executor for {@code clusters}. It builds, per cluster, a second client on the same
@@ -117,6 +110,7 @@ public final class EvictionExecutor implements AutoCloseable {
       final Clock clock,
       final Sleeper sleeper,
       final MeterRegistry registry) {
+    super("eviction executor");
     Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -139,7 +133,6 @@ public final class EvictionExecutor implements AutoCloseable {
     this.ledger =
         new CommandLedger(
             new KafkaConsumer<>(ledgerConfig(kafka, settings)), results, LEDGER_TIMEOUT);
-    this.thread = new Thread(this::run, "quotaflow-eviction-executor");
     LOG.info(
         "eviction executor for clusters {}{}, group {}",
         evictors.keySet(),
@@ -147,76 +140,32 @@ public final class EvictionExecutor implements AutoCloseable {
         settings.groupId());
   }
 
-  /** Starts consuming commands on the executor's own thread. */
-  public synchronized void start() {
-    if (started || closed) {
-      throw new IllegalStateException("An executor starts once");
-    }
-    started = true;
-    thread.start();
-  }
-
-  /** Completes when the executor stops; exceptionally when a fatal error stopped it. */
-  public CompletableFuture<Void> stopped() {
-    return stopped;
-  }
-
   /**
    * Stops the executor: the command being carried out is abandoned uncommitted (it runs again after
-   * a restart), then the clients are closed. Idempotent.
+   * a restart).
    */
   @Override
-  public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    running = false;
-    if (started) {
-      consumer.wakeup();
-      synchronized (commandLock) {
-        if (inCommand) {
-          thread.interrupt();
-        }
+  protected void wakeUp() {
+    consumer.wakeup();
+    synchronized (commandLock) {
+      if (inCommand) {
+        interruptLoop();
       }
-      try {
-        thread.join(CLOSE_TIMEOUT.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    } else {
-      closeClients();
-      stopped.complete(null);
     }
   }
 
-  private void run() {
-    try {
-      producer.initTransactions();
-      consumer.subscribe(List.of(commands.name()), new Rebalance());
-      while (running) {
-        poll();
-      }
-      stopped.complete(null);
-    } catch (WakeupException | InterruptedException e) {
-      stopped.complete(null);
-    } catch (RuntimeException e) {
-      if (running) {
-        LOG.error("eviction executor stopped by a fatal error", e);
-        stopped.completeExceptionally(e);
-      } else {
-        stopped.complete(null);
-      }
-    } finally {
-      Thread.interrupted();
-      closeClients();
-      LOG.info("eviction executor stopped");
+  @Override
+  protected void loop() throws InterruptedException {
+    producer.initTransactions();
+    consumer.subscribe(List.of(commands.name()), new Rebalance());
+    while (running()) {
+      poll();
     }
   }
 
   private void poll() throws InterruptedException {
     for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
-      if (!running) {
+      if (!running()) {
         return;
       }
       if (!handle(record)) {
@@ -301,7 +250,7 @@ public final class EvictionExecutor implements AutoCloseable {
       final PodEvictor evictor, final PodKey key, final EvictionCommand command)
       throws InterruptedException {
     synchronized (commandLock) {
-      if (!running) {
+      if (!running()) {
         throw new InterruptedException("stopping");
       }
       inCommand = true;
@@ -381,7 +330,8 @@ public final class EvictionExecutor implements AutoCloseable {
     return Counter.builder(name).tags(tags).register(registry);
   }
 
-  private void closeClients() {
+  @Override
+  protected void closeClients() {
     closeQuietly(ledger);
     closeQuietly(() -> producer.close(CLOSE_TIMEOUT));
     closeQuietly(() -> consumer.close(CLOSE_TIMEOUT));

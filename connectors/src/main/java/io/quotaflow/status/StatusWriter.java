@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.ClientLoop;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.cluster.TokenBucket;
@@ -32,7 +33,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,10 +53,9 @@ import org.slf4j.LoggerFactory;
  * <p>At least once: offsets are committed after a flush in which every write succeeded; writes are
  * idempotent patches.
  */
-public final class StatusWriter implements AutoCloseable {
+public final class StatusWriter extends ClientLoop {
 
   private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
   private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
 
   private final Map<String, Target> targets = new LinkedHashMap<>();
@@ -67,11 +66,6 @@ public final class StatusWriter implements AutoCloseable {
   private final Map<QuotaKey, QuotaStatus> latest = new HashMap<>();
   private final PendingWrites<QuotaKey> pending = new PendingWrites<>();
   private final ConcurrentLinkedQueue<QuotaKey> changedObjects = new ConcurrentLinkedQueue<>();
-  private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-  private final Thread thread;
-  private volatile boolean running = true;
-  private boolean started;
-  private boolean closed;
 
   /** One cluster's objects and its request budget. */
   private record Target(ClusterQuotas quotas, TokenBucket bucket) {}
@@ -95,6 +89,7 @@ public final class StatusWriter implements AutoCloseable {
       final Clock clock,
       final Sleeper sleeper,
       final MeterRegistry registry) {
+    super("status writer");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.runtime = topics.runtime();
@@ -113,72 +108,31 @@ public final class StatusWriter implements AutoCloseable {
       }
     }
     this.consumer = new KafkaConsumer<>(consumerConfig(kafka, settings));
-    this.thread = new Thread(this::run, "quotaflow-status-writer");
-  }
-
-  /**
-   * Starts the informers and, once they have listed, consumes runtimes on the writer's own thread.
-   */
-  public synchronized void start() {
-    if (started || closed) {
-      throw new IllegalStateException("A writer starts once");
-    }
-    started = true;
-    thread.start();
     LOG.info("status writer for clusters {}, group {}", targets.keySet(), settings.groupId());
   }
 
-  /** Completes when the writer stops; exceptionally when an error stopped it. */
-  public CompletableFuture<Void> stopped() {
-    return stopped;
-  }
-
-  /** Stops after the write in progress, then closes the consumer and informers. Idempotent. */
+  /** Stops after the write in progress. */
   @Override
-  public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    running = false;
-    if (started) {
-      consumer.wakeup();
-      try {
-        thread.join(CLOSE_TIMEOUT.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    } else {
-      closeClients();
-      stopped.complete(null);
-    }
+  protected void wakeUp() {
+    consumer.wakeup();
   }
 
-  private void run() {
-    try {
-      awaitInformers();
-      consumer.subscribe(List.of(runtime.name()));
-      final long interval = settings.flushInterval().toNanos();
-      long nextFlush = System.nanoTime() + interval;
-      while (running) {
-        final long wait = Math.max(0, nextFlush - System.nanoTime());
-        for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofNanos(wait))) {
-          take(record);
-        }
-        if (System.nanoTime() - nextFlush >= 0) {
-          flush();
-          nextFlush = System.nanoTime() + interval;
-        }
+  /** Waits for the informers to list, then consumes runtimes. */
+  @Override
+  protected void loop() throws InterruptedException {
+    awaitInformers();
+    consumer.subscribe(List.of(runtime.name()));
+    final long interval = settings.flushInterval().toNanos();
+    long nextFlush = System.nanoTime() + interval;
+    while (running()) {
+      final long wait = Math.max(0, nextFlush - System.nanoTime());
+      for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofNanos(wait))) {
+        take(record);
       }
-      stopped.complete(null);
-    } catch (WakeupException | InterruptedException e) {
-      stopped.complete(null);
-    } catch (RuntimeException e) {
-      LOG.error("status writer stopped by an error", e);
-      stopped.completeExceptionally(e);
-    } finally {
-      closeClients();
-      LOG.info("status writer stopped");
+      if (System.nanoTime() - nextFlush >= 0) {
+        flush();
+        nextFlush = System.nanoTime() + interval;
+      }
     }
   }
 
@@ -188,7 +142,7 @@ public final class StatusWriter implements AutoCloseable {
             targets.values().stream()
                 .map(target -> target.quotas().start())
                 .toArray(CompletableFuture[]::new));
-    while (running) {
+    while (running()) {
       try {
         synced.get(200, TimeUnit.MILLISECONDS);
         return;
@@ -235,7 +189,7 @@ public final class StatusWriter implements AutoCloseable {
     }
     boolean failed = false;
     for (final QuotaKey key : pending.drain()) {
-      if (!running) {
+      if (!running()) {
         return;
       }
       final QuotaStatus status = latest.get(key);
@@ -306,7 +260,8 @@ public final class StatusWriter implements AutoCloseable {
     return Counter.builder(name).tags(tags).register(registry);
   }
 
-  private void closeClients() {
+  @Override
+  protected void closeClients() {
     try {
       consumer.close(CLOSE_TIMEOUT);
     } catch (RuntimeException e) {
