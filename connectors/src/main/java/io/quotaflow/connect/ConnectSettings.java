@@ -6,8 +6,12 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.source.SourceSettings;
 import io.quotaflow.status.StatusSettings;
+import io.quotaflow.topics.ClusterPartitioner;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * The documented settings of {@code quotaflow connect}: key, type, default and meaning. Topic
@@ -50,6 +54,16 @@ public final class ConnectSettings {
           "1m",
           "How long reading each source topic at start may take.",
           Parsers::duration);
+
+  public static final Setting<Boolean> SOURCE_PARTITION_BY_CLUSTER =
+      new Setting<>(
+          "source.partition.by.cluster",
+          "boolean",
+          "false",
+          "Put every record of a cluster on one partition of the input topics (ClusterPartitioner),"
+              + " so an engine with inputs.partitioned.by.cluster reads them without a repartition"
+              + " hop. Set it on every source before the engine's setting.",
+          Parsers::bool);
 
   public static final Setting<Boolean> EVICTION_DRY_RUN =
       new Setting<>(
@@ -157,6 +171,7 @@ public final class ConnectSettings {
           SOURCE_RESYNC,
           SOURCE_RECONCILE_INTERVAL,
           SOURCE_START_TIMEOUT,
+          SOURCE_PARTITION_BY_CLUSTER,
           EVICTION_DRY_RUN,
           EVICTION_MAX_ATTEMPTS,
           EVICTION_BACKOFF,
@@ -173,6 +188,18 @@ public final class ConnectSettings {
   private ConnectSettings() {}
 
   /** The source's settings from a configuration. */
+  /**
+   * The source's Kafka settings: the configured ones, with the cluster partitioner when {@link
+   * #SOURCE_PARTITION_BY_CLUSTER} is on.
+   */
+  static Map<String, Object> sourceKafka(final ConnectConfig config) {
+    final Map<String, Object> kafka = new HashMap<>(config.kafka());
+    if (config.get(SOURCE_PARTITION_BY_CLUSTER)) {
+      kafka.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, ClusterPartitioner.class.getName());
+    }
+    return kafka;
+  }
+
   static SourceSettings source(final ConnectConfig config) {
     return new SourceSettings(
         config.get(SOURCE_RESYNC),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.topics.ClusterPartitioner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -50,6 +52,27 @@ class ConnectCommandTest {
 
     assertThat(command.configuration().get(ConnectSettings.EVICTION_DRY_RUN)).isTrue();
     assertThat(ConnectSettings.eviction(command.configuration()).dryRun()).isTrue();
+  }
+
+  @Test
+  void partitioningByClusterGivesOnlyTheSourceTheClusterPartitioner() {
+    final ConnectCommand plain =
+        parse(Map.of(), "--bootstrap-servers", "k:9092", "--cluster", "a=b");
+    final ConnectCommand byCluster =
+        parse(
+            Map.of("QUOTAFLOW_SOURCE_PARTITION_BY_CLUSTER", "true"),
+            "--bootstrap-servers",
+            "k:9092",
+            "--cluster",
+            "a=b");
+
+    assertThat(ConnectSettings.sourceKafka(plain.configuration()))
+        .doesNotContainKey(ProducerConfig.PARTITIONER_CLASS_CONFIG);
+    assertThat(ConnectSettings.sourceKafka(byCluster.configuration()))
+        .containsEntry(ProducerConfig.PARTITIONER_CLASS_CONFIG, ClusterPartitioner.class.getName());
+    assertThat(byCluster.configuration().kafka())
+        .as("the executor's and the status writer's clients")
+        .doesNotContainKey(ProducerConfig.PARTITIONER_CLASS_CONFIG);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.quotaflow.serde;
 
+import java.util.Arrays;
 import java.util.Objects;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -18,6 +19,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   private final Serializer<T> serializer;
   private final Deserializer<T> deserializer;
   private final boolean remembering;
+  private final byte[] currentHeader;
 
   private AvroSerde(final Class<T> type, final RecordRole role, final boolean remembering) {
     this.type = Objects.requireNonNull(type, "type");
@@ -25,6 +27,7 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
     this.remembering = remembering;
     final AvroSerializer<T> encoder = new AvroSerializer<>(type, role);
     final AvroDeserializer<T> decoder = new AvroDeserializer<>(type, role);
+    this.currentHeader = encoder.header();
     if (remembering) {
       final RecentRecords<T> recent = new RecentRecords<>(encoder.header());
       this.serializer = recent.serializer(encoder);
@@ -58,6 +61,13 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   /** The generated record class this serde reads and writes. */
   public Class<T> type() {
     return type;
+  }
+
+  /** Whether {@code bytes} start like a record this serde writes (its current schema's header). */
+  public boolean writesLike(final byte[] bytes) {
+    return bytes != null
+        && bytes.length >= currentHeader.length
+        && Arrays.equals(bytes, 0, currentHeader.length, currentHeader, 0, currentHeader.length);
   }
 
   /** Whether this serde is meant for keys or values. */

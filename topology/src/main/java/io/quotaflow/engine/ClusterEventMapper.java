@@ -1,7 +1,9 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.engine.errors.InvalidInputException;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.topics.ClusterPartitioner;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
@@ -11,16 +13,28 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 /**
  * Turns the records of one input topic into cluster events keyed by cluster name, so the
  * repartition that follows brings every input of a cluster to one task. It checks each record's
- * content on the way (see {@link InputEvents}) and notes where the record came from.
+ * content on the way (see {@link InputEvents}), and, when the inputs come partitioned by cluster
+ * (no repartition), that the record sits on its cluster's partition; it notes where the record came
+ * from.
  */
 final class ClusterEventMapper<K, V> extends ContextualProcessor<K, V, String, ClusterEvent> {
   private final BiFunction<K, V, ClusterEvent.Builder> reader;
   private final EngineMetrics metrics;
+  private final int partitions;
 
+  /**
+   * @param reader checks a record and makes its event
+   * @param metrics counts what is read
+   * @param partitions with inputs partitioned by cluster, the input topics' partition count, and
+   *     each record must sit on its cluster's partition; 0 when records are repartitioned
+   */
   ClusterEventMapper(
-      final BiFunction<K, V, ClusterEvent.Builder> reader, final EngineMetrics metrics) {
+      final BiFunction<K, V, ClusterEvent.Builder> reader,
+      final EngineMetrics metrics,
+      final int partitions) {
     this.reader = Objects.requireNonNull(reader, "reader");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.partitions = partitions;
   }
 
   @Override
@@ -37,6 +51,22 @@ final class ClusterEventMapper<K, V> extends ContextualProcessor<K, V, String, C
           .setSourceOffset(source.offset());
     }
     final ClusterEvent built = event.build();
+    if (partitions > 0 && source != null) {
+      requireClusterPartition(built.getCluster(), source);
+    }
     context().forward(record.withKey(built.getCluster()).withValue(built));
+  }
+
+  /** Without the repartition hop, a record on another partition would split its cluster's tree. */
+  private void requireClusterPartition(final String cluster, final RecordMetadata source) {
+    final int expected = ClusterPartitioner.partitionOf(cluster, partitions);
+    if (source.partition() != expected) {
+      throw new InvalidInputException(
+          String.format(
+              "record of cluster %s on partition %d of %s; with inputs.partitioned.by.cluster"
+                  + " every record of it must be on partition %d of %d (partition the producer"
+                  + " with ClusterPartitioner)",
+              cluster, source.partition(), source.topic(), expected, partitions));
+    }
   }
 }

@@ -81,7 +81,8 @@ public final class QuotaTopology {
             TopologyNames.PODS_SOURCE,
             TopologyNames.PODS_TO_EVENTS,
             InputEvents::pod,
-            metrics);
+            metrics,
+            config);
     final KStream<String, ClusterEvent> quotas =
         events(
             builder,
@@ -89,7 +90,8 @@ public final class QuotaTopology {
             TopologyNames.QUOTAS_SOURCE,
             TopologyNames.QUOTAS_TO_EVENTS,
             InputEvents::quota,
-            metrics);
+            metrics,
+            config);
     final KStream<String, ClusterEvent> nodes =
         events(
             builder,
@@ -97,17 +99,22 @@ public final class QuotaTopology {
             TopologyNames.NODES_SOURCE,
             TopologyNames.NODES_TO_EVENTS,
             InputEvents::node,
-            metrics);
+            metrics,
+            config);
 
     storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
         .forEach(builder::addStateStore);
 
-    pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
-        .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
-        .repartition(
-            Repartitioned.<String, ClusterEvent>as(TopologyNames.CLUSTER_EVENTS)
-                .withKeySerde(Serdes.String())
-                .withValueSerde(EVENTS))
+    final KStream<String, ClusterEvent> events =
+        pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
+            .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS));
+    // Inputs already partitioned by cluster need no hop: each task reads whole clusters.
+    (partitionedByCluster(config)
+            ? events
+            : events.repartition(
+                Repartitioned.<String, ClusterEvent>as(TopologyNames.CLUSTER_EVENTS)
+                    .withKeySerde(Serdes.String())
+                    .withValueSerde(EVENTS)))
         .process(
             () -> new ClusterQuotaProcessor(config, metrics),
             Named.as(TopologyNames.CLUSTER_QUOTA),
@@ -165,10 +172,22 @@ public final class QuotaTopology {
       final String sourceName,
       final String mapperName,
       final BiFunction<K, V, ClusterEvent.Builder> reader,
-      final EngineMetrics metrics) {
+      final EngineMetrics metrics,
+      final EngineConfig config) {
     return builder.stream(
             topic.name(), Consumed.with(topic.keySerde(), topic.valueSerde()).withName(sourceName))
-        .process(() -> new ClusterEventMapper<>(reader, metrics), Named.as(mapperName));
+        .process(
+            () -> new ClusterEventMapper<>(reader, metrics, placementCheck(config)),
+            Named.as(mapperName));
+  }
+
+  private static boolean partitionedByCluster(final EngineConfig config) {
+    return config.get(EngineSettings.INPUTS_PARTITIONED_BY_CLUSTER);
+  }
+
+  /** The partition count records are checked against, or 0 when placement is not checked. */
+  private static int placementCheck(final EngineConfig config) {
+    return partitionedByCluster(config) ? config.get(EngineSettings.TOPIC_PARTITIONS) : 0;
   }
 
   /**

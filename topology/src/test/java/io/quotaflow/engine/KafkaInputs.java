@@ -7,6 +7,7 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.topics.TopicCatalogue;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -24,26 +25,25 @@ final class KafkaInputs implements AutoCloseable {
   private final InputModel model = new InputModel();
 
   KafkaInputs(final String bootstrapServers, final TopicCatalogue topics) {
+    this(bootstrapServers, topics, Map.of());
+  }
+
+  /** Inputs written by a producer with {@code more} producer settings (e.g. a partitioner). */
+  KafkaInputs(
+      final String bootstrapServers, final TopicCatalogue topics, final Map<String, Object> more) {
     this.topics = topics;
+    final Map<String, Object> config = new HashMap<>(more);
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+    // Topics are written right after their creation, while leadership still settles; an
+    // idempotent producer then sometimes hits OUT_OF_ORDER_SEQUENCE_NUMBER and retries until its
+    // delivery timeout. One request in flight keeps each partition in order without idempotence,
+    // and a retried duplicate of a state record is harmless.
+    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
+    config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
     this.producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                ProducerConfig.ACKS_CONFIG,
-                "all",
-                ProducerConfig.LINGER_MS_CONFIG,
-                5,
-                // Topics are written right after their creation, while leadership still settles;
-                // an idempotent producer then sometimes hits OUT_OF_ORDER_SEQUENCE_NUMBER and
-                // retries until its delivery timeout. One request in flight keeps each partition in
-                // order without idempotence, and a retried duplicate of a state record is harmless.
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
-                false,
-                ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
-                1),
-            new ByteArraySerializer(),
-            new ByteArraySerializer());
+        new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
   InputModel model() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.IOException;
@@ -23,34 +24,55 @@ import org.junit.jupiter.api.Test;
 /**
  * The topology's shape is part of the application's persistent identity (store, changelog and
  * repartition topic names): it is pinned by a golden file. When a change is intended, the failing
- * test writes the new description to {@code target/topology-description.txt}; review it and copy it
- * over {@code src/test/resources/io/quotaflow/engine/topology-description.txt}.
+ * test writes the new description to {@code target/} under the golden file's name; review it and
+ * copy it over the one in {@code src/test/resources/io/quotaflow/engine/}.
  */
 class TopologyDescriptionTest {
   private static final String GOLDEN = "topology-description.txt";
+  private static final String GOLDEN_PARTITIONED_BY_CLUSTER =
+      "topology-description-partitioned-by-cluster.txt";
 
   @Test
   void topologyDescriptionMatchesTheGoldenFile() throws IOException {
+    assertMatchesGolden(EngineConfig.defaults(), GOLDEN);
+  }
+
+  @Test
+  void withInputsPartitionedByClusterTheTopologyHasNoRepartitionTopic() throws IOException {
+    final EngineConfig config =
+        EngineConfig.builder()
+            .set(EngineSettings.INPUTS_PARTITIONED_BY_CLUSTER.key(), "true")
+            .build();
+
+    final String described = assertMatchesGolden(config, GOLDEN_PARTITIONED_BY_CLUSTER);
+
+    assertThat(described)
+        .doesNotContain("repartition")
+        .doesNotContainPattern("KSTREAM-|KTABLE-|KSTORE-")
+        .contains("Sub-topology: 0")
+        .doesNotContain("Sub-topology: 1");
+  }
+
+  /** The description of the topology built with {@code config}, after comparing it. */
+  private String assertMatchesGolden(final EngineConfig config, final String goldenName)
+      throws IOException {
     final String described =
-        QuotaTopology.build(
-                TopicCatalogue.withDefaultPrefix(),
-                EngineConfig.defaults(),
-                EngineMetrics.discarding())
+        QuotaTopology.build(TopicCatalogue.withDefaultPrefix(), config, EngineMetrics.discarding())
             .describe()
             .toString();
     final String golden;
-    try (InputStream in = getClass().getResourceAsStream(GOLDEN)) {
+    try (InputStream in = getClass().getResourceAsStream(goldenName)) {
       golden = in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
     if (!described.equals(golden)) {
-      final Path candidate =
-          Path.of(System.getProperty("basedir", "."), "target", "topology-description.txt");
+      final Path candidate = Path.of(System.getProperty("basedir", "."), "target", goldenName);
       Files.createDirectories(candidate.getParent());
       Files.writeString(candidate, described, StandardCharsets.UTF_8);
     }
     assertThat(described)
-        .as("topology description; the new one is in target/topology-description.txt")
+        .as("topology description; the new one is in target/" + goldenName)
         .isEqualTo(golden);
+    return described;
   }
 
   @Test

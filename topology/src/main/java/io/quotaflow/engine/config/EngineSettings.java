@@ -114,6 +114,17 @@ public final class EngineSettings {
           "Scale children's mins down when they exceed what their parent distributes.",
           Parsers::bool);
 
+  /** Whether the inputs arrive partitioned by cluster, so the repartition hop can be skipped. */
+  public static final Setting<Boolean> INPUTS_PARTITIONED_BY_CLUSTER =
+      new Setting<>(
+          "inputs.partitioned.by.cluster",
+          "boolean",
+          "false",
+          "The input topics hold every record of a cluster on one partition (the connectors'"
+              + " source.partition.by.cluster), so the engine reads them without the repartition"
+              + " topic; a record found on another partition is rejected.",
+          Parsers::bool);
+
   /** Where the engine's stores keep their data. */
   public static final Setting<StoreKind> STATE_STORES =
       new Setting<>(
@@ -179,6 +190,7 @@ public final class EngineSettings {
           RECOMPUTE_INTERVAL,
           RECOMPUTE_BACKLOG_INTERVAL,
           STATE_STORES,
+          INPUTS_PARTITIONED_BY_CLUSTER,
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
           REVOKE_DELAY,

@@ -1,0 +1,89 @@
+package io.quotaflow.topics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.QuotaKey;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.kafka.common.Cluster;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.PartitionInfo;
+import org.junit.jupiter.api.Test;
+
+/** Every record of a cluster lands on one partition, whatever the object and the key's form. */
+class ClusterPartitionerTest {
+  private final TopicCatalogue topics = TopicCatalogue.withDefaultPrefix();
+
+  @Test
+  void podQuotaAndNodeKeysOfOneClusterShareAPartitionAsObjectsAndAsBytes() {
+    final ClusterPartitioner partitioner = new ClusterPartitioner();
+    final Set<Integer> partitions = new HashSet<>();
+    final PodKey pod = new PodKey("east", "apps", "web-0");
+    final QuotaKey quota = new QuotaKey("east", "team-a");
+    final NodeKey node = new NodeKey("east", "n1");
+
+    partitions.add(partitioner.partition(topics.pods().name(), pod, null, null, null, cluster(6)));
+    partitions.add(
+        partitioner.partition(
+            topics.pods().name(),
+            topics.pods().keySerializer().serialize("", pod),
+            null,
+            null,
+            null,
+            cluster(6)));
+    partitions.add(
+        partitioner.partition(
+            topics.quotas().name(),
+            topics.quotas().keySerializer().serialize("", quota),
+            null,
+            null,
+            null,
+            cluster(6)));
+    partitions.add(
+        partitioner.partition(
+            topics.nodes().name(),
+            topics.nodes().keySerializer().serialize("", node),
+            null,
+            null,
+            null,
+            cluster(6)));
+
+    assertThat(partitions).containsExactly(ClusterPartitioner.partitionOf("east", 6));
+  }
+
+  @Test
+  void clustersSpreadOverThePartitions() {
+    final Set<Integer> used = new HashSet<>();
+    for (int c = 0; c < 100; c++) {
+      used.add(ClusterPartitioner.partitionOf("cluster-" + c, 6));
+    }
+
+    assertThat(used).containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5);
+  }
+
+  @Test
+  void anythingButAQuotaflowKeyIsRefused() {
+    assertThatThrownBy(() -> ClusterPartitioner.clusterOf(new byte[] {1, 2, 3}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a pod, quota or node key");
+    assertThatThrownBy(() -> ClusterPartitioner.clusterOf("east"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  private Cluster cluster(final int partitions) {
+    final Node broker = new Node(1, "localhost", 9092);
+    final List<PartitionInfo> infos = new ArrayList<>();
+    for (final String topic :
+        List.of(topics.pods().name(), topics.quotas().name(), topics.nodes().name())) {
+      for (int p = 0; p < partitions; p++) {
+        infos.add(new PartitionInfo(topic, p, broker, new Node[] {broker}, new Node[] {broker}));
+      }
+    }
+    return new Cluster("test", List.of(broker), infos, Set.of(), Set.of());
+  }
+}
