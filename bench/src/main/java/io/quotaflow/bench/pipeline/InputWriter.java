@@ -6,7 +6,9 @@ import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.TopicCatalogue;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -23,9 +25,18 @@ final class InputWriter implements AutoCloseable {
   private final KafkaProducer<QuotaKey, QuotaSpec> quotas;
   private final KafkaProducer<NodeKey, NodeState> nodes;
 
-  InputWriter(final String bootstrapServers, final TopicCatalogue topics, final int lingerMs) {
+  /**
+   * @param byCluster whether every record of a cluster goes to one partition ({@link
+   *     ClusterPartitioner}, as connect's {@code source.partition.by.cluster}) instead of by key
+   */
+  InputWriter(
+      final String bootstrapServers,
+      final TopicCatalogue topics,
+      final int lingerMs,
+      final boolean byCluster) {
     this.topics = topics;
-    final Map<String, Object> settings =
+    final Map<String, Object> settings = new HashMap<>();
+    settings.putAll(
         Map.of(
             ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
             bootstrapServers,
@@ -38,7 +49,10 @@ final class InputWriter implements AutoCloseable {
             ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
             false,
             ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION,
-            1);
+            1));
+    if (byCluster) {
+      settings.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, ClusterPartitioner.class.getName());
+    }
     this.pods =
         new KafkaProducer<>(
             settings, topics.pods().keySerializer(), topics.pods().valueSerializer());

@@ -27,8 +27,9 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * <p>Options (all {@code --name value}): clusters, groups (per cluster), pods (in all), updates,
  * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run); and,
  * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms,
- * batch-size (the engine producer's), fetch-min-bytes (its consumers'); engine-warmups (default 2)
- * sets how many unreported engine runs come first.
+ * batch-size (the engine producer's), fetch-min-bytes (its consumers'), partitioned-inputs 1 (the
+ * inputs written through ClusterPartitioner and read without the repartition hop); engine-warmups
+ * (default 2) sets how many unreported engine runs come first.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
@@ -53,6 +54,7 @@ public final class PipelineBench {
     final Duration warmup = Duration.ofSeconds(options.getOrDefault("warmup-seconds", 5));
     final Duration limit = Duration.ofSeconds(options.getOrDefault("max-seconds", 180));
     final Map<String, String> engineSettings = engineSettings(options);
+    final boolean byCluster = options.getOrDefault("partitioned-inputs", 0) != 0;
     final Path work = Files.createTempDirectory("quotaflow-pipeline-bench");
     OUT.printf(
         Locale.ROOT,
@@ -69,7 +71,7 @@ public final class PipelineBench {
       final TopicCatalogue topics = TopicCatalogue.withPrefix(PREFIX);
       provision(servers, topics, partitions);
       final Workload workload = new Workload(shape);
-      final Fill fill = fill(servers, topics, workload);
+      final Fill fill = fill(servers, topics, workload, byCluster);
       OUT.printf(
           Locale.ROOT,
           "filled: %,d quotas, %,d nodes, %,d pod records in %.1f s%n",
@@ -115,7 +117,7 @@ public final class PipelineBench {
               new EngineRun(
                   servers, PREFIX, partitions, EOS, work.resolve("state-eos"), engineSettings)) {
         eos = measure(run, watcher, inputs, fill.pods(), limit);
-        try (InputWriter writer = new InputWriter(servers, topics, 0)) {
+        try (InputWriter writer = new InputWriter(servers, topics, 0, byCluster)) {
           latency =
               new LatencyRun(workload, writer, watcher)
                   .run(rate, warmup, latencySeconds, Duration.ofSeconds(15));
@@ -168,6 +170,9 @@ public final class PipelineBench {
     if (options.containsKey("fetch-min-bytes")) {
       settings.put("consumer.fetch.min.bytes", options.get("fetch-min-bytes").toString());
     }
+    if (options.getOrDefault("partitioned-inputs", 0) != 0) {
+      settings.put("inputs.partitioned.by.cluster", "true");
+    }
     if (options.containsKey("recompute-ms")) {
       settings.put("recompute.interval", options.get("recompute-ms") + "ms");
     }
@@ -183,12 +188,15 @@ public final class PipelineBench {
   }
 
   private static Fill fill(
-      final String servers, final TopicCatalogue topics, final Workload workload) {
+      final String servers,
+      final TopicCatalogue topics,
+      final Workload workload,
+      final boolean byCluster) {
     final long start = System.nanoTime();
     final var quotas = workload.quotas();
     final var nodes = workload.nodes();
     final WorkloadShape shape = workload.shape();
-    try (InputWriter writer = new InputWriter(servers, topics, 10)) {
+    try (InputWriter writer = new InputWriter(servers, topics, 10, byCluster)) {
       quotas.forEach(writer::quota);
       nodes.forEach(writer::node);
       for (int pod = 0; pod < shape.pods(); pod++) {
