@@ -8,9 +8,11 @@ import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.topics.ProvisioningReport;
 import io.quotaflow.topics.TopicCatalogue;
+import io.quotaflow.topics.TopicCheck;
 import io.quotaflow.topics.TopicProvisioner;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -78,7 +80,29 @@ public final class Engine implements AutoCloseable {
       if (!report.created().isEmpty()) {
         LOG.info("Created topics {}", report.created());
       }
+      if (config.get(EngineSettings.INPUTS_PARTITIONED_BY_CLUSTER)) {
+        requireInputsAsCatalogued(report);
+      }
       return report;
+    }
+  }
+
+  /**
+   * Without the repartition hop a record's partition decides where its cluster is computed, and the
+   * engine places clusters by {@code topic.partitions}: an input topic with another partition count
+   * would have every misplaced record rejected.
+   */
+  private void requireInputsAsCatalogued(final ProvisioningReport report) {
+    final List<String> inputs =
+        List.of(topics.pods().name(), topics.quotas().name(), topics.nodes().name());
+    final List<TopicCheck> differing =
+        report.mismatched().stream().filter(check -> inputs.contains(check.topic())).toList();
+    if (!differing.isEmpty()) {
+      throw new IllegalStateException(
+          "inputs.partitioned.by.cluster needs the input topics with topic.partitions="
+              + config.get(EngineSettings.TOPIC_PARTITIONS)
+              + " partitions: "
+              + differing);
     }
   }
 
