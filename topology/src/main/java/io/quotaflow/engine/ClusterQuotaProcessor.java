@@ -43,6 +43,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.Cancellable;
@@ -130,8 +131,7 @@ final class ClusterQuotaProcessor
         (System.nanoTime() - started) / 1_000_000);
 
     punctuators.add(
-        context.schedule(
-            recomputeInterval, PunctuationType.WALL_CLOCK_TIME, now -> recomputeDirty(now, false)));
+        context.schedule(recomputeInterval, PunctuationType.WALL_CLOCK_TIME, this::recomputeDirty));
     if (reclaimEnabled) {
       punctuators.add(
           context.schedule(revokeCheckInterval, PunctuationType.WALL_CLOCK_TIME, this::reclaim));
@@ -175,18 +175,20 @@ final class ClusterQuotaProcessor
     dirty.clear();
   }
 
-  /**
-   * Recomputes the dirty clusters and emits what changed: every one with {@code all}, else those
-   * the pacer says are due (the others stay dirty).
-   */
-  private void recomputeDirty(final long timestamp, final boolean all) {
+  /** At a recompute tick: recomputes the dirty clusters the pacer says are due. */
+  private void recomputeDirty(final long timestamp) {
+    recompute(timestamp, cluster -> pacer.due(cluster, timestamp));
+  }
+
+  /** Recomputes the dirty clusters {@code chosen} accepts and emits what changed. */
+  private void recompute(final long timestamp, final Predicate<String> chosen) {
     if (dirty.isEmpty()) {
       return;
     }
     final Instant now = Instant.ofEpochMilli(timestamp);
     for (final Iterator<String> it = dirty.iterator(); it.hasNext(); ) {
       final String cluster = it.next();
-      if (!all && !pacer.due(cluster, timestamp)) {
+      if (!chosen.test(cluster)) {
         continue;
       }
       it.remove();
@@ -210,8 +212,9 @@ final class ClusterQuotaProcessor
   }
 
   private void reclaim(final long timestamp) {
-    // Decide on up-to-date numbers: a change waiting for the next recomputation counts now.
-    recomputeDirty(timestamp, true);
+    // Decide on up-to-date numbers: a change waiting for the next recomputation counts now,
+    // unless its cluster is working through a backlog, whose states are stale anyway.
+    recompute(timestamp, cluster -> !pacer.inBacklog(cluster, timestamp));
     for (final ClusterTree tree : clusters.values()) {
       reclaimer.check(
           tree.cluster(),

@@ -34,10 +34,20 @@ final class RecomputePacer {
     if (pace == null) {
       return true;
     }
-    final boolean backlog = pace.arrivedSinceTick && nowMillis - pace.newestEvent > backlogMillis;
-    final boolean recent = nowMillis - pace.lastRecomputed < backlogMillis;
+    final boolean arrived = pace.arrivedSinceTick;
     pace.arrivedSinceTick = false;
-    return !(backlog && recent);
+    return !(arrived && inBacklog(cluster, nowMillis));
+  }
+
+  /**
+   * Whether {@code cluster} is working through a backlog and was recomputed within the interval:
+   * its last result is as current as the pacer lets it be. Changes nothing.
+   */
+  boolean inBacklog(final String cluster, final long nowMillis) {
+    final Pace pace = clusters.get(cluster);
+    return pace != null
+        && nowMillis - pace.newestEvent > backlogMillis
+        && nowMillis - pace.lastRecomputed < backlogMillis;
   }
 
   /** Notes that {@code cluster} was recomputed at {@code nowMillis}. */

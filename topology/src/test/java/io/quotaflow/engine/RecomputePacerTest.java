@@ -58,6 +58,17 @@ class RecomputePacerTest {
   }
 
   @Test
+  void askingWhetherAClusterIsInABacklogDoesNotCountAsATick() {
+    pacer.recomputed(EAST, T);
+    pacer.arrived(EAST, T - 60_000);
+
+    assertThat(pacer.inBacklog(EAST, T + 100)).isTrue();
+    assertThat(pacer.inBacklog(EAST, T + 100)).isTrue();
+    assertThat(pacer.due(EAST, T + 100)).as("events arrived since the last tick").isFalse();
+    assertThat(pacer.inBacklog(EAST, T + 1_000)).as("recomputed a full interval ago").isFalse();
+  }
+
+  @Test
   void clustersArePacedApart() {
     pacer.recomputed(EAST, T);
     pacer.recomputed("west", T);

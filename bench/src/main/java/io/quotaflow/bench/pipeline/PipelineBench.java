@@ -28,8 +28,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run); and,
  * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms,
  * batch-size (the engine producer's), fetch-min-bytes (its consumers'), partitioned-inputs 1 (the
- * inputs written through ClusterPartitioner and read without the repartition hop); engine-warmups
- * (default 2) sets how many unreported engine runs come first.
+ * inputs written through ClusterPartitioner and read without the repartition hop), backlog-ms;
+ * engine-warmups (default 2) sets how many unreported engine runs come first.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
@@ -172,6 +172,9 @@ public final class PipelineBench {
     }
     if (options.getOrDefault("partitioned-inputs", 0) != 0) {
       settings.put("inputs.partitioned.by.cluster", "true");
+    }
+    if (options.containsKey("backlog-ms")) {
+      settings.put("recompute.backlog.interval", options.get("backlog-ms") + "ms");
     }
     if (options.containsKey("recompute-ms")) {
       settings.put("recompute.interval", options.get("recompute-ms") + "ms");
