@@ -135,6 +135,9 @@ public final class ClusterQuotaState {
 
   private int maxDepth;
 
+  /** {@link #contiguousChildren} per dimension (null: not built yet). */
+  private int[][] firstChildren = new int[0][];
+
   // Scratch for one distribution.
   private int[] bufIndex = new int[16];
   private long[] bufRequest = new long[16];
@@ -690,6 +693,7 @@ public final class ClusterQuotaState {
     unattached = shape.unattached;
     maxDepth = shape.maxDepth;
     sortBySlot();
+    firstChildren = new int[0][];
     rank = shape.rank();
     if (aggBuckets.length < maxDepth + 1) {
       aggBuckets = newBuckets(maxDepth + 1);
@@ -1201,6 +1205,35 @@ public final class ClusterQuotaState {
     }
   }
 
+  /**
+   * Per parent, for dimension {@code d}: the slot of its first child if its children sit at
+   * consecutive slots and every one of them tracks {@code d} and takes part in the split, else -1.
+   * Derived from the shape and the tracked dimensions (both change only with the structure), built
+   * on first use after a rebuild or a new dimension.
+   */
+  private int[] contiguousChildren(int d) {
+    if (d >= firstChildren.length) {
+      firstChildren = Arrays.copyOf(firstChildren, t.dims.count());
+    }
+    int[] first = firstChildren[d];
+    if (first == null) {
+      first = new int[t.limit];
+      Arrays.fill(first, -1);
+      final boolean[] tracked = t.tracked[d];
+      for (final int p : splitters) {
+        final int[] kids = t.children[p];
+        boolean dense = kids.length > 0;
+        for (int i = 0; i < kids.length && dense; i++) {
+          final int c = kids[i];
+          dense = c == kids[0] + i && participating[c] && tracked[c];
+        }
+        first[p] = dense ? kids[0] : -1;
+      }
+      firstChildren[d] = first;
+    }
+    return first;
+  }
+
   /** One parent's distribution in one dimension (buffers sized by the caller). */
   private void distributeDimension(int p, int d) {
     // A dimension the parent does not track is not bounded at its level.
@@ -1210,14 +1243,28 @@ public final class ClusterQuotaState {
     final long[] limitedColumn = t.limited[d];
     final long[] minColumn = t.min[d];
     final long[] weightColumn = t.weight[d];
+    final int[] kids = t.children[p];
+    final int[] firstChild = contiguousChildren(d);
+    final int first = p < firstChild.length ? firstChild[p] : -1;
     int n = 0;
-    // Without branches: most children of a parent tracking a rare dimension do not track it.
-    for (final int c : t.children[p]) {
-      bufIndex[n] = c;
-      bufRequest[n] = limitedColumn[c];
-      bufMin[n] = minColumn[c];
-      bufWeight[n] = weightColumn[c];
-      n += tracked[c] & participating[c] ? 1 : 0;
+    if (first >= 0) {
+      // Every child takes part, at consecutive slots: plain copies, no filter.
+      n = kids.length;
+      for (int i = 0; i < n; i++) {
+        bufIndex[i] = first + i;
+        bufRequest[i] = limitedColumn[first + i];
+        bufMin[i] = minColumn[first + i];
+        bufWeight[i] = weightColumn[first + i];
+      }
+    } else {
+      // Without branches: most children of a parent tracking a rare dimension do not track it.
+      for (final int c : kids) {
+        bufIndex[n] = c;
+        bufRequest[n] = limitedColumn[c];
+        bufMin[n] = minColumn[c];
+        bufWeight[n] = weightColumn[c];
+        n += tracked[c] & participating[c] ? 1 : 0;
+      }
     }
     if (n == 0) {
       return;
