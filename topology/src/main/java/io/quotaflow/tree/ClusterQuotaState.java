@@ -135,6 +135,9 @@ public final class ClusterQuotaState {
 
   private int maxDepth;
 
+  /** {@link #contiguousChildren} per dimension (null: not built yet). */
+  private int[][] firstChildren = new int[0][];
+
   // Scratch for one distribution.
   private int[] bufIndex = new int[16];
   private long[] bufRequest = new long[16];
@@ -577,8 +580,7 @@ public final class ClusterQuotaState {
     }
     refreshRootDims();
     if (fullPass) {
-      aggregateAll();
-      distributeAll();
+      recomputeEveryDimension();
       fullPass = false;
     } else {
       aggregateUp();
@@ -691,6 +693,7 @@ public final class ClusterQuotaState {
     unattached = shape.unattached;
     maxDepth = shape.maxDepth;
     sortBySlot();
+    firstChildren = new int[0][];
     rank = shape.rank();
     if (aggBuckets.length < maxDepth + 1) {
       aggBuckets = newBuckets(maxDepth + 1);
@@ -793,26 +796,50 @@ public final class ClusterQuotaState {
   }
 
   /**
-   * Every aggregate, children before parents, one dimension at a time with that dimension's columns
-   * read once; the dirty lists are dropped.
+   * Every aggregate and every distribution, one dimension at a time: that dimension's aggregates
+   * (children before parents), then its distributions (parents before children), so the split finds
+   * the columns the aggregation just read still in the cache. Dimensions are independent of each
+   * other; the dirty lists are dropped.
    */
-  private void aggregateAll() {
+  private void recomputeEveryDimension() {
     clearWorkLists();
+    ensureBuffers(widest);
     final int count = t.dims.count();
+    boolean rootChanged = false;
     for (int d = 0; d < count; d++) {
-      final ColumnAggregator column = new ColumnAggregator(d);
-      for (final int g : unattached) {
-        column.aggregate(g);
-      }
-      // Every child before its parent: the leaves, then the parents deepest first.
-      for (int r = 0; r < leafRuns.length; r += 2) {
-        column.aggregateLeaves(leafRuns[r], leafRuns[r + 1]);
-      }
-      for (int i = splitters.length - 1; i >= 0; i--) {
-        column.aggregate(splitters[i]);
+      aggregateDimension(d);
+      rootChanged |= refreshRootAvailable(d);
+      for (final int p : splitters) {
+        if (t.isParent[p] && t.valid[p]) {
+          distributeDimension(p, d);
+        }
       }
     }
+    if (rootChanged) {
+      markDist(GroupTable.ROOT);
+      markStatus(GroupTable.ROOT, F_RUNTIME);
+    }
+    distributeToSpecialGroups();
+    clearWorkLists();
   }
+
+  /** Every aggregate of one dimension, children before parents, its columns read once. */
+  private void aggregateDimension(int d) {
+    final ColumnAggregator column = new ColumnAggregator(d);
+    for (final int g : unattached) {
+      column.aggregate(g);
+    }
+    // Every child before its parent: the leaves, then the parents deepest first.
+    for (int r = 0; r < leafRuns.length; r += 2) {
+      column.aggregateLeaves(leafRuns[r], leafRuns[r + 1]);
+    }
+    for (int i = splitters.length - 1; i >= 0; i--) {
+      column.aggregate(splitters[i]);
+    }
+  }
+
+  /** Leaves checked for a change at a time in a full pass (a block that changed is redone). */
+  private static final int LEAF_BLOCK = 64;
 
   /** {@link #aggregate} for one dimension, over columns read once. */
   private final class ColumnAggregator {
@@ -848,11 +875,38 @@ public final class ClusterQuotaState {
 
     /** {@link #aggregate} for the groups {@code [from, to)}, none with children. */
     void aggregateLeaves(int from, int to) {
-      for (int g = from; g < to; g++) {
-        if (tracked[g]) {
-          record(g, ownRequest[g], ownUsed[g], ownNpRequest[g], ownNpUsed[g]);
+      for (int start = from; start < to; start += LEAF_BLOCK) {
+        final int end = Math.min(to, start + LEAF_BLOCK);
+        if (leavesUnchanged(start, end)) {
+          continue;
+        }
+        for (int g = start; g < end; g++) {
+          if (tracked[g]) {
+            record(g, ownRequest[g], ownUsed[g], ownNpRequest[g], ownNpUsed[g]);
+          }
         }
       }
+    }
+
+    /**
+     * Whether {@link #record} would change nothing for the leaves {@code [from, to)}: one loop
+     * without branches or stores that ORs together every difference (usually none, so the block is
+     * done).
+     */
+    private boolean leavesUnchanged(int from, int to) {
+      long difference = 0;
+      for (int g = from; g < to; g++) {
+        final long request = Math.max(ownRequest[g], floor[g]);
+        final long limited = Math.min(request, effMax[g]);
+        final long change =
+            (requestColumn[g] ^ request)
+                | (limitedColumn[g] ^ limited)
+                | (usedColumn[g] ^ ownUsed[g])
+                | (npRequestColumn[g] ^ ownNpRequest[g])
+                | (npUsedColumn[g] ^ ownNpUsed[g]);
+        difference |= tracked[g] ? change : 0;
+      }
+      return difference == 0;
     }
 
     void aggregate(int g) {
@@ -920,24 +974,6 @@ public final class ClusterQuotaState {
         markStatus(g, fields);
       }
     }
-  }
-
-  /** Every distribution, parents before children, one dimension at a time. */
-  private void distributeAll() {
-    refreshRootAvailable();
-    final int count = t.dims.count();
-    // One dimension at a time (its columns streamed once, in slot order), parents before
-    // children (by depth).
-    ensureBuffers(widest);
-    for (int d = 0; d < count; d++) {
-      for (final int p : splitters) {
-        if (t.isParent[p] && t.valid[p]) {
-          distributeDimension(p, d);
-        }
-      }
-    }
-    distributeToSpecialGroups();
-    clearWorkLists();
   }
 
   private void clearWorkLists() {
@@ -1134,21 +1170,28 @@ public final class ClusterQuotaState {
     final int count = t.dims.count();
     boolean changed = false;
     for (int d = 0; d < count; d++) {
-      final long carved = Arith.add(t.used[d][GroupTable.SYSTEM], t.used[d][GroupTable.DEFAULT]);
-      final long available = Math.max(0L, total.get(d, 0) - carved);
-      if (rootAvailable[d] != available) {
-        rootAvailable[d] = available;
-        changed = true;
-      }
-      if (t.runtime[d][GroupTable.ROOT] != available) {
-        t.runtime[d][GroupTable.ROOT] = available;
-        changed = true;
-      }
+      changed |= refreshRootAvailable(d);
     }
     if (changed) {
       markDist(GroupTable.ROOT);
       markStatus(GroupTable.ROOT, F_RUNTIME);
     }
+  }
+
+  /** {@link #refreshRootAvailable()} in one dimension; true if it changed (nothing marked). */
+  private boolean refreshRootAvailable(int d) {
+    final long carved = Arith.add(t.used[d][GroupTable.SYSTEM], t.used[d][GroupTable.DEFAULT]);
+    final long available = Math.max(0L, total.get(d, 0) - carved);
+    boolean changed = false;
+    if (rootAvailable[d] != available) {
+      rootAvailable[d] = available;
+      changed = true;
+    }
+    if (t.runtime[d][GroupTable.ROOT] != available) {
+      t.runtime[d][GroupTable.ROOT] = available;
+      changed = true;
+    }
+    return changed;
   }
 
   private void distribute(int p) {
@@ -1162,6 +1205,35 @@ public final class ClusterQuotaState {
     }
   }
 
+  /**
+   * Per parent, for dimension {@code d}: the slot of its first child if its children sit at
+   * consecutive slots and every one of them tracks {@code d} and takes part in the split, else -1.
+   * Derived from the shape and the tracked dimensions (both change only with the structure), built
+   * on first use after a rebuild or a new dimension.
+   */
+  private int[] contiguousChildren(int d) {
+    if (d >= firstChildren.length) {
+      firstChildren = Arrays.copyOf(firstChildren, t.dims.count());
+    }
+    int[] first = firstChildren[d];
+    if (first == null) {
+      first = new int[t.limit];
+      Arrays.fill(first, -1);
+      final boolean[] tracked = t.tracked[d];
+      for (final int p : splitters) {
+        final int[] kids = t.children[p];
+        boolean dense = kids.length > 0;
+        for (int i = 0; i < kids.length && dense; i++) {
+          final int c = kids[i];
+          dense = c == kids[0] + i && participating[c] && tracked[c];
+        }
+        first[p] = dense ? kids[0] : -1;
+      }
+      firstChildren[d] = first;
+    }
+    return first;
+  }
+
   /** One parent's distribution in one dimension (buffers sized by the caller). */
   private void distributeDimension(int p, int d) {
     // A dimension the parent does not track is not bounded at its level.
@@ -1171,14 +1243,28 @@ public final class ClusterQuotaState {
     final long[] limitedColumn = t.limited[d];
     final long[] minColumn = t.min[d];
     final long[] weightColumn = t.weight[d];
+    final int[] kids = t.children[p];
+    final int[] firstChild = contiguousChildren(d);
+    final int first = p < firstChild.length ? firstChild[p] : -1;
     int n = 0;
-    // Without branches: most children of a parent tracking a rare dimension do not track it.
-    for (final int c : t.children[p]) {
-      bufIndex[n] = c;
-      bufRequest[n] = limitedColumn[c];
-      bufMin[n] = minColumn[c];
-      bufWeight[n] = weightColumn[c];
-      n += tracked[c] & participating[c] ? 1 : 0;
+    if (first >= 0) {
+      // Every child takes part, at consecutive slots: plain copies, no filter.
+      n = kids.length;
+      for (int i = 0; i < n; i++) {
+        bufIndex[i] = first + i;
+        bufRequest[i] = limitedColumn[first + i];
+        bufMin[i] = minColumn[first + i];
+        bufWeight[i] = weightColumn[first + i];
+      }
+    } else {
+      // Without branches: most children of a parent tracking a rare dimension do not track it.
+      for (final int c : kids) {
+        bufIndex[n] = c;
+        bufRequest[n] = limitedColumn[c];
+        bufMin[n] = minColumn[c];
+        bufWeight[n] = weightColumn[c];
+        n += tracked[c] & participating[c] ? 1 : 0;
+      }
     }
     if (n == 0) {
       return;
@@ -1195,6 +1281,15 @@ public final class ClusterQuotaState {
         bufRuntime);
     final long[] scaledColumn = t.scaledMin[d];
     final long[] runtimeColumn = t.runtime[d];
+    // Usually nothing changed: one loop without branches tells, before the one that marks.
+    long difference = 0;
+    for (int i = 0; i < n; i++) {
+      final int c = bufIndex[i];
+      difference |= (scaledColumn[c] ^ bufScaled[i]) | (runtimeColumn[c] ^ bufRuntime[i]);
+    }
+    if (difference == 0) {
+      return;
+    }
     for (int i = 0; i < n; i++) {
       final int c = bufIndex[i];
       if (scaledColumn[c] != bufScaled[i]) {

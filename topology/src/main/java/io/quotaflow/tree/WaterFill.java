@@ -16,6 +16,11 @@ final class WaterFill {
   /** Up to this many borrowers, the leftover units are handed out by selection, not sorting. */
   private static final int SELECTION_LIMIT = 16;
 
+  /** Bits of a borrower's position in a selection key: enough for {@link #SELECTION_LIMIT}. */
+  private static final int INDEX_BITS = 4;
+
+  private static final int INDEX_MASK = (1 << INDEX_BITS) - 1;
+
   private int[] active = new int[16];
   private long[] share = new long[16];
   private long[] remainder = new long[16];
@@ -171,7 +176,7 @@ final class WaterFill {
       remainder[a] = low - quotient * total;
       given += quotient;
     }
-    giveLeftoverUnits(left - given, count);
+    giveLeftoverUnits(left - given, count, total);
   }
 
   /** The same split through {@link BigInteger}, for weights or amounts whose products overflow. */
@@ -202,12 +207,17 @@ final class WaterFill {
     }
   }
 
-  private void giveLeftoverUnits(long units, int count) {
+  /** Hands out the leftover units; every remainder is below {@code total}. */
+  private void giveLeftoverUnits(long units, int count, long total) {
     if (units == 0) {
       return;
     }
     if (count <= SELECTION_LIMIT) {
-      selectLeftoverUnits((int) units, count);
+      if (total >>> (63 - INDEX_BITS) == 0) {
+        selectLeftoverUnitsByKey((int) units, count);
+      } else {
+        selectLeftoverUnits((int) units, count);
+      }
       return;
     }
     for (int a = 0; a < count; a++) {
@@ -256,6 +266,43 @@ final class WaterFill {
       }
       share[worst]--;
       remainder[worst] = Long.MAX_VALUE;
+    }
+  }
+
+  /**
+   * {@link #selectLeftoverUnits} with each remainder and its position packed in one key, {@code
+   * remainder << 4 | (15 - a)} (remainders below 2^59, at most 16 borrowers): a larger key is a
+   * larger remainder or, for equal remainders, the earlier name, so each pick is a plain maximum
+   * (or minimum) over distinct keys. Picks the same borrowers. Uses up {@link #remainder}.
+   */
+  private void selectLeftoverUnitsByKey(int units, int count) {
+    final long[] key = remainder;
+    for (int a = 0; a < count; a++) {
+      key[a] = key[a] << INDEX_BITS | (INDEX_MASK - a);
+    }
+    if (units * 2 <= count) {
+      for (int u = 0; u < units; u++) {
+        long largest = key[0];
+        for (int a = 1; a < count; a++) {
+          largest = Math.max(largest, key[a]);
+        }
+        final int best = INDEX_MASK - (int) (largest & INDEX_MASK);
+        share[best]++;
+        key[best] = Long.MIN_VALUE;
+      }
+      return;
+    }
+    for (int a = 0; a < count; a++) {
+      share[a]++;
+    }
+    for (int u = units; u < count; u++) {
+      long smallest = key[0];
+      for (int a = 1; a < count; a++) {
+        smallest = Math.min(smallest, key[a]);
+      }
+      final int worst = INDEX_MASK - (int) (smallest & INDEX_MASK);
+      share[worst]--;
+      key[worst] = Long.MAX_VALUE;
     }
   }
 
