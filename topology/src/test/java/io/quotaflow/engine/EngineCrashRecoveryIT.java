@@ -13,7 +13,6 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.reclaim.EvictionCommands;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.PodKey;
-import io.quotaflow.tree.QuotaOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,12 +79,7 @@ class EngineCrashRecoveryIT {
             .atMost(EngineInstances.timeout())
             .untilAsserted(
                 () -> {
-                  outputs.poll();
-                  for (final String cluster : CLUSTERS) {
-                    assertThat(outputs.table(cluster))
-                        .as(cluster)
-                        .isEqualTo(inputs.model().expected(cluster, QuotaOptions.DEFAULTS));
-                  }
+                  outputs.poll().assertTablesMatch(inputs.model(), CLUSTERS);
                   // None lost: the reclaim scenes' victims, each commanded.
                   assertThat(commandIds(outputs.evictions())).containsAll(reclaimCommandIds());
                 });

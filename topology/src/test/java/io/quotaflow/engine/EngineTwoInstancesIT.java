@@ -51,15 +51,7 @@ class EngineTwoInstancesIT {
 
         await()
             .atMost(EngineInstances.timeout())
-            .untilAsserted(
-                () -> {
-                  outputs.poll();
-                  for (final String cluster : CLUSTERS) {
-                    assertThat(outputs.table(cluster))
-                        .as(cluster)
-                        .isEqualTo(inputs.model().expected(cluster, QuotaOptions.DEFAULTS));
-                  }
-                });
+            .untilAsserted(() -> outputs.poll().assertTablesMatch(inputs.model(), CLUSTERS));
         assertThat(activeTasks(one) + activeTasks(two)).isEqualTo(6);
 
         for (final String cluster : CLUSTERS) {

@@ -43,15 +43,7 @@ final class FullComputationScenario {
         assertThat(sent).isGreaterThan(3_000);
         await()
             .atMost(EngineInstances.timeout())
-            .untilAsserted(
-                () -> {
-                  outputs.poll();
-                  for (final String cluster : CLUSTERS) {
-                    assertThat(outputs.table(cluster))
-                        .as(cluster)
-                        .isEqualTo(inputs.model().expected(cluster, QuotaOptions.DEFAULTS));
-                  }
-                });
+            .untilAsserted(() -> outputs.poll().assertTablesMatch(inputs.model(), CLUSTERS));
         await()
             .atMost(EngineInstances.timeout())
             .untilAsserted(() -> assertThat(outputs.poll().rejected()).hasSize(2));

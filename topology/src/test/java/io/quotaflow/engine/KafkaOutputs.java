@@ -1,5 +1,7 @@
 package io.quotaflow.engine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupRuntime;
@@ -8,6 +10,7 @@ import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -89,6 +92,18 @@ final class KafkaOutputs implements AutoCloseable {
   }
 
   /** The latest runtime record of each group of {@code cluster}, as statuses. */
+  /**
+   * Asserts that each cluster's runtimes read so far equal the core's full computation on {@code
+   * model}'s inputs.
+   */
+  void assertTablesMatch(final InputModel model, final List<String> clusters) {
+    for (final String cluster : clusters) {
+      assertThat(table(cluster))
+          .as(cluster)
+          .isEqualTo(model.expected(cluster, QuotaOptions.DEFAULTS));
+    }
+  }
+
   Map<String, GroupStatus> table(final String cluster) {
     final Map<String, GroupStatus> table = new TreeMap<>();
     runtime.forEach(

@@ -10,7 +10,6 @@ import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.TopicCatalogue;
-import io.quotaflow.tree.QuotaOptions;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
@@ -50,15 +49,7 @@ class PartitionedInputsIT {
 
         await()
             .atMost(EngineInstances.timeout())
-            .untilAsserted(
-                () -> {
-                  outputs.poll();
-                  for (final String cluster : CLUSTERS) {
-                    assertThat(outputs.table(cluster))
-                        .as(cluster)
-                        .isEqualTo(inputs.model().expected(cluster, QuotaOptions.DEFAULTS));
-                  }
-                });
+            .untilAsserted(() -> outputs.poll().assertTablesMatch(inputs.model(), CLUSTERS));
         assertThat(outputs.poll().rejected()).isEmpty();
         assertThat(engine.queries().tree("east")).isNotEmpty();
       }
