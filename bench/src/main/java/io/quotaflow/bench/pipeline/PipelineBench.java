@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 
@@ -153,32 +154,27 @@ public final class PipelineBench {
   }
 
   /** Optional engine settings, to try the effect of one (both runs get them). */
+  /** Bench option -> the engine setting it sets, and how the option's number is written. */
+  private static final Map<String, Map.Entry<String, IntFunction<String>>> SETTING_OPTIONS =
+      Map.of(
+          "commit-interval-ms", Map.entry("commit.interval.ms", Integer::toString),
+          "threads", Map.entry("num.stream.threads", Integer::toString),
+          "max-task-idle-ms", Map.entry("max.task.idle.ms", Integer::toString),
+          "batch-size", Map.entry("producer.batch.size", Integer::toString),
+          "fetch-min-bytes", Map.entry("consumer.fetch.min.bytes", Integer::toString),
+          "partitioned-inputs",
+              Map.entry("inputs.partitioned.by.cluster", n -> n != 0 ? "true" : "false"),
+          "backlog-ms", Map.entry("recompute.backlog.interval", n -> n + "ms"),
+          "recompute-ms", Map.entry("recompute.interval", n -> n + "ms"));
+
   private static Map<String, String> engineSettings(final Map<String, Integer> options) {
     final Map<String, String> settings = new TreeMap<>();
-    if (options.containsKey("commit-interval-ms")) {
-      settings.put("commit.interval.ms", options.get("commit-interval-ms").toString());
-    }
-    if (options.containsKey("threads")) {
-      settings.put("num.stream.threads", options.get("threads").toString());
-    }
-    if (options.containsKey("max-task-idle-ms")) {
-      settings.put("max.task.idle.ms", options.get("max-task-idle-ms").toString());
-    }
-    if (options.containsKey("batch-size")) {
-      settings.put("producer.batch.size", options.get("batch-size").toString());
-    }
-    if (options.containsKey("fetch-min-bytes")) {
-      settings.put("consumer.fetch.min.bytes", options.get("fetch-min-bytes").toString());
-    }
-    if (options.getOrDefault("partitioned-inputs", 0) != 0) {
-      settings.put("inputs.partitioned.by.cluster", "true");
-    }
-    if (options.containsKey("backlog-ms")) {
-      settings.put("recompute.backlog.interval", options.get("backlog-ms") + "ms");
-    }
-    if (options.containsKey("recompute-ms")) {
-      settings.put("recompute.interval", options.get("recompute-ms") + "ms");
-    }
+    SETTING_OPTIONS.forEach(
+        (option, setting) -> {
+          if (options.containsKey(option)) {
+            settings.put(setting.getKey(), setting.getValue().apply(options.get(option)));
+          }
+        });
     return settings;
   }
 
