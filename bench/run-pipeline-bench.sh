@@ -3,14 +3,18 @@
 # filled with a generated workload (default 10 clusters x 1,000 groups, 100,000 pods, 400,000 pod
 # updates), then in one run: a plain consumer's throughput over the pod topic, the engine's
 # throughput over the same records with exactly_once_v2 and with at_least_once, and the latency
-# from a pod event's send time to its runtime record at a fixed rate. Prints a table and the
+# from a pod event's send time to its runtime record at a fixed rate; before the measured engine
+# runs, three "Kafka Streams floor" runs (a minimal Streams application with the engine's settings:
+# read and count; + repartition by cluster; + changelogged store) show what the framework alone
+# costs for the engine's input path (--floor 0 skips them). Prints a table and the
 # targets (>= 50,000 pod events/s with exactly_once_v2, >= 25 % of the raw consumer, p99 <= 250 ms).
 #
 # Usage: bench/run-pipeline-bench.sh [--clusters 10] [--groups 1000] [--pods 100000]
 #          [--updates 400000] [--partitions 6] [--rate 2000] [--latency-seconds 30]
-#          [--warmup-seconds 5] [--max-seconds 180]
+#          [--warmup-seconds 5] [--max-seconds 180] [--engine-warmups 2] [--floor 1]
 #          and, to try an engine setting: [--commit-interval-ms N] [--threads N]
-#          [--max-task-idle-ms N] [--recompute-ms N]
+#          [--max-task-idle-ms N] [--recompute-ms N] [--backlog-ms N] [--batch-size N]
+#          [--fetch-min-bytes N] [--partitioned-inputs 1]
 # Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the compiled classes,
 #   JFR=1 to record a flight recording (bench/target/pipeline-bench/pipeline.jfr),
 #   BENCH_JAVA_OPTS for more JVM options (default -Xmx3g).

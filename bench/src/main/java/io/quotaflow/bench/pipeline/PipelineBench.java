@@ -8,8 +8,10 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -19,10 +21,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 
 /**
  * The pipeline benchmark: an in-process broker, the catalogue's topics filled with a generated
- * workload, then in one run (1) a plain consumer's throughput over the pod topic, (2) the engine's
- * throughput over the same records with {@code exactly_once_v2} and with {@code at_least_once}
- * (fresh application id each), (3) latency from a pod event's send time to the runtime record it
- * causes at a fixed offered load. Prints a table and the targets. Run by
+ * workload, then in one run (1) a plain consumer's throughput over the pod topic, and what a
+ * minimal Kafka Streams application of the engine's input shape reaches ({@link FloorRun}), (2) the
+ * engine's throughput over the same records with {@code exactly_once_v2} and with {@code
+ * at_least_once} (fresh application id each), (3) latency from a pod event's send time to the
+ * runtime record it causes at a fixed offered load. Prints a table and the targets. Run by
  * bench/run-pipeline-bench.sh; every wait is bounded.
  *
  * <p>Options (all {@code --name value}): clusters, groups (per cluster), pods (in all), updates,
@@ -30,7 +33,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms,
  * batch-size (the engine producer's), fetch-min-bytes (its consumers'), partitioned-inputs 1 (the
  * inputs written through ClusterPartitioner and read without the repartition hop), backlog-ms;
- * engine-warmups (default 2) sets how many unreported engine runs come first.
+ * engine-warmups (default 2) sets how many unreported engine runs come first; floor 0 skips the
+ * three Kafka Streams floor runs ({@link FloorRun}) made after them.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
@@ -111,6 +115,13 @@ public final class PipelineBench {
         }
       }
 
+      final List<Floor> floors = new ArrayList<>();
+      if (options.getOrDefault("floor", 1) != 0) {
+        for (final FloorRun.Shape floorShape : FloorRun.Shape.values()) {
+          floors.add(floor(servers, topics, floorShape, work, fill.pods(), limit));
+        }
+      }
+
       final Measured eos;
       final LatencyRun.Result latency;
       try (RuntimeWatcher watcher = new RuntimeWatcher(servers, topics, workload);
@@ -133,7 +144,7 @@ public final class PipelineBench {
         final long extra = latency.sent();
         alo = measure(run, watcher, inputs + extra, fill.pods() + extra, limit);
       }
-      report(rawWarm, base, eos, alo, latency, rate, latencySeconds);
+      report(rawWarm, base, floors, eos, alo, latency, rate, latencySeconds);
     } finally {
       deleteQuietly(work);
     }
@@ -243,9 +254,39 @@ public final class PipelineBench {
     return measured;
   }
 
+  /** One run of the Kafka Streams floor (see {@link FloorRun}) with exactly_once_v2. */
+  private static Floor floor(
+      final String servers,
+      final TopicCatalogue topics,
+      final FloorRun.Shape shape,
+      final Path work,
+      final long podRecords,
+      final Duration limit) {
+    try (FloorRun run =
+        new FloorRun(servers, topics, EOS, shape, work.resolve("floor-" + shape.name()))) {
+      final EngineRun.Timing timing = run.runUntilProcessed(podRecords, limit);
+      final Floor floor = new Floor(shape, podRecords, timing);
+      OUT.printf(
+          Locale.ROOT,
+          "Kafka Streams floor (%s, exactly_once_v2): %s in %.1f s from start: %,.0f pod events/s;"
+              + " CPU time per pod event (microseconds):%n",
+          shape.label(),
+          timing.complete() ? "all processed" : "DID NOT finish",
+          timing.secondsFromStart(),
+          floor.perSecond());
+      timing
+          .cpu()
+          .forEach(
+              (part, nanos) ->
+                  OUT.printf(Locale.ROOT, "  %8.1f  %s%n", nanos / 1e3 / podRecords, part));
+      return floor;
+    }
+  }
+
   private static void report(
       final RawPodConsumer.Throughput raw,
       final Footprint base,
+      final List<Floor> floors,
       final Measured eos,
       final Measured alo,
       final LatencyRun.Result latency,
@@ -263,6 +304,17 @@ public final class PipelineBench {
         raw.perSecond(),
         mib(base.heapAfterGcBytes()),
         mib(base.rssBytes()));
+    for (final Floor floor : floors) {
+      OUT.printf(
+          Locale.ROOT,
+          "| Kafka Streams floor, exactly_once_v2: %s%s | %,d | %.1f | %,.0f | %.0f %% | | | |%n",
+          floor.shape().label(),
+          floor.timing().complete() ? "" : " (INCOMPLETE)",
+          floor.podRecords(),
+          floor.timing().secondsFromStart(),
+          floor.perSecond(),
+          100 * floor.perSecond() / raw.perSecond());
+    }
     for (final Measured m : new Measured[] {eos, alo}) {
       OUT.printf(
           Locale.ROOT,
@@ -325,6 +377,12 @@ public final class PipelineBench {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (final IOException e) {
       OUT.println("could not delete " + dir + ": " + e.getMessage());
+    }
+  }
+
+  private record Floor(FloorRun.Shape shape, long podRecords, EngineRun.Timing timing) {
+    double perSecond() {
+      return podRecords / timing.secondsFromStart();
     }
   }
 

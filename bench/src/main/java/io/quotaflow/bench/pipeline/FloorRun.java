@@ -1,0 +1,198 @@
+package io.quotaflow.bench.pipeline;
+
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.topics.Topic;
+import io.quotaflow.topics.TopicCatalogue;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * What Kafka Streams itself costs per pod event before any quota work: a minimal application with
+ * the engine's own Kafka settings (same defaults, same guarantee) reads the pod topic with the
+ * catalogue's serdes and counts the records, and, by {@link Shape}, first re-keys them by cluster
+ * through a repartition topic and stores each one in a changelogged in-memory store, the two steps
+ * every engine input takes too. It stops counting when the last record is processed, before the
+ * transaction holding it commits, so its figure is an upper bound for any topology of that shape.
+ */
+final class FloorRun implements AutoCloseable {
+  private static final long POLL_NANOS = Duration.ofMillis(5).toNanos();
+
+  /** How much of the engine's input path the floor application has. */
+  enum Shape {
+    /** Source and a counting processor. */
+    READ("read and count"),
+    /** Re-keyed by cluster through a repartition topic, then counted. */
+    REPARTITION("+ repartition by cluster"),
+    /** Re-keyed by cluster, then stored (changelogged) and counted. */
+    REPARTITION_AND_STORE("+ changelogged store");
+
+    private final String label;
+
+    Shape(final String label) {
+      this.label = label;
+    }
+
+    String label() {
+      return label;
+    }
+  }
+
+  private final KafkaStreams streams;
+  private final AtomicLong processed = new AtomicLong();
+  private final String applicationId;
+  private final Shape shape;
+
+  FloorRun(
+      final String bootstrapServers,
+      final TopicCatalogue topics,
+      final String guarantee,
+      final Shape shape,
+      final Path stateDir) {
+    this.shape = shape;
+    this.applicationId =
+        "quotaflow-floor-"
+            + shape.name().toLowerCase().replace('_', '-')
+            + "-"
+            + System.currentTimeMillis();
+    final Properties properties =
+        EngineConfig.builder()
+            .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
+            .set(StreamsConfig.APPLICATION_ID_CONFIG, applicationId)
+            .set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())
+            .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee)
+            .build()
+            .kafkaProperties();
+    this.streams = new KafkaStreams(topology(topics.pods(), shape).build(), properties);
+  }
+
+  private StreamsBuilder topology(final Topic<PodKey, PodState> pods, final Shape shape) {
+    final StreamsBuilder builder = new StreamsBuilder();
+    final KStream<PodKey, PodState> source =
+        builder.stream(
+            pods.name(),
+            Consumed.with(pods.keySerde(), pods.valueSerde()).withName("floor-source"));
+    if (shape == Shape.READ) {
+      source.process(() -> new Counting<>(processed, false), Named.as("floor-count"));
+      return builder;
+    }
+    final KStream<String, PodState> byCluster =
+        source
+            .selectKey((key, value) -> key.getCluster(), Named.as("floor-by-cluster"))
+            .repartition(
+                Repartitioned.with(Serdes.String(), pods.valueSerde()).withName("floor-events"));
+    final boolean store = shape == Shape.REPARTITION_AND_STORE;
+    if (store) {
+      builder.addStateStore(
+          Stores.keyValueStoreBuilder(
+              Stores.inMemoryKeyValueStore(Counting.STORE), Serdes.String(), pods.valueSerde()));
+      byCluster.process(
+          () -> new Counting<>(processed, true), Named.as("floor-count"), Counting.STORE);
+    } else {
+      byCluster.process(() -> new Counting<>(processed, false), Named.as("floor-count"));
+    }
+    return builder;
+  }
+
+  String applicationId() {
+    return applicationId;
+  }
+
+  Shape shape() {
+    return shape;
+  }
+
+  /**
+   * Starts the application and waits (at most {@code limit}) until it has processed {@code
+   * expected} pod records; returns the moments and the CPU time by part of the process.
+   */
+  EngineRun.Timing runUntilProcessed(final long expected, final Duration limit) {
+    final long start = System.nanoTime();
+    final CpuTime cpuAtStart = CpuTime.start();
+    streams.start();
+    final long deadline = start + limit.toNanos();
+    long firstRead = 0;
+    while (System.nanoTime() < deadline) {
+      final KafkaStreams.State state = streams.state();
+      if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR) {
+        throw new IllegalStateException("the floor application failed: " + state);
+      }
+      final long done = processed.get();
+      final long now = System.nanoTime();
+      if (firstRead == 0 && done > 0) {
+        firstRead = now;
+      }
+      if (done >= expected) {
+        return new EngineRun.Timing(start, firstRead, now, now, true, cpuSince(cpuAtStart));
+      }
+      LockSupport.parkNanos(POLL_NANOS);
+    }
+    final long now = System.nanoTime();
+    return new EngineRun.Timing(start, firstRead, 0, now, false, cpuSince(cpuAtStart));
+  }
+
+  private Map<String, Long> cpuSince(final CpuTime cpuAtStart) {
+    return cpuAtStart.since(
+        thread ->
+            thread.startsWith(applicationId) && thread.contains("-StreamThread-")
+                ? "floor's stream threads"
+                : thread.contains(applicationId)
+                    ? "floor's client network threads"
+                    : thread.startsWith("data-plane-kafka") || thread.startsWith("kafka-")
+                        ? "broker: network and request handlers"
+                        : "other Java threads (broker, bench)");
+  }
+
+  @Override
+  public void close() {
+    streams.close(Duration.ofSeconds(30));
+    streams.cleanUp();
+  }
+
+  /** Counts the records it sees; stores each one first when asked to. */
+  private static final class Counting<K> implements Processor<K, PodState, Void, Void> {
+    static final String STORE = "floor-pods";
+
+    private final AtomicLong processed;
+    private final boolean store;
+    private KeyValueStore<String, PodState> pods;
+
+    Counting(final AtomicLong processed, final boolean store) {
+      this.processed = processed;
+      this.store = store;
+    }
+
+    @Override
+    public void init(final ProcessorContext<Void, Void> context) {
+      if (store) {
+        pods = context.getStateStore(STORE);
+      }
+    }
+
+    @Override
+    public void process(final Record<K, PodState> record) {
+      if (pods != null && record.value() != null) {
+        pods.put(record.value().getUid(), record.value());
+      }
+      processed.incrementAndGet();
+    }
+  }
+}
