@@ -28,10 +28,11 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * What Kafka Streams itself costs per pod event before any quota work: a minimal application with
  * the engine's own Kafka settings (same defaults, same guarantee) reads the pod topic with the
- * catalogue's serdes and counts the records, and, by {@link Shape}, first re-keys them by cluster
- * through a repartition topic and stores each one in a changelogged in-memory store, the two steps
- * every engine input takes too. It stops counting when the last record is processed, before the
- * transaction holding it commits, so its figure is an upper bound for any topology of that shape.
+ * catalogue's serdes and counts the records; by {@link Shape}, it first re-keys them by cluster
+ * through a repartition topic, or stores each one in a changelogged in-memory store, or both, the
+ * two steps every engine input takes too (the hop only without inputs.partitioned.by.cluster). It
+ * stops counting when the last record is processed, before the transaction holding it commits, so
+ * its figure is an upper bound for any topology of that shape.
  */
 final class FloorRun implements AutoCloseable {
   private static final long POLL_NANOS = Duration.ofMillis(5).toNanos();
@@ -39,16 +40,22 @@ final class FloorRun implements AutoCloseable {
   /** How much of the engine's input path the floor application has. */
   enum Shape {
     /** Source and a counting processor. */
-    READ("read and count"),
+    READ("read and count", false, false),
+    /** Stored (changelogged) as read, then counted: the input path without the hop. */
+    STORE("+ changelogged store", false, true),
     /** Re-keyed by cluster through a repartition topic, then counted. */
-    REPARTITION("+ repartition by cluster"),
-    /** Re-keyed by cluster, then stored (changelogged) and counted. */
-    REPARTITION_AND_STORE("+ changelogged store");
+    REPARTITION("+ repartition by cluster", true, false),
+    /** Re-keyed by cluster, then stored (changelogged) and counted: the engine's input path. */
+    REPARTITION_AND_STORE("+ repartition by cluster + changelogged store", true, true);
 
     private final String label;
+    private final boolean repartition;
+    private final boolean store;
 
-    Shape(final String label) {
+    Shape(final String label, final boolean repartition, final boolean store) {
       this.label = label;
+      this.repartition = repartition;
+      this.store = store;
     }
 
     String label() {
@@ -90,24 +97,21 @@ final class FloorRun implements AutoCloseable {
         builder.stream(
             pods.name(),
             Consumed.with(pods.keySerde(), pods.valueSerde()).withName("floor-source"));
-    if (shape == Shape.READ) {
-      source.process(() -> new Counting<>(processed, false), Named.as("floor-count"));
-      return builder;
-    }
-    final KStream<String, PodState> byCluster =
-        source
-            .selectKey((key, value) -> key.getCluster(), Named.as("floor-by-cluster"))
-            .repartition(
-                Repartitioned.with(Serdes.String(), pods.valueSerde()).withName("floor-events"));
-    final boolean store = shape == Shape.REPARTITION_AND_STORE;
-    if (store) {
+    final KStream<?, PodState> events =
+        shape.repartition
+            ? source
+                .selectKey((key, value) -> key.getCluster(), Named.as("floor-by-cluster"))
+                .repartition(
+                    Repartitioned.with(Serdes.String(), pods.valueSerde()).withName("floor-events"))
+            : source;
+    if (shape.store) {
       builder.addStateStore(
           Stores.keyValueStoreBuilder(
               Stores.inMemoryKeyValueStore(Counting.STORE), Serdes.String(), pods.valueSerde()));
-      byCluster.process(
+      events.process(
           () -> new Counting<>(processed, true), Named.as("floor-count"), Counting.STORE);
     } else {
-      byCluster.process(() -> new Counting<>(processed, false), Named.as("floor-count"));
+      events.process(() -> new Counting<>(processed, false), Named.as("floor-count"));
     }
     return builder;
   }
