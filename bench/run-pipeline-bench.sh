@@ -11,7 +11,8 @@
 #
 # Usage: bench/run-pipeline-bench.sh [--clusters 10] [--groups 1000] [--pods 100000]
 #          [--updates 400000] [--partitions 6] [--rate 2000] [--latency-seconds 30]
-#          [--warmup-seconds 5] [--max-seconds 180] [--engine-warmups 2] [--floor 1]
+#          [--warmup-seconds 5] [--max-seconds 180] [--floor 1]
+#          [--engine-warmups N] (default: warm up until a run's CPU per event is steady)
 #          and, to try an engine setting: [--commit-interval-ms N] [--threads N]
 #          [--max-task-idle-ms N] [--recompute-ms N] [--backlog-ms N] [--batch-size N]
 #          [--fetch-min-bytes N] [--partitioned-inputs 1]

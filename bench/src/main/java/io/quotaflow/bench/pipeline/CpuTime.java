@@ -16,6 +16,9 @@ import java.util.function.Function;
  * a run can say where its CPU went.
  */
 final class CpuTime {
+  /** The category of the whole process's CPU time. */
+  static final String WHOLE_PROCESS = "whole process";
+
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
   private final long processAtStart;
@@ -50,7 +53,7 @@ final class CpuTime {
   Map<String, Long> since(final Function<String, String> category) {
     final long processNanos = process() - processAtStart;
     final Map<String, Long> byCategory = new LinkedHashMap<>();
-    byCategory.put("whole process", processNanos);
+    byCategory.put(WHOLE_PROCESS, processNanos);
     long javaThreads = 0;
     for (final ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
       if (info == null) {

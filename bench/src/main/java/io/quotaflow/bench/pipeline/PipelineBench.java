@@ -33,8 +33,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms,
  * batch-size (the engine producer's), fetch-min-bytes (its consumers'), partitioned-inputs 1 (the
  * inputs written through ClusterPartitioner and read without the repartition hop), backlog-ms;
- * engine-warmups (default 2) sets how many unreported engine runs come first; floor 0 skips the
- * three Kafka Streams floor runs ({@link FloorRun}) made after them.
+ * engine-warmups N runs N unreported engine runs first (default: until steady, see {@link WarmUp});
+ * floor 0 skips the three Kafka Streams floor runs ({@link FloorRun}) made after them.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
@@ -96,12 +96,14 @@ public final class PipelineBench {
           rawCold.perSecond());
       final Footprint base = Footprint.now(null);
 
-      final int warmups = options.getOrDefault("engine-warmups", 2);
-      for (int w = 1; w <= warmups; w++) {
+      final WarmUp warmUp = WarmUp.of(options.get("engine-warmups"));
+      OUT.println("engine warm-up runs (exactly_once_v2, not reported): " + warmUp.describe());
+      final List<Double> warmUpCpu = new ArrayList<>();
+      while (warmUp.another(warmUpCpu)) {
         // Not reported: the measured runs then run compiled code, as the raw consumer's second
-        // pass does. On two cores the JIT's queue needs more than one run to drain.
-        OUT.printf(
-            "warm-up run %d of %d of the engine (exactly_once_v2), not reported:%n", w, warmups);
+        // pass does. On two cores the JIT's queue needs several runs to drain.
+        final int w = warmUpCpu.size() + 1;
+        OUT.printf("warm-up run %d of the engine (exactly_once_v2), not reported:%n", w);
         try (RuntimeWatcher watcher = new RuntimeWatcher(servers, topics, workload);
             EngineRun run =
                 new EngineRun(
@@ -111,9 +113,14 @@ public final class PipelineBench {
                     EOS,
                     work.resolve("state-warmup-" + w),
                     engineSettings)) {
-          measure(run, watcher, inputs, fill.pods(), limit);
+          warmUpCpu.add(measure(run, watcher, inputs, fill.pods(), limit).cpuPerEvent());
         }
       }
+      OUT.printf(
+          Locale.ROOT,
+          "warm-up: %d runs, whole-process CPU per pod event %s microseconds%n",
+          warmUpCpu.size(),
+          warmUpCpu.stream().map(c -> String.format(Locale.ROOT, "%.1f", c)).toList());
 
       final List<Floor> floors = new ArrayList<>();
       if (options.getOrDefault("floor", 1) != 0) {
@@ -400,6 +407,11 @@ public final class PipelineBench {
 
     double perSecondFromFirstRead() {
       return podRecords / timing.secondsFromFirstRead();
+    }
+
+    /** Whole-process CPU microseconds per pod event. */
+    double cpuPerEvent() {
+      return timing.cpu().get(CpuTime.WHOLE_PROCESS) / 1e3 / podRecords;
     }
   }
 }
