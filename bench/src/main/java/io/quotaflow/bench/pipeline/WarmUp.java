@@ -5,16 +5,17 @@ import java.util.List;
 /**
  * How many unreported engine runs come before the measured ones. On two cores shared with the
  * broker, the JIT keeps compiling for several runs (the whole process's CPU time per pod event fell
- * from 118 to 72, 56, 46, 42 and 32 microseconds over six runs of one JVM), so a fixed count either
- * wastes minutes or measures a JVM still warming up. By default the bench warms up until the CPU
- * time per pod event of a run is within {@link #TOLERANCE} of the run before it (at least {@link
- * #MIN}, at most {@link #MAX} runs), as a long-running engine would be; {@code fixed} runs exactly
- * that many instead.
+ * from 118 to 72, 56, 46, 42 and 32 microseconds over six runs of one JVM, with the compilers busy
+ * for 105, 68, 29, 20, 12 and 11 % of each run's time; in another JVM 124, 81, 54 and 51, then 39
+ * after four more runs of other applications). By default the bench therefore runs at least {@link
+ * #MIN} warm-up runs and then goes on while a run's CPU time per pod event differs from the run
+ * before it by more than {@link #TOLERANCE} (at most {@link #MAX} runs), so the measured runs see
+ * an engine as warm as a long-running one; {@code fixed} runs exactly that many instead.
  *
  * @param fixed the number of warm-up runs, or -1 to warm up until steady
  */
 record WarmUp(int fixed) {
-  static final int MIN = 2;
+  static final int MIN = 5;
   static final int MAX = 8;
   static final double TOLERANCE = 0.10;
 
