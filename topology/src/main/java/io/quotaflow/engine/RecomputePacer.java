@@ -9,24 +9,16 @@ import java.util.Map;
  * engine is working through a backlog of that cluster's events: events arrived since the last tick,
  * the newest of them is older than the backlog interval, and the cluster was recomputed less than
  * that interval ago. The states a backlog passes through are stale by the time they are computed;
- * recomputing less often then writes fewer of them and leaves the time to catching up. Once no
- * event of the cluster has arrived for a quiet period (half a second, or the backlog interval if
- * shorter), the cluster is recomputed, so the end of a backlog is held back by at most that. The
- * quiet period is longer than one tick because the consumer fetches partitions in turn: while a
- * backlog lasts, a cluster's partition often gets no records for a tick or two, which is not the
- * end of anything. Owned by one stream thread.
+ * recomputing less often then writes fewer of them and leaves the time to catching up. Once a tick
+ * passes without new events, the cluster is recomputed, so the end of a backlog is never held back.
+ * Owned by one stream thread.
  */
 final class RecomputePacer {
-  /** How long a cluster in a backlog must go without events before its backlog counts as over. */
-  static final long QUIET_MILLIS = 500;
-
   private final long backlogMillis;
-  private final long quietMillis;
   private final Map<String, Pace> clusters = new HashMap<>();
 
   RecomputePacer(final Duration backlogInterval) {
     this.backlogMillis = backlogInterval.toMillis();
-    this.quietMillis = Math.min(QUIET_MILLIS, backlogMillis);
   }
 
   /** Notes an event of {@code cluster} with the given record timestamp. */
@@ -42,11 +34,9 @@ final class RecomputePacer {
     if (pace == null) {
       return true;
     }
-    if (pace.arrivedSinceTick) {
-      pace.arrivedSinceTick = false;
-      pace.lastSeenAt = nowMillis;
-    }
-    return !(inBacklog(cluster, nowMillis) && nowMillis - pace.lastSeenAt < quietMillis);
+    final boolean arrived = pace.arrivedSinceTick;
+    pace.arrivedSinceTick = false;
+    return !(arrived && inBacklog(cluster, nowMillis));
   }
 
   /**
@@ -76,7 +66,5 @@ final class RecomputePacer {
     private long newestEvent = Long.MIN_VALUE;
     private long lastRecomputed = Long.MIN_VALUE / 2;
     private boolean arrivedSinceTick;
-    // The tick that last found events of the cluster had arrived.
-    private long lastSeenAt = Long.MIN_VALUE / 2;
   }
 }

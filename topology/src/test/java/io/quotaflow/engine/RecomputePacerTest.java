@@ -38,40 +38,12 @@ class RecomputePacerTest {
   }
 
   @Test
-  void theEndOfABacklogIsRecomputedOnceTheClusterWasQuietForTheQuietPeriod() {
+  void theEndOfABacklogIsRecomputedAtTheNextTick() {
     pacer.recomputed(EAST, T);
     pacer.arrived(EAST, T - 60_000);
     assertThat(pacer.due(EAST, T + 100)).isFalse();
 
-    for (long tick = T + 200; tick < T + 100 + RecomputePacer.QUIET_MILLIS; tick += 100) {
-      assertThat(pacer.due(EAST, tick))
-          .as("a tick or two without events: the partition may just not have been fetched")
-          .isFalse();
-    }
-    assertThat(pacer.due(EAST, T + 100 + RecomputePacer.QUIET_MILLIS))
-        .as("quiet for the quiet period since the tick that last saw events")
-        .isTrue();
-  }
-
-  @Test
-  void aQuietTickDoesNotEndTheBacklogWhileEventsKeepComingInBursts() {
-    pacer.recomputed(EAST, T);
-    for (long tick = T + 100; tick < T + 1_000; tick += 100) {
-      if ((tick - T) % 300 == 100) {
-        pacer.arrived(EAST, tick - 60_000);
-      }
-      assertThat(pacer.due(EAST, tick)).as("tick at +%d ms", tick - T).isFalse();
-    }
-  }
-
-  @Test
-  void theQuietPeriodIsNeverLongerThanTheBacklogInterval() {
-    final RecomputePacer short_ = new RecomputePacer(Duration.ofMillis(300));
-    short_.recomputed(EAST, T);
-    short_.arrived(EAST, T - 60_000);
-    assertThat(short_.due(EAST, T + 100)).isFalse();
-
-    assertThat(short_.due(EAST, T + 300)).as("the interval has passed").isTrue();
+    assertThat(pacer.due(EAST, T + 200)).as("no event since the last tick").isTrue();
   }
 
   @Test
