@@ -122,6 +122,15 @@ public final class ConnectSettings {
               + " different groups.",
           Parsers::nonBlank);
 
+  public static final Setting<Duration> EVICTION_MAX_AGE =
+      new Setting<>(
+          "eviction.max.age",
+          "duration",
+          "10m",
+          "Oldest a command may be (from its issuedAt) when the executor reads it; an older one is"
+              + " reported EXPIRED and not carried out.",
+          Parsers::duration);
+
   public static final Setting<Duration> STATUS_FLUSH_INTERVAL =
       new Setting<>(
           "status.flush.interval",
@@ -179,6 +188,7 @@ public final class ConnectSettings {
           EVICTION_RATE,
           EVICTION_BURST,
           EVICTION_GROUP_ID,
+          EVICTION_MAX_AGE,
           STATUS_FLUSH_INTERVAL,
           STATUS_RATE,
           STATUS_BURST,
@@ -216,7 +226,8 @@ public final class ConnectSettings {
         config.get(EVICTION_BACKOFF_MAX),
         config.get(EVICTION_RATE),
         config.get(EVICTION_BURST),
-        config.get(EVICTION_GROUP_ID));
+        config.get(EVICTION_GROUP_ID),
+        config.get(EVICTION_MAX_AGE));
   }
 
   /** The status writer's settings from a configuration. */

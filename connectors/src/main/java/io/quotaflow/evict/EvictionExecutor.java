@@ -9,6 +9,7 @@ import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.cluster.TokenBucket;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.topics.RejectedRecordHeaders;
@@ -23,6 +24,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -63,6 +65,11 @@ import org.slf4j.LoggerFactory;
  * UID_CHANGED}); the eviction request itself carries the uid as a precondition, so a replacement
  * pod is never evicted.
  *
+ * <p>A command older than {@link EvictionSettings#maxAge()} when read (its {@code issuedAt} against
+ * the clock) is not carried out: it was decided on a state of the cluster that may have passed, say
+ * before an outage of the executor, so its result is {@code EXPIRED}. A command issued in the
+ * future (clock skew) is carried out.
+ *
  * <p>Commands for clusters this executor does not serve are passed over (another executor, with
  * another consumer group, serves them). One thread does all the work; {@link #close()} stops it.
  */
@@ -81,6 +88,7 @@ public final class EvictionExecutor extends ClientLoop {
   private final Producer<byte[], byte[]> producer;
   private final CommandLedger ledger;
   private final Clock clock;
+  private final Duration maxAge;
   private final MeterRegistry registry;
   private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
   private volatile boolean ledgerStale = true;
@@ -97,8 +105,8 @@ public final class EvictionExecutor extends ClientLoop {
    * @param topics the topic catalogue
    * @param kafka Kafka client settings, passed through; group, transactions and isolation are set
    *     here ({@code transactional.id}, when given, is kept)
-   * @param settings dry run, attempts, backoff, rate and consumer group
-   * @param clock the time stamped on results
+   * @param settings dry run, attempts, backoff, rate, consumer group and maximum command age
+   * @param clock the time stamped on results and against which commands age
    * @param sleeper waits between attempts and for rate-limit tokens
    * @param registry where the counters go
    */
@@ -114,6 +122,7 @@ public final class EvictionExecutor extends ClientLoop {
     Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.maxAge = settings.maxAge();
     this.commands = topics.evictions();
     this.results = topics.evictionResults();
     this.rejected = topics.rejected();
@@ -213,7 +222,9 @@ public final class EvictionExecutor extends ClientLoop {
       pending.put(partition, next);
       return true;
     }
-    final Verdict verdict = carryOut(evictor.get(), key, command);
+    final Optional<Verdict> expired = expiry(command);
+    final Verdict verdict =
+        expired.isPresent() ? expired.get() : carryOut(evictor.get(), key, command);
     final EvictionResult result =
         EvictionResult.newBuilder()
             .setCommandId(command.getId())
@@ -244,6 +255,28 @@ public final class EvictionExecutor extends ClientLoop {
           verdict.message());
     }
     return committed;
+  }
+
+  /** The verdict for a command too old to carry out now; empty for any other. */
+  private Optional<Verdict> expiry(final EvictionCommand command) {
+    final Duration age = Duration.between(command.getIssuedAt(), clock.instant());
+    if (age.compareTo(maxAge) <= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        new Verdict(
+            EvictionOutcome.EXPIRED,
+            "not carried out: issued "
+                + readable(age)
+                + " ago, older than the maximum age of "
+                + readable(maxAge)
+                + " (eviction.max.age)",
+            0));
+  }
+
+  /** {@code 2h30m}, {@code 10m0.5s}: ISO-8601 without its prefix. */
+  private static String readable(final Duration duration) {
+    return duration.toString().substring(2).toLowerCase(Locale.ROOT);
   }
 
   private Verdict carryOut(

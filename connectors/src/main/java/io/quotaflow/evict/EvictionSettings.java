@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param requestsPerSecond API requests per second per cluster, on average
  * @param burst API requests per cluster allowed at once after a quiet period
  * @param groupId the consumer group; executors for different sets of clusters need different ones
+ * @param maxAge the oldest a command may be when read; an older one is reported {@code EXPIRED} and
+ *     not carried out, as it was decided on a state of the cluster that may have passed
  */
 public record EvictionSettings(
     boolean dryRun,
@@ -22,7 +24,8 @@ public record EvictionSettings(
     Duration maxBackoff,
     double requestsPerSecond,
     int burst,
-    String groupId) {
+    String groupId,
+    Duration maxAge) {
 
   /** The consumer group of executors started with the defaults. */
   public static final String DEFAULT_GROUP_ID = "quotaflow-eviction-executor";
@@ -46,27 +49,44 @@ public record EvictionSettings(
     if (groupId.isBlank()) {
       throw new IllegalArgumentException("groupId must not be blank");
     }
+    Objects.requireNonNull(maxAge, "maxAge");
+    if (maxAge.isNegative() || maxAge.isZero()) {
+      throw new IllegalArgumentException("maxAge must be positive: " + maxAge);
+    }
   }
 
   /**
    * Evict for real; 6 attempts waiting 1, 2, 4, 8 and 16 s between them; 5 requests per second per
-   * cluster with bursts of 10; the default group.
+   * cluster with bursts of 10; the default group; commands older than 10 minutes expire.
    */
   public static EvictionSettings defaults() {
     return new EvictionSettings(
-        false, 6, Duration.ofSeconds(1), Duration.ofSeconds(30), 5.0, 10, DEFAULT_GROUP_ID);
+        false,
+        6,
+        Duration.ofSeconds(1),
+        Duration.ofSeconds(30),
+        5.0,
+        10,
+        DEFAULT_GROUP_ID,
+        Duration.ofMinutes(10));
   }
 
   /** These settings with dry-run on or off. */
   public EvictionSettings withDryRun(final boolean dryRun) {
     return new EvictionSettings(
-        dryRun, maxAttempts, backoff, maxBackoff, requestsPerSecond, burst, groupId);
+        dryRun, maxAttempts, backoff, maxBackoff, requestsPerSecond, burst, groupId, maxAge);
   }
 
   /** These settings with another consumer group. */
   public EvictionSettings withGroupId(final String groupId) {
     return new EvictionSettings(
-        dryRun, maxAttempts, backoff, maxBackoff, requestsPerSecond, burst, groupId);
+        dryRun, maxAttempts, backoff, maxBackoff, requestsPerSecond, burst, groupId, maxAge);
+  }
+
+  /** These settings with another maximum command age. */
+  public EvictionSettings withMaxAge(final Duration maxAge) {
+    return new EvictionSettings(
+        dryRun, maxAttempts, backoff, maxBackoff, requestsPerSecond, burst, groupId, maxAge);
   }
 
   /** The wait after the {@code attempt}-th refused attempt (1-based): doubling, capped. */

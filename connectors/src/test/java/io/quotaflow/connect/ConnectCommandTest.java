@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
@@ -116,6 +117,25 @@ class ConnectCommandTest {
         .contains("sasl.jaas.config = [hidden]")
         .contains("bootstrap.servers = k:9092")
         .contains("eviction.max.attempts = 6");
+  }
+
+  @Test
+  void theMaxCommandAgeIsADurationDefaultingToTenMinutes() {
+    final ConnectConfig defaults = ConnectConfig.builder().build();
+    final ConnectConfig configured = ConnectConfig.builder().set("eviction.max.age", "2h").build();
+
+    assertThat(ConnectSettings.eviction(defaults).maxAge()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(ConnectSettings.eviction(configured).maxAge()).isEqualTo(Duration.ofHours(2));
+  }
+
+  @Test
+  void aMaxCommandAgeThatIsNotPositiveIsRejected() {
+    for (final String value : List.of("0s", "0", "-5m", "PT-1M")) {
+      assertThatThrownBy(() -> ConnectConfig.builder().set("eviction.max.age", value).build())
+          .as(value)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("eviction.max.age");
+    }
   }
 
   @Test

@@ -40,6 +40,7 @@ class EvictionExecutorIT {
 
   private static final Duration WAIT = Duration.ofSeconds(20);
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+  private static final Duration MAX_AGE = Duration.ofMinutes(10);
   private static MockCluster mock;
 
   private final EmbeddedKafkaBroker broker;
@@ -167,6 +168,63 @@ class EvictionExecutorIT {
   }
 
   @Test
+  void aCommandOlderThanTheMaxAgeExpiresAndItsPodIsNotEvicted() {
+    final Pod victim = createPod("batch-4");
+    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-4").accepts();
+    start(settings());
+
+    // Decided three hours ago, say before an outage of the executor.
+    final EvictionCommand command =
+        send(key("batch-4"), uidOf(victim), NOW.minus(Duration.ofHours(3)));
+
+    final EvictionResult result = awaitResult(command);
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.EXPIRED);
+    assertThat(result.getAttempts()).isZero();
+    assertThat(result.getCompletedAt()).isEqualTo(NOW);
+    assertThat(result.getMessage()).contains("3h").contains("10m");
+    assertThat(eviction.requests()).isEmpty();
+    assertThat(podNamed("batch-4")).isNotNull();
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        registry
+                            .get("quotaflow.evictions.results")
+                            .tags("cluster", "east", "outcome", "EXPIRED")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0));
+  }
+
+  @Test
+  void aCommandJustInsideTheMaxAgeIsCarriedOut() {
+    final Pod victim = createPod("batch-5");
+    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-5").accepts();
+    start(settings());
+
+    final EvictionCommand command =
+        send(key("batch-5"), uidOf(victim), NOW.minus(MAX_AGE).plusSeconds(1));
+
+    assertThat(awaitResult(command).getOutcome()).isEqualTo(EvictionOutcome.EVICTED);
+    assertThat(eviction.requests()).hasSize(1);
+  }
+
+  @Test
+  void aCommandIssuedInTheFutureIsCarriedOut() {
+    final Pod victim = createPod("batch-6");
+    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-6").accepts();
+    start(settings());
+
+    // The engine's clock runs ahead of the executor's.
+    final EvictionCommand command =
+        send(key("batch-6"), uidOf(victim), NOW.plus(Duration.ofHours(1)));
+
+    assertThat(awaitResult(command).getOutcome()).isEqualTo(EvictionOutcome.EVICTED);
+    assertThat(eviction.requests()).hasSize(1);
+  }
+
+  @Test
   void aCommandThatAlreadyHasAResultIsNotCarriedOutAgain() {
     start(settings());
     final EvictionCommand command = send(key("gone-1"), "uid-1");
@@ -221,7 +279,8 @@ class EvictionExecutorIT {
         Duration.ofSeconds(30),
         100,
         100,
-        "evict-" + UUID.randomUUID());
+        "evict-" + UUID.randomUUID(),
+        MAX_AGE);
   }
 
   private void start(final EvictionSettings settings) {
@@ -239,13 +298,17 @@ class EvictionExecutorIT {
   }
 
   private EvictionCommand send(final PodKey key, final String uid) {
+    return send(key, uid, NOW.minusSeconds(1));
+  }
+
+  private EvictionCommand send(final PodKey key, final String uid, final Instant issuedAt) {
     final EvictionCommand command =
         EvictionCommand.newBuilder()
             .setId(key.getCluster() + "/" + key.getNamespace() + "/" + key.getName() + "/" + uid)
             .setPodUid(uid)
             .setGroup("team-a")
             .setReason("team-a uses more cpu than its runtime")
-            .setIssuedAt(NOW.minusSeconds(1))
+            .setIssuedAt(issuedAt)
             .build();
     try (KafkaProducer<PodKey, EvictionCommand> producer =
         new KafkaProducer<>(

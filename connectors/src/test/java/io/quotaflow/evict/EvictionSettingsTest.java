@@ -11,7 +11,15 @@ class EvictionSettingsTest {
   @Test
   void theBackoffDoublesAfterEachRefusalUpToItsCap() {
     final EvictionSettings settings =
-        new EvictionSettings(false, 10, Duration.ofSeconds(1), Duration.ofSeconds(10), 1, 1, "g");
+        new EvictionSettings(
+            false,
+            10,
+            Duration.ofSeconds(1),
+            Duration.ofSeconds(10),
+            1,
+            1,
+            "g",
+            Duration.ofMinutes(10));
 
     assertThat(settings.backoffAfter(1)).isEqualTo(Duration.ofSeconds(1));
     assertThat(settings.backoffAfter(2)).isEqualTo(Duration.ofSeconds(2));
@@ -34,21 +42,61 @@ class EvictionSettingsTest {
   }
 
   @Test
+  void commandsExpireAfterTenMinutesByDefault() {
+    assertThat(EvictionSettings.defaults().maxAge()).isEqualTo(Duration.ofMinutes(10));
+    assertThat(EvictionSettings.defaults().withMaxAge(Duration.ofHours(1)).maxAge())
+        .isEqualTo(Duration.ofHours(1));
+  }
+
+  @Test
+  void aMaxAgeThatIsNotPositiveIsRejected() {
+    final EvictionSettings defaults = EvictionSettings.defaults();
+
+    assertThatThrownBy(() -> defaults.withMaxAge(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxAge");
+    assertThatThrownBy(() -> defaults.withMaxAge(Duration.ofMinutes(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("maxAge");
+  }
+
+  @Test
   void nonsenseSettingsAreRejected() {
     assertThatThrownBy(
             () ->
                 new EvictionSettings(
-                    false, 0, Duration.ofSeconds(1), Duration.ofSeconds(1), 1, 1, "g"))
+                    false,
+                    0,
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(1),
+                    1,
+                    1,
+                    "g",
+                    Duration.ofMinutes(10)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(
             () ->
                 new EvictionSettings(
-                    false, 1, Duration.ofSeconds(2), Duration.ofSeconds(1), 1, 1, "g"))
+                    false,
+                    1,
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(1),
+                    1,
+                    1,
+                    "g",
+                    Duration.ofMinutes(10)))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(
             () ->
                 new EvictionSettings(
-                    false, 1, Duration.ofSeconds(1), Duration.ofSeconds(1), 1, 1, " "))
+                    false,
+                    1,
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(1),
+                    1,
+                    1,
+                    " ",
+                    Duration.ofMinutes(10)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }
