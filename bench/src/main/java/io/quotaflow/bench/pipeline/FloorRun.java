@@ -154,15 +154,21 @@ final class FloorRun implements AutoCloseable {
   }
 
   private Map<String, Long> cpuSince(final CpuTime cpuAtStart) {
-    return cpuAtStart.since(
-        thread ->
-            thread.startsWith(applicationId) && thread.contains("-StreamThread-")
-                ? "floor's stream threads"
-                : thread.contains(applicationId)
-                    ? "floor's client network threads"
-                    : thread.startsWith("data-plane-kafka") || thread.startsWith("kafka-")
-                        ? "broker: network and request handlers"
-                        : "other Java threads (broker, bench)");
+    return cpuAtStart.since(this::threadCategory);
+  }
+
+  /** Which part of the process a thread belongs to, from its name (as {@link EngineRun} does). */
+  private String threadCategory(final String thread) {
+    if (thread.startsWith(applicationId) && thread.contains("-StreamThread-")) {
+      return "floor's stream threads";
+    }
+    if (thread.contains(applicationId)) {
+      return "floor's client network threads";
+    }
+    if (thread.startsWith("data-plane-kafka") || thread.startsWith("kafka-")) {
+      return "broker: network and request handlers";
+    }
+    return "other Java threads (broker, bench)";
   }
 
   @Override
