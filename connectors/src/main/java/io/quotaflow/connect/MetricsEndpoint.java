@@ -65,7 +65,9 @@ public final class MetricsEndpoint implements AutoCloseable {
     server.createContext("/", endpoint::handle);
     server.setExecutor(executor);
     server.start();
-    LOG.info("serving metrics on http://{}/metrics", server.getAddress());
+    LOG.info(
+        "serving metrics over plain HTTP on port {} of every interface: GET /metrics, GET /healthz",
+        server.getAddress().getPort());
     return endpoint;
   }
 
