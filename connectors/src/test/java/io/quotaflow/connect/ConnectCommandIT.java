@@ -84,7 +84,9 @@ class ConnectCommandIT {
       assertThat(scrape.statusCode()).isEqualTo(200);
       assertThat(scrape.body())
           .contains("quotaflow_source_records_written_total{cluster=\"east\"")
-          .contains("jvm_memory_used_bytes");
+          .contains("jvm_memory_used_bytes")
+          .contains("kafka_producer_record_send_total")
+          .contains("kafka_consumer_");
 
       command.requestStop();
 
