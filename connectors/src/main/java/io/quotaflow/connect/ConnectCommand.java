@@ -1,10 +1,15 @@
 package io.quotaflow.connect;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -25,7 +30,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code quotaflow connect}: runs the connectors between Kubernetes clusters and Kafka until the
  * process is stopped. Creates missing topics first, logs its effective configuration (secrets
- * masked), and on SIGTERM stops the consumers and flushes the source's producer before exiting.
+ * masked), serves its meters for Prometheus on {@code metrics.port} ({@link MetricsEndpoint}), and
+ * on SIGTERM stops the consumers and flushes the source's producer before exiting.
  */
 @Command(
     name = "connect",
@@ -91,19 +97,24 @@ public final class ConnectCommand implements Callable<Integer> {
   private Path configFile;
 
   private final Map<String, String> environment;
-  private final MeterRegistry registry;
+  private final PrometheusMeterRegistry registry;
   private final CountDownLatch stop = new CountDownLatch(1);
+  private volatile MetricsEndpoint metrics;
 
-  /** The command as the launcher runs it: the process environment, meters kept in memory. */
+  /**
+   * The command as the launcher runs it: the process environment, meters served on {@code
+   * /metrics}.
+   */
   public ConnectCommand() {
-    this(System.getenv(), new SimpleMeterRegistry());
+    this(System.getenv(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
   }
 
   /**
    * @param environment where {@code QUOTAFLOW_*} variables are read
-   * @param registry where meters go
+   * @param registry where meters go; served on {@code /metrics} unless {@code metrics.port} is -1
    */
-  public ConnectCommand(final Map<String, String> environment, final MeterRegistry registry) {
+  public ConnectCommand(
+      final Map<String, String> environment, final PrometheusMeterRegistry registry) {
     this.environment = Map.copyOf(environment);
     this.registry = registry;
   }
@@ -164,12 +175,42 @@ public final class ConnectCommand implements Callable<Integer> {
         enabled.status(),
         String.join("\n  ", config.describe()));
 
+    final JvmGcMetrics gc = bindJvmMeters();
+    try {
+      final int port = config.get(ConnectSettings.METRICS_PORT);
+      final Optional<MetricsEndpoint> endpoint =
+          port == ConnectSettings.METRICS_OFF
+              ? Optional.empty()
+              : Optional.of(MetricsEndpoint.start(port, registry));
+      metrics = endpoint.orElse(null);
+      try {
+        return run(config, enabled, endpoint);
+      } finally {
+        metrics = null;
+        endpoint.ifPresent(MetricsEndpoint::close);
+      }
+    } finally {
+      gc.close();
+    }
+  }
+
+  /** Where the metrics endpoint listens, while {@link #call()} runs with it on. */
+  Optional<InetSocketAddress> metricsAddress() {
+    return Optional.ofNullable(metrics).map(MetricsEndpoint::address);
+  }
+
+  private int run(
+      final ConnectConfig config,
+      final Connectors.Enabled enabled,
+      final Optional<MetricsEndpoint> endpoint)
+      throws InterruptedException {
     final Connectors connectors = Connectors.start(config, clients(), enabled, registry);
     final Thread hook =
         new Thread(
             () -> {
               LOG.info("Shutdown requested");
               connectors.close();
+              endpoint.ifPresent(MetricsEndpoint::close);
               stop.countDown();
             },
             "quotaflow-connect-shutdown");
@@ -186,6 +227,16 @@ public final class ConnectCommand implements Callable<Integer> {
       removeHook(hook);
       connectors.close();
     }
+  }
+
+  /** Binds the JVM's memory, GC, thread and CPU meters; the GC binder must be closed. */
+  private JvmGcMetrics bindJvmMeters() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    final JvmGcMetrics gc = new JvmGcMetrics();
+    gc.bindTo(registry);
+    return gc;
   }
 
   /** Stops a running {@link #call()} as SIGTERM would, for callers that run it in-process. */

@@ -171,6 +171,18 @@ public final class ConnectSettings {
           "Consumer group of the status writer.",
           Parsers::nonBlank);
 
+  /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
+  public static final int METRICS_OFF = -1;
+
+  public static final Setting<Integer> METRICS_PORT =
+      new Setting<>(
+          "metrics.port",
+          "int",
+          "9404",
+          "Port of the plain-HTTP endpoint serving /metrics (Prometheus) and /healthz; 0 picks a"
+              + " free port, -1 turns the endpoint off.",
+          ConnectSettings::metricsPort);
+
   /** Every setting, in the order the configuration is logged. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -193,11 +205,24 @@ public final class ConnectSettings {
           STATUS_RATE,
           STATUS_BURST,
           STATUS_RESYNC,
-          STATUS_GROUP_ID);
+          STATUS_GROUP_ID,
+          METRICS_PORT);
 
   private ConnectSettings() {}
 
-  /** The source's settings from a configuration. */
+  /** A port as {@link Parsers#port} reads it, or {@link #METRICS_OFF}. */
+  private static int metricsPort(final String text) {
+    if (text.equals(Integer.toString(METRICS_OFF))) {
+      return METRICS_OFF;
+    }
+    try {
+      return Parsers.port(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "expected a port between 0 and 65535, or " + METRICS_OFF + " for off", e);
+    }
+  }
+
   /**
    * The source's Kafka settings: the configured ones, with the cluster partitioner when {@link
    * #SOURCE_PARTITION_BY_CLUSTER} is on.
@@ -210,6 +235,7 @@ public final class ConnectSettings {
     return kafka;
   }
 
+  /** The source's settings from a configuration. */
   static SourceSettings source(final ConnectConfig config) {
     return new SourceSettings(
         config.get(SOURCE_RESYNC),

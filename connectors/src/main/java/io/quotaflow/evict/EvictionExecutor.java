@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
+import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
@@ -90,6 +91,7 @@ public final class EvictionExecutor extends ClientLoop {
   private final Clock clock;
   private final Duration maxAge;
   private final MeterRegistry registry;
+  private final KafkaClientMeters kafkaMeters;
   private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
   private volatile boolean ledgerStale = true;
   // Guarded by itself: close() interrupts the thread only while it carries out a command, so the
@@ -137,11 +139,14 @@ public final class EvictionExecutor extends ClientLoop {
         throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
       }
     }
-    this.consumer = new KafkaConsumer<>(consumerConfig(kafka, settings));
-    this.producer = new KafkaProducer<>(producerConfig(kafka, settings));
+    this.kafkaMeters = new KafkaClientMeters(registry);
+    this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig(kafka, settings)));
+    this.producer = kafkaMeters.producer(new KafkaProducer<>(producerConfig(kafka, settings)));
     this.ledger =
         new CommandLedger(
-            new KafkaConsumer<>(ledgerConfig(kafka, settings)), results, LEDGER_TIMEOUT);
+            kafkaMeters.consumer(new KafkaConsumer<>(ledgerConfig(kafka, settings))),
+            results,
+            LEDGER_TIMEOUT);
     LOG.info(
         "eviction executor for clusters {}{}, group {}",
         evictors.keySet(),
@@ -365,6 +370,7 @@ public final class EvictionExecutor extends ClientLoop {
 
   @Override
   protected void closeClients() {
+    closeQuietly(kafkaMeters);
     closeQuietly(ledger);
     closeQuietly(() -> producer.close(CLOSE_TIMEOUT));
     closeQuietly(() -> consumer.close(CLOSE_TIMEOUT));

@@ -1,6 +1,7 @@
 package io.quotaflow.source;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
@@ -51,6 +52,7 @@ public final class KubeSource implements AutoCloseable {
   private final List<KubeCluster> clusters;
   private final SourceSettings settings;
   private final Producer<byte[], byte[]> producer;
+  private final KafkaClientMeters kafkaMeters;
   private final Supplier<Consumer<byte[], byte[]>> consumers;
   private final ScheduledExecutorService reconciler;
   private final List<ClusterSource<?, ?, ?>> sources = new ArrayList<>();
@@ -97,6 +99,8 @@ public final class KubeSource implements AutoCloseable {
     this.producer = Objects.requireNonNull(producer, "producer");
     this.consumers = Objects.requireNonNull(consumers, "consumers");
     Objects.requireNonNull(registry, "registry");
+    this.kafkaMeters = new KafkaClientMeters(registry);
+    kafkaMeters.producer(producer);
     this.reconciler =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> {
@@ -165,6 +169,7 @@ public final class KubeSource implements AutoCloseable {
     Collections.reverse(reverse);
     reverse.forEach(ClusterSource::close);
     reconciler.shutdownNow();
+    kafkaMeters.close();
     try {
       producer.flush();
     } finally {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
+import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.cluster.TokenBucket;
@@ -63,6 +64,7 @@ public final class StatusWriter extends ClientLoop {
   private final StatusSettings settings;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final MeterRegistry registry;
+  private final KafkaClientMeters kafkaMeters;
   private final Map<QuotaKey, QuotaStatus> latest = new HashMap<>();
   private final PendingWrites<QuotaKey> pending = new PendingWrites<>();
   private final ConcurrentLinkedQueue<QuotaKey> changedObjects = new ConcurrentLinkedQueue<>();
@@ -107,7 +109,8 @@ public final class StatusWriter extends ClientLoop {
         throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
       }
     }
-    this.consumer = new KafkaConsumer<>(consumerConfig(kafka, settings));
+    this.kafkaMeters = new KafkaClientMeters(registry);
+    this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig(kafka, settings)));
     LOG.info("status writer for clusters {}, group {}", targets.keySet(), settings.groupId());
   }
 
@@ -262,6 +265,7 @@ public final class StatusWriter extends ClientLoop {
 
   @Override
   protected void closeClients() {
+    kafkaMeters.close();
     try {
       consumer.close(CLOSE_TIMEOUT);
     } catch (RuntimeException e) {

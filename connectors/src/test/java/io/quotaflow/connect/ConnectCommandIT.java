@@ -4,7 +4,8 @@ import static io.quotaflow.fixtures.KubeObjects.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.fixtures.MockCluster;
@@ -13,6 +14,10 @@ import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -32,15 +37,17 @@ class ConnectCommandIT {
   @TempDir Path dir;
 
   @Test
-  void connectPublishesAClusterNamedByAKubeconfigContextAndStopsCleanly(
-      final EmbeddedKafkaBroker broker) throws IOException {
+  void connectPublishesAClusterNamedByAKubeconfigContextServesItsMetersAndStopsCleanly(
+      final EmbeddedKafkaBroker broker) throws IOException, InterruptedException {
     try (MockCluster mock = MockCluster.start("east")) {
       final String prefix = "c" + UUID.randomUUID().toString().substring(0, 8) + ".";
       final String namespace = MockCluster.uniqueNamespace("connect");
       mock.client().resource(pod(namespace, "web-1").quota("team-a").build()).create();
       final Path kubeconfig = kubeconfig(mock);
       final ConnectCommand command =
-          new ConnectCommand(Map.of("QUOTAFLOW_TOPIC_PREFIX", prefix), new SimpleMeterRegistry());
+          new ConnectCommand(
+              Map.of("QUOTAFLOW_TOPIC_PREFIX", prefix, "QUOTAFLOW_METRICS_PORT", "0"),
+              new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
 
       final CompletableFuture<Integer> exit =
           CompletableFuture.supplyAsync(
@@ -67,10 +74,24 @@ class ConnectCommandIT {
                         .satisfies(
                             entry -> assertThat(entry.key().getCluster()).isEqualTo("east")));
       }
+      final int port = command.metricsAddress().orElseThrow().getPort();
+      final HttpResponse<String> scrape =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/metrics"))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      assertThat(scrape.statusCode()).isEqualTo(200);
+      assertThat(scrape.body())
+          .contains("quotaflow_source_records_written_total{cluster=\"east\"")
+          .contains("jvm_memory_used_bytes")
+          .contains("kafka_producer_record_send_total")
+          .contains("kafka_consumer_");
 
       command.requestStop();
 
       assertThat(exit).succeedsWithin(WAIT).isEqualTo(0);
+      assertThat(command.metricsAddress()).as("the endpoint stops with the connectors").isEmpty();
     }
   }
 

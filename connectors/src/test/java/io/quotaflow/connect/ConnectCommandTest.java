@@ -3,7 +3,8 @@ package io.quotaflow.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.topics.ClusterPartitioner;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -149,7 +150,8 @@ class ConnectCommandTest {
   void withoutAClusterTheCommandIsAUsageError() {
     final StringWriter err = new StringWriter();
     final CommandLine commandLine =
-        new CommandLine(new ConnectCommand(Map.of(), new SimpleMeterRegistry()));
+        new CommandLine(
+            new ConnectCommand(Map.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
     commandLine.setErr(new PrintWriter(err, true));
 
     final int exit = commandLine.execute("--bootstrap-servers", "k:9092");
@@ -162,7 +164,8 @@ class ConnectCommandTest {
   void turningEveryConnectorOffIsAUsageError() {
     final StringWriter err = new StringWriter();
     final CommandLine commandLine =
-        new CommandLine(new ConnectCommand(Map.of(), new SimpleMeterRegistry()));
+        new CommandLine(
+            new ConnectCommand(Map.of(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT)));
     commandLine.setErr(new PrintWriter(err, true));
 
     final int exit =
@@ -180,7 +183,8 @@ class ConnectCommandTest {
   }
 
   private static ConnectCommand parse(final Map<String, String> environment, final String... args) {
-    final ConnectCommand command = new ConnectCommand(environment, new SimpleMeterRegistry());
+    final ConnectCommand command =
+        new ConnectCommand(environment, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
     new CommandLine(command).parseArgs(args);
     return command;
   }

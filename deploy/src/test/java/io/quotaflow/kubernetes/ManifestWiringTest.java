@@ -21,11 +21,16 @@ import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.FailurePolicy;
 import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.connect.ConnectConfig;
+import io.quotaflow.connect.ConnectSettings;
+import io.quotaflow.connect.MetricsEndpoint;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.QuotaOptions;
 import java.io.IOException;
@@ -53,7 +58,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The Kubernetes manifests of {@code deploy/kubernetes}, parsed with fabric8, checked against what
  * the code serves and calls: the admission plugin's port, probe and webhook paths (asked of a
- * running admission server, not copied), the cluster name the connectors put on records, the
+ * running admission server, not copied), the connectors' metrics port, probe and scrape paths
+ * (asked of a running metrics endpoint), the cluster name the connectors put on records, the
  * certificate's names, and RBAC against the connectors' documented API calls.
  */
 class ManifestWiringTest {
@@ -64,6 +70,7 @@ class ManifestWiringTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final KubernetesSerialization KUBERNETES_JSON = new KubernetesSerialization();
   private static final String HTTPS_PORT_NAME = "https";
+  private static final String METRICS_PORT_NAME = "metrics";
 
   private final List<HasMetadata> base = loadAll(BASE);
 
@@ -143,6 +150,54 @@ class ManifestWiringTest {
     }
     assertThat(service(engine.getSpec().getServiceName()).getSpec().getClusterIP())
         .isEqualTo("None");
+  }
+
+  @Test
+  void theConnectorsExposeTheirMetricsPortForScrapingAndProbing() throws Exception {
+    final Deployment connectors = one(Deployment.class);
+    final Container container = connectors.getSpec().getTemplate().getSpec().getContainers().get(0);
+    final Map<String, String> environment = new HashMap<>();
+    container.getEnv().stream()
+        .filter(variable -> variable.getValue() != null)
+        .forEach(variable -> environment.put(variable.getName(), variable.getValue()));
+    final int port =
+        ConnectConfig.builder().environment(environment).build().get(ConnectSettings.METRICS_PORT);
+
+    assertThat(container.getPorts())
+        .singleElement()
+        .satisfies(
+            containerPort -> {
+              assertThat(containerPort.getName()).isEqualTo(METRICS_PORT_NAME);
+              assertThat(containerPort.getContainerPort()).isEqualTo(port);
+            });
+    final Map<String, String> annotations =
+        connectors.getSpec().getTemplate().getMetadata().getAnnotations();
+    assertThat(annotations)
+        .containsEntry("prometheus.io/scrape", "true")
+        .containsEntry("prometheus.io/scheme", "http")
+        .containsEntry("prometheus.io/port", Integer.toString(port))
+        .containsEntry("prometheus.io/path", "/metrics");
+    final List<String> gets = new ArrayList<>(List.of(annotations.get("prometheus.io/path")));
+    for (final Probe probe : List.of(container.getLivenessProbe(), container.getReadinessProbe())) {
+      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo(METRICS_PORT_NAME);
+      assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTP");
+      gets.add(probe.getHttpGet().getPath());
+    }
+
+    // The paths are asked of a running endpoint, not copied from the code.
+    try (MetricsEndpoint endpoint =
+        MetricsEndpoint.start(0, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT))) {
+      final HttpClient http = HttpClient.newHttpClient();
+      for (final String path : gets) {
+        final HttpRequest request =
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + endpoint.address().getPort() + path))
+                .build();
+        assertThat(http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode())
+            .as("GET %s", path)
+            .isEqualTo(200);
+      }
+    }
   }
 
   @Test

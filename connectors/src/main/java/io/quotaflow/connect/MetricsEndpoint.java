@@ -1,0 +1,159 @@
+package io.quotaflow.connect;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The plain-HTTP endpoint of {@code quotaflow connect}: {@code GET /metrics} answers the registry's
+ * meters in the Prometheus text format, {@code GET /healthz} answers {@code ok}. Any other path is
+ * 404 and any other method 405 (the JDK answers malformed requests with 400 before they get here).
+ * Served by the JDK's HTTP server on two daemon threads, so a slow scraper cannot hold up the
+ * connectors.
+ */
+public final class MetricsEndpoint implements AutoCloseable {
+
+  /** The content type of the Prometheus text exposition format. */
+  public static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+
+  private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
+  private static final String PLAIN_TEXT = "text/plain; charset=utf-8";
+  private static final int THREADS = 2;
+
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final PrometheusMeterRegistry registry;
+  private boolean closed;
+
+  private MetricsEndpoint(
+      final HttpServer server,
+      final ExecutorService executor,
+      final PrometheusMeterRegistry registry) {
+    this.server = server;
+    this.executor = executor;
+    this.registry = registry;
+  }
+
+  /**
+   * Binds {@code port} on every interface and starts serving.
+   *
+   * @param port a TCP port, or 0 for any free one
+   * @throws UncheckedIOException when the port cannot be bound
+   */
+  public static MetricsEndpoint start(final int port, final PrometheusMeterRegistry registry) {
+    Objects.requireNonNull(registry, "registry");
+    final HttpServer server;
+    try {
+      server = HttpServer.create(new InetSocketAddress(port), 0);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot serve metrics on port " + port, e);
+    }
+    final ExecutorService executor = Executors.newFixedThreadPool(THREADS, daemonThreads());
+    final MetricsEndpoint endpoint = new MetricsEndpoint(server, executor, registry);
+    server.createContext("/", endpoint::handle);
+    server.setExecutor(executor);
+    server.start();
+    LOG.info(
+        "serving metrics over plain HTTP on port {} of every interface: GET /metrics, GET /healthz",
+        server.getAddress().getPort());
+    return endpoint;
+  }
+
+  /** The bound address; its port is the chosen one when 0 was asked for. */
+  public InetSocketAddress address() {
+    return server.getAddress();
+  }
+
+  /** Stops accepting requests, frees the port and stops the threads. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    server.stop(0);
+    executor.shutdownNow();
+    LOG.info("metrics endpoint stopped");
+  }
+
+  private void handle(final HttpExchange exchange) {
+    try (exchange) {
+      final String path = exchange.getRequestURI().getPath();
+      final boolean get = exchange.getRequestMethod().equals("GET");
+      switch (path) {
+        case "/metrics" -> {
+          if (get) {
+            scrape(exchange);
+          } else {
+            notAllowed(exchange);
+          }
+        }
+        case "/healthz" -> {
+          if (get) {
+            respond(exchange, 200, PLAIN_TEXT, "ok\n");
+          } else {
+            notAllowed(exchange);
+          }
+        }
+        default -> respond(exchange, 404, PLAIN_TEXT, "not found; try /metrics or /healthz\n");
+      }
+    } catch (IOException e) {
+      // The client went away; closing the exchange is all that is left to do.
+      LOG.debug("metrics request failed", e);
+    }
+  }
+
+  private void scrape(final HttpExchange exchange) throws IOException {
+    final String text;
+    try {
+      text = registry.scrape();
+    } catch (RuntimeException e) {
+      LOG.warn("scraping the meters failed", e);
+      respond(exchange, 500, PLAIN_TEXT, "scraping the meters failed\n");
+      return;
+    }
+    respond(exchange, 200, PROMETHEUS_TEXT, text);
+  }
+
+  private static void notAllowed(final HttpExchange exchange) throws IOException {
+    exchange.getResponseHeaders().set("Allow", "GET");
+    respond(exchange, 405, PLAIN_TEXT, "method not allowed; use GET\n");
+  }
+
+  private static void respond(
+      final HttpExchange exchange, final int status, final String type, final String body)
+      throws IOException {
+    exchange.getResponseHeaders().set("Content-Type", type);
+    if (exchange.getRequestMethod().equals("HEAD")) {
+      // A HEAD answer has headers only; its body must stay empty.
+      exchange.sendResponseHeaders(status, -1);
+      return;
+    }
+    final byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+
+  private static ThreadFactory daemonThreads() {
+    final AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      final Thread thread = new Thread(runnable, "quotaflow-metrics-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+}

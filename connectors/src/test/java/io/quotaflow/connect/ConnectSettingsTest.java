@@ -1,0 +1,48 @@
+package io.quotaflow.connect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ConnectSettingsTest {
+
+  @Test
+  void theMetricsEndpointListensOn9404ByDefault() {
+    assertThat(ConnectConfig.builder().build().get(ConnectSettings.METRICS_PORT)).isEqualTo(9404);
+  }
+
+  @Test
+  void minusOneTurnsTheMetricsEndpointOffAndZeroPicksAFreePort() {
+    assertThat(metricsPort("-1")).isEqualTo(ConnectSettings.METRICS_OFF);
+    assertThat(metricsPort("0")).isZero();
+    assertThat(metricsPort("65535")).isEqualTo(65535);
+  }
+
+  @Test
+  void theMetricsPortIsReadFromTheEnvironment() {
+    final ConnectConfig config =
+        ConnectConfig.builder().environment(Map.of("QUOTAFLOW_METRICS_PORT", "9500")).build();
+
+    assertThat(config.get(ConnectSettings.METRICS_PORT)).isEqualTo(9500);
+  }
+
+  @Test
+  void aMetricsPortThatIsNoPortIsRejectedNamingTheKey() {
+    for (final String text : new String[] {"-2", "70000", "65536", "abc", ""}) {
+      assertThatThrownBy(() -> metricsPort(text))
+          .as(text)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("metrics.port")
+          .hasMessageContaining("-1 for off");
+    }
+  }
+
+  private static int metricsPort(final String text) {
+    return ConnectConfig.builder()
+        .set("metrics.port", text)
+        .build()
+        .get(ConnectSettings.METRICS_PORT);
+  }
+}
