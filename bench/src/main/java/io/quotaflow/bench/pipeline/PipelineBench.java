@@ -256,12 +256,17 @@ public final class PipelineBench {
         watcher.runtimeRecords(),
         watcher.mismatches());
     OUT.printf(Locale.ROOT, "%s: CPU time per pod event (microseconds):%n", run.guarantee());
+    printCpuPerEvent(timing, podRecords);
+    return measured;
+  }
+
+  /** One line per part of the process: its CPU microseconds per pod event. */
+  private static void printCpuPerEvent(final EngineRun.Timing timing, final long podRecords) {
     timing
         .cpu()
         .forEach(
             (part, nanos) ->
                 OUT.printf(Locale.ROOT, "  %8.1f  %s%n", nanos / 1e3 / podRecords, part));
-    return measured;
   }
 
   /** One run of the Kafka Streams floor (see {@link FloorRun}) with exactly_once_v2. */
@@ -284,11 +289,7 @@ public final class PipelineBench {
           timing.complete() ? "all processed" : "DID NOT finish",
           timing.secondsFromStart(),
           floor.perSecond());
-      timing
-          .cpu()
-          .forEach(
-              (part, nanos) ->
-                  OUT.printf(Locale.ROOT, "  %8.1f  %s%n", nanos / 1e3 / podRecords, part));
+      printCpuPerEvent(timing, podRecords);
       return floor;
     }
   }
