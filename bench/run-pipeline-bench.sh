@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The engine's pipeline benchmark (a few minutes): an in-process Kafka broker, the catalogue's topics
+# The engine's pipeline benchmark (about 8 minutes): an in-process Kafka broker, the catalogue's topics
 # filled with a generated workload (default 10 clusters x 1,000 groups, 100,000 pods, 400,000 pod
 # updates), then in one run: a plain consumer's throughput over the pod topic, the engine's
 # throughput over the same records with exactly_once_v2 and with at_least_once, and the latency

@@ -42,17 +42,30 @@ final class EngineRun implements AutoCloseable {
     this.applicationId =
         "quotaflow-bench-" + guarantee.replace('_', '-') + "-" + System.currentTimeMillis();
     final EngineConfig config =
-        EngineConfig.builder()
-            .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
-            .set(StreamsConfig.APPLICATION_ID_CONFIG, applicationId)
-            .set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())
-            .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee)
+        config(bootstrapServers, applicationId, stateDir, guarantee)
             .set(EngineSettings.TOPIC_PREFIX.key(), topicPrefix)
             .set(EngineSettings.TOPIC_PARTITIONS.key(), Integer.toString(partitions))
             .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), "30s")
             .setAll(extra)
             .build();
     this.engine = new Engine(config, registry);
+  }
+
+  /**
+   * The engine's configuration builder with what every Streams application of the bench sets: the
+   * broker, a fresh application id, a state directory and the guarantee; the rest are the engine's
+   * defaults.
+   */
+  static EngineConfig.Builder config(
+      final String bootstrapServers,
+      final String applicationId,
+      final Path stateDir,
+      final String guarantee) {
+    return EngineConfig.builder()
+        .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
+        .set(StreamsConfig.APPLICATION_ID_CONFIG, applicationId)
+        .set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())
+        .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
   }
 
   String guarantee() {

@@ -1,6 +1,5 @@
 package io.quotaflow.bench.pipeline;
 
-import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.topics.Topic;
@@ -14,7 +13,6 @@ import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -81,11 +79,7 @@ final class FloorRun implements AutoCloseable {
             + "-"
             + System.currentTimeMillis();
     final Properties properties =
-        EngineConfig.builder()
-            .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
-            .set(StreamsConfig.APPLICATION_ID_CONFIG, applicationId)
-            .set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())
-            .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee)
+        EngineRun.config(bootstrapServers, applicationId, stateDir, guarantee)
             .build()
             .kafkaProperties();
     this.streams = new KafkaStreams(topology(topics.pods(), shape).build(), properties);
