@@ -1,7 +1,6 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.connect.ConnectCommand;
-import io.quotaflow.engine.EngineCommand;
 import io.quotaflow.local.LocalCommand;
 import io.quotaflow.simulate.SimulateCommand;
 import org.slf4j.Logger;

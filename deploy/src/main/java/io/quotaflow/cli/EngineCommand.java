@@ -1,0 +1,175 @@
+package io.quotaflow.cli;
+
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.AdmissionServer;
+import io.quotaflow.admission.http.EnginePlugin;
+import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.engine.Engine;
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.topics.ProvisioningReport;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code quotaflow engine}: runs the Kafka Streams engine until the process is stopped. Creates
+ * missing topics first, logs its effective configuration (secrets masked), and closes cleanly on
+ * SIGTERM.
+ */
+@Command(
+    name = "engine",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run the quota engine: reads pods, quotas and nodes, writes runtimes, pod classes and"
+          + " eviction commands.",
+      "Settings come from --config, then QUOTAFLOW_* environment variables (e.g."
+          + " QUOTAFLOW_REVOKE_DELAY=60s, QUOTAFLOW_KAFKA_SECURITY_PROTOCOL=SSL), then the options"
+          + " below."
+    })
+public final class EngineCommand implements Callable<Integer> {
+  private static final Logger LOG = LoggerFactory.getLogger(EngineCommand.class);
+
+  @Option(
+      names = "--bootstrap-servers",
+      required = true,
+      paramLabel = "HOST:PORT",
+      description = "Kafka brokers to connect to.")
+  private String bootstrapServers;
+
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "Properties file with engine settings and Kafka settings.")
+  private Path configFile;
+
+  @Option(
+      names = "--state-dir",
+      paramLabel = "DIR",
+      description = "Directory of the local state stores (Kafka Streams state.dir).")
+  private Path stateDir;
+
+  @Option(
+      names = "--application-id",
+      paramLabel = "ID",
+      description = "Kafka Streams application.id (default: quotaflow-engine).")
+  private String applicationId;
+
+  @Option(
+      names = "--partitions",
+      paramLabel = "N",
+      description = "Partitions of the topics the engine creates (default: 6).")
+  private Integer partitions;
+
+  private final Map<String, String> environment;
+  private final PrometheusMeterRegistry registry;
+  private final CountDownLatch stopped = new CountDownLatch(1);
+  private volatile Engine running;
+
+  /**
+   * The command as the launcher runs it: the process environment, meters served by the admission
+   * plugin's {@code /metrics}.
+   */
+  public EngineCommand() {
+    this(System.getenv(), new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+  }
+
+  /**
+   * @param environment where {@code QUOTAFLOW_*} variables are read
+   * @param registry where meters go; the admission plugin serves it on {@code /metrics}
+   */
+  public EngineCommand(
+      final Map<String, String> environment, final PrometheusMeterRegistry registry) {
+    this.environment = Map.copyOf(environment);
+    this.registry = registry;
+  }
+
+  /** The configuration the options, the file and the environment give, in that precedence. */
+  EngineConfig configuration() {
+    final EngineConfig.Builder builder = EngineConfig.builder();
+    if (configFile != null) {
+      builder.file(configFile);
+    }
+    builder.environment(environment, PluginSettings.ALL);
+    builder.set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    if (stateDir != null) {
+      builder.set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+    }
+    if (applicationId != null) {
+      builder.set(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+    }
+    if (partitions != null) {
+      builder.set(EngineSettings.TOPIC_PARTITIONS.key(), partitions.toString());
+    }
+    return builder.build();
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    final EngineConfig config = configuration();
+    LOG.info("Effective configuration:\n  {}", String.join("\n  ", config.describe()));
+    if (PluginSettings.enabled(config.kafka())) {
+      // Fail on a bad plugin setting (e.g. neither TLS files nor plain HTTP) before anything
+      // starts.
+      PluginSettings.config(config.kafka());
+    }
+    final Engine engine = new Engine(config, registry);
+    final Thread hook = new Thread(this::stop, "quotaflow-engine-shutdown");
+    Optional<AdmissionServer> plugin = Optional.empty();
+    try {
+      final ProvisioningReport report = engine.provisionTopics();
+      if (!report.allMatch()) {
+        LOG.warn(
+            "{} topics differ from what the engine expects (see above); running anyway",
+            report.mismatched().size());
+      }
+      engine
+          .streams()
+          .setStateListener(
+              (next, previous) -> {
+                LOG.info("Engine state {} -> {}", previous, next);
+                if (next == KafkaStreams.State.ERROR || next == KafkaStreams.State.NOT_RUNNING) {
+                  stopped.countDown();
+                }
+              });
+      running = engine;
+      Runtime.getRuntime().addShutdownHook(hook);
+      engine.start();
+      // The admission plugin answers from the engine's stores, so it starts once the engine has.
+      plugin = EnginePlugin.start(config, engine, registry);
+      stopped.await();
+      return engine.streams().state() == KafkaStreams.State.ERROR ? 1 : 0;
+    } finally {
+      removeHook(hook);
+      plugin.ifPresent(AdmissionServer::close);
+      engine.close();
+    }
+  }
+
+  /** Stops a running engine cleanly, as SIGTERM does (through the shutdown hook). */
+  void stop() {
+    final Engine engine = running;
+    if (engine != null) {
+      LOG.info("Shutdown requested");
+      engine.close();
+    }
+    stopped.countDown();
+  }
+
+  private static void removeHook(final Thread hook) {
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // The JVM is already shutting down: the hook is running.
+    }
+  }
+}

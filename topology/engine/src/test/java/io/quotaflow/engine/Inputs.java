@@ -1,0 +1,164 @@
+package io.quotaflow.engine;
+
+import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodPhase;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaSpec;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Fixture builders of input records, with readable defaults. */
+public final class Inputs {
+  static final Instant CREATED = Instant.parse("2026-01-01T00:00:00Z");
+
+  private Inputs() {}
+
+  public static PodBuilder pod(final String name) {
+    return new PodBuilder(name);
+  }
+
+  public static QuotaBuilder quota() {
+    return new QuotaBuilder();
+  }
+
+  public static NodeState node(final long cpuMillis) {
+    return NodeState.newBuilder()
+        .setAllocatable(Map.of("cpu", cpuMillis))
+        .setReady(true)
+        .setSchedulable(true)
+        .setDeleting(false)
+        .setProblems(List.of())
+        .build();
+  }
+
+  public static Map<String, Long> cpu(final long millis) {
+    return Map.of("cpu", millis);
+  }
+
+  /** A pod: pending, preemptible, priority 0, no group label, no request by default. */
+  public static final class PodBuilder {
+    private final String name;
+    private String uid;
+    private String group;
+    private String node;
+    private PodPhase phase = PodPhase.PENDING;
+    private int priority;
+    private boolean preemptible = true;
+    private final Map<String, Long> requests = new TreeMap<>();
+    private Instant started;
+
+    private PodBuilder(final String name) {
+      this.name = name;
+      this.uid = name + "-uid";
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public PodBuilder uid(final String value) {
+      this.uid = value;
+      return this;
+    }
+
+    public PodBuilder group(final String value) {
+      this.group = value;
+      return this;
+    }
+
+    /** Bound to {@code nodeName}, running, started at {@code startedAt}. */
+    public PodBuilder running(final String nodeName, final Instant startedAt) {
+      this.node = nodeName;
+      this.phase = PodPhase.RUNNING;
+      this.started = startedAt;
+      return this;
+    }
+
+    public PodBuilder running(final String nodeName) {
+      return running(nodeName, CREATED);
+    }
+
+    public PodBuilder cpu(final long millis) {
+      requests.put("cpu", millis);
+      return this;
+    }
+
+    public PodBuilder priority(final int value) {
+      this.priority = value;
+      return this;
+    }
+
+    public PodBuilder nonPreemptible() {
+      this.preemptible = false;
+      return this;
+    }
+
+    public PodState build() {
+      return PodState.newBuilder()
+          .setUid(uid)
+          .setQuotaName(group)
+          .setPhase(phase)
+          .setNodeName(node)
+          .setPriority(priority)
+          .setRequests(requests)
+          .setPreemptible(preemptible)
+          .setCreationTime(CREATED)
+          .setStartTime(started)
+          .setDeletionTime(null)
+          .setProblems(List.of())
+          .build();
+    }
+  }
+
+  /** A quota group: a leaf child of the root that lends, with no min or max by default. */
+  public static final class QuotaBuilder {
+    private final QuotaSpec.Builder spec =
+        QuotaSpec.newBuilder()
+            .setMin(Map.of())
+            .setMax(Map.of())
+            .setParent(null)
+            .setIsParent(false)
+            .setSharedWeight(null)
+            .setAllowLent(true)
+            .setLendingLimit(null)
+            .setBorrowingLimit(null)
+            .setNamespaces(List.of())
+            .setProblems(List.of());
+
+    public QuotaBuilder min(final Map<String, Long> value) {
+      spec.setMin(value);
+      return this;
+    }
+
+    public QuotaBuilder max(final Map<String, Long> value) {
+      spec.setMax(value);
+      return this;
+    }
+
+    public QuotaBuilder parent(final String value) {
+      spec.setParent(value);
+      return this;
+    }
+
+    public QuotaBuilder isParent() {
+      spec.setIsParent(true);
+      return this;
+    }
+
+    public QuotaBuilder allowLent(final boolean value) {
+      spec.setAllowLent(value);
+      return this;
+    }
+
+    public QuotaBuilder weight(final Map<String, Long> value) {
+      spec.setSharedWeight(value);
+      return this;
+    }
+
+    public QuotaSpec build() {
+      return spec.build();
+    }
+  }
+}
