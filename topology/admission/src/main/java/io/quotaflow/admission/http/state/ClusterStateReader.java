@@ -15,6 +15,11 @@ public interface ClusterStateReader {
   /** Empty when ready to answer (the engine runs and its stores are queryable), else why not. */
   Optional<String> notReadyReason();
 
+  /** Whether to receive traffic ({@code /readyz}), with the engine's state for people. */
+  default Readiness readiness() {
+    return notReadyReason().map(Readiness::notReady).orElseGet(() -> Readiness.ready("ready"));
+  }
+
   /** Which instance holds {@code cluster}. */
   Ownership owner(String cluster);
 

@@ -81,6 +81,8 @@ public final class StreamsClusterState implements ClusterStateReader {
   private final Clock clock;
   private final Duration specTtl;
   private final Map<String, Specs> specs = new ConcurrentHashMap<>();
+  // Set once the stores were queryable while RUNNING: from then on a rebalance keeps it ready.
+  private volatile boolean loaded;
 
   /**
    * @param streams the engine's running application
@@ -107,16 +109,26 @@ public final class StreamsClusterState implements ClusterStateReader {
 
   @Override
   public Optional<String> notReadyReason() {
+    final Readiness readiness = readiness();
+    return readiness.ready() ? Optional.empty() : Optional.of(readiness.detail());
+  }
+
+  /** Ready while RUNNING or REBALANCING once state was loaded (see {@link Readiness#of}). */
+  @Override
+  public Readiness readiness() {
     final KafkaStreams.State state = streams.state();
-    if (state != KafkaStreams.State.RUNNING) {
-      return Optional.of("the engine is " + state);
+    Optional<String> storeProblem = Optional.empty();
+    if (state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING) {
+      try {
+        RuntimeQueries.of(streams);
+        if (state == KafkaStreams.State.RUNNING) {
+          loaded = true;
+        }
+      } catch (InvalidStateStoreException e) {
+        storeProblem = Optional.of(e.getMessage());
+      }
     }
-    try {
-      RuntimeQueries.of(streams);
-      return Optional.empty();
-    } catch (InvalidStateStoreException e) {
-      return Optional.of("the stores are not queryable: " + e.getMessage());
-    }
+    return Readiness.of(state, loaded, storeProblem);
   }
 
   @Override
@@ -172,6 +184,9 @@ public final class StreamsClusterState implements ClusterStateReader {
           if (queries.group(cluster, SpecialGroups.ROOT).isEmpty()) {
             specs.remove(cluster);
             return Optional.empty();
+          }
+          if (!loaded) {
+            loaded = true;
           }
           return Optional.of(new StoreView(cluster, queries));
         });

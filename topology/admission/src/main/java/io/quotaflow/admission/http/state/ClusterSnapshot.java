@@ -1,0 +1,126 @@
+package io.quotaflow.admission.http.state;
+
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.tree.GroupDirectory;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.PodAssignment;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One cluster's state as read from the stores at {@link #asOf}, copied and indexed once: immutable,
+ * so any number of requests read it without locks while a newer copy replaces it.
+ */
+public final class ClusterSnapshot implements ClusterView {
+
+  private final Instant asOf;
+  private final List<GroupStatus> groups;
+  private final List<QuotaGroup> quotas;
+  private final GroupDirectory directory;
+  private final Map<String, GroupStatus> byName;
+  private final Map<String, List<GroupStatus>> byParent;
+  private final Map<String, QuotaGroup> quotaByName;
+  private final Map<String, ResourceList> ownRequests;
+  private final Map<String, List<PodAssignment>> podsByGroup;
+
+  private ClusterSnapshot(
+      Instant asOf,
+      List<GroupStatus> groups,
+      List<QuotaGroup> quotas,
+      Map<String, ResourceList> ownRequests,
+      Map<String, List<PodAssignment>> podsByGroup) {
+    this.asOf = Objects.requireNonNull(asOf, "asOf");
+    this.groups = List.copyOf(groups);
+    this.quotas = List.copyOf(quotas);
+    this.directory = GroupDirectory.of(this.quotas);
+    this.ownRequests = Map.copyOf(ownRequests);
+    final Map<String, GroupStatus> names = new HashMap<>();
+    final Map<String, List<GroupStatus>> parents = new HashMap<>();
+    for (final GroupStatus status : this.groups) {
+      names.put(status.name(), status);
+      parents.computeIfAbsent(status.parent(), p -> new ArrayList<>()).add(status);
+    }
+    this.byName = Map.copyOf(names);
+    final Map<String, List<GroupStatus>> children = new HashMap<>();
+    parents.forEach((parent, list) -> children.put(parent, List.copyOf(list)));
+    this.byParent = Map.copyOf(children);
+    final Map<String, QuotaGroup> specs = new HashMap<>();
+    this.quotas.forEach(quota -> specs.put(quota.name(), quota));
+    this.quotaByName = Map.copyOf(specs);
+    final Map<String, List<PodAssignment>> pods = new HashMap<>();
+    podsByGroup.forEach((group, list) -> pods.put(group, List.copyOf(list)));
+    this.podsByGroup = Map.copyOf(pods);
+  }
+
+  /**
+   * Copies everything {@code view} answers: every group's status, own request and pods, and the
+   * specifications. Each group costs a lookup and a scan of its pods: done off the request path.
+   *
+   * @param asOf when the copy is taken
+   * @throws StateUnavailableException when {@code view} stops being readable meanwhile
+   */
+  public static ClusterSnapshot capture(ClusterView view, Instant asOf) {
+    final List<GroupStatus> groups = view.groups();
+    final Map<String, ResourceList> own = new HashMap<>();
+    final Map<String, List<PodAssignment>> pods = new HashMap<>();
+    for (final GroupStatus status : groups) {
+      view.ownRequest(status.name()).ifPresent(request -> own.put(status.name(), request));
+      final List<PodAssignment> groupPods = view.podsOf(status.name());
+      if (!groupPods.isEmpty()) {
+        pods.put(status.name(), groupPods);
+      }
+    }
+    return new ClusterSnapshot(asOf, groups, view.quotas(), own, pods);
+  }
+
+  /** When the state was read from the stores. */
+  public Instant asOf() {
+    return asOf;
+  }
+
+  @Override
+  public Optional<GroupStatus> group(String name) {
+    return Optional.ofNullable(byName.get(name));
+  }
+
+  @Override
+  public List<GroupStatus> groups() {
+    return groups;
+  }
+
+  @Override
+  public List<QuotaGroup> quotas() {
+    return quotas;
+  }
+
+  @Override
+  public Optional<QuotaGroup> quota(String name) {
+    return Optional.ofNullable(quotaByName.get(name));
+  }
+
+  @Override
+  public GroupDirectory directory() {
+    return directory;
+  }
+
+  @Override
+  public List<GroupStatus> children(String parent) {
+    return byParent.getOrDefault(parent, List.of());
+  }
+
+  @Override
+  public Optional<ResourceList> ownRequest(String group) {
+    return Optional.ofNullable(ownRequests.get(group));
+  }
+
+  @Override
+  public List<PodAssignment> podsOf(String group) {
+    return podsByGroup.getOrDefault(group, List.of());
+  }
+}

@@ -1,0 +1,133 @@
+package io.quotaflow.admission.http.state;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The last state this instance read of each cluster it held, kept so that requests can still be
+ * answered, with their staleness stated, while the stores cannot be read (a rebalance, a task
+ * migrating or restoring). Each cluster's {@link ClusterSnapshot} is replaced whole by {@link
+ * #refresh} (copy-on-write): a request reads one map entry and the clock, without locks. A state
+ * older than {@code maxStaleness} is not answered from. Thread-safe.
+ */
+public final class LastKnownState {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LastKnownState.class);
+
+  /** What is known of a cluster's last state. */
+  public sealed interface Recall {}
+
+  /**
+   * A state young enough to answer from.
+   *
+   * @param view the state
+   * @param staleness its age now
+   */
+  public record Usable(ClusterSnapshot view, Staleness staleness) implements Recall {}
+
+  /**
+   * A state older than the allowed staleness.
+   *
+   * @param staleness its age now
+   * @param maxStaleness the allowed staleness
+   */
+  public record TooOld(Staleness staleness, Duration maxStaleness) implements Recall {}
+
+  /** No state of the cluster was ever read here. */
+  public record Unknown() implements Recall {}
+
+  private final Clock clock;
+  private final Duration maxStaleness;
+  private final Map<String, ClusterSnapshot> snapshots = new ConcurrentHashMap<>();
+
+  /**
+   * @param clock the clock ages are measured with
+   * @param maxStaleness the oldest state answered from
+   */
+  public LastKnownState(Clock clock, Duration maxStaleness) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    this.maxStaleness = Objects.requireNonNull(maxStaleness, "maxStaleness");
+  }
+
+  /** The oldest state answered from. */
+  public Duration maxStaleness() {
+    return maxStaleness;
+  }
+
+  /** What is known of {@code cluster}'s state, aged by the clock now. */
+  public Recall recall(String cluster) {
+    final ClusterSnapshot snapshot = snapshots.get(cluster);
+    if (snapshot == null) {
+      return new Unknown();
+    }
+    final Staleness staleness = Staleness.at(snapshot.asOf(), clock.instant());
+    return staleness.age().compareTo(maxStaleness) <= 0
+        ? new Usable(snapshot, staleness)
+        : new TooOld(staleness, maxStaleness);
+  }
+
+  /** The age now of {@code cluster}'s last state, if one was read. */
+  public Optional<Staleness> staleness(String cluster) {
+    final ClusterSnapshot snapshot = snapshots.get(cluster);
+    return snapshot == null
+        ? Optional.empty()
+        : Optional.of(Staleness.at(snapshot.asOf(), clock.instant()));
+  }
+
+  /** The clusters whose last state is kept. */
+  public Set<String> clusters() {
+    return Set.copyOf(snapshots.keySet());
+  }
+
+  /** Copies {@code view} as {@code cluster}'s last state, read now. */
+  public void remember(String cluster, ClusterView view) {
+    snapshots.put(cluster, ClusterSnapshot.capture(view, clock.instant()));
+  }
+
+  /**
+   * Reads again the state of every cluster {@code reader} holds here; keeps the last state of the
+   * others (they may be moving) until it is too old to answer from, then forgets it. Never throws:
+   * a cluster that cannot be read keeps its last state, which ages; while the stores cannot even be
+   * listed, every last state is kept.
+   */
+  public void refresh(ClusterStateReader reader) {
+    final List<String> local;
+    try {
+      local = reader.localClusters();
+    } catch (StateUnavailableException e) {
+      LOG.debug("the stores cannot be listed now: {}", e.getMessage());
+      return;
+    } catch (RuntimeException e) {
+      LOG.warn("the stores could not be listed for the last state", e);
+      return;
+    }
+    for (final String cluster : local) {
+      try {
+        if (reader.owner(cluster) instanceof Ownership.Local) {
+          reader.cluster(cluster).ifPresent(view -> remember(cluster, view));
+        }
+      } catch (StateUnavailableException e) {
+        LOG.debug("cluster={} keeps its last state: {}", cluster, e.getMessage());
+      } catch (RuntimeException e) {
+        LOG.warn("cluster={} last state could not be read", cluster, e);
+      }
+    }
+    final Instant now = clock.instant();
+    snapshots
+        .entrySet()
+        .removeIf(
+            entry ->
+                !local.contains(entry.getKey())
+                    && Staleness.at(entry.getValue().asOf(), now).age().compareTo(maxStaleness)
+                        > 0);
+  }
+}

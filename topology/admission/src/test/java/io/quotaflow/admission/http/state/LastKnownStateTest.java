@@ -1,0 +1,108 @@
+package io.quotaflow.admission.http.state;
+
+import static io.quotaflow.tree.Fixtures.cpu;
+import static io.quotaflow.tree.Fixtures.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotaflow.quota.PodPhase;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.tree.Fixtures;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaOptions;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class LastKnownStateTest {
+
+  private static final Instant START = Instant.parse("2026-03-01T12:00:00Z");
+  private final MutableClock clock = new MutableClock(START);
+  private final LastKnownState lastKnown = new LastKnownState(clock, Duration.ofSeconds(5));
+  private final SnapshotClusterState state =
+      new SnapshotClusterState().put("east", cluster(1_000).inputs(), QuotaOptions.DEFAULTS);
+
+  @Test
+  void theStateIsAgedByTheInjectedClockAndAnsweredFromUpToTheMaxStaleness() {
+    lastKnown.refresh(state);
+    clock.advance(Duration.ofMillis(4_999));
+
+    final LastKnownState.Recall young = lastKnown.recall("east");
+    clock.advance(Duration.ofMillis(1));
+    final LastKnownState.Recall atTheBound = lastKnown.recall("east");
+    clock.advance(Duration.ofMillis(1));
+    final LastKnownState.Recall old = lastKnown.recall("east");
+
+    assertThat(young).isInstanceOf(LastKnownState.Usable.class);
+    assertThat(((LastKnownState.Usable) young).staleness())
+        .isEqualTo(new Staleness(START, Duration.ofMillis(4_999)));
+    assertThat(atTheBound).isInstanceOf(LastKnownState.Usable.class);
+    assertThat(old)
+        .isEqualTo(
+            new LastKnownState.TooOld(
+                new Staleness(START, Duration.ofMillis(5_001)), Duration.ofSeconds(5)));
+    assertThat(lastKnown.recall("west")).isInstanceOf(LastKnownState.Unknown.class);
+  }
+
+  @Test
+  void whileTheStoresCannotBeReadTheLastStateIsKeptAndAges() {
+    lastKnown.refresh(state);
+    state.unavailable("east", "rebalancing");
+    clock.advance(Duration.ofSeconds(2));
+
+    lastKnown.refresh(state);
+
+    final LastKnownState.Usable usable = (LastKnownState.Usable) lastKnown.recall("east");
+    assertThat(usable.staleness()).isEqualTo(new Staleness(START, Duration.ofSeconds(2)));
+    assertThat(usable.view().group("team-a").map(GroupStatus::used))
+        .contains(ResourceList.of(ResourceList.CPU, 1_000));
+    assertThat(lastKnown.staleness("east")).map(Staleness::age).contains(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void aRefreshReplacesTheLastStateWithoutChangingACopyAlreadyHandedOut() {
+    lastKnown.refresh(state);
+    final ClusterView before = ((LastKnownState.Usable) lastKnown.recall("east")).view();
+    state.put("east", cluster(3_000).inputs(), QuotaOptions.DEFAULTS);
+    clock.advance(Duration.ofSeconds(1));
+
+    lastKnown.refresh(state);
+
+    final LastKnownState.Usable after = (LastKnownState.Usable) lastKnown.recall("east");
+    assertThat(before.group("team-a").orElseThrow().used().get(ResourceList.CPU)).isEqualTo(1_000);
+    assertThat(after.view().group("team-a").orElseThrow().used().get(ResourceList.CPU))
+        .isEqualTo(3_000);
+    assertThat(after.view().podsOf("team-a")).hasSize(1);
+    assertThat(after.view().quota("team-a")).isPresent();
+    assertThat(after.staleness().age()).isZero();
+  }
+
+  @Test
+  void aClusterThatMovedAwayIsKeptUntilItsStateIsTooOldThenForgotten() {
+    lastKnown.refresh(state);
+    state.remote("east", "10.0.0.2", 8443);
+    clock.advance(Duration.ofSeconds(5));
+    lastKnown.refresh(state);
+    assertThat(lastKnown.recall("east")).isInstanceOf(LastKnownState.Usable.class);
+
+    clock.advance(Duration.ofSeconds(1));
+    lastKnown.refresh(state);
+
+    assertThat(lastKnown.recall("east")).isInstanceOf(LastKnownState.Unknown.class);
+    assertThat(lastKnown.clusters()).isEmpty();
+  }
+
+  /** One group, team-a (min 4 cores), running one pod of {@code milliCpu}. */
+  private static Fixtures.ClusterBuilder cluster(long milliCpu) {
+    return Fixtures.cluster()
+        .total(cpu(10_000))
+        .group(quota("team-a").min(cpu(4_000)).max(cpu(6_000)))
+        .pod(
+            QuotaPod.builder("alpha", "a-1")
+                .quotaName("team-a")
+                .request(ResourceList.of(ResourceList.CPU, milliCpu))
+                .phase(PodPhase.RUNNING)
+                .nodeName("node-1")
+                .build());
+  }
+}
