@@ -4,6 +4,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterStateReader;
+import io.quotaflow.admission.http.state.LastKnownState;
 import io.quotaflow.admission.http.tls.CertificateReloader;
 import io.quotaflow.admission.http.tls.PemFiles;
 import io.quotaflow.tree.QuotaOptions;
@@ -45,6 +46,8 @@ public final class AdmissionServer implements AutoCloseable {
   private final Clock clock;
   private final boolean noopEndpoint;
   private final Reservations reservations;
+  private final LastKnownState lastKnown;
+  private final StalenessMetrics stalenessMetrics;
   private Server server;
   private ServerConnector connector;
   private CertificateReloader certificates;
@@ -63,6 +66,8 @@ public final class AdmissionServer implements AutoCloseable {
     this.clock = builder.clock;
     this.noopEndpoint = builder.noopEndpoint;
     this.reservations = new Reservations(config.reservationTtl());
+    this.lastKnown = new LastKnownState(clock, config.staleness().max());
+    this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
   }
 
   /** A builder for a server with {@code config} answering from {@code reader}. */
@@ -105,6 +110,8 @@ public final class AdmissionServer implements AutoCloseable {
               new SchedulerFilter(config, options, reservations, clock),
               forwarder,
               registry,
+              lastKnown,
+              stalenessMetrics,
               noopEndpoint);
       final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
       threads.setName("quotaflow-admission");
@@ -140,13 +147,19 @@ public final class AdmissionServer implements AutoCloseable {
       final long sweepMillis = config.sweepInterval().toMillis();
       sweeper.scheduleWithFixedDelay(
           () -> reservations.sweep(reader, clock), sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+      sweeper.scheduleWithFixedDelay(
+          this::refreshLastState,
+          0,
+          config.staleness().refreshInterval().toMillis(),
+          TimeUnit.MILLISECONDS);
       LOG.info(
-          "admission plugin serving {} on {}:{} (mode {}, failure policy {})",
+          "admission plugin serving {} on {}:{} (mode {}, failure policy {}, max staleness {})",
           certificates == null ? "plain HTTP" : "HTTPS",
           config.bindAddress(),
           port(),
           config.mode().id(),
-          config.failurePolicy().id());
+          config.failurePolicy().id(),
+          config.staleness().max());
       return this;
     } catch (Exception e) {
       close();
@@ -175,6 +188,24 @@ public final class AdmissionServer implements AutoCloseable {
   /** The in-flight reservations, for tests and diagnostics. */
   public Reservations reservations() {
     return reservations;
+  }
+
+  /** The last state of each cluster, answered from while the stores cannot be read. */
+  public LastKnownState lastKnownState() {
+    return lastKnown;
+  }
+
+  /**
+   * Reads again the last state of every cluster held here (done every {@code
+   * admission.state.refresh.interval}; tests call it to avoid waiting). Never throws.
+   */
+  public void refreshLastState() {
+    try {
+      lastKnown.refresh(reader);
+      stalenessMetrics.track();
+    } catch (RuntimeException e) {
+      LOG.warn("the last state could not be refreshed", e);
+    }
   }
 
   /** How many times the certificate was reloaded; 0 for plain HTTP. */
@@ -251,7 +282,7 @@ public final class AdmissionServer implements AutoCloseable {
       return this;
     }
 
-    /** The clock of reservations (their time to live). */
+    /** The clock of reservations (their time to live) and of the last state's age. */
     public Builder clock(Clock value) {
       this.clock = Objects.requireNonNull(value, "clock");
       return this;

@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.Staleness;
 
 /**
  * One endpoint under {@code /clusters/{cluster}/}: it reads its request, decides on the cluster's
@@ -24,4 +25,13 @@ interface ClusterEndpoint<T> {
 
   /** The answer in mode {@code off}: allow without looking. */
   Answer allowUnchecked(T request);
+
+  /**
+   * {@code answer}, decided on the cluster's last state because the live one could not be read
+   * ({@code reason}), stating its staleness. The default suits AdmissionReview answers: a warning
+   * and audit annotations.
+   */
+  default Answer stale(Answer answer, String cluster, Staleness staleness, String reason) {
+    return StaleAnswers.review(answer, cluster, staleness, reason);
+  }
 }

@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.LastKnownState;
 import io.quotaflow.admission.http.state.Ownership;
+import io.quotaflow.admission.http.state.Readiness;
 import io.quotaflow.admission.http.state.StateUnavailableException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,13 +23,20 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes each request to its endpoint and decides where it is answered: here when this instance
- * holds the cluster, by the owning instance otherwise, by the failure policy when neither can. No
- * exception leaves it: an unexpected one is logged with a correlation id and answered per the
+ * holds the cluster, by the owning instance otherwise; when neither can read the state, from the
+ * last state read here if it is young enough (stating its staleness), else by the failure policy.
+ * No exception leaves it: an unexpected one is logged with a correlation id and answered per the
  * failure policy.
  */
 final class Dispatcher {
 
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  /**
+   * Header of a forwarded request's answer given by the failure policy: the owner could not read
+   * the cluster's state, so the forwarding instance may answer from its last state instead.
+   */
+  static final String UNDECIDED_HEADER = "X-Quotaflow-Undecided";
 
   /** A matched route: the endpoint name for metrics and the answer. */
   record Routed(String endpoint, Answer answer) {}
@@ -39,6 +48,8 @@ final class Dispatcher {
   private final SchedulerFilter filter;
   private final Forwarder forwarder;
   private final PrometheusMeterRegistry registry;
+  private final LastKnownState lastKnown;
+  private final StalenessMetrics staleness;
   private final boolean noopEndpoint;
 
   Dispatcher(
@@ -49,6 +60,8 @@ final class Dispatcher {
       SchedulerFilter filter,
       Forwarder forwarder,
       PrometheusMeterRegistry registry,
+      LastKnownState lastKnown,
+      StalenessMetrics staleness,
       boolean noopEndpoint) {
     this.config = config;
     this.reader = reader;
@@ -57,6 +70,8 @@ final class Dispatcher {
     this.filter = filter;
     this.forwarder = forwarder;
     this.registry = registry;
+    this.lastKnown = lastKnown;
+    this.staleness = staleness;
     this.noopEndpoint = noopEndpoint;
   }
 
@@ -132,31 +147,88 @@ final class Dispatcher {
     try {
       final Ownership owner = reader.owner(cluster);
       if (owner instanceof Ownership.Local) {
-        final Optional<ClusterView> view = reader.cluster(cluster);
-        if (view.isEmpty()) {
-          return Answer.error(404, "unknown cluster " + cluster, "unknown-cluster");
-        }
-        return endpoint.decide(cluster, request, view.get());
+        return local(endpoint, cluster, call, request);
       }
       if (call.forwarded()) {
         // Ownership moved while the request travelled; a second hop could loop.
-        return endpoint.cannotDecide(
-            cluster, request, "the state moved while the request was forwarded");
+        return fromLastState(
+            endpoint, cluster, call, request, "the state moved while the request was forwarded");
       }
       if (owner instanceof Ownership.Remote remote) {
+        final Answer answer;
         try {
-          return forwarder.forward(remote, call);
+          answer = forwarder.forward(remote, call);
         } catch (Forwarder.ForwardingException e) {
           LOG.warn("cluster={} endpoint={} {}", cluster, endpoint.name(), e.getMessage());
-          return endpoint.cannotDecide(cluster, request, e.getMessage());
+          return fromLastState(endpoint, cluster, call, request, e.getMessage());
         }
+        if (answer.headers().containsKey(UNDECIDED_HEADER)
+            && lastKnown.recall(cluster) instanceof LastKnownState.Usable) {
+          // The new owner cannot read the state yet (restoring): the last one read here answers.
+          return fromLastState(
+              endpoint,
+              cluster,
+              call,
+              request,
+              "its owner " + remote.host() + ":" + remote.port() + " cannot read it yet");
+        }
+        return answer;
       }
-      return endpoint.cannotDecide(cluster, request, ((Ownership.Unavailable) owner).reason());
+      return fromLastState(
+          endpoint, cluster, call, request, ((Ownership.Unavailable) owner).reason());
     } catch (StateUnavailableException e) {
-      return endpoint.cannotDecide(cluster, request, e.getMessage());
+      return fromLastState(endpoint, cluster, call, request, e.getMessage());
     } catch (RuntimeException e) {
       return unexpected(endpoint, cluster, call, e, Optional.of(request));
     }
+  }
+
+  /** The answer from the stores here, or from the last state when they cannot be read. */
+  private <T> Answer local(ClusterEndpoint<T> endpoint, String cluster, Call call, T request) {
+    try {
+      final Optional<ClusterView> view = reader.cluster(cluster);
+      if (view.isPresent()) {
+        return endpoint.decide(cluster, request, view.get());
+      }
+    } catch (StateUnavailableException e) {
+      return fromLastState(endpoint, cluster, call, request, e.getMessage());
+    }
+    // A cluster held here moments ago reads as unknown while its task restores.
+    if (lastKnown.recall(cluster) instanceof LastKnownState.Usable) {
+      return fromLastState(
+          endpoint, cluster, call, request, "its state is not readable here now (restoring)");
+    }
+    return Answer.error(404, "unknown cluster " + cluster, "unknown-cluster");
+  }
+
+  /**
+   * The answer from the cluster's last state read here, stating its staleness, when it is at most
+   * {@code admission.max.staleness} old; else the failure policy's. A forwarded request answered by
+   * the policy is marked undecided, so that the forwarding instance may answer from its own last
+   * state.
+   */
+  private <T> Answer fromLastState(
+      ClusterEndpoint<T> endpoint, String cluster, Call call, T request, String reason) {
+    final LastKnownState.Recall recall = lastKnown.recall(cluster);
+    if (recall instanceof LastKnownState.Usable usable) {
+      final Answer answer = endpoint.decide(cluster, request, usable.view());
+      staleness.answered(cluster, endpoint.name());
+      return StaleAnswers.withHeaders(
+          endpoint.stale(answer, cluster, usable.staleness(), reason), usable.staleness());
+    }
+    final String why =
+        recall instanceof LastKnownState.TooOld old
+            ? reason
+                + "; the last state read here is "
+                + old.staleness().age().toMillis()
+                + " ms old, older than "
+                + PluginSettings.MAX_STALENESS.key()
+                + " ("
+                + old.maxStaleness()
+                + ")"
+            : reason;
+    final Answer answer = endpoint.cannotDecide(cluster, request, why);
+    return call.forwarded() ? answer.withHeader(UNDECIDED_HEADER, "true") : answer;
   }
 
   private <T> Answer unexpected(
@@ -191,10 +263,10 @@ final class Dispatcher {
   }
 
   private Answer ready(Call call) {
-    final Optional<String> reason = reader.notReadyReason();
-    return reason.isEmpty()
-        ? Answer.text(200, "ok\n", "ok")
-        : Answer.text(503, "not ready: " + reason.get() + "\n", "unavailable");
+    final Readiness readiness = reader.readiness();
+    return readiness.ready()
+        ? Answer.text(200, "ok: " + readiness.detail() + "\n", "ok")
+        : Answer.text(503, "not ready: " + readiness.detail() + "\n", "unavailable");
   }
 
   private Answer metrics(Call call) {

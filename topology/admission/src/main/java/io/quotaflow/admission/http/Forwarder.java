@@ -74,7 +74,15 @@ final class Forwarder implements AutoCloseable {
       final HttpResponse<byte[]> response =
           client.get().send(request, HttpResponse.BodyHandlers.ofByteArray());
       final String contentType = response.headers().firstValue("Content-Type").orElse(Answer.JSON);
-      return new Answer(response.statusCode(), contentType, response.body(), "forwarded", Map.of());
+      // Only the owner's mark of an undecided answer is kept: the forwarding instance may then
+      // answer from its own last state (see Dispatcher).
+      final Map<String, String> headers =
+          response
+              .headers()
+              .firstValue(Dispatcher.UNDECIDED_HEADER)
+              .map(value -> Map.of(Dispatcher.UNDECIDED_HEADER, value))
+              .orElse(Map.of());
+      return new Answer(response.statusCode(), contentType, response.body(), "forwarded", headers);
     } catch (IOException e) {
       throw new ForwardingException(
           "owner " + owner.host() + ":" + owner.port() + " did not answer: " + describe(e), e);

@@ -20,6 +20,7 @@ import java.util.Set;
  * @param reservationTtl how long an admitted pod's reservation is held at most
  * @param sweepInterval how often reservations are compared with the store and expired
  * @param forwardTimeout how long a request forwarded to the owning instance may take
+ * @param staleness how old a last state may be answered from, and how often it is read
  */
 public record PluginConfig(
     String bindAddress,
@@ -31,7 +32,8 @@ public record PluginConfig(
     Set<String> excludedNamespaces,
     Duration reservationTtl,
     Duration sweepInterval,
-    Duration forwardTimeout) {
+    Duration forwardTimeout,
+    Staleness staleness) {
 
   /** Requests larger than this are refused with 413. */
   public static final int MAX_BODY_BYTES = 1 << 20;
@@ -46,6 +48,7 @@ public record PluginConfig(
     Objects.requireNonNull(reservationTtl, "reservationTtl");
     Objects.requireNonNull(sweepInterval, "sweepInterval");
     Objects.requireNonNull(forwardTimeout, "forwardTimeout");
+    Objects.requireNonNull(staleness, "staleness");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
     }
@@ -106,7 +109,8 @@ public record PluginConfig(
         excludedNamespaces,
         reservationTtl,
         sweepInterval,
-        forwardTimeout);
+        forwardTimeout,
+        staleness);
   }
 
   /** This configuration with another failure policy. */
@@ -121,7 +125,8 @@ public record PluginConfig(
         excludedNamespaces,
         reservationTtl,
         sweepInterval,
-        forwardTimeout);
+        forwardTimeout,
+        staleness);
   }
 
   /** This configuration with TLS instead of plain HTTP. */
@@ -136,7 +141,44 @@ public record PluginConfig(
         excludedNamespaces,
         reservationTtl,
         sweepInterval,
-        forwardTimeout);
+        forwardTimeout,
+        staleness);
+  }
+
+  /** This configuration with another staleness bound and refresh interval. */
+  public PluginConfig withStaleness(Staleness value) {
+    return new PluginConfig(
+        bindAddress,
+        port,
+        tls,
+        plainHttp,
+        mode,
+        failurePolicy,
+        excludedNamespaces,
+        reservationTtl,
+        sweepInterval,
+        forwardTimeout,
+        value);
+  }
+
+  /**
+   * How the plugin answers while the stores cannot be read.
+   *
+   * @param max the oldest last state answered from; older, the failure policy answers
+   * @param refreshInterval how often the last state of every cluster held here is read again
+   */
+  public record Staleness(Duration max, Duration refreshInterval) {
+    /** Requires positive durations. */
+    public Staleness {
+      Objects.requireNonNull(max, "max");
+      Objects.requireNonNull(refreshInterval, "refreshInterval");
+      if (max.isNegative()
+          || max.isZero()
+          || refreshInterval.isNegative()
+          || refreshInterval.isZero()) {
+        throw new IllegalArgumentException("staleness durations must be positive");
+      }
+    }
   }
 
   /** This configuration with another reservation TTL. */
@@ -151,6 +193,7 @@ public record PluginConfig(
         excludedNamespaces,
         value,
         sweepInterval,
-        forwardTimeout);
+        forwardTimeout,
+        staleness);
   }
 }

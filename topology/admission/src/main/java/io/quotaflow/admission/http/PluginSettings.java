@@ -153,6 +153,28 @@ public final class PluginSettings {
               + " failure policy answers.",
           Parsers::duration);
 
+  /** The oldest state answered from while the stores cannot be read. */
+  public static final Setting<Duration> MAX_STALENESS =
+      new Setting<>(
+          "admission.max.staleness",
+          "duration",
+          "30s",
+          "While the engine's stores cannot be read (a rebalance, a task migrating or restoring),"
+              + " answer from the last state read, stating its age, as long as it is at most this"
+              + " old; older, the failure policy answers. At most admission.reservation.ttl, so that"
+              + " every admission the last state cannot know of is still held as a reservation.",
+          Parsers::duration);
+
+  /** How often the last state is read again. */
+  public static final Setting<Duration> STATE_REFRESH_INTERVAL =
+      new Setting<>(
+          "admission.state.refresh.interval",
+          "duration",
+          "1s",
+          "How often the state of every cluster held here is copied as its last state; shorter"
+              + " than admission.max.staleness. A copy reads each group and its pods once.",
+          Parsers::duration);
+
   /** Every setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -169,7 +191,9 @@ public final class PluginSettings {
           EXCLUDED_NAMESPACES,
           RESERVATION_TTL,
           SWEEP_INTERVAL,
-          FORWARD_TIMEOUT);
+          FORWARD_TIMEOUT,
+          MAX_STALENESS,
+          STATE_REFRESH_INTERVAL);
 
   private PluginSettings() {}
 
@@ -177,8 +201,10 @@ public final class PluginSettings {
    * The configuration of {@code values} (keys of this catalogue; other keys are ignored), every
    * missing setting at its default.
    *
-   * @throws IllegalArgumentException naming the setting when a value does not parse, or when TLS is
-   *     neither configured nor explicitly turned off
+   * @throws IllegalArgumentException naming the setting when a value does not parse, when TLS is
+   *     neither configured nor explicitly turned off, or when {@code admission.max.staleness}
+   *     exceeds {@code admission.reservation.ttl} or is not longer than {@code
+   *     admission.state.refresh.interval}
    */
   public static PluginConfig config(Map<String, String> values) {
     final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).build();
@@ -208,7 +234,38 @@ public final class PluginSettings {
         config.get(EXCLUDED_NAMESPACES),
         config.get(RESERVATION_TTL),
         config.get(SWEEP_INTERVAL),
-        config.get(FORWARD_TIMEOUT));
+        config.get(FORWARD_TIMEOUT),
+        staleness(config));
+  }
+
+  private static PluginConfig.Staleness staleness(LoadedConfig config) {
+    final Duration max = config.get(MAX_STALENESS);
+    final Duration refresh = config.get(STATE_REFRESH_INTERVAL);
+    final Duration ttl = config.get(RESERVATION_TTL);
+    if (max.compareTo(ttl) > 0) {
+      throw new IllegalArgumentException(
+          MAX_STALENESS.key()
+              + " ("
+              + max
+              + ") must not exceed "
+              + RESERVATION_TTL.key()
+              + " ("
+              + ttl
+              + "): an answer from an older state could forget admissions whose reservations"
+              + " expired");
+    }
+    if (refresh.compareTo(max) >= 0) {
+      throw new IllegalArgumentException(
+          MAX_STALENESS.key()
+              + " ("
+              + max
+              + ") must be longer than "
+              + STATE_REFRESH_INTERVAL.key()
+              + " ("
+              + refresh
+              + "), or even the newest last state could be too old to answer from");
+    }
+    return new PluginConfig.Staleness(max, refresh);
   }
 
   /** Whether {@code values} turn the plugin on (the default). */

@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.tree.GroupStatus;
 import java.util.List;
 import java.util.Optional;
@@ -36,6 +37,11 @@ final class QueryApi {
     @Override
     public Answer allowUnchecked(Void request) {
       throw new UnsupportedOperationException("queries have no mode");
+    }
+
+    @Override
+    public Answer stale(Answer answer, String cluster, Staleness staleness, String reason) {
+      return StaleAnswers.query(answer, staleness, reason);
     }
   }
 
@@ -74,6 +80,11 @@ final class QueryApi {
     @Override
     public Answer allowUnchecked(Void request) {
       throw new UnsupportedOperationException("queries have no mode");
+    }
+
+    @Override
+    public Answer stale(Answer answer, String cluster, Staleness staleness, String reason) {
+      return StaleAnswers.query(answer, staleness, reason);
     }
   }
 

@@ -9,6 +9,7 @@ import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecialGroups;
@@ -156,6 +157,11 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
   @Override
   public Answer allowUnchecked(Args args) {
     return Answer.json(200, passAll(args), "off");
+  }
+
+  @Override
+  public Answer stale(Answer answer, String cluster, Staleness staleness, String reason) {
+    return StaleAnswers.filter(answer, cluster, staleness, reason);
   }
 
   /** Every candidate passes. */

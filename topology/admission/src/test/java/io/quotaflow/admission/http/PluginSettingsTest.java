@@ -18,6 +18,38 @@ class PluginSettingsTest {
     assertThat(config.reservationTtl()).isEqualTo(Duration.ofSeconds(30));
     assertThat(config.excludedNamespaces()).containsExactly("kube-system");
     assertThat(config.port()).isEqualTo(8443);
+    assertThat(config.staleness())
+        .isEqualTo(new PluginConfig.Staleness(Duration.ofSeconds(30), Duration.ofSeconds(1)));
+  }
+
+  @Test
+  void theMaxStalenessIsCheckedAtStartAndABadOneNamesItsKey() {
+    assertThat(
+            PluginSettings.config(
+                    Map.of("admission.plain.http", "true", "admission.max.staleness", "5s"))
+                .staleness()
+                .max())
+        .isEqualTo(Duration.ofSeconds(5));
+    assertThatThrownBy(
+            () ->
+                PluginSettings.config(
+                    Map.of("admission.plain.http", "true", "admission.max.staleness", "0s")))
+        .hasMessageContaining("admission.max.staleness");
+    assertThatThrownBy(
+            () ->
+                PluginSettings.config(
+                    Map.of("admission.plain.http", "true", "admission.max.staleness", "1m")))
+        .hasMessageContaining("admission.max.staleness")
+        .hasMessageContaining("admission.reservation.ttl");
+    assertThatThrownBy(
+            () ->
+                PluginSettings.config(
+                    Map.of(
+                        "admission.plain.http", "true",
+                        "admission.max.staleness", "2s",
+                        "admission.state.refresh.interval", "2s")))
+        .hasMessageContaining("admission.max.staleness")
+        .hasMessageContaining("admission.state.refresh.interval");
   }
 
   @Test

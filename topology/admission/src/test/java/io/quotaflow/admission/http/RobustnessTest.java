@@ -103,8 +103,10 @@ class RobustnessTest {
   }
 
   @Test
-  void duringARebalanceFailOpenAllowsWithAWarning() {
+  void duringARebalanceWithoutALastStateFailOpenAllowsWithAWarning() {
+    plugin.close();
     state.unavailable("east", "the cluster's task is being restored");
+    plugin = Plugin.start(state);
 
     final JsonNode response =
         plugin.post(PODS, createPod("u", pod("alpha", "p").cpu("100"))).json().get("response");
@@ -115,13 +117,13 @@ class RobustnessTest {
   }
 
   @Test
-  void duringARebalanceFailClosedDeniesWithAClearMessage() {
+  void duringARebalanceWithoutALastStateFailClosedDeniesWithAClearMessage() {
     plugin.close();
+    state.unavailable("east", "the cluster's task is being restored");
     plugin =
         Plugin.start(
             PluginConfig.plainHttpOnLoopback(0).withFailurePolicy(FailurePolicy.FAIL_CLOSED),
             state);
-    state.unavailable("east", "the cluster's task is being restored");
 
     final JsonNode response =
         plugin.post(PODS, createPod("u", pod("alpha", "p").cpu("1"))).json().get("response");

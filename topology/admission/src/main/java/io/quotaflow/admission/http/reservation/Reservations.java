@@ -38,12 +38,20 @@ public final class Reservations {
     return Optional.ofNullable(clusters.get(cluster));
   }
 
-  /** Sweeps every cluster against {@code reader}'s state; never throws. */
+  /**
+   * Sweeps every cluster against {@code reader}'s state; never throws. A cluster whose state cannot
+   * be read now (a rebalance) keeps its reservations: the plugin may be answering from the
+   * cluster's last state, which does not know of them.
+   */
   public void sweep(ClusterStateReader reader, Clock clock) {
     for (final ClusterAdmissions admissions : clusters.values()) {
       final String cluster = admissions.cluster();
       try {
-        if (!(reader.owner(cluster) instanceof Ownership.Local)) {
+        final Ownership owner = reader.owner(cluster);
+        if (owner instanceof Ownership.Unavailable) {
+          continue;
+        }
+        if (owner instanceof Ownership.Remote) {
           clusters.remove(cluster, admissions);
           LOG.info(
               "cluster={} moved away; its {} reservations are dropped", cluster, admissions.held());

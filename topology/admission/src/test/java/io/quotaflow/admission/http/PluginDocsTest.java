@@ -1,0 +1,28 @@
+package io.quotaflow.admission.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The settings table of docs/admission.md lists every setting with its real default. */
+class PluginDocsTest {
+  private static final Path DOC =
+      Path.of(System.getProperty("basedir", "."), "..", "..", "docs", "admission.md");
+
+  @Test
+  void everySettingIsDocumentedWithItsDefault() throws IOException {
+    final String doc = Files.readString(DOC);
+
+    assertThat(PluginSettings.ALL)
+        .allSatisfy(
+            setting ->
+                assertThat(doc)
+                    .contains(
+                        setting.defaultValue().isEmpty()
+                            ? "| `" + setting.key() + "` | "
+                            : "| `" + setting.key() + "` | `" + setting.defaultValue() + "` |"));
+  }
+}
