@@ -198,7 +198,9 @@ final class Dispatcher {
       return fromLastState(
           endpoint, cluster, call, request, "its state is not readable here now (restoring)");
     }
-    return Answer.error(404, "unknown cluster " + cluster, "unknown-cluster");
+    final Answer unknown = Answer.error(404, "unknown cluster " + cluster, "unknown-cluster");
+    // Forwarded here as the owner, yet unknown: maybe the task that just moved here is restoring.
+    return call.forwarded() ? unknown.withHeader(UNDECIDED_HEADER, "true") : unknown;
   }
 
   /**

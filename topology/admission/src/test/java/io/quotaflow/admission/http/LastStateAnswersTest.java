@@ -216,6 +216,23 @@ class LastStateAnswersTest {
     }
   }
 
+  @Test
+  void aNewOwnerThatDoesNotKnowTheClusterYetLetsTheLastStateHereAnswer() {
+    // The task just moved to the owner and is restoring: the cluster reads as unknown there.
+    try (Plugin owner =
+        Plugin.start(config(FailurePolicy.FAIL_CLOSED), new SnapshotClusterState(), clock)) {
+      plugin.server().refreshLastState();
+      state.remote("east", "127.0.0.1", owner.port());
+
+      final JsonNode response = review(createPod("u", pod("alpha", "p").cpu("1m")));
+      final Plugin.Reply unknown = plugin.get("/api/v1/clusters/north/quotas");
+
+      assertThat(response.get("allowed").asBoolean()).as(response.toString()).isTrue();
+      assertThat(response.get("warnings").get(0).asText()).contains("cannot read it yet");
+      assertThat(unknown.status()).isEqualTo(404);
+    }
+  }
+
   /** The stores become unreadable after the last state was read, {@code age} ago. */
   private void rebalance(Duration age) {
     plugin.server().refreshLastState();
