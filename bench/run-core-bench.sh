@@ -13,6 +13,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/core-bench-lib.sh
+. bench/core-bench-lib.sh
 out=bench/target/core-bench
 mkdir -p "$out"
 
@@ -22,21 +24,15 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
 fi
 
 # shellcheck disable=SC2086
-LC_ALL=C java -jar bench/target/benchmarks.jar \
+core_jmh bench/target/benchmarks.jar "$out/results.csv" \
   'io.quotaflow.bench.core.(FullRecomputeBenchmark|RuntimeRecomputeBenchmark|YarnPeerBenchmark|IncrementalUpdateBenchmark)' \
-  ${JMH_SETTINGS:--f 1 -wi 3 -w 1s -i 5 -r 2s} \
-  -foe true -rf csv -rff "$out/results.csv" "$@" | tee "$out/jmh.txt"
+  ${JMH_SETTINGS:--f 1 -wi 3 -w 1s -i 5 -r 2s} "$@" | tee "$out/jmh.txt"
 
 # Comparison and targets, from JMH's CSV (scores in microseconds per operation).
-awk -F, '
-  function unq(s) { gsub(/"/, "", s); return s }
-  { sub(/\r$/, "") }  # JMH writes CRLF
-  NR == 1 { next }
-  {
-    name = unq($1); sub(/^io\.quotaflow\.bench\.core\./, "", name)
-    mode = unq($2); score = unq($5) + 0; groups = unq($8)
-    key = name "|" mode "|" groups
-    value[key] = score
+awk -F, "$JMH_CSV_AWK"'
+  jmh_row() {
+    groups = jmh_groups
+    value[jmh_name "|" jmh_mode "|" groups] = jmh_score
     if (!(groups in seen)) { seen[groups] = 1; sizes[++n] = groups }
   }
   function ms(us) { return sprintf("%.3f ms", us / 1000) }
@@ -95,6 +91,5 @@ if [[ -n "${CPU_PROBE_GROUPS-100 10000}" ]]; then
   echo
   echo "thread CPU time per operation (waiting for a core excluded; GC threads excluded):"
   # shellcheck disable=SC2086
-  java -Xms4g -Xmx4g -cp bench/target/benchmarks.jar io.quotaflow.bench.core.CpuTimeProbe \
-    ${CPU_PROBE_GROUPS-100 10000} | tee "$out/cpu-time.txt"
+  core_cpu_probe bench/target/benchmarks.jar ${CPU_PROBE_GROUPS-100 10000} | tee "$out/cpu-time.txt"
 fi
