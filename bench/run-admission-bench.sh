@@ -9,16 +9,9 @@
 # Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the compiled classes.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-out=bench/target/admission-bench
-mkdir -p "$out"
-
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  # Compiles bench and the modules it uses in the reactor; the class path then names their classes.
-  # shellcheck disable=SC2086
-  mvn -B -q -pl bench -am compile dependency:build-classpath -Dmdep.outputFile="$PWD/$out/classpath.txt" \
-    -Dspotless.check.skip=true ${MVN_ARGS--o}
-fi
+# shellcheck source=bench/bench-build.sh
+source "$(dirname "$0")/bench-build.sh"
+bench_prepare admission-bench
 
 LC_ALL=C java -Xmx1g -cp "bench/target/classes:$(cat "$out/classpath.txt")" \
   io.quotaflow.bench.admission.AdmissionLoad "$@" | tee "$out/report.txt"

@@ -38,14 +38,15 @@ awk -F, "$JMH_CSV_AWK"'
   function ms(us) { return sprintf("%.3f ms", us / 1000) }
   function verdict(ok) { return ok ? "MET" : "MISSED" }
   function ratio(q, y) { return q < y ? sprintf("%.1fx faster", y / q) : sprintf("%.1fx SLOWER", q / y) }
-  END {
+  # One line a size: a quotaflow benchmark against the YARN peer, averages and medians.
+  function compare(title, bench,    i, g, q, y, qm, ym) {
     print ""
-    print "quotaflow vs YARN ComputeFairShares, full recomputation (average time; median of samples):"
+    print title
     for (i = 1; i <= n; i++) {
       g = sizes[i]
-      q = value["FullRecomputeBenchmark.quotaflow|avgt|" g]
+      q = value[bench "|avgt|" g]
       y = value["YarnPeerBenchmark.yarnFairShares|avgt|" g]
-      qm = value["FullRecomputeBenchmark.quotaflow:p0.50|sample|" g]
+      qm = value[bench ":p0.50|sample|" g]
       ym = value["YarnPeerBenchmark.yarnFairShares:p0.50|sample|" g]
       if (q > 0 && y > 0) {
         printf "  %7d groups: quotaflow %s, YARN %s -> quotaflow is %s", g, ms(q), ms(y), ratio(q, y)
@@ -53,20 +54,10 @@ awk -F, "$JMH_CSV_AWK"'
         printf "\n"
       }
     }
-    print ""
-    print "quotaflow recomputeAll on live state (every aggregate and runtime, no ingestion) vs YARN:"
-    for (i = 1; i <= n; i++) {
-      g = sizes[i]
-      r = value["RuntimeRecomputeBenchmark.recomputeAll|avgt|" g]
-      y = value["YarnPeerBenchmark.yarnFairShares|avgt|" g]
-      rm = value["RuntimeRecomputeBenchmark.recomputeAll:p0.50|sample|" g]
-      ym = value["YarnPeerBenchmark.yarnFairShares:p0.50|sample|" g]
-      if (r > 0 && y > 0) {
-        printf "  %7d groups: quotaflow %s, YARN %s -> quotaflow is %s", g, ms(r), ms(y), ratio(r, y)
-        if (rm > 0 && ym > 0) printf "; medians %s vs %s -> %s", ms(rm), ms(ym), ratio(rm, ym)
-        printf "\n"
-      }
-    }
+  }
+  END {
+    compare("quotaflow vs YARN ComputeFairShares, full recomputation (average time; median of samples):", "FullRecomputeBenchmark.quotaflow")
+    compare("quotaflow recomputeAll on live state (every aggregate and runtime, no ingestion) vs YARN:", "RuntimeRecomputeBenchmark.recomputeAll")
     print ""
     print "targets:"
     q10 = value["FullRecomputeBenchmark.quotaflow|avgt|10000"]

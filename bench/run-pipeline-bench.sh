@@ -21,16 +21,9 @@
 #   BENCH_JAVA_OPTS for more JVM options (default -Xmx3g).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-out=bench/target/pipeline-bench
-mkdir -p "$out"
-
-if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
-  # Compiles bench and the modules it uses in the reactor; the class path then names their classes.
-  # shellcheck disable=SC2086
-  mvn -B -q -pl bench -am compile dependency:build-classpath -Dmdep.outputFile="$PWD/$out/classpath.txt" \
-    -Dspotless.check.skip=true ${MVN_ARGS--o}
-fi
+# shellcheck source=bench/bench-build.sh
+source "$(dirname "$0")/bench-build.sh"
+bench_prepare pipeline-bench
 
 # Machine and load at the time, for the record.
 {

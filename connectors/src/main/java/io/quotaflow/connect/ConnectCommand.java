@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.slf4j.Logger;
@@ -43,18 +42,11 @@ import picocli.CommandLine.Spec;
           + " QUOTAFLOW_EVICTION_MAX_ATTEMPTS=3, QUOTAFLOW_KAFKA_SECURITY_PROTOCOL=SSL), then the"
           + " options below."
     })
-public final class ConnectCommand implements Callable<Integer> {
+public final class ConnectCommand extends ServiceCommand {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConnectCommand.class);
 
   @Spec private CommandSpec spec;
-
-  @Option(
-      names = "--bootstrap-servers",
-      required = true,
-      paramLabel = "HOST:PORT",
-      description = "Kafka brokers to connect to.")
-  private String bootstrapServers;
 
   @Option(
       names = "--cluster",
@@ -96,8 +88,6 @@ public final class ConnectCommand implements Callable<Integer> {
       description = "Properties file with connect settings and Kafka client settings.")
   private Path configFile;
 
-  private final Map<String, String> environment;
-  private final PrometheusMeterRegistry registry;
   private final CountDownLatch stop = new CountDownLatch(1);
   private volatile MetricsEndpoint metrics;
 
@@ -115,8 +105,7 @@ public final class ConnectCommand implements Callable<Integer> {
    */
   public ConnectCommand(
       final Map<String, String> environment, final PrometheusMeterRegistry registry) {
-    this.environment = Map.copyOf(environment);
-    this.registry = registry;
+    super(environment, registry);
   }
 
   /** The configuration the file, the environment and the options give, in that precedence. */
@@ -125,8 +114,8 @@ public final class ConnectCommand implements Callable<Integer> {
     if (configFile != null) {
       builder.file(configFile);
     }
-    builder.environment(environment);
-    builder.set(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    builder.environment(environment());
+    builder.set(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
     if (dryRun) {
       builder.set(ConnectSettings.EVICTION_DRY_RUN.key(), "true");
     }
@@ -181,7 +170,7 @@ public final class ConnectCommand implements Callable<Integer> {
       final Optional<MetricsEndpoint> endpoint =
           port == ConnectSettings.METRICS_OFF
               ? Optional.empty()
-              : Optional.of(MetricsEndpoint.start(port, registry));
+              : Optional.of(MetricsEndpoint.start(port, registry()));
       metrics = endpoint.orElse(null);
       try {
         return run(config, enabled, endpoint);
@@ -204,7 +193,7 @@ public final class ConnectCommand implements Callable<Integer> {
       final Connectors.Enabled enabled,
       final Optional<MetricsEndpoint> endpoint)
       throws InterruptedException {
-    final Connectors connectors = Connectors.start(config, clients(), enabled, registry);
+    final Connectors connectors = Connectors.start(config, clients(), enabled, registry());
     final Thread hook =
         new Thread(
             () -> {
@@ -224,18 +213,18 @@ public final class ConnectCommand implements Callable<Integer> {
       }
       return failed ? 1 : 0;
     } finally {
-      removeHook(hook);
+      removeShutdownHook(hook);
       connectors.close();
     }
   }
 
   /** Binds the JVM's memory, GC, thread and CPU meters; the GC binder must be closed. */
   private JvmGcMetrics bindJvmMeters() {
-    new JvmMemoryMetrics().bindTo(registry);
-    new JvmThreadMetrics().bindTo(registry);
-    new ProcessorMetrics().bindTo(registry);
+    new JvmMemoryMetrics().bindTo(registry());
+    new JvmThreadMetrics().bindTo(registry());
+    new ProcessorMetrics().bindTo(registry());
     final JvmGcMetrics gc = new JvmGcMetrics();
-    gc.bindTo(registry);
+    gc.bindTo(registry());
     return gc;
   }
 
@@ -259,14 +248,6 @@ public final class ConnectCommand implements Callable<Integer> {
     } catch (RuntimeException e) {
       result.stream().map(KubeCluster::client).forEach(KubernetesClient::close);
       throw e;
-    }
-  }
-
-  private static void removeHook(final Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException e) {
-      // The JVM is already shutting down: the hook is running.
     }
   }
 }

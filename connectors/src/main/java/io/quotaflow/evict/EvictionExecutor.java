@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
+import io.quotaflow.cluster.ConsumerConfigs;
 import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
@@ -400,19 +401,11 @@ public final class EvictionExecutor extends ClientLoop {
 
   static Map<String, Object> consumerConfig(
       final Map<String, Object> kafka, final EvictionSettings settings) {
-    final Map<String, Object> config = new HashMap<>(kafka);
-    config.put(ConsumerConfig.GROUP_ID_CONFIG, settings.groupId());
-    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+    final Map<String, Object> config = ConsumerConfigs.readCommitted(kafka, settings.groupId());
     // A command may wait through its whole backoff; few per poll keep the poll interval safe.
     config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5);
     config.putIfAbsent(
         ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) TimeUnit.MINUTES.toMillis(10));
-    config.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId());
-    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     return config;
   }
 

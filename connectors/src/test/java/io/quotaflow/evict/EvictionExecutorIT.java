@@ -5,19 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.broker.EmbeddedKafkaBroker;
-import io.quotaflow.broker.EmbeddedKafkaExtension;
+import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.EvictionEndpoint;
-import io.quotaflow.fixtures.MockCluster;
 import io.quotaflow.fixtures.RecordingSleeper;
-import io.quotaflow.fixtures.TestTopics;
 import io.quotaflow.fixtures.TopicReader;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.PodKey;
-import io.quotaflow.topics.TopicCatalogue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,50 +21,23 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-@ExtendWith(EmbeddedKafkaExtension.class)
 class EvictionExecutorIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(20);
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
   private static final Duration MAX_AGE = Duration.ofMinutes(10);
-  private static MockCluster mock;
+  @RegisterExtension static final ConnectorRig rig = new ConnectorRig("evict");
 
-  private final EmbeddedKafkaBroker broker;
   private final List<EvictionExecutor> executors = new ArrayList<>();
-  private TopicCatalogue topics;
-  private String namespace;
   private RecordingSleeper sleeper;
-  private SimpleMeterRegistry registry;
-
-  EvictionExecutorIT(final EmbeddedKafkaBroker broker) {
-    this.broker = broker;
-  }
-
-  @BeforeAll
-  static void startCluster() {
-    mock = MockCluster.start("east");
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    mock.close();
-  }
 
   @BeforeEach
-  void freshTopicsAndNamespace() {
-    topics = TestTopics.provision(broker);
-    namespace = MockCluster.uniqueNamespace("evict");
+  void freshSleeper() {
     sleeper = new RecordingSleeper();
-    registry = new SimpleMeterRegistry();
   }
 
   @AfterEach
@@ -80,7 +48,8 @@ class EvictionExecutorIT {
   @Test
   void aCommandForARunningPodEvictsItThroughPolicyV1WithItsUidAsPrecondition() {
     final Pod victim = createPod("batch-1");
-    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-1").accepts();
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-1").accepts();
     start(settings());
 
     final EvictionCommand command = send(key("batch-1"), uidOf(victim));
@@ -96,13 +65,14 @@ class EvictionExecutorIT {
         .contains("\"apiVersion\":\"policy/v1\"")
         .contains("\"kind\":\"Eviction\"")
         .contains("\"uid\":\"" + uidOf(victim) + "\"");
-    await().atMost(WAIT).until(() -> podNamed("batch-1") == null);
+    await().atMost(ConnectorRig.WAIT).until(() -> podNamed("batch-1") == null);
   }
 
   @Test
   void aPodWhoseUidChangedIsNotEvicted() {
     createPod("web-1");
-    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "web-1").accepts();
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "web-1").accepts();
     start(settings());
 
     final EvictionCommand command = send(key("web-1"), "uid-of-an-earlier-pod");
@@ -127,7 +97,7 @@ class EvictionExecutorIT {
   void aBudgetRefusalIsRetriedWithDoublingBackoffUntilItSucceeds() {
     final Pod victim = createPod("batch-2");
     final EvictionEndpoint eviction =
-        EvictionEndpoint.of(mock, namespace, "batch-2").refuses(2).accepts();
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-2").refuses(2).accepts();
     start(settings());
 
     final EvictionCommand command = send(key("batch-2"), uidOf(victim));
@@ -142,7 +112,8 @@ class EvictionExecutorIT {
   @Test
   void aBudgetThatRefusesEveryAttemptEndsBlockedByBudget() {
     final Pod victim = createPod("db-0");
-    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "db-0").refuses(3);
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "db-0").refuses(3);
     start(settings());
 
     final EvictionCommand command = send(key("db-0"), uidOf(victim));
@@ -157,7 +128,8 @@ class EvictionExecutorIT {
   @Test
   void aDryRunDecidesAndReportsWithoutEvicting() {
     final Pod victim = createPod("batch-3");
-    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-3").accepts();
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-3").accepts();
     start(settings().withDryRun(true));
 
     final EvictionCommand command = send(key("batch-3"), uidOf(victim));
@@ -170,7 +142,8 @@ class EvictionExecutorIT {
   @Test
   void aCommandOlderThanTheMaxAgeExpiresAndItsPodIsNotEvicted() {
     final Pod victim = createPod("batch-4");
-    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-4").accepts();
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-4").accepts();
     start(settings());
 
     // Decided three hours ago, say before an outage of the executor.
@@ -185,11 +158,11 @@ class EvictionExecutorIT {
     assertThat(eviction.requests()).isEmpty();
     assertThat(podNamed("batch-4")).isNotNull();
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () ->
                 assertThat(
-                        registry
+                        rig.registry()
                             .get("quotaflow.evictions.results")
                             .tags("cluster", "east", "outcome", "EXPIRED")
                             .counter()
@@ -200,7 +173,8 @@ class EvictionExecutorIT {
   @Test
   void aCommandJustInsideTheMaxAgeIsCarriedOut() {
     final Pod victim = createPod("batch-5");
-    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-5").accepts();
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-5").accepts();
     start(settings());
 
     final EvictionCommand command =
@@ -213,7 +187,8 @@ class EvictionExecutorIT {
   @Test
   void aCommandIssuedInTheFutureIsCarriedOut() {
     final Pod victim = createPod("batch-6");
-    final EvictionEndpoint eviction = EvictionEndpoint.of(mock, namespace, "batch-6").accepts();
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-6").accepts();
     start(settings());
 
     // The engine's clock runs ahead of the executor's.
@@ -239,15 +214,15 @@ class EvictionExecutorIT {
     send(key("gone-1"), "uid-1");
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .until(
             () ->
-                registry.find("quotaflow.evictions.duplicates").counters().stream()
+                rig.registry().find("quotaflow.evictions.duplicates").counters().stream()
                         .mapToDouble(counter -> counter.count())
                         .sum()
                     >= 2);
     try (TopicReader<PodKey, EvictionResult> results =
-        new TopicReader<>(broker, topics.evictionResults())) {
+        new TopicReader<>(rig.broker(), rig.topics().evictionResults())) {
       assertThat(results.read())
           .filteredOn(entry -> entry.value().orElseThrow().getCommandId().equals(command.getId()))
           .hasSize(1);
@@ -258,13 +233,13 @@ class EvictionExecutorIT {
   void commandsForAClusterItDoesNotServeArePassedOver() {
     start(settings());
     final PodKey elsewhere =
-        PodKey.newBuilder().setCluster("west").setNamespace(namespace).setName("x").build();
+        PodKey.newBuilder().setCluster("west").setNamespace(rig.namespace()).setName("x").build();
     final EvictionCommand foreign = send(elsewhere, "uid-x");
     final EvictionCommand ours = send(key("marker"), "uid-m");
 
     awaitResult(ours);
     try (TopicReader<PodKey, EvictionResult> results =
-        new TopicReader<>(broker, topics.evictionResults())) {
+        new TopicReader<>(rig.broker(), rig.topics().evictionResults())) {
       assertThat(results.read())
           .extracting(entry -> entry.value().orElseThrow().getCommandId())
           .doesNotContain(foreign.getId());
@@ -286,13 +261,13 @@ class EvictionExecutorIT {
   private void start(final EvictionSettings settings) {
     final EvictionExecutor executor =
         new EvictionExecutor(
-            List.of(mock.cluster()),
-            topics,
-            TestTopics.kafka(broker),
+            List.of(rig.mock().cluster()),
+            rig.topics(),
+            rig.kafka(),
             settings,
             Clock.fixed(NOW, ZoneOffset.UTC),
             sleeper,
-            registry);
+            rig.registry());
     executors.add(executor);
     executor.start();
   }
@@ -310,21 +285,15 @@ class EvictionExecutorIT {
             .setReason("team-a uses more cpu than its runtime")
             .setIssuedAt(issuedAt)
             .build();
-    try (KafkaProducer<PodKey, EvictionCommand> producer =
-        new KafkaProducer<>(
-            TestTopics.kafka(broker),
-            topics.evictions().keySerializer(),
-            topics.evictions().valueSerializer())) {
-      producer.send(new ProducerRecord<>(topics.evictions().name(), key, command));
-    }
+    rig.send(rig.topics().evictions(), key, command);
     return command;
   }
 
   private EvictionResult awaitResult(final EvictionCommand command) {
     try (TopicReader<PodKey, EvictionResult> results =
-        new TopicReader<>(broker, topics.evictionResults())) {
+        new TopicReader<>(rig.broker(), rig.topics().evictionResults())) {
       return await()
-          .atMost(WAIT)
+          .atMost(ConnectorRig.WAIT)
           .until(
               () ->
                   results.read().stream()
@@ -337,15 +306,22 @@ class EvictionExecutorIT {
   }
 
   private Pod createPod(final String name) {
-    return mock.client().resource(pod(namespace, name).running("node-a").build()).create();
+    return rig.mock()
+        .client()
+        .resource(pod(rig.namespace(), name).running("node-a").build())
+        .create();
   }
 
   private Pod podNamed(final String name) {
-    return mock.client().pods().inNamespace(namespace).withName(name).get();
+    return rig.mock().client().pods().inNamespace(rig.namespace()).withName(name).get();
   }
 
   private PodKey key(final String name) {
-    return PodKey.newBuilder().setCluster("east").setNamespace(namespace).setName(name).build();
+    return PodKey.newBuilder()
+        .setCluster("east")
+        .setNamespace(rig.namespace())
+        .setName(name)
+        .build();
   }
 
   private static String uidOf(final Pod pod) {

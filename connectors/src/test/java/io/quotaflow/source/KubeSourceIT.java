@@ -8,11 +8,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.broker.EmbeddedKafkaBroker;
-import io.quotaflow.broker.EmbeddedKafkaExtension;
+import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.MockCluster;
-import io.quotaflow.fixtures.TestTopics;
 import io.quotaflow.fixtures.TopicReader;
 import io.quotaflow.fixtures.TopicReader.Entry;
 import io.quotaflow.kube.QuotaLabels;
@@ -23,54 +20,21 @@ import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
-import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-@ExtendWith(EmbeddedKafkaExtension.class)
 class KubeSourceIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(20);
-  private static MockCluster mock;
+  @RegisterExtension static final ConnectorRig rig = new ConnectorRig("source");
 
-  private final EmbeddedKafkaBroker broker;
-  private TopicCatalogue topics;
-  private String namespace;
-  private SimpleMeterRegistry registry;
   private KubeSource source;
-
-  KubeSourceIT(final EmbeddedKafkaBroker broker) {
-    this.broker = broker;
-  }
-
-  @BeforeAll
-  static void startCluster() {
-    mock = MockCluster.start("east");
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    mock.close();
-  }
-
-  @BeforeEach
-  void freshTopicsAndNamespace() {
-    topics = TestTopics.provision(broker);
-    namespace = MockCluster.uniqueNamespace("source");
-    registry = new SimpleMeterRegistry();
-  }
 
   @AfterEach
   void stopSource() {
@@ -82,9 +46,10 @@ class KubeSourceIT {
   @Test
   void aPodBecomesARecordKeyedByClusterAndAnUpdateReplacesIt() {
     startSource();
-    mock.client()
+    rig.mock()
+        .client()
         .resource(
-            pod(namespace, "web-1")
+            pod(rig.namespace(), "web-1")
                 .quota("team-a")
                 .request("cpu", "500m")
                 .request("memory", "1Gi")
@@ -92,7 +57,8 @@ class KubeSourceIT {
                 .build())
         .create();
 
-    try (TopicReader<PodKey, PodState> pods = new TopicReader<>(broker, topics.pods())) {
+    try (TopicReader<PodKey, PodState> pods =
+        new TopicReader<>(rig.broker(), rig.topics().pods())) {
       final PodKey key = podKey("web-1");
       final PodState first = awaitValue(pods, key, state -> true);
       assertThat(first.getQuotaName()).contains("team-a");
@@ -102,7 +68,12 @@ class KubeSourceIT {
       assertThat(first.getNodeName()).isEmpty();
       assertThat(first.getProblems()).isEmpty();
 
-      mock.client().pods().inNamespace(namespace).withName("web-1").edit(p -> edited(p, "node-a"));
+      rig.mock()
+          .client()
+          .pods()
+          .inNamespace(rig.namespace())
+          .withName("web-1")
+          .edit(p -> edited(p, "node-a"));
 
       final PodState second = awaitValue(pods, key, state -> state.getNodeName().isPresent());
       assertThat(second.getNodeName()).contains("node-a");
@@ -114,19 +85,21 @@ class KubeSourceIT {
   @Test
   void anUpdateOfSomethingQuotaflowDoesNotReadWritesNothing() {
     startSource();
-    mock.client().resource(pod(namespace, "web-1").quota("team-a").build()).create();
+    rig.mock().client().resource(pod(rig.namespace(), "web-1").quota("team-a").build()).create();
 
-    try (TopicReader<PodKey, PodState> pods = new TopicReader<>(broker, topics.pods())) {
+    try (TopicReader<PodKey, PodState> pods =
+        new TopicReader<>(rig.broker(), rig.topics().pods())) {
       awaitValue(pods, podKey("web-1"), state -> true);
       final double unchangedBefore = unchanged("pods");
 
-      mock.client()
+      rig.mock()
+          .client()
           .pods()
-          .inNamespace(namespace)
+          .inNamespace(rig.namespace())
           .withName("web-1")
           .edit(p -> withLabel(p, "app.kubernetes.io/version", "2"));
 
-      await().atMost(WAIT).until(() -> unchanged("pods") > unchangedBefore);
+      await().atMost(ConnectorRig.WAIT).until(() -> unchanged("pods") > unchangedBefore);
       assertThat(pods.read(podKey("web-1")::equals)).hasSize(1);
     }
   }
@@ -134,15 +107,16 @@ class KubeSourceIT {
   @Test
   void aDeletedPodBecomesATombstone() {
     startSource();
-    mock.client().resource(pod(namespace, "batch-1").build()).create();
+    rig.mock().client().resource(pod(rig.namespace(), "batch-1").build()).create();
 
-    try (TopicReader<PodKey, PodState> pods = new TopicReader<>(broker, topics.pods())) {
+    try (TopicReader<PodKey, PodState> pods =
+        new TopicReader<>(rig.broker(), rig.topics().pods())) {
       awaitValue(pods, podKey("batch-1"), state -> true);
 
-      mock.client().pods().inNamespace(namespace).withName("batch-1").delete();
+      rig.mock().client().pods().inNamespace(rig.namespace()).withName("batch-1").delete();
 
       await()
-          .atMost(WAIT)
+          .atMost(ConnectorRig.WAIT)
           .untilAsserted(
               () -> assertThat(pods.last(podKey("batch-1"))).get().matches(Entry::isTombstone));
     }
@@ -152,33 +126,35 @@ class KubeSourceIT {
   void anElasticQuotaBecomesAGroupSpecAndItsDeleteATombstone() {
     startSource();
     final String name = MockCluster.uniqueNamespace("team");
-    mock.quotas()
+    rig.mock()
+        .quotas()
         .resource(
-            quota(namespace, name)
+            quota(rig.namespace(), name)
                 .min("cpu", "10")
                 .max("cpu", "20")
                 .max("memory", "40Gi")
                 .parent("dept-a")
-                .annotation(QuotaLabels.NAMESPACES, "[\"" + namespace + "\"]")
+                .annotation(QuotaLabels.NAMESPACES, "[\"" + rig.namespace() + "\"]")
                 .annotation(QuotaLabels.SHARED_WEIGHT, "{\"cpu\":\"3\"}")
                 .build())
         .create();
 
-    try (TopicReader<QuotaKey, QuotaSpec> quotas = new TopicReader<>(broker, topics.quotas())) {
+    try (TopicReader<QuotaKey, QuotaSpec> quotas =
+        new TopicReader<>(rig.broker(), rig.topics().quotas())) {
       final QuotaKey key = QuotaKey.newBuilder().setCluster("east").setName(name).build();
       final QuotaSpec spec = awaitValue(quotas, key, s -> true);
       assertThat(spec.getMin()).isEqualTo(Map.of("cpu", 10_000L));
       assertThat(spec.getMax()).isEqualTo(Map.of("cpu", 20_000L, "memory", 40L << 30));
       assertThat(spec.getParent()).contains("dept-a");
       assertThat(spec.getSharedWeight()).contains(Map.of("cpu", 3_000L));
-      assertThat(spec.getNamespaces()).containsExactly(namespace);
+      assertThat(spec.getNamespaces()).containsExactly(rig.namespace());
       assertThat(spec.getAllowLent()).isTrue();
       assertThat(spec.getProblems()).isEmpty();
 
-      mock.quotas().inNamespace(namespace).withName(name).delete();
+      rig.mock().quotas().inNamespace(rig.namespace()).withName(name).delete();
 
       await()
-          .atMost(WAIT)
+          .atMost(ConnectorRig.WAIT)
           .untilAsserted(() -> assertThat(quotas.last(key)).get().matches(Entry::isTombstone));
     }
   }
@@ -187,16 +163,18 @@ class KubeSourceIT {
   void aMalformedElasticQuotaIsPublishedWithItsProblemsMarked() {
     startSource();
     final String name = MockCluster.uniqueNamespace("broken");
-    mock.quotas()
+    rig.mock()
+        .quotas()
         .resource(
-            quota(namespace, name)
+            quota(rig.namespace(), name)
                 .min("cpu", "ten")
                 .max("cpu", "20")
                 .annotation(QuotaLabels.SHARED_WEIGHT, "{not json")
                 .build())
         .create();
 
-    try (TopicReader<QuotaKey, QuotaSpec> quotas = new TopicReader<>(broker, topics.quotas())) {
+    try (TopicReader<QuotaKey, QuotaSpec> quotas =
+        new TopicReader<>(rig.broker(), rig.topics().quotas())) {
       final QuotaKey key = QuotaKey.newBuilder().setCluster("east").setName(name).build();
       final QuotaSpec spec = awaitValue(quotas, key, s -> true);
 
@@ -207,7 +185,8 @@ class KubeSourceIT {
           .extracting(problem -> problem.getField())
           .containsExactlyInAnyOrder(
               "spec.min[cpu]", "metadata.annotations[" + QuotaLabels.SHARED_WEIGHT + "]");
-      assertThat(registry.get(SourceMetrics.MALFORMED).tag("kind", "quotas").counter().count())
+      assertThat(
+              rig.registry().get(SourceMetrics.MALFORMED).tag("kind", "quotas").counter().count())
           .isGreaterThanOrEqualTo(1.0);
     }
   }
@@ -216,24 +195,26 @@ class KubeSourceIT {
   void aNodeBecomesItsAllocatableAndReadinessAndCordoningIsSeen() {
     startSource();
     final String name = MockCluster.uniqueNamespace("node");
-    mock.client()
+    rig.mock()
+        .client()
         .resource(node(name).allocatable("cpu", "8").allocatable("memory", "32Gi").build())
         .create();
 
-    try (TopicReader<NodeKey, NodeState> nodes = new TopicReader<>(broker, topics.nodes())) {
+    try (TopicReader<NodeKey, NodeState> nodes =
+        new TopicReader<>(rig.broker(), rig.topics().nodes())) {
       final NodeKey key = NodeKey.newBuilder().setCluster("east").setName(name).build();
       final NodeState state = awaitValue(nodes, key, s -> true);
       assertThat(state.getAllocatable()).isEqualTo(Map.of("cpu", 8_000L, "memory", 32L << 30));
       assertThat(state.getReady()).isTrue();
       assertThat(state.getSchedulable()).isTrue();
 
-      mock.client().nodes().withName(name).edit(n -> cordoned(n));
+      rig.mock().client().nodes().withName(name).edit(n -> cordoned(n));
 
       assertThat(awaitValue(nodes, key, s -> !s.getSchedulable()).getSchedulable()).isFalse();
 
-      mock.client().nodes().withName(name).delete();
+      rig.mock().client().nodes().withName(name).delete();
       await()
-          .atMost(WAIT)
+          .atMost(ConnectorRig.WAIT)
           .untilAsserted(() -> assertThat(nodes.last(key)).get().matches(Entry::isTombstone));
     }
   }
@@ -241,19 +222,20 @@ class KubeSourceIT {
   @Test
   void aPodDeletedWhileTheSourceWasStoppedGetsItsTombstoneOnRestart() {
     startSource();
-    mock.client().resource(pod(namespace, "stays").build()).create();
-    mock.client().resource(pod(namespace, "goes").build()).create();
+    rig.mock().client().resource(pod(rig.namespace(), "stays").build()).create();
+    rig.mock().client().resource(pod(rig.namespace(), "goes").build()).create();
 
-    try (TopicReader<PodKey, PodState> pods = new TopicReader<>(broker, topics.pods())) {
+    try (TopicReader<PodKey, PodState> pods =
+        new TopicReader<>(rig.broker(), rig.topics().pods())) {
       awaitValue(pods, podKey("stays"), state -> true);
       awaitValue(pods, podKey("goes"), state -> true);
       source.close();
 
-      mock.client().pods().inNamespace(namespace).withName("goes").delete();
+      rig.mock().client().pods().inNamespace(rig.namespace()).withName("goes").delete();
       startSource();
 
       await()
-          .atMost(WAIT)
+          .atMost(ConnectorRig.WAIT)
           .untilAsserted(
               () -> assertThat(pods.last(podKey("goes"))).get().matches(Entry::isTombstone));
       assertThat(pods.read(podKey("stays")::equals))
@@ -265,9 +247,10 @@ class KubeSourceIT {
   @Test
   void aKeyTheClusterNoLongerHasIsTombstonedByReconciliation() {
     startSource();
-    mock.client().resource(pod(namespace, "kept").build()).create();
+    rig.mock().client().resource(pod(rig.namespace(), "kept").build()).create();
 
-    try (TopicReader<PodKey, PodState> pods = new TopicReader<>(broker, topics.pods())) {
+    try (TopicReader<PodKey, PodState> pods =
+        new TopicReader<>(rig.broker(), rig.topics().pods())) {
       final PodState kept = awaitValue(pods, podKey("kept"), state -> true);
       // A record the source never saw deleted, as if written before a watch broke.
       writeStray(podKey("ghost"), kept);
@@ -275,7 +258,7 @@ class KubeSourceIT {
       startSource();
 
       await()
-          .atMost(WAIT)
+          .atMost(ConnectorRig.WAIT)
           .untilAsserted(
               () -> assertThat(pods.last(podKey("ghost"))).get().matches(Entry::isTombstone));
     }
@@ -284,36 +267,34 @@ class KubeSourceIT {
   private void startSource() {
     source =
         new KubeSource(
-            List.of(mock.cluster()),
-            topics,
-            TestTopics.kafka(broker),
-            new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(10), WAIT),
-            registry);
-    source.start().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+            List.of(rig.mock().cluster()),
+            rig.topics(),
+            rig.kafka(),
+            new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(10), ConnectorRig.WAIT),
+            rig.registry());
+    source.start().orTimeout(ConnectorRig.WAIT.toSeconds(), TimeUnit.SECONDS).join();
   }
 
   private void writeStray(final PodKey key, final PodState value) {
-    try (KafkaProducer<PodKey, PodState> producer =
-        new KafkaProducer<>(
-            TestTopics.kafka(broker),
-            topics.pods().keySerializer(),
-            topics.pods().valueSerializer())) {
-      producer.send(new ProducerRecord<>(topics.pods().name(), key, value));
-    }
+    rig.send(rig.topics().pods(), key, value);
   }
 
   private PodKey podKey(final String name) {
-    return PodKey.newBuilder().setCluster("east").setNamespace(namespace).setName(name).build();
+    return PodKey.newBuilder()
+        .setCluster("east")
+        .setNamespace(rig.namespace())
+        .setName(name)
+        .build();
   }
 
   private double unchanged(final String kind) {
-    return registry.get(SourceMetrics.UNCHANGED).tag("kind", kind).counter().count();
+    return rig.registry().get(SourceMetrics.UNCHANGED).tag("kind", kind).counter().count();
   }
 
   private static <K, V> V awaitValue(
       final TopicReader<K, V> reader, final K key, final Predicate<V> condition) {
     return await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .until(() -> reader.last(key).flatMap(Entry::value).filter(condition), Optional::isPresent)
         .orElseThrow();
   }

@@ -6,15 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.broker.EmbeddedKafkaBroker;
-import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.MockCluster;
-import io.quotaflow.fixtures.TestTopics;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.QuotaKey;
-import io.quotaflow.topics.TopicCatalogue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,46 +19,21 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-@ExtendWith(EmbeddedKafkaExtension.class)
 class StatusWriterIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(20);
-  private static MockCluster mock;
+  @RegisterExtension static final ConnectorRig rig = new ConnectorRig("status");
 
-  private final EmbeddedKafkaBroker broker;
-  private TopicCatalogue topics;
-  private String namespace;
   private String group;
-  private SimpleMeterRegistry registry;
   private StatusWriter writer;
 
-  StatusWriterIT(final EmbeddedKafkaBroker broker) {
-    this.broker = broker;
-  }
-
-  @BeforeAll
-  static void startCluster() {
-    mock = MockCluster.start("east");
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    mock.close();
-  }
-
   @BeforeEach
-  void freshTopicsAndNamespace() {
-    topics = TestTopics.provision(broker);
-    namespace = MockCluster.uniqueNamespace("status");
+  void freshGroup() {
     group = MockCluster.uniqueNamespace("team");
-    registry = new SimpleMeterRegistry();
   }
 
   @AfterEach
@@ -74,7 +45,7 @@ class StatusWriterIT {
 
   @Test
   void theRuntimeAndRequestAnnotationsAndStatusUsedAreWrittenAsKoordinatorWritesThem() {
-    mock.quotas().resource(quota(namespace, group).min("cpu", "10").build()).create();
+    rig.mock().quotas().resource(quota(rig.namespace(), group).min("cpu", "10").build()).create();
     start();
 
     send(
@@ -84,7 +55,7 @@ class StatusWriterIT {
             Map.of("cpu", 5_000L)));
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () -> {
               final GenericKubernetesResource quota = object();
@@ -101,7 +72,7 @@ class StatusWriterIT {
 
   @Test
   void aBurstOfRuntimesForOneGroupIsWrittenOnceWithTheLatest() {
-    mock.quotas().resource(quota(namespace, group).build()).create();
+    rig.mock().quotas().resource(quota(rig.namespace(), group).build()).create();
     start();
 
     try (KafkaProducer<QuotaKey, GroupRuntime> producer = producer()) {
@@ -111,7 +82,7 @@ class StatusWriterIT {
     }
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () ->
                 assertThat(object().getMetadata().getAnnotations())
@@ -122,16 +93,16 @@ class StatusWriterIT {
 
   @Test
   void aRuntimeTheObjectAlreadyShowsIsNotWrittenAgain() {
-    mock.quotas().resource(quota(namespace, group).build()).create();
+    rig.mock().quotas().resource(quota(rig.namespace(), group).build()).create();
     start();
     final GroupRuntime value =
         runtime(Map.of("cpu", 4_000L), Map.of("cpu", 4_000L), Map.of("cpu", 1_000L));
     send(value);
-    await().atMost(WAIT).until(() -> patches("status") == 1.0);
+    await().atMost(ConnectorRig.WAIT).until(() -> patches("status") == 1.0);
 
     send(value);
 
-    await().atMost(WAIT).until(() -> skipped("unchanged") >= 1.0);
+    await().atMost(ConnectorRig.WAIT).until(() -> skipped("unchanged") >= 1.0);
     assertThat(patches("annotations")).isEqualTo(1.0);
     assertThat(patches("status")).isEqualTo(1.0);
   }
@@ -140,12 +111,12 @@ class StatusWriterIT {
   void aGroupWithoutAnObjectIsSkippedAndWrittenOnceTheObjectAppears() {
     start();
     send(runtime(Map.of("cpu", 2_000L), Map.of(), Map.of()));
-    await().atMost(WAIT).until(() -> skipped("missing") >= 1.0);
+    await().atMost(ConnectorRig.WAIT).until(() -> skipped("missing") >= 1.0);
 
-    mock.quotas().resource(quota(namespace, group).build()).create();
+    rig.mock().quotas().resource(quota(rig.namespace(), group).build()).create();
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () ->
                 assertThat(object().getMetadata().getAnnotations())
@@ -154,17 +125,17 @@ class StatusWriterIT {
 
   @Test
   void aResourceNoLongerUsedIsRemovedFromStatusUsed() {
-    mock.quotas().resource(quota(namespace, group).build()).create();
+    rig.mock().quotas().resource(quota(rig.namespace(), group).build()).create();
     start();
     send(runtime(Map.of(), Map.of(), Map.of("cpu", 1_000L, "memory", 1L << 30)));
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(() -> assertThat(used(object()).get("memory")).isEqualTo("1Gi"));
 
     send(runtime(Map.of(), Map.of(), Map.of("cpu", 2_000L)));
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () -> {
               final Map<?, ?> used = used(object());
@@ -176,9 +147,9 @@ class StatusWriterIT {
   private void start() {
     writer =
         new StatusWriter(
-            List.of(mock.cluster()),
-            topics,
-            TestTopics.kafka(broker),
+            List.of(rig.mock().cluster()),
+            rig.topics(),
+            rig.kafka(),
             new StatusSettings(
                 Duration.ofMillis(300),
                 100,
@@ -187,7 +158,7 @@ class StatusWriterIT {
                 "status-" + UUID.randomUUID()),
             Clock.systemUTC(),
             Sleeper.SYSTEM,
-            registry);
+            rig.registry());
     writer.start();
   }
 
@@ -210,21 +181,18 @@ class StatusWriterIT {
   }
 
   private KafkaProducer<QuotaKey, GroupRuntime> producer() {
-    return new KafkaProducer<>(
-        TestTopics.kafka(broker),
-        topics.runtime().keySerializer(),
-        topics.runtime().valueSerializer());
+    return rig.producer(rig.topics().runtime());
   }
 
   private ProducerRecord<QuotaKey, GroupRuntime> record(final GroupRuntime value) {
     return new ProducerRecord<>(
-        topics.runtime().name(),
+        rig.topics().runtime().name(),
         QuotaKey.newBuilder().setCluster("east").setName(group).build(),
         value);
   }
 
   private GenericKubernetesResource object() {
-    return mock.quotas().inNamespace(namespace).withName(group).get();
+    return rig.mock().quotas().inNamespace(rig.namespace()).withName(group).get();
   }
 
   private static Map<?, ?> used(final GenericKubernetesResource quota) {
@@ -236,13 +204,13 @@ class StatusWriterIT {
   }
 
   private double patches(final String part) {
-    return registry.find("quotaflow.status.patches").tag("part", part).counters().stream()
+    return rig.registry().find("quotaflow.status.patches").tag("part", part).counters().stream()
         .mapToDouble(Counter::count)
         .sum();
   }
 
   private double skipped(final String reason) {
-    return registry.find("quotaflow.status.skipped").tag("reason", reason).counters().stream()
+    return rig.registry().find("quotaflow.status.skipped").tag("reason", reason).counters().stream()
         .mapToDouble(Counter::count)
         .sum();
   }

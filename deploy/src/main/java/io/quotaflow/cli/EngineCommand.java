@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.EnginePlugin;
 import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.connect.ServiceCommand;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
@@ -12,7 +13,6 @@ import io.quotaflow.topics.ProvisioningReport;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -36,15 +36,8 @@ import picocli.CommandLine.Option;
           + " QUOTAFLOW_REVOKE_DELAY=60s, QUOTAFLOW_KAFKA_SECURITY_PROTOCOL=SSL), then the options"
           + " below."
     })
-public final class EngineCommand implements Callable<Integer> {
+public final class EngineCommand extends ServiceCommand {
   private static final Logger LOG = LoggerFactory.getLogger(EngineCommand.class);
-
-  @Option(
-      names = "--bootstrap-servers",
-      required = true,
-      paramLabel = "HOST:PORT",
-      description = "Kafka brokers to connect to.")
-  private String bootstrapServers;
 
   @Option(
       names = "--config",
@@ -70,8 +63,6 @@ public final class EngineCommand implements Callable<Integer> {
       description = "Partitions of the topics the engine creates (default: 6).")
   private Integer partitions;
 
-  private final Map<String, String> environment;
-  private final PrometheusMeterRegistry registry;
   private final CountDownLatch stopped = new CountDownLatch(1);
   private volatile Engine running;
 
@@ -89,8 +80,7 @@ public final class EngineCommand implements Callable<Integer> {
    */
   public EngineCommand(
       final Map<String, String> environment, final PrometheusMeterRegistry registry) {
-    this.environment = Map.copyOf(environment);
-    this.registry = registry;
+    super(environment, registry);
   }
 
   /** The configuration the options, the file and the environment give, in that precedence. */
@@ -99,8 +89,8 @@ public final class EngineCommand implements Callable<Integer> {
     if (configFile != null) {
       builder.file(configFile);
     }
-    builder.environment(environment, PluginSettings.ALL);
-    builder.set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    builder.environment(environment(), PluginSettings.ALL);
+    builder.set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
     if (stateDir != null) {
       builder.set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
     }
@@ -122,7 +112,7 @@ public final class EngineCommand implements Callable<Integer> {
       // starts.
       PluginSettings.config(config.kafka());
     }
-    final Engine engine = new Engine(config, registry);
+    final Engine engine = new Engine(config, registry());
     final Thread hook = new Thread(this::stop, "quotaflow-engine-shutdown");
     Optional<AdmissionServer> plugin = Optional.empty();
     try {
@@ -145,11 +135,11 @@ public final class EngineCommand implements Callable<Integer> {
       Runtime.getRuntime().addShutdownHook(hook);
       engine.start();
       // The admission plugin answers from the engine's stores, so it starts once the engine has.
-      plugin = EnginePlugin.start(config, engine, registry);
+      plugin = EnginePlugin.start(config, engine, registry());
       stopped.await();
       return engine.streams().state() == KafkaStreams.State.ERROR ? 1 : 0;
     } finally {
-      removeHook(hook);
+      removeShutdownHook(hook);
       plugin.ifPresent(AdmissionServer::close);
       engine.close();
     }
@@ -163,13 +153,5 @@ public final class EngineCommand implements Callable<Integer> {
       engine.close();
     }
     stopped.countDown();
-  }
-
-  private static void removeHook(final Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (IllegalStateException e) {
-      // The JVM is already shutting down: the hook is running.
-    }
   }
 }

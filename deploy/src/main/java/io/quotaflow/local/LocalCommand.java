@@ -1,5 +1,6 @@
 package io.quotaflow.local;
 
+import io.quotaflow.connect.ServiceCommand;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -172,7 +173,7 @@ public final class LocalCommand implements Callable<Integer> {
     } finally {
       running = null;
       finished.countDown();
-      removeHook(hook);
+      ServiceCommand.removeShutdownHook(hook);
     }
   }
 
@@ -220,13 +221,5 @@ public final class LocalCommand implements Callable<Integer> {
       throw new IllegalArgumentException("No scenario directory " + dir + " (see --scenarios)");
     }
     return dir;
-  }
-
-  private static void removeHook(final Thread hook) {
-    try {
-      Runtime.getRuntime().removeShutdownHook(hook);
-    } catch (final IllegalStateException e) {
-      // The JVM is shutting down: the hook is running.
-    }
   }
 }

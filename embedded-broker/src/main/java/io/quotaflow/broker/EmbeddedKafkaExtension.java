@@ -37,6 +37,14 @@ public final class EmbeddedKafkaExtension implements ParameterResolver {
   @Override
   public EmbeddedKafkaBroker resolveParameter(
       final ParameterContext parameterContext, final ExtensionContext extensionContext) {
+    return broker(extensionContext);
+  }
+
+  /**
+   * The run's broker, started on first use: for other extensions (test fixtures) that need the same
+   * broker the injected parameters get.
+   */
+  public static EmbeddedKafkaBroker broker(final ExtensionContext extensionContext) {
     return extensionContext
         .getRoot()
         .getStore(NAMESPACE)

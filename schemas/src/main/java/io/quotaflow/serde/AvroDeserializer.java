@@ -61,12 +61,7 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
     try {
       return decoder.decode(data);
     } catch (IOException | RuntimeException e) {
-      throw failure(
-          topic,
-          String.format(
-              "%d bytes with schema fingerprint %s do not resolve to a %s: %s",
-              data.length, fingerprintHex(data), type.getSimpleName(), Failures.describe(e)),
-          e);
+      throw undecodable(topic, data, "do not resolve to a", e);
     }
   }
 
@@ -121,18 +116,24 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
       if (e instanceof RecordDecodingException decoding) {
         throw decoding;
       }
-      throw failure(
-          topic,
-          String.format(
-              "%d bytes with schema fingerprint %s are not a valid %s: %s",
-              data.length, fingerprintHex(data), type.getSimpleName(), Failures.describe(e)),
-          e);
+      throw undecodable(topic, data, "are not a valid", e);
     }
   }
 
   private RecordDecodingException failure(
       final String topic, final String reason, final Throwable cause) {
     return new RecordDecodingException(topic, role, reason, cause);
+  }
+
+  /** {@code data} has a known header but a body that is not a {@code type}, as {@code e} says. */
+  private RecordDecodingException undecodable(
+      final String topic, final byte[] data, final String problem, final Exception e) {
+    return failure(
+        topic,
+        String.format(
+            "%d bytes with schema fingerprint %s %s %s: %s",
+            data.length, fingerprintHex(data), problem, type.getSimpleName(), Failures.describe(e)),
+        e);
   }
 
   private static long fingerprintOf(final Schema schema) {

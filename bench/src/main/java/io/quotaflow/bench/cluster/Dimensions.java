@@ -22,4 +22,14 @@ public final class Dimensions {
   public static final long GI = 1L << 30;
 
   private Dimensions() {}
+
+  /** {@code cpu} milli-cpu and {@code memory} bytes. */
+  public static ResourceList cpuMemory(long cpu, long memory) {
+    return ResourceList.of(CPU, cpu, MEMORY, memory);
+  }
+
+  /** {@code cpu} milli-cpu, {@code memory} bytes and {@code gpu} GPUs. */
+  public static ResourceList cpuMemoryGpu(long cpu, long memory, long gpu) {
+    return ResourceList.of(CPU, cpu, MEMORY, memory, GPU, gpu);
+  }
 }

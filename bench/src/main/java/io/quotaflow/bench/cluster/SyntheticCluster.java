@@ -54,14 +54,8 @@ public record SyntheticCluster(
     final long memory = Dimensions.GI * random.nextInt(1, 33);
     final ResourceList request =
         leaf.tracksGpu()
-            ? ResourceList.of(
-                Dimensions.CPU,
-                cpu,
-                Dimensions.MEMORY,
-                memory,
-                Dimensions.GPU,
-                random.nextInt(0, 3))
-            : ResourceList.of(Dimensions.CPU, cpu, Dimensions.MEMORY, memory);
+            ? Dimensions.cpuMemoryGpu(cpu, memory, random.nextInt(0, 3))
+            : Dimensions.cpuMemory(cpu, memory);
     return QuotaPod.builder(leaf.name(), "event-" + serial)
         .quotaName(leaf.name())
         .request(request)

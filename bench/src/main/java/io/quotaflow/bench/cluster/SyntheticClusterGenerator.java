@@ -223,14 +223,8 @@ public final class SyntheticClusterGenerator {
       final long memory = evenShare(target[MEMORY], nodeCount, n);
       final ResourceList allocatable =
           n < gpuNodes
-              ? ResourceList.of(
-                  Dimensions.CPU,
-                  cpu,
-                  Dimensions.MEMORY,
-                  memory,
-                  Dimensions.GPU,
-                  evenShare(target[GPU], gpuNodes, n))
-              : ResourceList.of(Dimensions.CPU, cpu, Dimensions.MEMORY, memory);
+              ? Dimensions.cpuMemoryGpu(cpu, memory, evenShare(target[GPU], gpuNodes, n))
+              : Dimensions.cpuMemory(cpu, memory);
       nodes.add(QuotaNode.healthy(nodeName(n), allocatable));
     }
     return nodes;

@@ -1,9 +1,7 @@
 package io.quotaflow.bench.core;
 
-import io.quotaflow.bench.check.SnapshotCheck;
 import io.quotaflow.bench.cluster.ClusterShape;
 import io.quotaflow.bench.cluster.SyntheticCluster;
-import io.quotaflow.bench.cluster.SyntheticClusterGenerator;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.tree.ClusterQuotaState;
@@ -13,18 +11,11 @@ import io.quotaflow.tree.TreeDelta;
 import io.quotaflow.tree.TreeSnapshot;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One event and the recomputation that follows it, on a cluster already computed: what the engine
@@ -41,15 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *       computes.
  * </ul>
  */
-@State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
-public class IncrementalUpdateBenchmark {
+public class IncrementalUpdateBenchmark extends CoreBenchmark {
 
   private static final int EVENTS = 1 << 14;
 
@@ -69,13 +53,8 @@ public class IncrementalUpdateBenchmark {
    */
   @Setup
   public void setUp() {
-    final SyntheticCluster cluster = SyntheticClusterGenerator.generate(ClusterShape.of(groups));
-    state = new ClusterQuotaState(QuotaOptions.DEFAULTS);
-    cluster.inputs().groups().forEach(state::putGroup);
-    cluster.inputs().pods().forEach(state::putPod);
-    cluster.inputs().nodes().forEach(state::putNode);
-    state.recompute();
-    SnapshotCheck.requireSane(state.snapshot(), cluster);
+    final SyntheticCluster cluster = cluster(groups);
+    state = liveState(cluster);
 
     final SplittableRandom random = new SplittableRandom(ClusterShape.DEFAULT_SEED);
     final List<SyntheticCluster.Leaf> leaves = cluster.leaves();

@@ -1,26 +1,14 @@
 package io.quotaflow.bench.core;
 
-import io.quotaflow.bench.check.SnapshotCheck;
-import io.quotaflow.bench.cluster.ClusterShape;
 import io.quotaflow.bench.cluster.SyntheticCluster;
-import io.quotaflow.bench.cluster.SyntheticClusterGenerator;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.TreeDelta;
 import io.quotaflow.tree.TreeSnapshot;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The full recomputation of the runtimes on live state: {@link ClusterQuotaState#recomputeAll()} on
@@ -30,15 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * converting a {@code ClusterInputs} into a state (the cold start) is measured separately by {@link
  * FullRecomputeBenchmark}.
  */
-@State(Scope.Benchmark)
-@BenchmarkMode({Mode.AverageTime, Mode.SampleTime})
-@OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 2)
-@Fork(
-    value = 1,
-    jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
-public class RuntimeRecomputeBenchmark {
+public class RuntimeRecomputeBenchmark extends CoreBenchmark {
 
   @Param({"100", "10000", "100000"})
   public int groups;
@@ -51,13 +31,8 @@ public class RuntimeRecomputeBenchmark {
    */
   @Setup
   public void setUp() {
-    final SyntheticCluster cluster = SyntheticClusterGenerator.generate(ClusterShape.of(groups));
-    state = new ClusterQuotaState(QuotaOptions.DEFAULTS);
-    cluster.inputs().groups().forEach(state::putGroup);
-    cluster.inputs().pods().forEach(state::putPod);
-    cluster.inputs().nodes().forEach(state::putNode);
-    state.recompute();
-    SnapshotCheck.requireSane(state.snapshot(), cluster);
+    final SyntheticCluster cluster = cluster(groups);
+    state = liveState(cluster);
     if (!state.recomputeAll().isEmpty()) {
       throw new IllegalStateException("recomputing an up-to-date state changed something");
     }

@@ -6,7 +6,6 @@ import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,16 +26,7 @@ final class RawPodConsumer {
 
   /** Reads {@code expected} records (or gives up at {@code deadline}) and times it. */
   Throughput read(final long expected, final Duration limit) {
-    final Map<String, Object> settings =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            bootstrapServers,
-            ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-            "read_committed",
-            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-            false,
-            ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-            2_000);
+    final Map<String, Object> settings = ReadCommitted.settings(bootstrapServers, 2_000);
     try (KafkaConsumer<PodKey, PodState> consumer =
         new KafkaConsumer<>(
             settings, topics.pods().keyDeserializer(), topics.pods().valueDeserializer())) {

@@ -6,11 +6,9 @@ import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -52,15 +50,7 @@ final class RuntimeWatcher implements AutoCloseable {
     this.pendingRecorded = new boolean[model.leafCount()];
     this.consumer =
         new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-                "read_committed",
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false,
-                ConsumerConfig.MAX_POLL_RECORDS_CONFIG,
-                5_000),
+            ReadCommitted.settings(bootstrapServers, 5_000),
             topics.runtime().keyDeserializer(),
             topics.runtime().valueDeserializer());
     final List<TopicPartition> partitions =

@@ -335,24 +335,34 @@ public final class ResourceList {
     return text.append('}').toString();
   }
 
+  /** Walks the slots in name order; {@link #at} is what one slot yields. */
+  private abstract class SlotIterator<T> implements Iterator<T> {
+    private int next;
+
+    @Override
+    public final boolean hasNext() {
+      return next < names.length;
+    }
+
+    @Override
+    public final T next() {
+      if (next >= names.length) {
+        throw new NoSuchElementException();
+      }
+      return at(next++);
+    }
+
+    abstract T at(int slot);
+  }
+
   /** The names, read only, in order. */
   private final class NameSet extends AbstractSet<String> {
     @Override
     public Iterator<String> iterator() {
-      return new Iterator<>() {
-        private int next;
-
+      return new SlotIterator<>() {
         @Override
-        public boolean hasNext() {
-          return next < names.length;
-        }
-
-        @Override
-        public String next() {
-          if (next >= names.length) {
-            throw new NoSuchElementException();
-          }
-          return names[next++];
+        String at(int slot) {
+          return names[slot];
         }
       };
     }
@@ -375,21 +385,10 @@ public final class ResourceList {
       return new AbstractSet<>() {
         @Override
         public Iterator<Map.Entry<String, Long>> iterator() {
-          return new Iterator<>() {
-            private int next;
-
+          return new SlotIterator<>() {
             @Override
-            public boolean hasNext() {
-              return next < names.length;
-            }
-
-            @Override
-            public Map.Entry<String, Long> next() {
-              if (next >= names.length) {
-                throw new NoSuchElementException();
-              }
-              final int at = next++;
-              return new SimpleImmutableEntry<>(names[at], amounts[at]);
+            Map.Entry<String, Long> at(int slot) {
+              return new SimpleImmutableEntry<>(names[slot], amounts[slot]);
             }
           };
         }

@@ -89,7 +89,7 @@ public final class TableReport {
           .append("  ")
           .append(pad(pod.group(), groupWidth))
           .append("  ")
-          .append(pod.podClass().map(JsonReport::className).orElse(NOT_SET));
+          .append(pod.podClass().map(StatusJson::className).orElse(NOT_SET));
       pod.problem().ifPresent(problem -> out.append("  PROBLEM: ").append(problem));
       out.append('\n');
     }

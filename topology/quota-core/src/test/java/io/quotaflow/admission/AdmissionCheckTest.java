@@ -25,17 +25,7 @@ class AdmissionCheckTest {
    * dept (runtime 65, used 55) holds team (runtime 45, used 40) and sibling, which keeps its min of
    * 20 without lending it and uses 15: the team is the tighter bound.
    */
-  private static final TreeSnapshot TREE =
-      cluster()
-          .total(cpu(100))
-          .group(parentQuota("dept").min(cpu(50)).max(cpu(100)))
-          .group(quota("team").parent("dept").min(cpu(30)).max(cpu(45)))
-          .group(quota("sibling").parent("dept").min(cpu(20)).max(cpu(60)).allowLent(false))
-          .group(quota("other").min(cpu(0)).max(cpu(100)))
-          .holding("team", cpu(40))
-          .holding("sibling", cpu(15))
-          .demand("team", cpu(10))
-          .compute();
+  private static final TreeSnapshot TREE = AdmissionTrees.teamInDept().compute();
 
   private static AdmissionRequest request(String group, ResourceList request) {
     return new AdmissionRequest(new PodRef("ns", "new"), group, request, true, Optional.empty());

@@ -9,13 +9,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotaflow.admission.AdmissionCheck.PodState;
 import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.quota.PodRef;
-import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.Fixtures;
-import io.quotaflow.tree.TreeSnapshot;
-import java.util.List;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * SPEC 10 at pod creation: the pod is counted in no request yet, so it is checked against the
@@ -27,13 +27,7 @@ class NewPodAdmissionTest {
   private record Cluster(ClusterQuotaState state) {
 
     static Cluster of(Fixtures.ClusterBuilder builder) {
-      final ClusterQuotaState state =
-          ClusterQuotaState.restore(
-              builder.options(),
-              builder.inputs(),
-              new TreeSnapshot(ResourceList.empty(), List.of(), List.of()));
-      state.recompute();
-      return new Cluster(state);
+      return new Cluster(builder.state());
     }
 
     AdmissionDecision newPod(String group, long milliCpu) {
@@ -61,41 +55,61 @@ class NewPodAdmissionTest {
         new PodRef("ns", "new"), group, cpu(milliCpu), true, Optional.empty());
   }
 
-  @Test
-  void aLenderWellBelowItsMinWithAllPodsBoundAdmitsAPodThatFitsInItsMin() {
-    final Cluster cluster =
-        Cluster.of(
+  /**
+   * A group whose computed runtime is exactly its request, so that as computed nothing new fits,
+   * and the largest new pod the what-if runtimes admit, with the denial of one more milli-cpu.
+   */
+  record RoomForANewPod(
+      String behaviour,
+      Fixtures.ClusterBuilder cluster,
+      String group,
+      long runtimeAsComputed,
+      long largestAdmitted,
+      Denial denialOfOneMore) {
+    @Override
+    public String toString() {
+      return behaviour;
+    }
+  }
+
+  static Stream<RoomForANewPod> roomForANewPod() {
+    return Stream.of(
+        new RoomForANewPod(
+            "a lender well below its min with all pods bound admits a pod that fits in its min",
             cluster()
                 .total(cpu(100))
                 .group(quota("team").min(cpu(40)).max(cpu(100)))
                 .group(quota("other").min(cpu(60)).max(cpu(100)))
                 .holding("team", cpu(10))
-                .demand("other", cpu(90)));
-    // The lender's runtime is exactly its request: no room for anything new as computed.
-    assertThat(cluster.runtime("team")).isEqualTo(10);
-    assertThat(cluster.asComputed("team", 1).allowed()).isFalse();
-
-    assertThat(cluster.newPod("team", 30).allowed()).isTrue();
-    assertThat(cluster.newPod("team", 31).denials())
-        .containsExactly(new Denial(Check.RUNTIME, "team", "cpu", 40, 10, 0, 31, ""));
-  }
-
-  @Test
-  void aBorrowerInAnIdleClusterWithSurplusAdmits() {
-    final Cluster cluster =
-        Cluster.of(
+                .demand("other", cpu(90)),
+            "team",
+            10,
+            30,
+            new Denial(Check.RUNTIME, "team", "cpu", 40, 10, 0, 31, "")),
+        new RoomForANewPod(
+            "a borrower in an idle cluster with surplus admits",
             cluster()
                 .total(cpu(100))
                 .group(quota("team").min(cpu(10)).max(cpu(100)))
                 .group(quota("idle").min(cpu(20)).max(cpu(100)))
-                .holding("team", cpu(30)));
-    // Capped at its request: the computed runtime leaves no room.
-    assertThat(cluster.runtime("team")).isEqualTo(30);
-    assertThat(cluster.asComputed("team", 1).allowed()).isFalse();
+                .holding("team", cpu(30)),
+            "team",
+            30,
+            70,
+            new Denial(Check.RUNTIME, "team", "cpu", 100, 30, 0, 71, "")));
+  }
 
-    assertThat(cluster.newPod("team", 70).allowed()).isTrue();
-    assertThat(cluster.newPod("team", 71).denials())
-        .containsExactly(new Denial(Check.RUNTIME, "team", "cpu", 100, 30, 0, 71, ""));
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("roomForANewPod")
+  void aNewPodMayUseTheRuntimeItsGroupWouldHaveWithIt(RoomForANewPod row) {
+    final Cluster cluster = Cluster.of(row.cluster());
+    // The computed runtime is exactly the request: no room for anything new as computed.
+    assertThat(cluster.runtime(row.group())).isEqualTo(row.runtimeAsComputed());
+    assertThat(cluster.asComputed(row.group(), 1).allowed()).isFalse();
+
+    assertThat(cluster.newPod(row.group(), row.largestAdmitted()).allowed()).isTrue();
+    assertThat(cluster.newPod(row.group(), row.largestAdmitted() + 1).denials())
+        .containsExactly(row.denialOfOneMore());
   }
 
   @Test
@@ -136,17 +150,7 @@ class NewPodAdmissionTest {
   void theWorkedExamplesOfTheComputedCheckHoldForANewPod() {
     // AdmissionCheckTest's tree: team asks more than its max already, so counting a new pod does
     // not move its runtime, and the ancestor case is bounded by dept's max.
-    final Cluster tree =
-        Cluster.of(
-            cluster()
-                .total(cpu(100))
-                .group(parentQuota("dept").min(cpu(50)).max(cpu(100)))
-                .group(quota("team").parent("dept").min(cpu(30)).max(cpu(45)))
-                .group(quota("sibling").parent("dept").min(cpu(20)).max(cpu(60)).allowLent(false))
-                .group(quota("other").min(cpu(0)).max(cpu(100)))
-                .holding("team", cpu(40))
-                .holding("sibling", cpu(15))
-                .demand("team", cpu(10)));
+    final Cluster tree = Cluster.of(AdmissionTrees.teamInDept());
     final Cluster ancestor =
         Cluster.of(
             cluster()

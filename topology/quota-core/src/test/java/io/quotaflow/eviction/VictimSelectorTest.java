@@ -14,7 +14,11 @@ import io.quotaflow.tree.Fixtures;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** SPEC 11: which pods of an over-used group are evicted. */
 class VictimSelectorTest {
@@ -49,16 +53,53 @@ class VictimSelectorTest {
         .toList();
   }
 
-  @Test
-  void lowestPriorityGoesFirstAndAmongEqualsTheMostRecentlyStarted() {
-    final ClusterQuotaState state =
-        groupHolding(
-            cpu(10),
-            running("important", cpu(4), 10, 1),
-            running("old-low", cpu(4), 0, 2),
-            running("new-low", cpu(4), 0, 3));
+  /** A group "g" whose runtime is {@code runtime}, the pods it holds and the victims chosen. */
+  record Victims(
+      String behaviour, ResourceList runtime, List<QuotaPod> pods, List<String> victims) {
+    @Override
+    public String toString() {
+      return behaviour;
+    }
+  }
 
-    assertThat(victims(state, "g")).containsExactly("new-low");
+  static Stream<Victims> victimChoices() {
+    return Stream.of(
+        new Victims(
+            "lowest priority goes first and among equals the most recently started",
+            cpu(10),
+            List.of(
+                running("important", cpu(4), 10, 1),
+                running("old-low", cpu(4), 0, 2),
+                running("new-low", cpu(4), 0, 3)),
+            List.of("new-low")),
+        new Victims(
+            "a pod that does not touch the over dimension is added back",
+            cpuMemory(10, 10),
+            List.of(
+                running("memory-hog", cpuMemory(0, 15), 5, 1),
+                running("cpu-only", cpuMemory(3, 0), 0, 2)),
+            List.of("memory-hog")),
+        new Victims(
+            "non-preemptible pods are never victims",
+            cpu(10),
+            List.of(
+                Fixtures.runningPod("g", "keep").request(cpu(12)).preemptible(false).build(),
+                running("spare", cpu(2), 9, 1)),
+            List.of("spare")),
+        new Victims(
+            "a group within its runtime has no victims",
+            cpu(10),
+            List.of(running("fits", cpu(10), 0, 1)),
+            List.of()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("victimChoices")
+  void selectsTheSpecifiedVictims(Victims row) {
+    final ClusterQuotaState state =
+        groupHolding(row.runtime(), row.pods().toArray(QuotaPod[]::new));
+
+    assertThat(victims(state, "g")).containsExactlyElementsOf(row.victims());
   }
 
   @Test
@@ -82,28 +123,6 @@ class VictimSelectorTest {
   }
 
   @Test
-  void aPodThatDoesNotTouchTheOverDimensionIsAddedBack() {
-    final ClusterQuotaState state =
-        groupHolding(
-            cpuMemory(10, 10),
-            running("memory-hog", cpuMemory(0, 15), 5, 1),
-            running("cpu-only", cpuMemory(3, 0), 0, 2));
-
-    assertThat(victims(state, "g")).containsExactly("memory-hog");
-  }
-
-  @Test
-  void nonPreemptiblePodsAreNeverVictims() {
-    final ClusterQuotaState state =
-        groupHolding(
-            cpu(10),
-            Fixtures.runningPod("g", "keep").request(cpu(12)).preemptible(false).build(),
-            running("spare", cpu(2), 9, 1));
-
-    assertThat(victims(state, "g")).containsExactly("spare");
-  }
-
-  @Test
   void terminatingPodsCountAsAlreadyGone() {
     final ClusterQuotaState state =
         groupHolding(
@@ -119,67 +138,12 @@ class VictimSelectorTest {
   }
 
   @Test
-  void aGroupWithinItsRuntimeHasNoVictims() {
-    final ClusterQuotaState state = groupHolding(cpu(10), running("fits", cpu(10), 0, 1));
-
-    assertThat(victims(state, "g")).isEmpty();
-  }
-
-  @Test
   void invalidGroupsTheSystemGroupAndParentsAreNeverReclaimedDirectly() {
     final ClusterQuotaState state = groupHolding(cpu(10), running("p", cpu(12), 0, 1));
     final GroupStatus over = state.group("g").orElseThrow();
-    final GroupStatus invalid =
-        new GroupStatus(
-            over.name(),
-            over.parent(),
-            false,
-            false,
-            java.util.Optional.of("broken"),
-            over.min(),
-            over.scaledMin(),
-            over.max(),
-            over.sharedWeight(),
-            over.request(),
-            over.limitedRequest(),
-            over.used(),
-            over.nonPreemptibleRequest(),
-            over.nonPreemptibleUsed(),
-            over.runtime());
-    final GroupStatus parent =
-        new GroupStatus(
-            over.name(),
-            over.parent(),
-            true,
-            true,
-            java.util.Optional.empty(),
-            over.min(),
-            over.scaledMin(),
-            over.max(),
-            over.sharedWeight(),
-            over.request(),
-            over.limitedRequest(),
-            over.used(),
-            over.nonPreemptibleRequest(),
-            over.nonPreemptibleUsed(),
-            over.runtime());
-    final GroupStatus system =
-        new GroupStatus(
-            SpecialGroups.SYSTEM,
-            over.parent(),
-            false,
-            true,
-            java.util.Optional.empty(),
-            over.min(),
-            over.scaledMin(),
-            over.max(),
-            over.sharedWeight(),
-            over.request(),
-            over.limitedRequest(),
-            over.used(),
-            over.nonPreemptibleRequest(),
-            over.nonPreemptibleUsed(),
-            over.runtime());
+    final GroupStatus invalid = copy(over, over.name(), false, false, Optional.of("broken"));
+    final GroupStatus parent = copy(over, over.name(), true, true, Optional.empty());
+    final GroupStatus system = copy(over, SpecialGroups.SYSTEM, false, true, Optional.empty());
 
     assertThat(VictimSelector.select(over, state.podsOf("g"), OPTIONS).isEmpty()).isFalse();
     assertThat(VictimSelector.select(invalid, state.podsOf("g"), OPTIONS).isEmpty()).isTrue();
@@ -188,6 +152,31 @@ class VictimSelectorTest {
     assertThat(OverUse.of(invalid)).isEmpty();
     assertThat(OverUse.of(system)).isEmpty();
     assertThat(OverUse.of(parent)).hasValueSatisfying(o -> assertThat(o.parentGroup()).isTrue());
+  }
+
+  /** {@code status} with another name, kind and validity, every number kept. */
+  private static GroupStatus copy(
+      GroupStatus status,
+      String name,
+      boolean parentGroup,
+      boolean valid,
+      Optional<String> reason) {
+    return new GroupStatus(
+        name,
+        status.parent(),
+        parentGroup,
+        valid,
+        reason,
+        status.min(),
+        status.scaledMin(),
+        status.max(),
+        status.sharedWeight(),
+        status.request(),
+        status.limitedRequest(),
+        status.used(),
+        status.nonPreemptibleRequest(),
+        status.nonPreemptibleUsed(),
+        status.runtime());
   }
 
   @Test

@@ -16,6 +16,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class SimulateCommandTest {
 
@@ -110,13 +112,65 @@ class SimulateCommandTest {
     assertThat(run.pod("team", "a-2").get("class").isNull()).isTrue();
   }
 
-  @Test
-  void defaultSharedWeightMinSharesSurplusInProportionToMins() {
-    final SimulateRun run =
-        SimulateRun.of("-f", twoTeams.toString(), "--output=json", "--default-shared-weight=min");
+  /**
+   * The manifests the option table runs on: the two teams above; "tight", 10 cores and two teams
+   * with min 8 each asking for 10 (scaled, floor(10 * 8 / 16) = 5 each); "starting", a team with
+   * one running pod of 1 core and one bound but still pending pod of 3.
+   */
+  private Path manifest(String name) {
+    return switch (name) {
+      case "two-teams" -> twoTeams;
+      case "tight" ->
+          write(
+              dir.resolve("tight.yaml"),
+              documents(
+                  node("n1", "{cpu: \"10\"}"),
+                  quota("a", null, "{cpu: 8}", "{cpu: 10}"),
+                  quota("b", null, "{cpu: 8}", "{cpu: 10}"),
+                  pod("a-1", "a", null, "{cpu: 10}"),
+                  pod("b-1", "b", null, "{cpu: 10}")));
+      case "starting" ->
+          write(
+              dir.resolve("starting.yaml"),
+              documents(
+                  node("n1", "{cpu: \"10\"}"),
+                  quota("a", null, "{cpu: 2}", "{cpu: 10}"),
+                  pod("a-1", "a", "n1", "{cpu: 1}"),
+                  pod("a-2", "a", "n1", "{cpu: 3}").replace("phase: Running", "phase: Pending")));
+      default -> throw new IllegalArgumentException("no manifest " + name);
+    };
+  }
 
-    assertThat(run.value("team-a", "runtime", "cpu")).isEqualTo(25_000);
-    assertThat(run.value("team-b", "runtime", "cpu")).isEqualTo(75_000);
+  /**
+   * What the flags do to the numbers: a manifest, the arguments after {@code -f FILE}, and the
+   * numbers the JSON report must carry, as {@code group.field.resource=milli}.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          # behaviour                                                        | manifest  | arguments                                 | numbers
+          default shared weight min shares the surplus in proportion to mins | two-teams | --output=json --default-shared-weight=min | team-a.runtime.cpu=25000 team-b.runtime.cpu=75000
+          min scaling scales mins that do not fit                            | tight     | --output json                             | a.scaledMin.cpu=5000 a.runtime.cpu=5000 b.runtime.cpu=5000
+          min scaling can be switched off                                    | tight     | --output json --min-scale=false           | a.scaledMin.cpu=8000 a.runtime.cpu=8000
+          used policy bound counts bound pods that are not running yet       | starting  | --output json                             | a.used.cpu=4000
+          used policy running counts only running pods                       | starting  | --output json --used-policy=running       | a.used.cpu=1000
+          """)
+  void flagsChangeTheNumbersAsSpecified(
+      String behaviour, String manifest, String arguments, String numbers) {
+    final List<String> args = new ArrayList<>(List.of("-f", manifest(manifest).toString()));
+    args.addAll(List.of(arguments.split(" ")));
+
+    final SimulateRun run = SimulateRun.of(args.toArray(String[]::new));
+
+    for (final String number : numbers.split(" ")) {
+      final String[] path = number.substring(0, number.indexOf('=')).split("\\.");
+      final long expected = Long.parseLong(number.substring(number.indexOf('=') + 1));
+      assertThat(run.value(path[0], path[1], path[2]))
+          .as(behaviour + ": " + number)
+          .isEqualTo(expected);
+    }
   }
 
   @Test
@@ -140,50 +194,6 @@ class SimulateCommandTest {
 
     assertThat(fromFile.value("team-a", "runtime", "cpu")).isEqualTo(25_000);
     assertThat(overridden.value("team-a", "runtime", "cpu")).isEqualTo(40_000);
-  }
-
-  @Test
-  void minScalingScalesMinsThatDoNotFitAndCanBeSwitchedOff() {
-    // 10 cores; two teams with min 8 each, both asking for 10.
-    final Path file =
-        write(
-            dir.resolve("tight.yaml"),
-            documents(
-                node("n1", "{cpu: \"10\"}"),
-                quota("a", null, "{cpu: 8}", "{cpu: 10}"),
-                quota("b", null, "{cpu: 8}", "{cpu: 10}"),
-                pod("a-1", "a", null, "{cpu: 10}"),
-                pod("b-1", "b", null, "{cpu: 10}")));
-
-    final SimulateRun scaled = SimulateRun.of("-f", file.toString(), "--output", "json");
-    final SimulateRun unscaled =
-        SimulateRun.of("-f", file.toString(), "--output", "json", "--min-scale=false");
-
-    // floor(10 * 8 / 16) = 5 each.
-    assertThat(scaled.value("a", "scaledMin", "cpu")).isEqualTo(5_000);
-    assertThat(scaled.value("a", "runtime", "cpu")).isEqualTo(5_000);
-    assertThat(scaled.value("b", "runtime", "cpu")).isEqualTo(5_000);
-    assertThat(unscaled.value("a", "scaledMin", "cpu")).isEqualTo(8_000);
-    assertThat(unscaled.value("a", "runtime", "cpu")).isEqualTo(8_000);
-  }
-
-  @Test
-  void usedPolicyRunningCountsOnlyRunningPods() {
-    final Path file =
-        write(
-            dir.resolve("starting.yaml"),
-            documents(
-                node("n1", "{cpu: \"10\"}"),
-                quota("a", null, "{cpu: 2}", "{cpu: 10}"),
-                pod("a-1", "a", "n1", "{cpu: 1}"),
-                pod("a-2", "a", "n1", "{cpu: 3}").replace("phase: Running", "phase: Pending")));
-
-    final SimulateRun bound = SimulateRun.of("-f", file.toString(), "--output", "json");
-    final SimulateRun running =
-        SimulateRun.of("-f", file.toString(), "--output", "json", "--used-policy=running");
-
-    assertThat(bound.value("a", "used", "cpu")).isEqualTo(4_000);
-    assertThat(running.value("a", "used", "cpu")).isEqualTo(1_000);
   }
 
   @Test

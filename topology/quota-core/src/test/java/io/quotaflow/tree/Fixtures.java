@@ -141,6 +141,15 @@ public final class Fixtures {
     public TreeSnapshot compute() {
       return QuotaCalculator.compute(inputs(), options);
     }
+
+    /** The incremental state restored from these inputs and recomputed once. */
+    public ClusterQuotaState state() {
+      final ClusterQuotaState state =
+          ClusterQuotaState.restore(
+              options, inputs(), new TreeSnapshot(ResourceList.empty(), List.of(), List.of()));
+      state.recompute();
+      return state;
+    }
   }
 
   /** The runtime of a group in one dimension, failing when the group is absent. */

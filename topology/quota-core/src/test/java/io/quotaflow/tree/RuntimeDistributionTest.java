@@ -1,5 +1,13 @@
 package io.quotaflow.tree;
 
+import static io.quotaflow.tree.Expected.limitedRequestIs;
+import static io.quotaflow.tree.Expected.minIs;
+import static io.quotaflow.tree.Expected.requestIs;
+import static io.quotaflow.tree.Expected.runtimeIs;
+import static io.quotaflow.tree.Expected.scaledMinIs;
+import static io.quotaflow.tree.Expected.sharedWeightIs;
+import static io.quotaflow.tree.Expected.totalIs;
+import static io.quotaflow.tree.Expected.usedIs;
 import static io.quotaflow.tree.Fixtures.GPU;
 import static io.quotaflow.tree.Fixtures.cluster;
 import static io.quotaflow.tree.Fixtures.cpu;
@@ -13,7 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** SPEC 6 and 7 on whole trees: requests up, runtimes down. */
 class RuntimeDistributionTest {
@@ -21,133 +32,153 @@ class RuntimeDistributionTest {
   private static final String CPU = ResourceList.CPU;
   private static final String MEMORY = ResourceList.MEMORY;
 
-  @Test
-  void aLenderGetsItsRequestAndABorrowerTheRest() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(quota("a").min(cpu(40)).max(cpu(100)))
-            .group(quota("b").min(cpu(10)).max(cpu(100)))
-            .demand("a", cpu(10))
-            .demand("b", cpu(100))
-            .compute();
-
-    assertThat(runtime(snapshot, "a", CPU)).isEqualTo(10);
-    assertThat(runtime(snapshot, "b", CPU)).isEqualTo(90);
+  /** Whole trees with the numbers SPEC 6 and 7 give them, one behaviour a row. */
+  static Stream<TreeCase> distributions() {
+    final long huge = Long.MAX_VALUE - 5;
+    return Stream.of(
+        TreeCase.of(
+            "a lender gets its request and a borrower the rest",
+            cluster()
+                .total(cpu(100))
+                .group(quota("a").min(cpu(40)).max(cpu(100)))
+                .group(quota("b").min(cpu(10)).max(cpu(100)))
+                .demand("a", cpu(10))
+                .demand("b", cpu(100)),
+            runtimeIs("a", CPU, 10),
+            runtimeIs("b", CPU, 90)),
+        TreeCase.of(
+            "a non-lender without pods keeps its min and asks for it",
+            cluster()
+                .total(cpu(100))
+                .group(quota("reserved").min(cpu(30)).max(cpu(30)).allowLent(false))
+                .group(quota("busy").min(cpu(0)).max(cpu(100)))
+                .demand("busy", cpu(100)),
+            requestIs("reserved", CPU, 30),
+            runtimeIs("reserved", CPU, 30),
+            runtimeIs("busy", CPU, 70)),
+        TreeCase.of(
+            "with min scaling at the root, mins shrink in proportion and are reported",
+            cluster()
+                .total(cpu(60))
+                .group(quota("a").min(cpu(40)).max(cpu(100)))
+                .group(quota("b").min(cpu(80)).max(cpu(100)))
+                .demand("a", cpu(40))
+                .demand("b", cpu(80)),
+            scaledMinIs("a", CPU, 20),
+            scaledMinIs("b", CPU, 40),
+            runtimeIs("a", CPU, 20),
+            runtimeIs("b", CPU, 40),
+            minIs("a", CPU, 40)),
+        TreeCase.of(
+            "without min scaling, mins are kept even when the cluster cannot hold them",
+            cluster()
+                .total(cpu(60))
+                .group(quota("a").min(cpu(40)).max(cpu(100)))
+                .group(quota("b").min(cpu(80)).max(cpu(100)))
+                .demand("a", cpu(40))
+                .demand("b", cpu(80))
+                .options(QuotaOptions.DEFAULTS.withMinScaling(false)),
+            runtimeIs("a", CPU, 40),
+            runtimeIs("b", CPU, 80)),
+        TreeCase.of(
+            "mins are scaled below the root to what the parent distributes",
+            cluster()
+                .total(cpu(100))
+                .group(parentQuota("dept").min(cpu(50)).max(cpu(50)))
+                .group(quota("x").parent("dept").min(cpu(40)).max(cpu(100)))
+                .group(quota("y").parent("dept").min(cpu(40)).max(cpu(100)))
+                .demand("x", cpu(40))
+                .demand("y", cpu(40)),
+            runtimeIs("dept", CPU, 50),
+            runtimeIs("x", CPU, 25),
+            runtimeIs("y", CPU, 25)),
+        TreeCase.of(
+            "a child whose max exceeds its parent's is bounded by what the parent gets",
+            cluster()
+                .total(cpu(100))
+                .group(parentQuota("dev").min(cpu(0)).max(cpu(50)))
+                .group(quota("team").parent("dev").min(cpu(0)).max(cpu(200)))
+                .demand("team", cpu(150)),
+            requestIs("dev", CPU, 150),
+            limitedRequestIs("dev", CPU, 50),
+            runtimeIs("dev", CPU, 50),
+            runtimeIs("team", CPU, 50)),
+        TreeCase.of(
+            "a parent sees only its children's requests capped by their max",
+            cluster()
+                .total(cpu(100))
+                .group(parentQuota("dept").min(cpu(0)).max(cpu(100)))
+                .group(quota("small").parent("dept").min(cpu(0)).max(cpu(30)))
+                .group(quota("big").parent("dept").min(cpu(0)).max(cpu(100)))
+                .demand("small", cpu(100))
+                .demand("big", cpu(20)),
+            requestIs("small", CPU, 100),
+            limitedRequestIs("small", CPU, 30),
+            requestIs("dept", CPU, 50),
+            runtimeIs("small", CPU, 30)),
+        TreeCase.of(
+            "used adds up raw while request is capped",
+            cluster()
+                .total(cpu(100))
+                .group(parentQuota("dept").min(cpu(0)).max(cpu(100)))
+                .group(quota("small").parent("dept").min(cpu(0)).max(cpu(10)))
+                .holding("small", cpu(25)),
+            usedIs("dept", CPU, 25),
+            requestIs("dept", CPU, 10)),
+        TreeCase.of(
+            "a lending limit keeps part of min from being lent",
+            cluster()
+                .total(cpu(100))
+                .group(quota("lender").min(cpu(50)).max(cpu(100)).lendingLimit(cpu(20)))
+                .group(quota("borrower").min(cpu(0)).max(cpu(100)))
+                .demand("borrower", cpu(100)),
+            requestIs("lender", CPU, 30),
+            runtimeIs("lender", CPU, 30),
+            runtimeIs("borrower", CPU, 70)),
+        TreeCase.of(
+            "a borrowing limit caps the group at min plus the limit",
+            cluster()
+                .total(cpu(100))
+                .group(quota("capped").min(cpu(20)).max(cpu(100)).borrowingLimit(cpu(15)))
+                .group(quota("other").min(cpu(20)).max(cpu(100)))
+                .demand("capped", cpu(100))
+                .demand("other", cpu(10)),
+            limitedRequestIs("capped", CPU, 35),
+            runtimeIs("capped", CPU, 35)),
+        TreeCase.of(
+            "an explicit all-zero weight falls back to the policy default",
+            cluster()
+                .total(cpu(100))
+                .group(quota("a").min(cpu(0)).max(cpu(80)).sharedWeight(cpu(0))),
+            sharedWeightIs("a", CPU, 80)),
+        TreeCase.of(
+            "amounts near Long.MAX_VALUE saturate instead of overflowing",
+            cluster()
+                .total(cpu(huge))
+                .total(cpu(huge))
+                .group(
+                    quota("a")
+                        .min(cpu(0))
+                        .max(cpu(Long.MAX_VALUE))
+                        .sharedWeight(cpu(Long.MAX_VALUE)))
+                .group(
+                    quota("b")
+                        .min(cpu(0))
+                        .max(cpu(Long.MAX_VALUE))
+                        .sharedWeight(cpu(Long.MAX_VALUE)))
+                .demand("a", cpu(huge))
+                .demand("a", cpu(huge))
+                .demand("b", cpu(huge)),
+            totalIs(CPU, Long.MAX_VALUE),
+            requestIs("a", CPU, Long.MAX_VALUE),
+            runtimeIs("a", CPU, Long.MAX_VALUE / 2 + 1),
+            runtimeIs("b", CPU, Long.MAX_VALUE / 2)));
   }
 
-  @Test
-  void aNonLenderWithoutPodsKeepsItsMinAndAsksForIt() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(quota("reserved").min(cpu(30)).max(cpu(30)).allowLent(false))
-            .group(quota("busy").min(cpu(0)).max(cpu(100)))
-            .demand("busy", cpu(100))
-            .compute();
-
-    assertThat(status(snapshot, "reserved").request().get(CPU)).isEqualTo(30);
-    assertThat(runtime(snapshot, "reserved", CPU)).isEqualTo(30);
-    assertThat(runtime(snapshot, "busy", CPU)).isEqualTo(70);
-  }
-
-  @Test
-  void withMinScalingAtTheRootMinsShrinkInProportionAndAreReported() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(60))
-            .group(quota("a").min(cpu(40)).max(cpu(100)))
-            .group(quota("b").min(cpu(80)).max(cpu(100)))
-            .demand("a", cpu(40))
-            .demand("b", cpu(80))
-            .compute();
-
-    assertThat(status(snapshot, "a").scaledMin().get(CPU)).isEqualTo(20);
-    assertThat(status(snapshot, "b").scaledMin().get(CPU)).isEqualTo(40);
-    assertThat(runtime(snapshot, "a", CPU)).isEqualTo(20);
-    assertThat(runtime(snapshot, "b", CPU)).isEqualTo(40);
-    assertThat(status(snapshot, "a").min().get(CPU)).isEqualTo(40);
-  }
-
-  @Test
-  void withoutMinScalingMinsAreKeptEvenWhenTheClusterCannotHoldThem() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(60))
-            .group(quota("a").min(cpu(40)).max(cpu(100)))
-            .group(quota("b").min(cpu(80)).max(cpu(100)))
-            .demand("a", cpu(40))
-            .demand("b", cpu(80))
-            .options(QuotaOptions.DEFAULTS.withMinScaling(false))
-            .compute();
-
-    assertThat(runtime(snapshot, "a", CPU)).isEqualTo(40);
-    assertThat(runtime(snapshot, "b", CPU)).isEqualTo(80);
-  }
-
-  @Test
-  void minsAreScaledBelowTheRootToWhatTheParentDistributes() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(parentQuota("dept").min(cpu(50)).max(cpu(50)))
-            .group(quota("x").parent("dept").min(cpu(40)).max(cpu(100)))
-            .group(quota("y").parent("dept").min(cpu(40)).max(cpu(100)))
-            .demand("x", cpu(40))
-            .demand("y", cpu(40))
-            .compute();
-
-    assertThat(runtime(snapshot, "dept", CPU)).isEqualTo(50);
-    assertThat(runtime(snapshot, "x", CPU)).isEqualTo(25);
-    assertThat(runtime(snapshot, "y", CPU)).isEqualTo(25);
-  }
-
-  @Test
-  void aChildWhoseMaxExceedsItsParentsIsBoundedByWhatTheParentGets() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(parentQuota("dev").min(cpu(0)).max(cpu(50)))
-            .group(quota("team").parent("dev").min(cpu(0)).max(cpu(200)))
-            .demand("team", cpu(150))
-            .compute();
-
-    assertThat(status(snapshot, "dev").request().get(CPU)).isEqualTo(150);
-    assertThat(status(snapshot, "dev").limitedRequest().get(CPU)).isEqualTo(50);
-    assertThat(runtime(snapshot, "dev", CPU)).isEqualTo(50);
-    assertThat(runtime(snapshot, "team", CPU)).isEqualTo(50);
-  }
-
-  @Test
-  void aParentSeesOnlyItsChildrensRequestsCappedByTheirMax() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(parentQuota("dept").min(cpu(0)).max(cpu(100)))
-            .group(quota("small").parent("dept").min(cpu(0)).max(cpu(30)))
-            .group(quota("big").parent("dept").min(cpu(0)).max(cpu(100)))
-            .demand("small", cpu(100))
-            .demand("big", cpu(20))
-            .compute();
-
-    assertThat(status(snapshot, "small").request().get(CPU)).isEqualTo(100);
-    assertThat(status(snapshot, "small").limitedRequest().get(CPU)).isEqualTo(30);
-    assertThat(status(snapshot, "dept").request().get(CPU)).isEqualTo(50);
-    assertThat(runtime(snapshot, "small", CPU)).isEqualTo(30);
-  }
-
-  @Test
-  void usedAddsUpRawWhileRequestIsCapped() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(parentQuota("dept").min(cpu(0)).max(cpu(100)))
-            .group(quota("small").parent("dept").min(cpu(0)).max(cpu(10)))
-            .holding("small", cpu(25))
-            .compute();
-
-    assertThat(status(snapshot, "dept").used().get(CPU)).isEqualTo(25);
-    assertThat(status(snapshot, "dept").request().get(CPU)).isEqualTo(10);
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("distributions")
+  void distributesAsSpecified(TreeCase specification) {
+    specification.verify();
   }
 
   @Test
@@ -182,36 +213,6 @@ class RuntimeDistributionTest {
   }
 
   @Test
-  void aLendingLimitKeepsPartOfMinFromBeingLent() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(quota("lender").min(cpu(50)).max(cpu(100)).lendingLimit(cpu(20)))
-            .group(quota("borrower").min(cpu(0)).max(cpu(100)))
-            .demand("borrower", cpu(100))
-            .compute();
-
-    assertThat(status(snapshot, "lender").request().get(CPU)).isEqualTo(30);
-    assertThat(runtime(snapshot, "lender", CPU)).isEqualTo(30);
-    assertThat(runtime(snapshot, "borrower", CPU)).isEqualTo(70);
-  }
-
-  @Test
-  void aBorrowingLimitCapsTheGroupAtMinPlusTheLimit() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(quota("capped").min(cpu(20)).max(cpu(100)).borrowingLimit(cpu(15)))
-            .group(quota("other").min(cpu(20)).max(cpu(100)))
-            .demand("capped", cpu(100))
-            .demand("other", cpu(10))
-            .compute();
-
-    assertThat(status(snapshot, "capped").limitedRequest().get(CPU)).isEqualTo(35);
-    assertThat(runtime(snapshot, "capped", CPU)).isEqualTo(35);
-  }
-
-  @Test
   void theDefaultWeightIsMaxOrMinByPolicy() {
     final Fixtures.ClusterBuilder cluster =
         cluster()
@@ -233,39 +234,6 @@ class RuntimeDistributionTest {
     assertThat(runtime(byMin, "a", CPU)).isEqualTo(25);
     assertThat(runtime(byMin, "b", CPU)).isEqualTo(75);
     assertThat(status(byMin, "a").sharedWeight().get(CPU)).isEqualTo(10);
-  }
-
-  @Test
-  void anExplicitAllZeroWeightFallsBackToThePolicyDefault() {
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(100))
-            .group(quota("a").min(cpu(0)).max(cpu(80)).sharedWeight(cpu(0)))
-            .compute();
-
-    assertThat(status(snapshot, "a").sharedWeight().get(CPU)).isEqualTo(80);
-  }
-
-  @Test
-  void amountsNearLongMaxValueSaturateInsteadOfOverflowing() {
-    final long huge = Long.MAX_VALUE - 5;
-    final TreeSnapshot snapshot =
-        cluster()
-            .total(cpu(huge))
-            .total(cpu(huge))
-            .group(
-                quota("a").min(cpu(0)).max(cpu(Long.MAX_VALUE)).sharedWeight(cpu(Long.MAX_VALUE)))
-            .group(
-                quota("b").min(cpu(0)).max(cpu(Long.MAX_VALUE)).sharedWeight(cpu(Long.MAX_VALUE)))
-            .demand("a", cpu(huge))
-            .demand("a", cpu(huge))
-            .demand("b", cpu(huge))
-            .compute();
-
-    assertThat(snapshot.total().get(CPU)).isEqualTo(Long.MAX_VALUE);
-    assertThat(status(snapshot, "a").request().get(CPU)).isEqualTo(Long.MAX_VALUE);
-    assertThat(runtime(snapshot, "a", CPU)).isEqualTo(Long.MAX_VALUE / 2 + 1);
-    assertThat(runtime(snapshot, "b", CPU)).isEqualTo(Long.MAX_VALUE / 2);
   }
 
   @Test

@@ -2,121 +2,49 @@ package io.quotaflow.tree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.stream.Stream;
+import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.converter.ConvertWith;
+import org.junit.jupiter.params.converter.SimpleArgumentConverter;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** SPEC 7 for one parent and one dimension, as a table: children are given in name order. */
 class WaterFillTest {
 
   private static final long MAX = Long.MAX_VALUE;
 
-  static Stream<Arguments> cases() {
-    return Stream.of(
-        row(
-            "koordinator proposal: A lends 5, B caps at +5, C and D share the 9 returned",
-            100,
-            l(5, 20, 40, 70),
-            l(10, 15, 20, 15),
-            l(1, 60, 50, 80),
-            l(5, 20, 35, 40)),
-        row(
-            "lender gets its request, the rest goes to the borrower",
-            100,
-            l(10, 100),
-            l(40, 10),
-            l(1, 1),
-            l(10, 90)),
-        row(
-            "borrowers share the surplus by weight",
-            100,
-            l(100, 100),
-            l(10, 10),
-            l(1, 3),
-            l(30, 70)),
-        row(
-            "a borrower capped at its request returns the excess for the next round",
-            100,
-            l(10, 100),
-            l(0, 0),
-            l(1, 1),
-            l(10, 90)),
-        row("a zero-weight borrower keeps its min", 100, l(50, 100), l(20, 10), l(0, 1), l(20, 80)),
-        row(
-            "only zero-weight borrowers: the surplus stays undistributed",
-            100,
-            l(50, 60),
-            l(20, 10),
-            l(0, 0),
-            l(20, 10)),
-        row(
-            "leftover units go to the largest remainders",
-            10,
-            l(100, 100, 100),
-            l(0, 0, 0),
-            l(1, 1, 1),
-            l(4, 3, 3)),
-        row(
-            "equal remainders: ties go to names in ascending order",
-            2,
-            l(100, 100, 100),
-            l(0, 0, 0),
-            l(1, 1, 1),
-            l(1, 1, 0)),
-        row(
-            "a non-lender's request floor equals its min and it keeps it",
-            100,
-            l(30, 100),
-            l(30, 0),
-            l(1, 1),
-            l(30, 70)),
-        row(
-            "min scaling: mins above what is available shrink in proportion",
-            60,
-            l(40, 80),
-            l(40, 80),
-            l(1, 1),
-            l(20, 40)),
-        row(
-            "min scaling floors each scaled min; the remainder is shared",
-            10,
-            l(100, 100, 100),
-            l(10, 10, 10),
-            l(1, 1, 1),
-            l(4, 3, 3)),
-        row(
-            "nothing to distribute: borrowers keep their scaled min of zero",
-            0,
-            l(10, 20),
-            l(5, 5),
-            l(1, 1),
-            l(0, 0)),
-        row(
-            "huge weights and amounts split exactly without overflow",
-            MAX,
-            l(MAX, MAX),
-            l(0, 0),
-            l(MAX, MAX),
-            l(MAX / 2 + 1, MAX / 2)),
-        row(
-            "unbounded parent: every weighted borrower gets its request",
-            MAX,
-            l(10, 20, 30),
-            l(5, 5, 5),
-            l(1, 1, 0),
-            l(10, 20, 5)));
-  }
+  /**
+   * One parent's distribution a row: what it has, then per child (in name order) its request, min
+   * and weight, and the runtime it must get. {@code MAX} stands for {@code Long.MAX_VALUE}.
+   */
+  private static final String TABLE =
+      """
+      # behaviour                                                                 | available | request     | min         | weight     | runtime
+      koordinator proposal: A lends 5, B caps at +5, C and D share the 9 returned | 100       | 5 20 40 70  | 10 15 20 15 | 1 60 50 80 | 5 20 35 40
+      lender gets its request, the rest goes to the borrower                      | 100       | 10 100      | 40 10       | 1 1        | 10 90
+      borrowers share the surplus by weight                                       | 100       | 100 100     | 10 10       | 1 3        | 30 70
+      a borrower capped at its request returns the excess for the next round      | 100       | 10 100      | 0 0         | 1 1        | 10 90
+      a zero-weight borrower keeps its min                                        | 100       | 50 100      | 20 10       | 0 1        | 20 80
+      only zero-weight borrowers: the surplus stays undistributed                 | 100       | 50 60       | 20 10       | 0 0        | 20 10
+      leftover units go to the largest remainders                                 | 10        | 100 100 100 | 0 0 0       | 1 1 1      | 4 3 3
+      equal remainders: ties go to names in ascending order                       | 2         | 100 100 100 | 0 0 0       | 1 1 1      | 1 1 0
+      a non-lender's request floor equals its min and it keeps it                 | 100       | 30 100      | 30 0        | 1 1        | 30 70
+      min scaling: mins above what is available shrink in proportion              | 60        | 40 80       | 40 80       | 1 1        | 20 40
+      min scaling floors each scaled min; the remainder is shared                 | 10        | 100 100 100 | 10 10 10    | 1 1 1      | 4 3 3
+      nothing to distribute: borrowers keep their scaled min of zero              | 0         | 10 20       | 5 5         | 1 1        | 0 0
+      huge weights and amounts split exactly without overflow                     | MAX       | MAX MAX     | 0 0         | MAX MAX    | HALF_UP HALF
+      unbounded parent: every weighted borrower gets its request                  | MAX       | 10 20 30    | 5 5 5       | 1 1 0      | 10 20 5
+      """;
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("cases")
+  @CsvSource(delimiter = '|', textBlock = TABLE)
   void distributesAsSpecified(
       String description,
-      long available,
-      long[] request,
-      long[] min,
-      long[] weight,
-      long[] expected) {
+      @ConvertWith(Amounts.class) long available,
+      @ConvertWith(Amounts.class) long[] request,
+      @ConvertWith(Amounts.class) long[] min,
+      @ConvertWith(Amounts.class) long[] weight,
+      @ConvertWith(Amounts.class) long[] expected) {
     final int n = request.length;
     final long[] scaled = new long[n];
     final long[] runtime = new long[n];
@@ -127,14 +55,14 @@ class WaterFillTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("cases")
+  @CsvSource(delimiter = '|', textBlock = TABLE)
   void agreesWithTheLiteralReference(
       String description,
-      long available,
-      long[] request,
-      long[] min,
-      long[] weight,
-      long[] expected) {
+      @ConvertWith(Amounts.class) long available,
+      @ConvertWith(Amounts.class) long[] request,
+      @ConvertWith(Amounts.class) long[] min,
+      @ConvertWith(Amounts.class) long[] weight,
+      @ConvertWith(Amounts.class) long[] expected) {
     final WaterFillProperties.Case c =
         new WaterFillProperties.Case(available, false, request, min, weight, true);
     final java.math.BigInteger[] reference = WaterFillProperties.Reference.distribute(c)[1];
@@ -156,14 +84,28 @@ class WaterFillTest {
     assertThat(scaled).containsExactly(5, 5, 5);
   }
 
-  private static Arguments row(
-      String description,
-      long available,
-      long[] request,
-      long[] min,
-      long[] weight,
-      long[] expected) {
-    return Arguments.of(description, available, request, min, weight, expected);
+  /**
+   * Reads a table cell as one amount or as space-separated amounts; {@code MAX} is {@code
+   * Long.MAX_VALUE}, {@code HALF} and {@code HALF_UP} its halves rounded down and up.
+   */
+  static final class Amounts extends SimpleArgumentConverter {
+    @Override
+    protected Object convert(Object source, Class<?> targetType) {
+      final long[] amounts =
+          Arrays.stream(((String) source).trim().split("\\s+"))
+              .mapToLong(Amounts::amount)
+              .toArray();
+      return targetType == long.class ? amounts[0] : amounts;
+    }
+
+    private static long amount(String cell) {
+      return switch (cell) {
+        case "MAX" -> MAX;
+        case "HALF_UP" -> MAX / 2 + 1;
+        case "HALF" -> MAX / 2;
+        default -> Long.parseLong(cell);
+      };
+    }
   }
 
   private static long[] l(long... values) {

@@ -19,13 +19,7 @@ import org.junit.jupiter.api.Test;
 class WhatIfRuntimesTest {
 
   private static ClusterQuotaState computed(Fixtures.ClusterBuilder builder) {
-    final ClusterQuotaState state =
-        ClusterQuotaState.restore(
-            builder.options(),
-            builder.inputs(),
-            new TreeSnapshot(ResourceList.empty(), List.of(), List.of()));
-    state.recompute();
-    return state;
+    return builder.state();
   }
 
   /** The same inputs without the leaves' own requests, as the engine's stores give them. */

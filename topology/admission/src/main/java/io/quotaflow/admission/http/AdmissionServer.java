@@ -101,13 +101,14 @@ public final class AdmissionServer implements AutoCloseable {
         trust = null;
       }
       forwarder = new Forwarder(trust, config.forwardTimeout());
+      final PodCheck podCheck = new PodCheck(config, options, reservations, clock);
       final Dispatcher dispatcher =
           new Dispatcher(
               config,
               reader,
-              new PodWebhook(config, options, reservations, clock),
+              new PodWebhook(podCheck),
               new QuotaWebhook(config),
-              new SchedulerFilter(config, options, reservations, clock),
+              new SchedulerFilter(podCheck),
               forwarder,
               registry,
               lastKnown,

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.simulate.StatusJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -105,9 +106,7 @@ final class Json {
 
   /** A resource list as {@code {resource: integer}}, by resource name. */
   static ObjectNode resources(ResourceList list) {
-    final ObjectNode node = object();
-    list.asMap().forEach(node::put);
-    return node;
+    return StatusJson.resources(list);
   }
 
   /** The first line of a parser's message, without the source excerpt Jackson appends. */

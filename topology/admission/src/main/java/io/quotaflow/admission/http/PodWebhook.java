@@ -2,16 +2,10 @@ package io.quotaflow.admission.http;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
-import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.quota.QuotaPod;
-import io.quotaflow.quota.SpecialGroups;
-import io.quotaflow.tree.QuotaOptions;
-import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 
@@ -33,16 +27,10 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
    */
   record Review(String uid, Optional<QuotaPod> pod, boolean dryRun) {}
 
-  private final PluginConfig config;
-  private final QuotaOptions options;
-  private final Reservations reservations;
-  private final Clock clock;
+  private final PodCheck check;
 
-  PodWebhook(PluginConfig config, QuotaOptions options, Reservations reservations, Clock clock) {
-    this.config = config;
-    this.options = options;
-    this.reservations = reservations;
-    this.clock = clock;
+  PodWebhook(PodCheck check) {
+    this.check = check;
   }
 
   @Override
@@ -73,33 +61,20 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "not-checked");
     }
     final QuotaPod pod = review.pod().get();
-    if (config.excludedNamespaces().contains(pod.ref().namespace())) {
-      return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "excluded");
-    }
-    final AdmissionRequest admission = AdmissionRequest.of(pod, view.directory(), options);
-    if (SpecialGroups.SYSTEM.equals(admission.group())) {
-      return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "system");
-    }
-    final AdmissionDecision decision =
-        reservations
-            .of(cluster)
-            .decide(
-                admission,
-                view,
-                options,
-                clock.instant(),
-                review.dryRun() ? Occasion.DRY_RUN : Occasion.CREATE);
-    if (decision.allowed()) {
-      return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "allowed");
+    final PodCheck.Verdict verdict =
+        check.check(cluster, pod, view, review.dryRun() ? Occasion.DRY_RUN : Occasion.CREATE);
+    if (verdict.outcome() != PodCheck.Outcome.WARNED
+        && verdict.outcome() != PodCheck.Outcome.DENIED) {
+      return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), verdict.outcome().label());
     }
     final String message =
         "quotaflow: pod "
             + pod.ref()
             + " does not fit quota group "
-            + admission.group()
+            + verdict.group()
             + ": "
-            + decision.message();
-    if (config.mode() == AdmissionMode.WARN) {
+            + verdict.reason();
+    if (verdict.outcome() == PodCheck.Outcome.WARNED) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of(message)), "warned");
     }
     return Answer.json(200, AdmissionReviews.denied(uid, 403, "Forbidden", message), "denied");
@@ -107,7 +82,7 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
 
   @Override
   public Answer cannotDecide(String cluster, Review review, String reason) {
-    return FailureAnswers.review(config.failurePolicy(), review.uid(), cluster, reason);
+    return FailureAnswers.review(check.config().failurePolicy(), review.uid(), cluster, reason);
   }
 
   @Override

@@ -11,16 +11,44 @@ final class QueryApi {
 
   private QueryApi() {}
 
-  /** {@code GET /api/v1/clusters/{cluster}/quotas}. */
-  static final class Tree implements ClusterEndpoint<Void> {
-    @Override
-    public String name() {
-      return "query-tree";
+  /** What every query shares: no body, no mode, 503 while the cluster's state is unavailable. */
+  abstract static class Query implements ClusterEndpoint<Void> {
+    private final String name;
+
+    Query(String name) {
+      this.name = name;
     }
 
     @Override
-    public Void parse(byte[] body) {
+    public final String name() {
+      return name;
+    }
+
+    @Override
+    public final Void parse(byte[] body) {
       return null;
+    }
+
+    @Override
+    public final Answer cannotDecide(String cluster, Void request, String reason) {
+      return unavailable(cluster, reason);
+    }
+
+    @Override
+    public final Answer allowUnchecked(Void request) {
+      throw new UnsupportedOperationException("queries have no mode");
+    }
+
+    @Override
+    public final Answer stale(Answer answer, String cluster, Staleness staleness, String reason) {
+      return StaleAnswers.query(answer, staleness, reason);
+    }
+  }
+
+  /** {@code GET /api/v1/clusters/{cluster}/quotas}. */
+  static final class Tree extends Query {
+    Tree() {
+      super("query-tree");
     }
 
     @Override
@@ -28,63 +56,25 @@ final class QueryApi {
       final List<GroupStatus> groups = view.groups();
       return Answer.json(200, QuotaJson.tree(cluster, groups), "ok");
     }
-
-    @Override
-    public Answer cannotDecide(String cluster, Void request, String reason) {
-      return unavailable(cluster, reason);
-    }
-
-    @Override
-    public Answer allowUnchecked(Void request) {
-      throw new UnsupportedOperationException("queries have no mode");
-    }
-
-    @Override
-    public Answer stale(Answer answer, String cluster, Staleness staleness, String reason) {
-      return StaleAnswers.query(answer, staleness, reason);
-    }
   }
 
   /** {@code GET /api/v1/clusters/{cluster}/quotas/{name}}. */
-  static final class Group implements ClusterEndpoint<Void> {
-    private final String name;
+  static final class Group extends Query {
+    private final String group;
 
-    Group(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public String name() {
-      return "query-group";
-    }
-
-    @Override
-    public Void parse(byte[] body) {
-      return null;
+    Group(String group) {
+      super("query-group");
+      this.group = group;
     }
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView view) {
-      final Optional<GroupStatus> group = view.group(name);
-      if (group.isEmpty()) {
-        return Answer.error(404, "cluster " + cluster + " has no quota group " + name, "not-found");
+      final Optional<GroupStatus> status = view.group(group);
+      if (status.isEmpty()) {
+        return Answer.error(
+            404, "cluster " + cluster + " has no quota group " + group, "not-found");
       }
-      return Answer.json(200, QuotaJson.group(cluster, group.get(), view.podsOf(name)), "ok");
-    }
-
-    @Override
-    public Answer cannotDecide(String cluster, Void request, String reason) {
-      return unavailable(cluster, reason);
-    }
-
-    @Override
-    public Answer allowUnchecked(Void request) {
-      throw new UnsupportedOperationException("queries have no mode");
-    }
-
-    @Override
-    public Answer stale(Answer answer, String cluster, Staleness staleness, String reason) {
-      return StaleAnswers.query(answer, staleness, reason);
+      return Answer.json(200, QuotaJson.group(cluster, status.get(), view.podsOf(group)), "ok");
     }
   }
 

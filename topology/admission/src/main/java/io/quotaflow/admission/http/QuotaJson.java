@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.simulate.StatusJson;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
-import io.quotaflow.tree.PodClass;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -30,7 +30,7 @@ final class QuotaJson {
     final List<GroupStatus> ordered = treeOrder(groups);
     tree.set("total", Json.resources(clusterTotal(ordered)));
     final ArrayNode quotas = tree.putArray("quotas");
-    ordered.forEach(group -> quotas.add(quota(group)));
+    ordered.forEach(group -> quotas.add(StatusJson.quota(group)));
     return tree;
   }
 
@@ -52,50 +52,12 @@ final class QuotaJson {
   static ObjectNode group(String cluster, GroupStatus group, List<PodAssignment> pods) {
     final ObjectNode node = Json.object();
     node.put("cluster", cluster);
-    node.set("quota", quota(group));
+    node.set("quota", StatusJson.quota(group));
     final ArrayNode list = node.putArray("pods");
-    pods.stream().sorted((a, b) -> a.ref().compareTo(b.ref())).forEach(pod -> list.add(pod(pod)));
+    pods.stream()
+        .sorted((a, b) -> a.ref().compareTo(b.ref()))
+        .forEach(pod -> list.add(StatusJson.pod(pod)));
     return node;
-  }
-
-  static ObjectNode quota(GroupStatus group) {
-    final ObjectNode quota = Json.object();
-    quota.put("name", group.name());
-    if (group.parent().isEmpty()) {
-      quota.putNull("parent");
-    } else {
-      quota.put("parent", group.parent());
-    }
-    quota.put("isParent", group.parentGroup());
-    quota.put("valid", group.valid());
-    if (group.reason().isPresent()) {
-      quota.put("reason", group.reason().get());
-    } else {
-      quota.putNull("reason");
-    }
-    quota.set("min", Json.resources(group.min()));
-    quota.set("scaledMin", Json.resources(group.scaledMin()));
-    quota.set("max", Json.resources(group.max()));
-    quota.set("sharedWeight", Json.resources(group.sharedWeight()));
-    quota.set("request", Json.resources(group.request()));
-    quota.set("limitedRequest", Json.resources(group.limitedRequest()));
-    quota.set("used", Json.resources(group.used()));
-    quota.set("runtime", Json.resources(group.runtime()));
-    return quota;
-  }
-
-  static ObjectNode pod(PodAssignment assignment) {
-    final ObjectNode pod = Json.object();
-    pod.put("namespace", assignment.ref().namespace());
-    pod.put("name", assignment.ref().name());
-    pod.put("group", assignment.group());
-    if (assignment.podClass().isPresent()) {
-      pod.put(
-          "class", assignment.podClass().get() == PodClass.IN_QUOTA ? "in-quota" : "over-quota");
-    } else {
-      pod.putNull("class");
-    }
-    return pod;
   }
 
   /**

@@ -4,17 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
-import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.quota.QuotaPod;
-import io.quotaflow.quota.SpecialGroups;
-import io.quotaflow.tree.QuotaOptions;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,17 +43,10 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
       Optional<List<String>> nodeNames,
       List<String> candidates) {}
 
-  private final PluginConfig config;
-  private final QuotaOptions options;
-  private final Reservations reservations;
-  private final Clock clock;
+  private final PodCheck check;
 
-  SchedulerFilter(
-      PluginConfig config, QuotaOptions options, Reservations reservations, Clock clock) {
-    this.config = config;
-    this.options = options;
-    this.reservations = reservations;
-    this.clock = clock;
+  SchedulerFilter(PodCheck check) {
+    this.check = check;
   }
 
   @Override
@@ -123,30 +110,19 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
   @Override
   public Answer decide(String cluster, Args args, ClusterView view) {
     final QuotaPod pod = PodAdapter.toQuotaPod(args.pod());
-    if (config.excludedNamespaces().contains(pod.ref().namespace())) {
-      return Answer.json(200, passAll(args), "excluded");
-    }
-    final AdmissionRequest request = AdmissionRequest.of(pod, view.directory(), options);
-    if (SpecialGroups.SYSTEM.equals(request.group())) {
-      return Answer.json(200, passAll(args), "system");
-    }
-    final AdmissionDecision decision =
-        reservations.of(cluster).decide(request, view, options, clock.instant(), Occasion.SCHEDULE);
-    if (decision.allowed()) {
-      return Answer.json(200, passAll(args), "allowed");
-    }
-    if (config.mode() == AdmissionMode.WARN) {
-      return Answer.json(200, passAll(args), "warned");
+    final PodCheck.Verdict verdict = check.check(cluster, pod, view, Occasion.SCHEDULE);
+    if (verdict.outcome() != PodCheck.Outcome.DENIED) {
+      return Answer.json(200, passAll(args), verdict.outcome().label());
     }
     final String reason =
-        "quotaflow: pod does not fit quota group " + request.group() + ": " + decision.message();
+        "quotaflow: pod does not fit quota group " + verdict.group() + ": " + verdict.reason();
     return Answer.json(200, failAll(args, reason, true), "denied");
   }
 
   @Override
   public Answer cannotDecide(String cluster, Args args, String reason) {
     final String message = FailureAnswers.reason(cluster, reason);
-    if (config.failurePolicy() == FailurePolicy.FAIL_OPEN) {
+    if (check.config().failurePolicy() == FailurePolicy.FAIL_OPEN) {
       return Answer.json(200, passAll(args), "fail-open");
     }
     // Resolvable: the scheduler tries the pod again later, when the state may be back.

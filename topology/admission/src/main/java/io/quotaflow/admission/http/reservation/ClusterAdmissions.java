@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The admission decisions of one cluster, made one at a time against its reservations, so that
@@ -153,29 +154,28 @@ public final class ClusterAdmissions {
 
   /** Releases the reservation of {@code pod}, if any. */
   public void release(PodRef pod) {
-    lock.lock();
-    try {
-      book.release(pod);
-    } finally {
-      lock.unlock();
-    }
+    underLock(
+        () -> {
+          book.release(pod);
+          return null;
+        });
   }
 
   /** How many reservations are held. */
   public int held() {
-    lock.lock();
-    try {
-      return book.size();
-    } finally {
-      lock.unlock();
-    }
+    return underLock(book::size);
   }
 
   /** Whether {@code pod} holds a reservation. */
   public boolean holds(PodRef pod) {
+    return underLock(() -> book.entry(pod).isPresent());
+  }
+
+  /** What {@code read} returns, read while holding the book's lock. */
+  private <T> T underLock(Supplier<T> read) {
     lock.lock();
     try {
-      return book.entry(pod).isPresent();
+      return read.get();
     } finally {
       lock.unlock();
     }

@@ -1,0 +1,83 @@
+package io.quotaflow.admission.http;
+
+import io.quotaflow.admission.AdmissionDecision;
+import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.http.reservation.Reservations;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.QuotaOptions;
+import java.time.Clock;
+
+/**
+ * The quota check of one pod that the pod webhook and the scheduler filter share: excluded
+ * namespaces and the system group pass unchecked, any other pod is decided (and reserved) by the
+ * cluster's admissions, and a pod that does not fit is only warned about in warn mode. Each
+ * endpoint turns the verdict into its own answer.
+ */
+final class PodCheck {
+
+  /** What became of the pod; the label is the one the endpoints' metrics and logs carry. */
+  enum Outcome {
+    EXCLUDED("excluded"),
+    SYSTEM("system"),
+    ALLOWED("allowed"),
+    WARNED("warned"),
+    DENIED("denied");
+
+    private final String label;
+
+    Outcome(String label) {
+      this.label = label;
+    }
+
+    String label() {
+      return label;
+    }
+  }
+
+  /**
+   * A pod's verdict.
+   *
+   * @param outcome what became of the pod
+   * @param group the quota group the pod is charged to; empty when excluded
+   * @param reason why the pod does not fit (warned or denied); empty otherwise
+   */
+  record Verdict(Outcome outcome, String group, String reason) {}
+
+  private final PluginConfig config;
+  private final QuotaOptions options;
+  private final Reservations reservations;
+  private final Clock clock;
+
+  PodCheck(PluginConfig config, QuotaOptions options, Reservations reservations, Clock clock) {
+    this.config = config;
+    this.options = options;
+    this.reservations = reservations;
+    this.clock = clock;
+  }
+
+  PluginConfig config() {
+    return config;
+  }
+
+  Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion occasion) {
+    if (config.excludedNamespaces().contains(pod.ref().namespace())) {
+      return new Verdict(Outcome.EXCLUDED, "", "");
+    }
+    final AdmissionRequest request = AdmissionRequest.of(pod, view.directory(), options);
+    if (SpecialGroups.SYSTEM.equals(request.group())) {
+      return new Verdict(Outcome.SYSTEM, request.group(), "");
+    }
+    final AdmissionDecision decision =
+        reservations.of(cluster).decide(request, view, options, clock.instant(), occasion);
+    if (decision.allowed()) {
+      return new Verdict(Outcome.ALLOWED, request.group(), "");
+    }
+    return new Verdict(
+        config.mode() == AdmissionMode.WARN ? Outcome.WARNED : Outcome.DENIED,
+        request.group(),
+        decision.message());
+  }
+}

@@ -1,0 +1,75 @@
+package io.quotaflow.simulate;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.PodAssignment;
+import io.quotaflow.tree.PodClass;
+
+/**
+ * The JSON of one group's status and of one pod's assignment, documented in {@code
+ * docs/simulate.md}: the one form that the simulate report and the admission plugin's query API
+ * share. Built node by node so that the field order is fixed by this class alone.
+ */
+public final class StatusJson {
+
+  private StatusJson() {}
+
+  /** A group's status, in the field order the documents give. */
+  public static ObjectNode quota(GroupStatus group) {
+    final ObjectNode quota = JsonNodeFactory.instance.objectNode();
+    quota.put("name", group.name());
+    if (group.parent().isEmpty()) {
+      quota.putNull("parent");
+    } else {
+      quota.put("parent", group.parent());
+    }
+    quota.put("isParent", group.parentGroup());
+    quota.put("valid", group.valid());
+    if (group.reason().isPresent()) {
+      quota.put("reason", group.reason().get());
+    } else {
+      quota.putNull("reason");
+    }
+    quota.set("min", resources(group.min()));
+    quota.set("scaledMin", resources(group.scaledMin()));
+    quota.set("max", resources(group.max()));
+    quota.set("sharedWeight", resources(group.sharedWeight()));
+    quota.set("request", resources(group.request()));
+    quota.set("limitedRequest", resources(group.limitedRequest()));
+    quota.set("used", resources(group.used()));
+    quota.set("runtime", resources(group.runtime()));
+    return quota;
+  }
+
+  /** A pod's group and class; {@code class} is null for a pod that holds nothing yet. */
+  public static ObjectNode pod(PodAssignment assignment) {
+    final ObjectNode pod = JsonNodeFactory.instance.objectNode();
+    pod.put("namespace", assignment.ref().namespace());
+    pod.put("name", assignment.ref().name());
+    pod.put("group", assignment.group());
+    if (assignment.podClass().isPresent()) {
+      pod.put("class", className(assignment.podClass().get()));
+    } else {
+      pod.putNull("class");
+    }
+    return pod;
+  }
+
+  /** The documented name of a pod class. */
+  public static String className(PodClass podClass) {
+    return switch (podClass) {
+      case IN_QUOTA -> "in-quota";
+      case OVER_QUOTA -> "over-quota";
+    };
+  }
+
+  /** A resource list as {@code {resource: integer}} in canonical units, by name. */
+  public static ObjectNode resources(ResourceList list) {
+    final ObjectNode node = JsonNodeFactory.instance.objectNode();
+    // ResourceList iterates in name order, so the JSON is stable.
+    list.asMap().forEach(node::put);
+    return node;
+  }
+}
