@@ -5,6 +5,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.reclaim.ReclaimPolicy;
 import io.quotaflow.engine.reclaim.Reclaimer;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
@@ -73,9 +74,10 @@ final class ClusterQuotaProcessor
   private final RecomputePacer pacer;
   private final boolean reclaimEnabled;
   private final Duration revokeCheckInterval;
-  private final Duration revokeDelay;
+  private final ReclaimPolicy reclaimPolicy;
   private final EngineMetrics metrics;
 
+  private ProcessorContext<SpecificRecord, SpecificRecord> context;
   private KeyValueStore<InputId, ClusterEvent> inputs;
   private ClusterOutputs outputs;
   private Reclaimer reclaimer;
@@ -89,7 +91,11 @@ final class ClusterQuotaProcessor
     this.pacer = new RecomputePacer(config.get(EngineSettings.RECOMPUTE_BACKLOG_INTERVAL));
     this.reclaimEnabled = config.get(EngineSettings.RECLAIM_ENABLED);
     this.revokeCheckInterval = config.get(EngineSettings.REVOKE_CHECK_INTERVAL);
-    this.revokeDelay = config.get(EngineSettings.REVOKE_DELAY);
+    this.reclaimPolicy =
+        new ReclaimPolicy(
+            config.get(EngineSettings.REVOKE_DELAY),
+            config.get(EngineSettings.REVOKE_RETRY_BACKOFF),
+            config.get(EngineSettings.REVOKE_MAX_ATTEMPTS));
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
@@ -101,6 +107,7 @@ final class ClusterQuotaProcessor
     pacer.clear();
     punctuators.forEach(Cancellable::cancel);
     punctuators.clear();
+    this.context = context;
     this.inputs = context.getStateStore(TopologyNames.CLUSTER_INPUTS_STORE);
     final KeyValueStore<GroupId, GroupRuntime> runtime =
         context.getStateStore(TopologyNames.RUNTIME_STORE);
@@ -110,15 +117,18 @@ final class ClusterQuotaProcessor
         context.getStateStore(TopologyNames.OVER_USED_SINCE_STORE);
     final KeyValueStore<PodId, EvictionCommand> ledger =
         context.getStateStore(TopologyNames.EVICTION_LEDGER_STORE);
+    final KeyValueStore<PodId, Long> retryAt =
+        context.getStateStore(TopologyNames.EVICTION_RETRY_AT_STORE);
     this.outputs = new ClusterOutputs(context, runtime, assignments);
     this.reclaimer =
         new Reclaimer(
             context,
             overUsedSince,
             ledger,
+            retryAt,
             metrics,
             options,
-            revokeDelay,
+            reclaimPolicy,
             TopologyNames.EVICTIONS_SINK);
 
     final long started = System.nanoTime();
@@ -142,6 +152,20 @@ final class ClusterQuotaProcessor
   public void process(final Record<String, ClusterEvent> record) {
     final ClusterEvent event = record.value();
     final String cluster = record.key();
+    final long now = context.currentSystemTimeMs();
+    if (event.getKind() == ClusterEventKind.EVICTION_RESULT) {
+      // Not an input of the tree: it only tells the reclaimer what became of a command.
+      event
+          .getEvictionResult()
+          .ifPresent(
+              result ->
+                  reclaimer.resultArrived(
+                      cluster,
+                      new PodRef(event.getNamespace(), event.getName()),
+                      result,
+                      Instant.ofEpochMilli(now)));
+      return;
+    }
     final InputId id = inputId(event);
     if (id == null) {
       LOG.warn(
@@ -163,7 +187,7 @@ final class ClusterQuotaProcessor
       reclaimer.podChanged(cluster, new PodRef(id.namespace(), id.name()), (PodState) value);
     }
     dirty.add(cluster);
-    pacer.arrived(cluster, record.timestamp());
+    pacer.arrived(cluster, record.timestamp(), now);
   }
 
   @Override
@@ -216,6 +240,11 @@ final class ClusterQuotaProcessor
     // unless its cluster is working through a backlog, whose states are stale anyway.
     recompute(timestamp, cluster -> !pacer.inBacklog(cluster, timestamp));
     for (final ClusterTree tree : clusters.values()) {
+      // A cluster still reading a backlog (at start-up, its whole history) has a partial tree:
+      // its groups are judged once it has caught up and its last events are computed.
+      if (dirty.contains(tree.cluster()) || !pacer.caughtUp(tree.cluster(), timestamp)) {
+        continue;
+      }
       reclaimer.check(
           tree.cluster(),
           tree.state(),
@@ -269,7 +298,7 @@ final class ClusterQuotaProcessor
       case POD -> InputKind.POD;
       case QUOTA -> InputKind.QUOTA;
       case NODE -> InputKind.NODE;
-      case UNKNOWN -> null;
+      case EVICTION_RESULT, UNKNOWN -> null;
     };
   }
 

@@ -1,6 +1,7 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.errors.InvalidInputException;
+import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
@@ -12,10 +13,10 @@ import io.quotaflow.schemas.internal.ClusterEventKind;
 import java.util.Map;
 
 /**
- * Checks the content of input records and wraps them into {@link ClusterEvent}s. A record the
- * engine cannot use raises {@link InvalidInputException} with the reason. Quota specs are not
- * checked beyond their key: a group with negative or inconsistent values is an invalid group, which
- * the core isolates and reports (SPEC 9), not a bad record.
+ * Checks the content of input records (and eviction results) and wraps them into {@link
+ * ClusterEvent}s. A record the engine cannot use raises {@link InvalidInputException} with the
+ * reason. Quota specs are not checked beyond their key: a group with negative or inconsistent
+ * values is an invalid group, which the core isolates and reports (SPEC 9), not a bad record.
  */
 final class InputEvents {
   private InputEvents() {}
@@ -56,6 +57,31 @@ final class InputEvents {
       requireNonNegative("allocatable", value.getAllocatable());
     }
     return event(ClusterEventKind.NODE, key.getCluster(), "", key.getName(), value);
+  }
+
+  /**
+   * The event of an eviction result, keyed by the pod the command targeted. Results are never
+   * deleted, so a record without a value is as unusable as one without a command id or pod uid.
+   */
+  static ClusterEvent.Builder evictionResult(final PodKey key, final EvictionResult value) {
+    if (key == null) {
+      throw new InvalidInputException("eviction result without a key");
+    }
+    requireName("cluster", key.getCluster());
+    requireName("pod namespace", key.getNamespace());
+    requireName("pod name", key.getName());
+    if (value == null) {
+      throw new InvalidInputException("eviction result without a value");
+    }
+    requireName("eviction result command id", value.getCommandId());
+    requireName("eviction result pod uid", value.getPodUid());
+    return event(
+            ClusterEventKind.EVICTION_RESULT,
+            key.getCluster(),
+            key.getNamespace(),
+            key.getName(),
+            null)
+        .setEvictionResult(value);
   }
 
   private static ClusterEvent.Builder event(

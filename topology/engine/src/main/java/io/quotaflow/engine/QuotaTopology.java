@@ -14,10 +14,13 @@ import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.serde.AvroSerde;
+import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
@@ -39,12 +42,17 @@ import org.apache.kafka.streams.state.Stores;
  * The engine's Kafka Streams topology, built by one method shared by the engine and its tests.
  *
  * <pre>
- * pods.v1   ─► pods-to-cluster-events   ─┐
- * quotas.v1 ─► quotas-to-cluster-events ─┼─► cluster-events (repartition by cluster)
- * nodes.v1  ─► nodes-to-cluster-events  ─┘        │
- *                                         cluster-quota ─► runtime.v1, pod-classes.v1, evictions.v1
+ * pods.v1             ─► pods-to-cluster-events             ─┐
+ * quotas.v1           ─► quotas-to-cluster-events           ─┤
+ * nodes.v1            ─► nodes-to-cluster-events            ─┼─► cluster-events (repartition
+ * eviction-results.v1 ─► eviction-results-to-cluster-events ─┘          by cluster)
+ *                                                                        │
+ *                          cluster-quota ─► runtime.v1, pod-classes.v1, evictions.v1
  *                          stores: cluster-inputs, runtime, pod-assignments,
- *                                  over-used-since, eviction-ledger
+ *                                  over-used-since, eviction-ledger, eviction-retry-at
+ *
+ * (With inputs partitioned by cluster only the results are repartitioned, through
+ * eviction-results-by-cluster.)
  * </pre>
  *
  * Every node, store and internal topic is named in {@link TopologyNames}; building with a generated
@@ -82,7 +90,7 @@ public final class QuotaTopology {
             TopologyNames.PODS_TO_EVENTS,
             InputEvents::pod,
             metrics,
-            config);
+            placementCheck(config));
     final KStream<String, ClusterEvent> quotas =
         events(
             builder,
@@ -91,7 +99,7 @@ public final class QuotaTopology {
             TopologyNames.QUOTAS_TO_EVENTS,
             InputEvents::quota,
             metrics,
-            config);
+            placementCheck(config));
     final KStream<String, ClusterEvent> nodes =
         events(
             builder,
@@ -100,29 +108,56 @@ public final class QuotaTopology {
             TopologyNames.NODES_TO_EVENTS,
             InputEvents::node,
             metrics,
-            config);
+            placementCheck(config));
+
+    // Results are written by the eviction executor keyed by pod, on no particular partition.
+    final KStream<String, ClusterEvent> results =
+        events(
+            builder,
+            topics.evictionResults(),
+            TopologyNames.EVICTION_RESULTS_SOURCE,
+            TopologyNames.EVICTION_RESULTS_TO_EVENTS,
+            InputEvents::evictionResult,
+            metrics,
+            0);
 
     storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
         .forEach(builder::addStateStore);
 
-    final KStream<String, ClusterEvent> events =
+    final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
             .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS));
-    // Inputs already partitioned by cluster need no hop: each task reads whole clusters.
-    (partitionedByCluster(config)
-            ? events
-            : events.repartition(
-                Repartitioned.<String, ClusterEvent>as(TopologyNames.CLUSTER_EVENTS)
-                    .withKeySerde(Serdes.String())
-                    .withValueSerde(EVENTS)))
-        .process(
-            () -> new ClusterQuotaProcessor(config, metrics),
-            Named.as(TopologyNames.CLUSTER_QUOTA),
-            TopologyNames.CLUSTER_INPUTS_STORE,
-            TopologyNames.RUNTIME_STORE,
-            TopologyNames.POD_ASSIGNMENTS_STORE,
-            TopologyNames.OVER_USED_SINCE_STORE,
-            TopologyNames.EVICTION_LEDGER_STORE);
+    final KStream<String, ClusterEvent> events;
+    if (partitionedByCluster(config)) {
+      // Inputs already partitioned by cluster need no hop: each task reads whole clusters. Only
+      // the results go to their cluster's partition, placed as the connectors place the inputs.
+      events =
+          inputs.merge(
+              results.repartition(
+                  Repartitioned.<String, ClusterEvent>as(TopologyNames.EVICTION_RESULTS_BY_CLUSTER)
+                      .withKeySerde(Serdes.String())
+                      .withValueSerde(EVENTS)
+                      .withNumberOfPartitions(config.get(EngineSettings.TOPIC_PARTITIONS))
+                      .withStreamPartitioner(QuotaTopology::clusterPartition)),
+              Named.as(TopologyNames.MERGE_EVICTION_RESULTS));
+    } else {
+      events =
+          inputs
+              .merge(results, Named.as(TopologyNames.MERGE_EVICTION_RESULTS))
+              .repartition(
+                  Repartitioned.<String, ClusterEvent>as(TopologyNames.CLUSTER_EVENTS)
+                      .withKeySerde(Serdes.String())
+                      .withValueSerde(EVENTS));
+    }
+    events.process(
+        () -> new ClusterQuotaProcessor(config, metrics),
+        Named.as(TopologyNames.CLUSTER_QUOTA),
+        TopologyNames.CLUSTER_INPUTS_STORE,
+        TopologyNames.RUNTIME_STORE,
+        TopologyNames.POD_ASSIGNMENTS_STORE,
+        TopologyNames.OVER_USED_SINCE_STORE,
+        TopologyNames.EVICTION_LEDGER_STORE,
+        TopologyNames.EVICTION_RETRY_AT_STORE);
 
     final Topology topology = builder.build();
     sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());
@@ -173,12 +208,17 @@ public final class QuotaTopology {
       final String mapperName,
       final BiFunction<K, V, ClusterEvent.Builder> reader,
       final EngineMetrics metrics,
-      final EngineConfig config) {
+      final int placementCheck) {
     return builder.stream(
             topic.name(), Consumed.with(topic.keySerde(), topic.valueSerde()).withName(sourceName))
         .process(
-            () -> new ClusterEventMapper<>(reader, metrics, placementCheck(config)),
-            Named.as(mapperName));
+            () -> new ClusterEventMapper<>(reader, metrics, placementCheck), Named.as(mapperName));
+  }
+
+  /** The partition of a cluster's events: the one its inputs are on (see ClusterPartitioner). */
+  private static Optional<Set<Integer>> clusterPartition(
+      final String topic, final String cluster, final ClusterEvent event, final int partitions) {
+    return Optional.of(Set.of(ClusterPartitioner.partitionOf(cluster, partitions)));
   }
 
   private static boolean partitionedByCluster(final EngineConfig config) {
@@ -209,7 +249,9 @@ public final class QuotaTopology {
         Stores.keyValueStoreBuilder(
             supplier.apply(TopologyNames.EVICTION_LEDGER_STORE),
             PodId.serde(),
-            AvroSerde.forValues(EvictionCommand.class)));
+            AvroSerde.forValues(EvictionCommand.class)),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.EVICTION_RETRY_AT_STORE), PodId.serde(), Serdes.Long()));
   }
 
   private static <K, V> void sink(

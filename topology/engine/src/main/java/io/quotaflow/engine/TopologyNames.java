@@ -15,6 +15,9 @@ public final class TopologyNames {
   /** Source of nodes.v1. */
   public static final String NODES_SOURCE = "nodes-source";
 
+  /** Source of eviction-results.v1. */
+  public static final String EVICTION_RESULTS_SOURCE = "eviction-results-source";
+
   /** Validates pod records and wraps them into cluster events. */
   public static final String PODS_TO_EVENTS = "pods-to-cluster-events";
 
@@ -24,11 +27,24 @@ public final class TopologyNames {
   /** Validates node records and wraps them into cluster events. */
   public static final String NODES_TO_EVENTS = "nodes-to-cluster-events";
 
+  /** Validates eviction results and wraps them into cluster events. */
+  public static final String EVICTION_RESULTS_TO_EVENTS = "eviction-results-to-cluster-events";
+
   /** Merges the pod and quota event streams. */
   public static final String MERGE_POD_AND_QUOTA_EVENTS = "merge-pod-and-quota-events";
 
   /** Merges in the node event stream. */
   public static final String MERGE_EVENTS = "merge-cluster-events";
+
+  /** Merges in the eviction result events. */
+  public static final String MERGE_EVICTION_RESULTS = "merge-eviction-result-events";
+
+  /**
+   * With inputs partitioned by cluster: the repartition of the eviction results by cluster, which
+   * the executor writes keyed by pod; the internal topic is {@code <application.id>-eviction-
+   * results-by-cluster-repartition}.
+   */
+  public static final String EVICTION_RESULTS_BY_CLUSTER = "eviction-results-by-cluster";
 
   /**
    * The repartition by cluster; the internal topic is {@code <application.id>-cluster-events-
@@ -62,6 +78,12 @@ public final class TopologyNames {
 
   /** Store: the eviction command issued per pod, until the pod is gone. */
   public static final String EVICTION_LEDGER_STORE = "eviction-ledger";
+
+  /**
+   * Store: per pod whose last command's result was not EVICTED, when it may be commanded again
+   * (epoch millis; {@code Long.MAX_VALUE} once its attempts are used up).
+   */
+  public static final String EVICTION_RETRY_AT_STORE = "eviction-retry-at";
 
   private TopologyNames() {}
 }

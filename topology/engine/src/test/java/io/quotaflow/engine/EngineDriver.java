@@ -7,6 +7,8 @@ import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
+import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
@@ -54,6 +56,7 @@ final class EngineDriver implements AutoCloseable {
   private TestInputTopic<PodKey, PodState> pods;
   private TestInputTopic<QuotaKey, QuotaSpec> quotas;
   private TestInputTopic<NodeKey, NodeState> nodes;
+  private TestInputTopic<PodKey, EvictionResult> evictionResults;
   private TestOutputTopic<QuotaKey, GroupRuntime> runtime;
   private TestOutputTopic<PodKey, PodQuotaClass> podClasses;
   private TestOutputTopic<PodKey, EvictionCommand> evictions;
@@ -91,6 +94,7 @@ final class EngineDriver implements AutoCloseable {
     pods = input(topics.pods());
     quotas = input(topics.quotas());
     nodes = input(topics.nodes());
+    evictionResults = input(topics.evictionResults());
     runtime = output(topics.runtime());
     podClasses = output(topics.podClasses());
     evictions = output(topics.evictions());
@@ -156,6 +160,27 @@ final class EngineDriver implements AutoCloseable {
     nodes.pipeInput(new NodeKey(cluster, name), (NodeState) null, publishedAt());
     model.deleteNode(cluster, name);
     return this;
+  }
+
+  /** A result on eviction-results.v1, as the executor writes it, keyed by the pod. */
+  EngineDriver putEvictionResult(
+      final String cluster,
+      final String namespace,
+      final String name,
+      final EvictionResult result) {
+    evictionResults.pipeInput(new PodKey(cluster, namespace, name), result, publishedAt());
+    return this;
+  }
+
+  /** The executor's result with {@code outcome} for {@code command} to pod {@code key}. */
+  EngineDriver answer(
+      final TestRecord<PodKey, EvictionCommand> command, final EvictionOutcome outcome) {
+    final PodKey key = command.key();
+    return putEvictionResult(
+        key.getCluster(),
+        key.getNamespace(),
+        key.getName(),
+        Inputs.result(command.value(), outcome, wallClock));
   }
 
   /**

@@ -1,5 +1,8 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
+import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
@@ -30,6 +33,22 @@ public final class Inputs {
         .setSchedulable(true)
         .setDeleting(false)
         .setProblems(List.of())
+        .build();
+  }
+
+  /** The executor's result with {@code outcome} for {@code command}, settled at {@code at}. */
+  public static EvictionResult result(
+      final EvictionCommand command, final EvictionOutcome outcome, final Instant at) {
+    return EvictionResult.newBuilder()
+        .setCommandId(command.getId())
+        .setPodUid(command.getPodUid())
+        .setOutcome(outcome)
+        .setMessage(
+            outcome == EvictionOutcome.BLOCKED_BY_BUDGET
+                ? "Cannot evict pod as it would violate the pod's disruption budget."
+                : "")
+        .setAttempts(1)
+        .setCompletedAt(at)
         .build();
   }
 

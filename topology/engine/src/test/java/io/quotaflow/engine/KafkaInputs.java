@@ -1,5 +1,6 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
@@ -98,6 +99,22 @@ public final class KafkaInputs implements AutoCloseable {
         topics.nodes().keySerializer().serialize(null, new NodeKey(cluster, name)),
         topics.nodes().valueSerializer().serialize(null, node));
     model.putNode(cluster, name, node);
+    return this;
+  }
+
+  /** A result on eviction-results.v1, keyed by the pod, as the executor writes it. */
+  public KafkaInputs putEvictionResult(
+      final String cluster,
+      final String namespace,
+      final String name,
+      final EvictionResult result) {
+    send(
+        topics.evictionResults().name(),
+        topics
+            .evictionResults()
+            .keySerializer()
+            .serialize(null, new PodKey(cluster, namespace, name)),
+        topics.evictionResults().valueSerializer().serialize(null, result));
     return this;
   }
 

@@ -10,10 +10,15 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.InvalidInputException;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
+import io.quotaflow.schemas.PodKey;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.RejectedRecordHeaders;
 import io.quotaflow.topics.RejectedRecordHeaders.Rejection;
+import java.time.Duration;
 import java.util.stream.IntStream;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +66,32 @@ class PartitionedInputsTest {
     assertThat(rejection.exceptionClass()).isEqualTo(InvalidInputException.class.getName());
     assertThat(rejection.message())
         .contains("cluster " + elsewhere + " on partition 0", "must be on partition 3 of 6");
+  }
+
+  @Test
+  void evictionResultsReachTheirClusterThroughTheirOwnRepartition() {
+    engine = new EngineDriver(partitionedInputs(1));
+    engine
+        .putNode("east", "n1", node(10_000))
+        .putQuota("east", "team-a", quota().min(cpu(5_000)).max(cpu(10_000)).build())
+        .putQuota("east", "team-b", quota().min(cpu(5_000)).max(cpu(10_000)).build());
+    for (int i = 0; i < 4; i++) {
+      engine.putPod("east", NS, pod("a" + i).group("team-a").running("n1").cpu(2_000).priority(i));
+    }
+    engine.recompute().putPod("east", NS, pod("b0").group("team-b").cpu(5_000)).recompute();
+    engine.advance(Duration.ofSeconds(1)).advance(Duration.ofSeconds(120));
+    final TestRecord<PodKey, EvictionCommand> a0 =
+        engine.evictionRecords().stream()
+            .filter(record -> record.key().getName().equals("a0"))
+            .findFirst()
+            .orElseThrow();
+
+    engine.answer(a0, EvictionOutcome.BLOCKED_BY_BUDGET).advance(Duration.ofSeconds(60));
+
+    assertThat(engine.evictionRecords())
+        .singleElement()
+        .satisfies(record -> assertThat(record.value().getAttempt()).isEqualTo(2));
+    assertThat(engine.rejectedRecords()).as("results are not placement-checked").isEmpty();
   }
 
   private void fillTwoTeams(final String cluster) {

@@ -3,6 +3,7 @@ package io.quotaflow.engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
@@ -82,6 +83,13 @@ final class ProcessorHarness {
 
   ProcessorHarness node(final String cluster, final String name, final NodeState node) {
     return event(InputEvents.node(new NodeKey(cluster, name), node));
+  }
+
+  /** The executor's result with {@code outcome} for {@code command}. */
+  ProcessorHarness answer(
+      final Record<PodKey, EvictionCommand> command, final EvictionOutcome outcome) {
+    return event(
+        InputEvents.evictionResult(command.key(), Inputs.result(command.value(), outcome, now)));
   }
 
   private ProcessorHarness event(final ClusterEvent.Builder event) {

@@ -10,6 +10,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.EvictionCommands;
+import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.EvictionCommand;
@@ -17,8 +18,11 @@ import io.quotaflow.schemas.PodKey;
 import io.quotaflow.tree.GroupStatus;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -209,6 +213,38 @@ class ReclaimTest {
     assertThat(engine.evictionRecords()).isEmpty();
     engine.advance(CHECK);
     assertThat(engine.evictionRecords()).hasSize(2);
+  }
+
+  @Test
+  void aClusterReadingABacklogIsNotJudgedUntilItHasCaughtUp() {
+    engine =
+        new EngineDriver(
+            EngineConfig.builder().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
+    // Everything is read late, as at the start of an engine over topics that hold a history.
+    engine.inputsPublishedAgo(Duration.ofMinutes(5));
+    teamABorrowsTheWholeCluster(false);
+    engine.putPod(EAST, NS, pod("b0").group("team-b").cpu(5_000));
+    // More of the backlog keeps coming for a while: the cluster is not judged meanwhile.
+    for (int i = 0; i < 5; i++) {
+      engine.putPod(EAST, "other", pod("x" + i).group("team-b").cpu(1)).advance(CHECK);
+      assertThat(overUsedSince()).as("check %d, still reading the backlog", i).isEmpty();
+    }
+
+    // The check after a whole backlog interval without backlog events finds it caught up.
+    engine.advance(CHECK);
+    assertThat(overUsedSince()).containsExactly("team-a");
+    engine.advance(Duration.ofSeconds(10));
+    assertThat(engine.evictionRecords()).hasSize(2);
+  }
+
+  private List<String> overUsedSince() {
+    final List<String> groups = new ArrayList<>();
+    final KeyValueStore<GroupId, Long> store =
+        engine.driver().getKeyValueStore(TopologyNames.OVER_USED_SINCE_STORE);
+    try (KeyValueIterator<GroupId, Long> all = store.all()) {
+      all.forEachRemaining(entry -> groups.add(entry.key.name()));
+    }
+    return groups;
   }
 
   /** team-a runs pods a0..a3 (2 cpu each, priority 0..3) on a 10-cpu cluster, all borrowed. */

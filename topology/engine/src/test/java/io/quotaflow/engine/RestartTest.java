@@ -8,7 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.QuotaClass;
 import io.quotaflow.schemas.QuotaKey;
@@ -22,8 +25,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A restarted (or migrated) task rebuilds its clusters from the stores its changelogs restored: it
  * emits nothing the stores already say, computes on from the restored state, and keeps its reclaim
- * clocks and its eviction ledger. The scene: a 10-cpu cluster, dept (min 8) with team-a (min 5,
- * four 2-cpu pods a0..a3 borrowed from team-b) and team-b (min 3, idle).
+ * clocks, its eviction ledger and its retry times. The scene: a 10-cpu cluster, dept (min 8) with
+ * team-a (min 5, four 2-cpu pods a0..a3 borrowed from team-b) and team-b (min 3, idle).
  */
 class RestartTest {
   private static final String EAST = "east";
@@ -90,6 +93,32 @@ class RestartTest {
 
     harness.restart().advance(Duration.ofSeconds(10));
 
+    assertThat(harness.evictions()).isEmpty();
+  }
+
+  @Test
+  void aReleasedPodGetsExactlyOneRetryAcrossRestarts() {
+    teamBClaimsItsMin();
+    harness.advance(Duration.ofSeconds(1)).advance(Duration.ofSeconds(120));
+    final Record<PodKey, EvictionCommand> first = harness.evictions().get(0);
+    harness.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET);
+
+    // Restarted within the backoff, and again after the retry: one attempt 2, never a second.
+    harness.restart().advance(Duration.ofSeconds(30));
+    assertThat(harness.evictions()).isEmpty();
+    harness.advance(Duration.ofSeconds(30));
+    assertThat(harness.evictions())
+        .singleElement()
+        .satisfies(
+            retry -> {
+              assertThat(retry.key()).isEqualTo(first.key());
+              assertThat(retry.value().getAttempt()).isEqualTo(2);
+            });
+    harness.restart().advance(Duration.ofSeconds(180));
+    assertThat(harness.evictions()).isEmpty();
+
+    // The first command's result, read again after a crash, changes nothing either.
+    harness.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET).advance(Duration.ofSeconds(180));
     assertThat(harness.evictions()).isEmpty();
   }
 

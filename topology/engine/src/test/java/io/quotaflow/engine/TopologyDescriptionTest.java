@@ -38,7 +38,7 @@ class TopologyDescriptionTest {
   }
 
   @Test
-  void withInputsPartitionedByClusterTheTopologyHasNoRepartitionTopic() throws IOException {
+  void withInputsPartitionedByClusterOnlyTheEvictionResultsAreRepartitioned() throws IOException {
     final EngineConfig config =
         EngineConfig.builder()
             .set(EngineSettings.INPUTS_PARTITIONED_BY_CLUSTER.key(), "true")
@@ -46,11 +46,15 @@ class TopologyDescriptionTest {
 
     final String described = assertMatchesGolden(config, GOLDEN_PARTITIONED_BY_CLUSTER);
 
+    // The inputs are read where they are; the results, which the executor writes keyed by pod, are
+    // moved to their cluster's partition. The cluster-quota processor keeps sub-topology 0 (its
+    // task ids, hence state directories, are those of a topology without results).
     assertThat(described)
-        .doesNotContain("repartition")
+        .doesNotContain("cluster-events-repartition")
+        .contains("Sink: eviction-results-by-cluster-repartition-sink")
         .doesNotContainPattern("KSTREAM-|KTABLE-|KSTORE-")
-        .contains("Sub-topology: 0")
-        .doesNotContain("Sub-topology: 1");
+        .containsPattern("(?s)Sub-topology: 0.*cluster-quota.*Sub-topology: 1")
+        .doesNotContain("Sub-topology: 2");
   }
 
   /** The description of the topology built with {@code config}, after comparing it. */
@@ -93,7 +97,8 @@ class TopologyDescriptionTest {
             TopologyNames.RUNTIME_STORE,
             TopologyNames.POD_ASSIGNMENTS_STORE,
             TopologyNames.OVER_USED_SINCE_STORE,
-            TopologyNames.EVICTION_LEDGER_STORE);
+            TopologyNames.EVICTION_LEDGER_STORE,
+            TopologyNames.EVICTION_RETRY_AT_STORE);
   }
 
   @Test

@@ -96,6 +96,26 @@ public final class EngineSettings {
           "How long a group must stay over-used (used > runtime) before its pods are evicted.",
           Parsers::duration);
 
+  /** How long a pod whose eviction did not happen waits before it may be commanded again. */
+  public static final Setting<Duration> REVOKE_RETRY_BACKOFF =
+      new Setting<>(
+          "revoke.retry.backoff",
+          "duration",
+          "60s",
+          "How long after a result other than EVICTED (blocked by a disruption budget, failed,"
+              + " expired, ...) the pod may be commanded again, if it is still a victim.",
+          Parsers::duration);
+
+  /** How many commands a pod gets at most. */
+  public static final Setting<Integer> REVOKE_MAX_ATTEMPTS =
+      new Setting<>(
+          "revoke.max.attempts",
+          "int",
+          "5",
+          "How many eviction commands one pod gets at most; after the last one's result other than"
+              + " EVICTED the pod is not commanded again while it lives.",
+          Parsers::positiveInt);
+
   /** How long the engine waits for Kafka Streams to close. */
   public static final Setting<Duration> SHUTDOWN_TIMEOUT =
       new Setting<>(
@@ -194,6 +214,8 @@ public final class EngineSettings {
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
           REVOKE_DELAY,
+          REVOKE_RETRY_BACKOFF,
+          REVOKE_MAX_ATTEMPTS,
           SHUTDOWN_TIMEOUT,
           MIN_SCALING,
           DEFAULT_SHARED_WEIGHT,

@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The engine's own meters: input records read per topic, rejected records per topic, recomputation
- * time, groups per cluster and eviction commands issued. Kafka Streams' metrics are bound to the
- * same registry by the engine. Thread-safe: stream threads share one instance.
+ * time, groups per cluster, eviction commands issued and retried, and pods whose eviction attempts
+ * ran out. Kafka Streams' metrics are bound to the same registry by the engine. Thread-safe: stream
+ * threads share one instance.
  */
 public final class EngineMetrics {
   /**
@@ -38,11 +39,22 @@ public final class EngineMetrics {
   /** Counter of eviction commands issued, tag {@code cluster}. */
   public static final String EVICTIONS = "quotaflow.engine.evictions.issued";
 
+  /** Counter of eviction commands that retry a pod whose earlier eviction did not happen. */
+  public static final String EVICTIONS_RETRIED = "quotaflow.engine.evictions.retried";
+
+  /**
+   * Counter of pods whose last allowed command ({@code revoke.max.attempts}) did not evict them,
+   * tag {@code cluster}: they are not commanded again.
+   */
+  public static final String EVICTIONS_EXHAUSTED = "quotaflow.engine.evictions.exhausted";
+
   private final MeterRegistry registry;
   private final Timer recomputeTime;
   private final Map<String, Counter> read = new ConcurrentHashMap<>();
   private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
   private final Map<String, Counter> evictions = new ConcurrentHashMap<>();
+  private final Map<String, Counter> retried = new ConcurrentHashMap<>();
+  private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
 
   /** Meters registered in {@code registry}. */
@@ -126,6 +138,34 @@ public final class EngineMetrics {
                     .description("Eviction commands issued")
                     .tag("cluster", c)
                     .register(registry))
+        .increment();
+  }
+
+  /** One eviction command retried a pod of {@code cluster} (it also counts as issued). */
+  public void evictionRetried(final String cluster) {
+    count(
+        retried, EVICTIONS_RETRIED, "Eviction commands retrying a pod not evicted before", cluster);
+  }
+
+  /** A pod of {@code cluster} used up its eviction attempts without being evicted. */
+  public void evictionsExhausted(final String cluster) {
+    count(
+        exhausted,
+        EVICTIONS_EXHAUSTED,
+        "Pods whose eviction attempts ran out without an eviction",
+        cluster);
+  }
+
+  private void count(
+      final Map<String, Counter> counters,
+      final String name,
+      final String description,
+      final String cluster) {
+    counters
+        .computeIfAbsent(
+            cluster,
+            c ->
+                Counter.builder(name).description(description).tag("cluster", c).register(registry))
         .increment();
   }
 }

@@ -9,6 +9,8 @@ import io.quotaflow.eviction.VictimPlan;
 import io.quotaflow.eviction.VictimSelector;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
+import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.tree.ClusterQuotaState;
@@ -37,46 +39,58 @@ import org.slf4j.LoggerFactory;
  * revoke delay, the core picks victims and each becomes one eviction command, unless a command was
  * already issued for that pod uid (store {@code eviction-ledger}, an entry kept until the pod is
  * gone). The core never picks from invalid groups, the system group or non-preemptible pods.
+ *
+ * <p>The executor's results close the loop: a result other than EVICTED for the pod's latest
+ * command releases the pod for a later round after the retry backoff (store {@code
+ * eviction-retry-at}); if it is still a victim then, it gets the next attempt, a command with its
+ * own id. After {@code maxAttempts} commands the pod is not commanded again. Results for commands
+ * the ledger does not hold (unknown pods, earlier attempts, repeats) change nothing.
  */
 public final class Reclaimer {
   private static final Logger LOG = LoggerFactory.getLogger(Reclaimer.class);
+  // The retry-at value of a pod whose attempts are used up.
+  private static final long NEVER = Long.MAX_VALUE;
 
   private final ProcessorContext<SpecificRecord, SpecificRecord> context;
   private final KeyValueStore<GroupId, Long> overUsedSince;
   private final KeyValueStore<PodId, EvictionCommand> ledger;
+  private final KeyValueStore<PodId, Long> retryAt;
   // The ledger's keys, so that the pod events of the many pods never evicted skip the store.
   private final Set<PodId> inLedger = new HashSet<>();
   private final EngineMetrics metrics;
   private final QuotaOptions options;
-  private final Duration revokeDelay;
+  private final ReclaimPolicy policy;
   private final String sink;
 
   /**
    * @param context where commands are forwarded
    * @param overUsedSince the over-used-since store
    * @param ledger the eviction-ledger store
+   * @param retryAt the eviction-retry-at store
    * @param metrics counts commands
    * @param options the quota options the victims' requests are computed with
-   * @param revokeDelay how long a group stays over-used before pods are evicted
+   * @param policy the revoke delay, retry backoff and attempts
    * @param sink the name of the evictions sink
    */
   public Reclaimer(
       final ProcessorContext<SpecificRecord, SpecificRecord> context,
       final KeyValueStore<GroupId, Long> overUsedSince,
       final KeyValueStore<PodId, EvictionCommand> ledger,
+      final KeyValueStore<PodId, Long> retryAt,
       final EngineMetrics metrics,
       final QuotaOptions options,
-      final Duration revokeDelay,
+      final ReclaimPolicy policy,
       final String sink) {
     this.context = Objects.requireNonNull(context, "context");
     this.overUsedSince = Objects.requireNonNull(overUsedSince, "overUsedSince");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
+    this.retryAt = Objects.requireNonNull(retryAt, "retryAt");
     try (KeyValueIterator<PodId, EvictionCommand> all = ledger.all()) {
       all.forEachRemaining(entry -> inLedger.add(entry.key));
     }
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.options = Objects.requireNonNull(options, "options");
-    this.revokeDelay = Objects.requireNonNull(revokeDelay, "revokeDelay");
+    this.policy = Objects.requireNonNull(policy, "policy");
     this.sink = Objects.requireNonNull(sink, "sink");
   }
 
@@ -92,8 +106,63 @@ public final class Reclaimer {
     final EvictionCommand issued = ledger.get(id);
     if (issued != null && (state == null || !issued.getPodUid().equals(state.getUid()))) {
       ledger.delete(id);
+      retryAt.delete(id);
       inLedger.remove(id);
     }
+  }
+
+  /**
+   * Takes in the executor's result for a command to pod {@code ref}, read at {@code now}. Only a
+   * result for the pod's latest command counts, and only once: EVICTED keeps the pod in the ledger
+   * (it is never commanded again); any other outcome releases it for a later round after the retry
+   * backoff, unless that command was its last allowed attempt.
+   */
+  public void resultArrived(
+      final String cluster, final PodRef ref, final EvictionResult result, final Instant now) {
+    final PodId id = PodId.of(cluster, ref);
+    final EvictionCommand issued = inLedger.contains(id) ? ledger.get(id) : null;
+    if (issued == null
+        || !issued.getId().equals(result.getCommandId())
+        || !issued.getPodUid().equals(result.getPodUid())) {
+      LOG.debug(
+          "Result {} of command {} for {}/{} answers no pending command; ignored",
+          result.getOutcome(),
+          result.getCommandId(),
+          cluster,
+          ref);
+      return;
+    }
+    if (result.getOutcome() == EvictionOutcome.EVICTED || retryAt.get(id) != null) {
+      return;
+    }
+    if (issued.getAttempt() >= policy.maxAttempts()) {
+      retryAt.put(id, NEVER);
+      metrics.evictionsExhausted(cluster);
+      LOG.warn(
+          "Pod {}/{} (uid {}) of group {} was not evicted after {} attempts ({}: {}); it is not"
+              + " commanded again",
+          cluster,
+          ref,
+          issued.getPodUid(),
+          issued.getGroup(),
+          issued.getAttempt(),
+          result.getOutcome(),
+          result.getMessage());
+      return;
+    }
+    final Instant retry = now.plus(policy.retryBackoff());
+    retryAt.put(id, retry.toEpochMilli());
+    LOG.info(
+        "Pod {}/{} (uid {}) of group {} was not evicted by attempt {} ({}: {}); it may be"
+            + " commanded again from {}",
+        cluster,
+        ref,
+        issued.getPodUid(),
+        issued.getGroup(),
+        issued.getAttempt(),
+        result.getOutcome(),
+        result.getMessage(),
+        retry);
   }
 
   /**
@@ -131,7 +200,7 @@ public final class Reclaimer {
         continue;
       }
       final Duration overFor = Duration.ofMillis(now.toEpochMilli() - start);
-      if (overFor.compareTo(revokeDelay) >= 0) {
+      if (overFor.compareTo(policy.revokeDelay()) >= 0) {
         evict(cluster, state, status.get(), overFor, now);
       }
     }
@@ -147,31 +216,51 @@ public final class Reclaimer {
     final List<Victim> victims = plan.victims();
     for (final Victim victim : victims) {
       final PodId id = PodId.of(cluster, victim.pod());
-      final EvictionCommand issued = ledger.get(id);
-      if (issued != null && issued.getPodUid().equals(victim.uid())) {
+      final EvictionCommand issued = inLedger.contains(id) ? ledger.get(id) : null;
+      final int attempt;
+      if (issued == null || !issued.getPodUid().equals(victim.uid())) {
+        attempt = 1;
+      } else if (released(id, now)) {
+        attempt = issued.getAttempt() + 1;
+      } else {
         continue;
       }
-      final EvictionCommand command = EvictionCommands.command(cluster, plan, victim, overFor, now);
+      final EvictionCommand command =
+          EvictionCommands.command(
+              cluster, plan, victim, overFor, now, attempt, policy.maxAttempts());
+      // The ledger entry and the command are committed together: a crash loses or keeps both.
       ledger.put(id, command);
+      retryAt.delete(id);
       inLedger.add(id);
       context.forward(
           new Record<SpecificRecord, SpecificRecord>(
               new PodKey(cluster, id.namespace(), id.name()), command, now.toEpochMilli()),
           sink);
       metrics.evictionIssued(cluster);
+      if (attempt > 1) {
+        metrics.evictionRetried(cluster);
+      }
       LOG.info(
-          "Evicting {}/{} (uid {}) of group {}: {}",
+          "Evicting {}/{} (uid {}) of group {}, attempt {}: {}",
           cluster,
           victim.pod(),
           victim.uid(),
           status.name(),
+          attempt,
           command.getReason());
     }
+  }
+
+  /** Whether a result released pod {@code id} and its backoff has passed at {@code now}. */
+  private boolean released(final PodId id, final Instant now) {
+    final Long at = retryAt.get(id);
+    return at != null && at != NEVER && now.toEpochMilli() >= at;
   }
 
   private void forget(final String cluster, final String group, final Map<String, Long> since) {
     if (since.remove(group) != null) {
       overUsedSince.delete(new GroupId(cluster, group));
+      LOG.info("Group {}/{} is no longer over-used", cluster, group);
     }
   }
 }

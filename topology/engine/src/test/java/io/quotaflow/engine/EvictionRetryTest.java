@@ -1,0 +1,236 @@
+package io.quotaflow.engine;
+
+import static io.quotaflow.engine.Inputs.cpu;
+import static io.quotaflow.engine.Inputs.node;
+import static io.quotaflow.engine.Inputs.pod;
+import static io.quotaflow.engine.Inputs.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.Counter;
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.reclaim.EvictionCommands;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
+import io.quotaflow.schemas.EvictionResult;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.topics.RejectedRecordHeaders;
+import io.quotaflow.topics.RejectedRecordHeaders.Rejection;
+import java.time.Duration;
+import java.util.List;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The eviction loop closed: the executor's results come back on eviction-results.v1, and a pod
+ * whose eviction did not happen is commanded again after the retry backoff, as the next attempt,
+ * while its group stays over-used. The scene is {@link ReclaimTest}'s: team-a uses 8 cpu of a
+ * runtime of 5, so a0 and a1 are its victims.
+ */
+class EvictionRetryTest {
+  private static final String EAST = "east";
+  private static final String NS = "apps";
+  private static final Duration CHECK = Duration.ofSeconds(1);
+  private static final Duration DELAY = Duration.ofSeconds(120);
+  private static final Duration BACKOFF = Duration.ofSeconds(60);
+
+  private EngineDriver engine;
+
+  @AfterEach
+  void close() {
+    if (engine != null) {
+      engine.close();
+    }
+  }
+
+  @Test
+  void aPodBlockedByItsDisruptionBudgetIsCommandedAgainAfterTheBackoffAsAttemptTwo() {
+    engine = new EngineDriver();
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    assertThat(first.value().getAttempt()).isEqualTo(1);
+
+    engine.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET);
+    engine.advance(BACKOFF.minus(CHECK));
+    assertThat(engine.evictionRecords()).as("within the backoff").isEmpty();
+    engine.advance(CHECK);
+
+    final EvictionCommand retry = engine.evictionRecords().get(0).value();
+    assertThat(engine.evictionRecords()).isEmpty();
+    assertThat(retry.getAttempt()).isEqualTo(2);
+    assertThat(retry.getPodUid()).isEqualTo("a0-uid");
+    assertThat(retry.getId())
+        .isEqualTo(EvictionCommands.commandId(EAST, NS, "a0", "a0-uid", 2))
+        .isNotEqualTo(first.value().getId());
+    assertThat(retry.getReason()).contains("attempt 2 of 5");
+    assertThat(retry.getIssuedAt()).isEqualTo(engine.now());
+    assertThat(counter(EngineMetrics.EVICTIONS_RETRIED)).isEqualTo(1.0);
+    assertThat(counter(EngineMetrics.EVICTIONS)).isEqualTo(3.0);
+
+    // Attempt 2 is pending: nothing more until its own result.
+    engine.advance(BACKOFF).advance(BACKOFF);
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = EvictionOutcome.class,
+      names = {"FAILED", "EXPIRED"})
+  void aFailedOrExpiredCommandIsRetriedToo(final EvictionOutcome outcome) {
+    engine = new EngineDriver();
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+
+    engine.answer(first, outcome).advance(BACKOFF);
+
+    assertThat(engine.evictionRecords())
+        .singleElement()
+        .satisfies(record -> assertThat(record.value().getAttempt()).isEqualTo(2));
+  }
+
+  @Test
+  void anEvictedPodIsNeverCommandedAgain() {
+    engine = new EngineDriver();
+    final List<TestRecord<PodKey, EvictionCommand>> commands = firstCommandsAreIssued();
+
+    commands.forEach(command -> engine.answer(command, EvictionOutcome.EVICTED));
+    // The pods are slow to go: the group stays over-used, check after check.
+    engine.advance(BACKOFF).advance(BACKOFF).advance(BACKOFF);
+
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @Test
+  void afterTheLastAllowedAttemptThePodIsNotCommandedAgainAndTheMetricCountsIt() {
+    engine =
+        new EngineDriver(
+            EngineConfig.builder()
+                .set(EngineSettings.REVOKE_MAX_ATTEMPTS.key(), "2")
+                .set(EngineSettings.REVOKE_RETRY_BACKOFF.key(), "10s")
+                .build());
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    engine.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET).advance(Duration.ofSeconds(10));
+    final TestRecord<PodKey, EvictionCommand> second = engine.evictionRecords().get(0);
+    assertThat(second.value().getAttempt()).isEqualTo(2);
+    assertThat(second.value().getReason()).contains("attempt 2 of 2");
+
+    engine.answer(second, EvictionOutcome.BLOCKED_BY_BUDGET);
+    // The executor's answer arrives twice: the pod is counted once.
+    engine.answer(second, EvictionOutcome.BLOCKED_BY_BUDGET);
+    engine.advance(DELAY).advance(DELAY);
+
+    assertThat(engine.evictionRecords()).isEmpty();
+    assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isEqualTo(1.0);
+  }
+
+  @Test
+  void aResultForAnUnknownPodOrAnotherCommandHasNoEffect() {
+    engine = new EngineDriver();
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    final EvictionResult blocked =
+        Inputs.result(first.value(), EvictionOutcome.BLOCKED_BY_BUDGET, engine.now());
+
+    engine
+        .putEvictionResult(EAST, NS, "ghost", blocked)
+        .putEvictionResult("nowhere", NS, "a0", blocked)
+        .putEvictionResult(
+            EAST, NS, "a0", EvictionResult.newBuilder(blocked).setCommandId("other").build())
+        .putEvictionResult(
+            EAST, NS, "a0", EvictionResult.newBuilder(blocked).setPodUid("old-uid").build())
+        .advance(BACKOFF)
+        .advance(BACKOFF);
+
+    assertThat(engine.evictionRecords()).isEmpty();
+    assertThat(engine.rejectedRecords()).isEmpty();
+    assertThat(engine.table(EAST)).isEqualTo(engine.expected(EAST));
+  }
+
+  @Test
+  void aRepeatedResultDoesNotPutTheRetryOff() {
+    engine = new EngineDriver();
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+
+    engine.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET).advance(Duration.ofSeconds(30));
+    engine.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET).advance(Duration.ofSeconds(30));
+
+    assertThat(engine.evictionRecords()).as("60 s after the first answer").hasSize(1);
+  }
+
+  @Test
+  void aLateResultOfAnEarlierAttemptDoesNotReleaseThePodAgain() {
+    engine = new EngineDriver();
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    engine.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET).advance(BACKOFF);
+    assertThat(engine.evictionRecords()).hasSize(1);
+
+    engine.answer(first, EvictionOutcome.FAILED).advance(BACKOFF).advance(BACKOFF);
+
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @Test
+  void aReleasedPodIsNotCommandedWhileItsGroupIsNoLongerOverUsed() {
+    engine = new EngineDriver();
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    engine.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET);
+
+    // a1 and a2 went (a1 evicted, a2 finished): team-a uses 4 of its runtime of 5.
+    engine.deletePod(EAST, NS, "a1").deletePod(EAST, NS, "a2").advance(BACKOFF).advance(DELAY);
+
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  @Test
+  void aMalformedResultIsRejectedWithTheReason() {
+    engine = new EngineDriver();
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    final EvictionResult noCommand =
+        EvictionResult.newBuilder(
+                Inputs.result(first.value(), EvictionOutcome.BLOCKED_BY_BUDGET, engine.now()))
+            .setCommandId("")
+            .build();
+
+    engine.putEvictionResult(EAST, NS, "a0", noCommand).advance(BACKOFF);
+
+    final List<TestRecord<byte[], byte[]>> rejected = engine.rejectedRecords();
+    assertThat(rejected).hasSize(1);
+    final Rejection rejection = RejectedRecordHeaders.read(rejected.get(0).headers()).orElseThrow();
+    assertThat(rejection.sourceTopic()).isEqualTo(engine.topics().evictionResults().name());
+    assertThat(rejection.message()).isEqualTo("empty eviction result command id");
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
+  /** Runs the scene up to the first commands, a0's first. */
+  private List<TestRecord<PodKey, EvictionCommand>> firstCommandsAreIssued() {
+    engine
+        .putNode(EAST, "n1", node(10_000))
+        .putQuota(EAST, "team-a", quota().min(cpu(5_000)).max(cpu(10_000)).build())
+        .putQuota(EAST, "team-b", quota().min(cpu(5_000)).max(cpu(10_000)).build());
+    for (int i = 0; i < 4; i++) {
+      engine.putPod(
+          EAST,
+          NS,
+          pod("a" + i)
+              .group("team-a")
+              .running("n1", Inputs.CREATED.plusSeconds(i))
+              .cpu(2_000)
+              .priority(i));
+    }
+    engine.recompute();
+    engine.putPod(EAST, NS, pod("b0").group("team-b").cpu(5_000)).recompute();
+    engine.advance(CHECK).advance(DELAY);
+    final List<TestRecord<PodKey, EvictionCommand>> commands =
+        engine.evictionRecords().stream()
+            .sorted((a, b) -> a.key().getName().compareTo(b.key().getName()))
+            .toList();
+    assertThat(commands).extracting(record -> record.key().getName()).containsExactly("a0", "a1");
+    return commands;
+  }
+
+  private double counter(final String name) {
+    final Counter counter = engine.metrics().registry().find(name).tag("cluster", EAST).counter();
+    return counter == null ? 0 : counter.count();
+  }
+}
