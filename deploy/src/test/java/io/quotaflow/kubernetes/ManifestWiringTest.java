@@ -7,12 +7,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequestBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -314,6 +318,87 @@ class ManifestWiringTest {
     assertThat(pods.getRules().get(0).getResources()).containsExactly("pods");
     assertThat(webhook("/admission/quotas").getRules().get(0).getResources())
         .containsExactly("elasticquotas");
+  }
+
+  @Test
+  void theConnectorsWritesSkipTheQuotaWebhookSoAPluginThatIsDownCannotBlockThem()
+      throws IOException {
+    final String connectors =
+        "system:serviceaccount:"
+            + kustomizationNamespace()
+            + ":"
+            + one(Deployment.class).getSpec().getTemplate().getSpec().getServiceAccountName();
+    final ValidatingWebhook quotas = webhook("/admission/quotas");
+    final MatchConditions conditions = MatchConditions.of(quotas);
+    assertThat(quotas.getMatchConditions())
+        .allSatisfy(condition -> assertThat(condition.getName()).matches("[a-z0-9]([-a-z0-9]*)"));
+
+    final List<AdmissionRequest> connectorWrites =
+        List.of(
+            quotaUpdate(connectors, null, "quotaflow.io/runtime"),
+            quotaUpdate(connectors, "status", null));
+    final List<AdmissionRequest> otherWrites =
+        List.of(
+            quotaUpdate("alice@example.com", null, "quota.scheduling.koordinator.sh/parent"),
+            quotaUpdate("system:serviceaccount:koordinator-system:koord-manager", "status", null),
+            quotaUpdate("system:serviceaccount:other:quotaflow-connectors", null, "x"));
+
+    // Not called means admitted by the API server alone, whatever state the plugin is in; a
+    // called webhook whose plugin is down fails as its failurePolicy says.
+    for (final AdmissionRequest request : connectorWrites) {
+      assertThat(conditions.calls(request)).as(request.getUserInfo().getUsername()).isFalse();
+      assertThat(admittedWhilePluginIsDown(quotas, conditions, request)).isTrue();
+    }
+    for (final AdmissionRequest request : otherWrites) {
+      assertThat(conditions.calls(request)).as(request.getUserInfo().getUsername()).isTrue();
+      assertThat(admittedWhilePluginIsDown(quotas, conditions, request))
+          .isEqualTo(quotas.getFailurePolicy().equals("Ignore"));
+    }
+    assertThat(webhook("/admission/pods").getMatchConditions())
+        .as("the connectors create no pods")
+        .isNullOrEmpty();
+  }
+
+  /** The API server's answer for {@code request} when the plugin cannot be reached. */
+  private static boolean admittedWhilePluginIsDown(
+      final ValidatingWebhook webhook,
+      final MatchConditions conditions,
+      final AdmissionRequest request) {
+    return !conditions.calls(request) || webhook.getFailurePolicy().equals("Ignore");
+  }
+
+  /** An UPDATE of an ElasticQuota by {@code user}: of its status, or of one annotation. */
+  private static AdmissionRequest quotaUpdate(
+      final String user, final String subresource, final String annotation) {
+    final GenericKubernetesResource old =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion("scheduling.sigs.k8s.io/v1alpha1")
+            .withKind("ElasticQuota")
+            .withNewMetadata()
+            .withName("team-a")
+            .withNamespace("team-a")
+            .endMetadata()
+            .build();
+    final GenericKubernetesResource updated = new GenericKubernetesResourceBuilder(old).build();
+    if (annotation != null) {
+      updated.getMetadata().setAnnotations(Map.of(annotation, "{\"cpu\":\"1\"}"));
+    } else {
+      updated.setAdditionalProperty("status", Map.of("used", Map.of("cpu", "1")));
+    }
+    return new AdmissionRequestBuilder()
+        .withUid("u")
+        .withOperation("UPDATE")
+        .withNewKind("scheduling.sigs.k8s.io", "ElasticQuota", "v1alpha1")
+        .withNewResource("scheduling.sigs.k8s.io", "elasticquotas", "v1alpha1")
+        .withSubResource(subresource)
+        .withName("team-a")
+        .withNamespace("team-a")
+        .withNewUserInfo()
+        .withUsername(user)
+        .endUserInfo()
+        .withObject(updated)
+        .withOldObject(old)
+        .build();
   }
 
   @Test
