@@ -196,6 +196,7 @@ class ElasticQuotaCrdTest {
     }
     assertThat(components("dev")).containsExactly("../../components/elasticquota-crd");
     assertThat(components("production")).isEmpty();
+    assertThat(components("shadow")).isEmpty();
   }
 
   /** What the API server says about the approval annotation; empty when it is accepted. */
