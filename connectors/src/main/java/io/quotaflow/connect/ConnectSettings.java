@@ -5,6 +5,7 @@ import io.quotaflow.config.Setting;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.source.SourceSettings;
+import io.quotaflow.status.StatusMode;
 import io.quotaflow.status.StatusSettings;
 import io.quotaflow.topics.ClusterPartitioner;
 import java.time.Duration;
@@ -171,6 +172,16 @@ public final class ConnectSettings {
           "Consumer group of the status writer.",
           Parsers::nonBlank);
 
+  public static final Setting<StatusMode> STATUS_MODE =
+      new Setting<>(
+          "status.mode",
+          "koordinator|shadow",
+          "koordinator",
+          "Where the status writer shows runtimes: koordinator writes Koordinator's runtime and"
+              + " request annotations and status.used; shadow writes only quotaflow.io/runtime and"
+              + " quotaflow.io/request and never the status, to run beside Koordinator.",
+          Parsers.oneOf(StatusMode.class));
+
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
   public static final int METRICS_OFF = -1;
 
@@ -206,6 +217,7 @@ public final class ConnectSettings {
           STATUS_BURST,
           STATUS_RESYNC,
           STATUS_GROUP_ID,
+          STATUS_MODE,
           METRICS_PORT);
 
   private ConnectSettings() {}
@@ -263,6 +275,7 @@ public final class ConnectSettings {
         config.get(STATUS_RATE),
         config.get(STATUS_BURST),
         config.get(STATUS_RESYNC),
-        config.get(STATUS_GROUP_ID));
+        config.get(STATUS_GROUP_ID),
+        config.get(STATUS_MODE));
   }
 }

@@ -50,10 +50,17 @@ public record QuotaStatus(String runtime, String request, SortedMap<String, Stri
 
   /** Whether the object already shows the two annotations as this status has them. */
   public boolean annotationsShownBy(final GenericKubernetesResource quota) {
+    return annotationsShownBy(quota, StatusMode.KOORDINATOR);
+  }
+
+  /**
+   * Whether the object already shows the two annotations of {@code mode} as this status has them.
+   */
+  public boolean annotationsShownBy(final GenericKubernetesResource quota, final StatusMode mode) {
     final Map<String, String> annotations = quota.getMetadata().getAnnotations();
     return annotations != null
-        && runtime.equals(annotations.get(RUNTIME_ANNOTATION))
-        && request.equals(annotations.get(REQUEST_ANNOTATION));
+        && runtime.equals(annotations.get(mode.runtimeAnnotation()))
+        && request.equals(annotations.get(mode.requestAnnotation()));
   }
 
   /** Whether the object's {@code status.used} already equals this status's. */
@@ -63,9 +70,14 @@ public record QuotaStatus(String runtime, String request, SortedMap<String, Stri
 
   /** A JSON merge patch that sets the two annotations. */
   public String annotationsPatch() {
+    return annotationsPatch(StatusMode.KOORDINATOR);
+  }
+
+  /** A JSON merge patch that sets the two annotations of {@code mode}, and no other. */
+  public String annotationsPatch(final StatusMode mode) {
     final Map<String, String> annotations = new LinkedHashMap<>();
-    annotations.put(RUNTIME_ANNOTATION, runtime);
-    annotations.put(REQUEST_ANNOTATION, request);
+    annotations.put(mode.runtimeAnnotation(), runtime);
+    annotations.put(mode.requestAnnotation(), request);
     return json(Map.of("metadata", Map.of("annotations", annotations)));
   }
 

@@ -13,9 +13,15 @@ import java.util.Objects;
  * @param resync how often the ElasticQuota informers replay their cache (each replay rechecks that
  *     every object shows the latest status)
  * @param groupId the consumer group
+ * @param mode which annotations show the runtime, and whether {@code status.used} is written
  */
 public record StatusSettings(
-    Duration flushInterval, double requestsPerSecond, int burst, Duration resync, String groupId) {
+    Duration flushInterval,
+    double requestsPerSecond,
+    int burst,
+    Duration resync,
+    String groupId,
+    StatusMode mode) {
 
   /** The consumer group of writers started with the defaults. */
   public static final String DEFAULT_GROUP_ID = "quotaflow-status-writer";
@@ -25,6 +31,7 @@ public record StatusSettings(
     Objects.requireNonNull(flushInterval, "flushInterval");
     Objects.requireNonNull(resync, "resync");
     Objects.requireNonNull(groupId, "groupId");
+    Objects.requireNonNull(mode, "mode");
     if (flushInterval.isNegative()
         || flushInterval.isZero()
         || resync.isNegative()
@@ -41,6 +48,16 @@ public record StatusSettings(
     }
   }
 
+  /** Settings that write as Koordinator does ({@link StatusMode#KOORDINATOR}). */
+  public StatusSettings(
+      final Duration flushInterval,
+      final double requestsPerSecond,
+      final int burst,
+      final Duration resync,
+      final String groupId) {
+    this(flushInterval, requestsPerSecond, burst, resync, groupId, StatusMode.KOORDINATOR);
+  }
+
   /** Flush every second, 10 requests per second per cluster with bursts of 20, resync hourly. */
   public static StatusSettings defaults() {
     return new StatusSettings(
@@ -49,6 +66,11 @@ public record StatusSettings(
 
   /** These settings with another consumer group. */
   public StatusSettings withGroupId(final String groupId) {
-    return new StatusSettings(flushInterval, requestsPerSecond, burst, resync, groupId);
+    return new StatusSettings(flushInterval, requestsPerSecond, burst, resync, groupId, mode);
+  }
+
+  /** These settings in another mode. */
+  public StatusSettings withMode(final StatusMode mode) {
+    return new StatusSettings(flushInterval, requestsPerSecond, burst, resync, groupId, mode);
   }
 }

@@ -212,8 +212,8 @@ public final class StatusWriter extends ClientLoop {
       skipped(key, "missing");
       return true;
     }
-    final boolean annotations = !status.annotationsShownBy(quota.get());
-    final boolean used = !status.usedShownBy(quota.get());
+    final boolean annotations = !status.annotationsShownBy(quota.get(), settings.mode());
+    final boolean used = settings.mode().writesStatus() && !status.usedShownBy(quota.get());
     if (!annotations && !used) {
       skipped(key, "unchanged");
       return true;
@@ -221,7 +221,10 @@ public final class StatusWriter extends ClientLoop {
     try {
       if (annotations) {
         target.bucket().acquire();
-        target.quotas().resource(quota.get()).patch(MERGE, status.annotationsPatch());
+        target
+            .quotas()
+            .resource(quota.get())
+            .patch(MERGE, status.annotationsPatch(settings.mode()));
         counter("quotaflow.status.patches", "cluster", key.getCluster(), "part", "annotations")
             .increment();
       }

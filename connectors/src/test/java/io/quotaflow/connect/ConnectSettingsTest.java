@@ -3,6 +3,8 @@ package io.quotaflow.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.status.StatusMode;
+import io.quotaflow.status.StatusSettings;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +38,38 @@ class ConnectSettingsTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("metrics.port")
           .hasMessageContaining("-1 for off");
+    }
+  }
+
+  @Test
+  void theStatusWriterWritesAsKoordinatorByDefault() {
+    final StatusSettings settings = ConnectSettings.status(ConnectConfig.builder().build());
+
+    assertThat(settings.mode()).isEqualTo(StatusMode.KOORDINATOR);
+    assertThat(settings.mode().writesStatus()).isTrue();
+  }
+
+  @Test
+  void shadowModeWritesOnlyQuotaflowsAnnotationsAndNeverTheStatus() {
+    final ConnectConfig config =
+        ConnectConfig.builder().environment(Map.of("QUOTAFLOW_STATUS_MODE", "shadow")).build();
+    final StatusMode mode = ConnectSettings.status(config).mode();
+
+    assertThat(mode).isEqualTo(StatusMode.SHADOW);
+    assertThat(mode.writesStatus()).isFalse();
+    assertThat(mode.runtimeAnnotation()).isEqualTo("quotaflow.io/runtime");
+    assertThat(mode.requestAnnotation()).isEqualTo("quotaflow.io/request");
+  }
+
+  @Test
+  void aStatusModeThatIsNoModeIsRejectedNamingTheKeyAndTheChoices() {
+    for (final String text : new String[] {"annotations", "off", ""}) {
+      assertThatThrownBy(() -> ConnectConfig.builder().set("status.mode", text).build())
+          .as(text)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("status.mode")
+          .hasMessageContaining("koordinator")
+          .hasMessageContaining("shadow");
     }
   }
 

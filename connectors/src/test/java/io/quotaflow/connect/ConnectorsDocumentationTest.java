@@ -24,7 +24,7 @@ class ConnectorsDocumentationTest {
               "| `"
                   + setting.key()
                   + "` | "
-                  + setting.type()
+                  + setting.type().replace("|", "\\|")
                   + " | `"
                   + setting.defaultValue()
                   + "` |");

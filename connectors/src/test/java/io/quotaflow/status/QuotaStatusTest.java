@@ -84,4 +84,25 @@ class QuotaStatusTest {
     object.getAdditionalProperties().put("status", Map.of("used", used));
     return object;
   }
+
+  @Test
+  void inShadowModeThePatchSetsQuotaflowsAnnotationsAndLeavesKoordinatorsAlone() {
+    final GenericKubernetesResource koordinatorOnly =
+        quota("ns", "team-a")
+            .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
+            .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
+            .build();
+    final GenericKubernetesResource shadowed =
+        quota("ns", "team-a")
+            .annotation("quotaflow.io/runtime", status.runtime())
+            .annotation("quotaflow.io/request", status.request())
+            .build();
+
+    assertThat(status.annotationsPatch(StatusMode.SHADOW))
+        .contains("\"quotaflow.io/runtime\":", "\"quotaflow.io/request\":")
+        .doesNotContain("koordinator", "status");
+    assertThat(status.annotationsShownBy(koordinatorOnly, StatusMode.SHADOW)).isFalse();
+    assertThat(status.annotationsShownBy(shadowed, StatusMode.SHADOW)).isTrue();
+    assertThat(status.annotationsShownBy(shadowed)).isFalse();
+  }
 }

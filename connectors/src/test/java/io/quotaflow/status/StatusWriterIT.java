@@ -30,6 +30,7 @@ class StatusWriterIT {
 
   private String group;
   private StatusWriter writer;
+  private StatusMode mode = StatusMode.KOORDINATOR;
 
   @BeforeEach
   void freshGroup() {
@@ -68,6 +69,33 @@ class StatusWriterIT {
     assertThat(object().getAdditionalProperties().get("spec"))
         .as("the spec is left alone")
         .isEqualTo(Map.of("min", Map.of("cpu", "10"), "max", Map.of()));
+  }
+
+  @Test
+  void inShadowModeOnlyQuotaflowsAnnotationsAreWrittenAndKoordinatorsAreLeftAlone() {
+    mock.quotas()
+        .resource(
+            quota(namespace, group)
+                .annotation(QuotaStatus.RUNTIME_ANNOTATION, "{\"cpu\":\"7\"}")
+                .build())
+        .create();
+    mode = StatusMode.SHADOW;
+    start();
+
+    send(runtime(Map.of("cpu", 10_000L), Map.of("cpu", 12_500L), Map.of("cpu", 5_000L)));
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(object().getMetadata().getAnnotations())
+                    .containsEntry("quotaflow.io/runtime", "{\"cpu\":\"10\"}")
+                    .containsEntry("quotaflow.io/request", "{\"cpu\":\"12500m\"}"));
+    assertThat(object().getMetadata().getAnnotations())
+        .containsEntry(QuotaStatus.RUNTIME_ANNOTATION, "{\"cpu\":\"7\"}")
+        .doesNotContainKey(QuotaStatus.REQUEST_ANNOTATION);
+    assertThat(used(object())).isEmpty();
+    assertThat(patches("status")).isZero();
   }
 
   @Test
@@ -155,7 +183,8 @@ class StatusWriterIT {
                 100,
                 100,
                 Duration.ofHours(1),
-                "status-" + UUID.randomUUID()),
+                "status-" + UUID.randomUUID(),
+                mode),
             Clock.systemUTC(),
             Sleeper.SYSTEM,
             rig.registry());

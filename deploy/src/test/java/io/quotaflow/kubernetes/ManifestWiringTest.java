@@ -1,18 +1,24 @@
 package io.quotaflow.kubernetes;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequestBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -23,6 +29,7 @@ import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.AdmissionMode;
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.FailurePolicy;
 import io.quotaflow.admission.http.PluginConfig;
@@ -31,6 +38,7 @@ import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
 import io.quotaflow.connect.MetricsEndpoint;
+import io.quotaflow.status.StatusMode;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.QuotaOptions;
 import java.io.IOException;
@@ -50,6 +58,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -66,6 +75,7 @@ class ManifestWiringTest {
 
   private static final Path KUBERNETES = Path.of("kubernetes");
   private static final Path BASE = KUBERNETES.resolve("base");
+  private static final Path SHADOW = KUBERNETES.resolve("overlays/shadow");
   private static final Path CONNECTORS_DOC = Path.of("..", "docs", "connectors.md");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final KubernetesSerialization KUBERNETES_JSON = new KubernetesSerialization();
@@ -78,7 +88,11 @@ class ManifestWiringTest {
   void everyManifestIsListedInItsKustomizationAndParses() throws IOException {
     for (final Path dir :
         List.of(
-            BASE, KUBERNETES.resolve("overlays/dev"), KUBERNETES.resolve("overlays/production"))) {
+            BASE,
+            KUBERNETES.resolve("components/elasticquota-crd"),
+            KUBERNETES.resolve("overlays/dev"),
+            KUBERNETES.resolve("overlays/production"),
+            SHADOW)) {
       final JsonNode kustomization = YAML.readTree(dir.resolve("kustomization.yaml").toFile());
       final Set<String> listed = new TreeSet<>();
       kustomization.path("resources").forEach(node -> listed.add(node.asText()));
@@ -98,7 +112,6 @@ class ManifestWiringTest {
         .extracting(HasMetadata::getKind)
         .contains(
             "Namespace",
-            "CustomResourceDefinition",
             "StatefulSet",
             "Deployment",
             "ClusterRole",
@@ -106,7 +119,9 @@ class ManifestWiringTest {
             "Service",
             "Certificate",
             "Issuer",
-            "ValidatingWebhookConfiguration");
+            "ValidatingWebhookConfiguration")
+        .as("the CRD is an optional component (ElasticQuotaCrdTest)")
+        .doesNotContain("CustomResourceDefinition");
   }
 
   @Test
@@ -313,6 +328,240 @@ class ManifestWiringTest {
   }
 
   @Test
+  void theConnectorsWritesSkipTheQuotaWebhookSoAPluginThatIsDownCannotBlockThem()
+      throws IOException {
+    final String connectors =
+        "system:serviceaccount:"
+            + kustomizationNamespace()
+            + ":"
+            + one(Deployment.class).getSpec().getTemplate().getSpec().getServiceAccountName();
+    final ValidatingWebhook quotas = webhook("/admission/quotas");
+    final MatchConditions conditions = MatchConditions.of(quotas);
+    assertThat(quotas.getMatchConditions())
+        .allSatisfy(condition -> assertThat(condition.getName()).matches("[a-z0-9]([-a-z0-9]*)"));
+
+    final List<AdmissionRequest> connectorWrites =
+        List.of(
+            quotaUpdate(connectors, null, "quotaflow.io/runtime"),
+            quotaUpdate(connectors, "status", null));
+    final List<AdmissionRequest> otherWrites =
+        List.of(
+            quotaUpdate("alice@example.com", null, "quota.scheduling.koordinator.sh/parent"),
+            quotaUpdate("system:serviceaccount:koordinator-system:koord-manager", "status", null),
+            quotaUpdate("system:serviceaccount:other:quotaflow-connectors", null, "x"));
+
+    // Not called means admitted by the API server alone, whatever state the plugin is in; a
+    // called webhook whose plugin is down fails as its failurePolicy says.
+    for (final AdmissionRequest request : connectorWrites) {
+      assertThat(conditions.calls(request)).as(request.getUserInfo().getUsername()).isFalse();
+      assertThat(admittedWhilePluginIsDown(quotas, conditions, request)).isTrue();
+    }
+    for (final AdmissionRequest request : otherWrites) {
+      assertThat(conditions.calls(request)).as(request.getUserInfo().getUsername()).isTrue();
+      assertThat(admittedWhilePluginIsDown(quotas, conditions, request))
+          .isEqualTo(quotas.getFailurePolicy().equals("Ignore"));
+    }
+    assertThat(webhook("/admission/pods").getMatchConditions())
+        .as("the connectors create no pods")
+        .isNullOrEmpty();
+  }
+
+  /** The API server's answer for {@code request} when the plugin cannot be reached. */
+  private static boolean admittedWhilePluginIsDown(
+      final ValidatingWebhook webhook,
+      final MatchConditions conditions,
+      final AdmissionRequest request) {
+    return !conditions.calls(request) || webhook.getFailurePolicy().equals("Ignore");
+  }
+
+  /** An UPDATE of an ElasticQuota by {@code user}: of its status, or of one annotation. */
+  private static AdmissionRequest quotaUpdate(
+      final String user, final String subresource, final String annotation) {
+    final GenericKubernetesResource old =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion("scheduling.sigs.k8s.io/v1alpha1")
+            .withKind("ElasticQuota")
+            .withNewMetadata()
+            .withName("team-a")
+            .withNamespace("team-a")
+            .endMetadata()
+            .build();
+    final GenericKubernetesResource updated = new GenericKubernetesResourceBuilder(old).build();
+    if (annotation != null) {
+      updated.getMetadata().setAnnotations(Map.of(annotation, "{\"cpu\":\"1\"}"));
+    } else {
+      updated.setAdditionalProperty("status", Map.of("used", Map.of("cpu", "1")));
+    }
+    return new AdmissionRequestBuilder()
+        .withUid("u")
+        .withOperation("UPDATE")
+        .withNewKind("scheduling.sigs.k8s.io", "ElasticQuota", "v1alpha1")
+        .withNewResource("scheduling.sigs.k8s.io", "elasticquotas", "v1alpha1")
+        .withSubResource(subresource)
+        .withName("team-a")
+        .withNamespace("team-a")
+        .withNewUserInfo()
+        .withUsername(user)
+        .endUserInfo()
+        .withObject(updated)
+        .withOldObject(old)
+        .build();
+  }
+
+  @Test
+  void theShadowOverlayNeverDeniesNeverEvictsAndWritesOnlyQuotaflowsAnnotations()
+      throws IOException {
+    final PluginConfig plugin = PluginSettings.config(engineProperties(SHADOW));
+    assertThat(plugin.mode()).as("admission.mode").isEqualTo(AdmissionMode.WARN);
+    assertThat(plugin.failurePolicy()).isEqualTo(FailurePolicy.FAIL_OPEN);
+    final Map<String, String> withoutMode = new HashMap<>(engineProperties(SHADOW));
+    withoutMode.remove("admission.mode");
+    assertThat(withoutMode).as("only the mode differs from base").isEqualTo(engineProperties());
+
+    // Patches merge into base by name, as kustomize's strategic merge does.
+    final ValidatingWebhookConfiguration webhooks =
+        only(ValidatingWebhookConfiguration.class, SHADOW.resolve("webhook-ignore.yaml"));
+    assertThat(webhooks.getMetadata().getName())
+        .isEqualTo(one(ValidatingWebhookConfiguration.class).getMetadata().getName());
+    final Map<String, String> policies = new TreeMap<>();
+    webhooks.getWebhooks().forEach(hook -> policies.put(hook.getName(), hook.getFailurePolicy()));
+    assertThat(policies.keySet())
+        .containsExactlyInAnyOrderElementsOf(
+            webhooks().stream().map(ValidatingWebhook::getName).toList());
+    assertThat(policies.values()).as("never deny when unreachable").containsOnly("Ignore");
+
+    final Deployment connectors = one(Deployment.class);
+    final Deployment patch = only(Deployment.class, SHADOW.resolve("connectors-shadow.yaml"));
+    final Container base = connectors.getSpec().getTemplate().getSpec().getContainers().get(0);
+    final Container patched = patch.getSpec().getTemplate().getSpec().getContainers().get(0);
+    assertThat(patch.getMetadata().getName()).isEqualTo(connectors.getMetadata().getName());
+    assertThat(patched.getName()).isEqualTo(base.getName());
+    final Map<String, String> environment = new HashMap<>();
+    for (final EnvVar variable : concat(base.getEnv(), patched.getEnv())) {
+      if (variable.getValue() != null) {
+        environment.put(variable.getName(), variable.getValue());
+      }
+    }
+    final ConnectConfig config = ConnectConfig.builder().environment(environment).build();
+    assertThat(config.get(ConnectSettings.EVICTION_DRY_RUN)).as("eviction.dry.run").isTrue();
+    assertThat(config.get(ConnectSettings.STATUS_MODE)).isEqualTo(StatusMode.SHADOW);
+
+    final ClusterRole role = only(ClusterRole.class, SHADOW.resolve("rbac-shadow.yaml"));
+    assertThat(role.getMetadata().getName())
+        .isEqualTo(one(ClusterRole.class).getMetadata().getName());
+    final Map<String, Set<String>> expected = documentedConnectorCalls();
+    expected.remove("pods/eviction");
+    expected.remove("elasticquotas.scheduling.sigs.k8s.io/status");
+    assertThat(granted(role)).as("no eviction, no status").isEqualTo(expected);
+
+    final JsonNode kustomization = YAML.readTree(SHADOW.resolve("kustomization.yaml").toFile());
+    assertThat(kustomization.path("resources").get(0).asText()).isEqualTo("../../base");
+    assertThat(kustomization.path("components").isMissingNode())
+        .as("the CRD is Koordinator's")
+        .isTrue();
+  }
+
+  @Test
+  void everyOverlayRendersWithKustomizeAndOnlyDevInstallsTheCrd() throws Exception {
+    assumeTrue(kubectlRuns(), "kubectl is not installed; the YAML tests above still run");
+    for (final String overlay : List.of("dev", "production", "shadow")) {
+      final List<HasMetadata> rendered = render(KUBERNETES.resolve("overlays").resolve(overlay));
+      assertThat(rendered)
+          .extracting(HasMetadata::getKind)
+          .as(overlay)
+          .contains("StatefulSet", "Deployment", "ValidatingWebhookConfiguration");
+      assertThat(rendered.stream().anyMatch(o -> o.getKind().equals("CustomResourceDefinition")))
+          .as("%s installs the CRD", overlay)
+          .isEqualTo(overlay.equals("dev"));
+      final ValidatingWebhookConfiguration webhooks =
+          rendered.stream()
+              .filter(ValidatingWebhookConfiguration.class::isInstance)
+              .map(ValidatingWebhookConfiguration.class::cast)
+              .findFirst()
+              .orElseThrow();
+      final ValidatingWebhook quotas =
+          webhooks.getWebhooks().stream()
+              .filter(hook -> hook.getName().startsWith("quotas."))
+              .findFirst()
+              .orElseThrow();
+      assertThat(quotas.getMatchConditions()).as(overlay).hasSize(1);
+      if (overlay.equals("shadow")) {
+        assertThat(webhooks.getWebhooks())
+            .extracting(ValidatingWebhook::getFailurePolicy)
+            .containsOnly("Ignore");
+        final Container connectors =
+            rendered.stream()
+                .filter(Deployment.class::isInstance)
+                .map(Deployment.class::cast)
+                .findFirst()
+                .orElseThrow()
+                .getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0);
+        assertThat(connectors.getEnv())
+            .extracting(EnvVar::getName)
+            .contains(
+                "QUOTAFLOW_EVICTION_DRY_RUN", "QUOTAFLOW_STATUS_MODE", "KAFKA_BOOTSTRAP_SERVERS");
+      } else {
+        assertThat(quotas.getFailurePolicy()).isEqualTo("Fail");
+      }
+    }
+  }
+
+  private static boolean kubectlRuns() {
+    try {
+      final Process process =
+          new ProcessBuilder("kubectl", "version", "--client").redirectErrorStream(true).start();
+      process.getInputStream().readAllBytes();
+      return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+    } catch (final IOException e) {
+      return false;
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private static List<HasMetadata> render(final Path overlay) throws Exception {
+    final Process process =
+        new ProcessBuilder("kubectl", "kustomize", overlay.toString())
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    final String output = new String(process.getInputStream().readAllBytes(), UTF_8);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).as("kubectl kustomize %s", overlay).isZero();
+    return parse(output, overlay);
+  }
+
+  private static <T> List<T> concat(final List<T> first, final List<T> second) {
+    final List<T> all = new ArrayList<>(first);
+    all.addAll(second);
+    return all;
+  }
+
+  private static <T extends HasMetadata> T only(final Class<T> type, final Path file) {
+    final List<HasMetadata> objects = load(file);
+    assertThat(objects).as(file.toString()).singleElement().isInstanceOf(type);
+    return type.cast(objects.get(0));
+  }
+
+  private static Map<String, Set<String>> granted(final ClusterRole role) {
+    final Map<String, Set<String>> granted = new TreeMap<>();
+    for (final PolicyRule rule : role.getRules()) {
+      for (final String group : rule.getApiGroups()) {
+        for (final String resource : rule.getResources()) {
+          granted
+              .computeIfAbsent(qualified(group, resource), key -> new TreeSet<>())
+              .addAll(rule.getVerbs());
+        }
+      }
+    }
+    return granted;
+  }
+
+  @Test
   void theCertificateCoversTheAdmissionServiceAndEveryEngineName() throws IOException {
     final String namespace = kustomizationNamespace();
     final StatefulSet engine = one(StatefulSet.class);
@@ -345,18 +594,8 @@ class ManifestWiringTest {
   @Test
   void rbacGrantsTheConnectorsExactlyTheCallsTheyMake() throws IOException {
     final ClusterRole role = one(ClusterRole.class);
-    final Map<String, Set<String>> granted = new TreeMap<>();
-    for (final PolicyRule rule : role.getRules()) {
-      for (final String group : rule.getApiGroups()) {
-        for (final String resource : rule.getResources()) {
-          granted
-              .computeIfAbsent(qualified(group, resource), key -> new TreeSet<>())
-              .addAll(rule.getVerbs());
-        }
-      }
-    }
 
-    assertThat(granted).isEqualTo(documentedConnectorCalls());
+    assertThat(granted(role)).isEqualTo(documentedConnectorCalls());
     final ClusterRoleBinding binding = one(ClusterRoleBinding.class);
     assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
     final Deployment connectors = one(Deployment.class);
@@ -473,8 +712,12 @@ class ManifestWiringTest {
   }
 
   private static Map<String, String> engineProperties() throws IOException {
+    return engineProperties(BASE);
+  }
+
+  private static Map<String, String> engineProperties(final Path dir) throws IOException {
     final Properties properties = new Properties();
-    try (Reader reader = Files.newBufferedReader(BASE.resolve("engine.properties"))) {
+    try (Reader reader = Files.newBufferedReader(dir.resolve("engine.properties"))) {
       properties.load(reader);
     }
     final Map<String, String> values = new HashMap<>();
@@ -516,22 +759,26 @@ class ManifestWiringTest {
   /** Every object of a multi-document YAML file, typed where fabric8 knows the kind. */
   private static List<HasMetadata> load(final Path file) {
     try {
-      final String text = Files.readString(file, StandardCharsets.UTF_8);
-      final List<HasMetadata> objects = new ArrayList<>();
-      for (final String document : text.split("(?m)^---\\s*$")) {
-        if (document.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
-          continue;
-        }
-        final Object parsed = KUBERNETES_JSON.unmarshal(document);
-        if (parsed instanceof HasMetadata object) {
-          objects.add(object);
-        } else {
-          throw new AssertionError(file + " holds something that is no Kubernetes object");
-        }
-      }
-      return objects;
+      return parse(Files.readString(file, StandardCharsets.UTF_8), file);
     } catch (final IOException e) {
       throw new AssertionError("cannot read " + file, e);
     }
+  }
+
+  /** Every object of a multi-document YAML text. */
+  private static List<HasMetadata> parse(final String text, final Path file) {
+    final List<HasMetadata> objects = new ArrayList<>();
+    for (final String document : text.split("(?m)^---\\s*$")) {
+      if (document.lines().allMatch(line -> line.isBlank() || line.strip().startsWith("#"))) {
+        continue;
+      }
+      final Object parsed = KUBERNETES_JSON.unmarshal(document);
+      if (parsed instanceof HasMetadata object) {
+        objects.add(object);
+      } else {
+        throw new AssertionError(file + " holds something that is no Kubernetes object");
+      }
+    }
+    return objects;
   }
 }

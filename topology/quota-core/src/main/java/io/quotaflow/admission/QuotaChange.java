@@ -30,6 +30,16 @@ public sealed interface QuotaChange {
     public String name() {
       return updated.name();
     }
+
+    /**
+     * Whether the update changes anything the quota tree reads: the spec, or a label or annotation
+     * a {@link QuotaGroup} is read from (parent, is-parent, allow-lent-resource, shared-weight,
+     * namespaces, lending and borrowing limits). A status write, or an annotation the tree does not
+     * read (a runtime written by quotaflow or Koordinator), changes nothing.
+     */
+    public boolean changesTree() {
+      return !old.equals(updated);
+    }
   }
 
   record Delete(String name) implements QuotaChange {

@@ -42,8 +42,18 @@ public final class QuotaValidator {
     return counts;
   }
 
+  /**
+   * Every rule {@code change} breaks, given the current groups and their pod counts. An update that
+   * changes nothing the tree reads ({@link QuotaChange.Update#changesTree()}) breaks none: it
+   * leaves the tree as valid or invalid as it was, and denying it would block the writers of
+   * runtimes and status (quotaflow's connectors, Koordinator's controllers) on a tree someone else
+   * broke.
+   */
   public static List<Violation> validate(
       QuotaChange change, Collection<QuotaGroup> current, Map<String, Integer> podsPerGroup) {
+    if (change instanceof QuotaChange.Update update && !update.changesTree()) {
+      return List.of();
+    }
     final Map<String, QuotaGroup> after = new TreeMap<>();
     current.forEach(group -> after.put(group.name(), group));
     final List<Violation> violations = new ArrayList<>();

@@ -215,4 +215,24 @@ class QuotaValidatorTest {
             Rule.NAMESPACE_TAKEN);
     assertThat(violations).allSatisfy(v -> assertThat(v.toString()).startsWith(v.rule().id()));
   }
+
+  @Test
+  void anUpdateThatChangesNothingTheTreeReadsIsAllowedEvenOnABrokenTree() {
+    // team-b's min of 50 would not fit dept's 100 beside team-a's 60; an update that leaves it as
+    // it is (a status or runtime write) is no new break.
+    final QuotaGroup broken = quota("team-b").parent("dept").min(cpu(50)).max(cpu(40)).build();
+    final QuotaGroup root = quota(SpecialGroups.ROOT).build();
+
+    assertThat(new QuotaChange.Update(broken, broken).changesTree()).isFalse();
+    assertThat(QuotaValidator.validate(new QuotaChange.Update(broken, broken), GROUPS, PODS))
+        .isEmpty();
+    assertThat(QuotaValidator.validate(new QuotaChange.Update(root, root), GROUPS, PODS)).isEmpty();
+    assertThat(
+            rules(
+                QuotaValidator.validate(
+                    new QuotaChange.Update(broken, broken.toBuilder().max(cpu(45)).build()),
+                    GROUPS,
+                    PODS)))
+        .contains(Rule.MIN_ABOVE_MAX, Rule.CHILD_MINS_EXCEED_PARENT_MIN);
+  }
 }

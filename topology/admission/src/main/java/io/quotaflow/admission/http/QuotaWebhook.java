@@ -65,6 +65,9 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "not-checked");
     }
     final QuotaChange change = review.change().get();
+    if (leavesTreeAsItWas(change)) {
+      return unchanged(uid);
+    }
     final List<Violation> violations =
         QuotaValidator.validate(change, view.quotas(), podCounts(change, view));
     if (violations.isEmpty()) {
@@ -88,6 +91,10 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
 
   @Override
   public Answer cannotDecide(String cluster, Review review, String reason) {
+    // Nothing to decide: such an update is allowed whatever the state, even under fail-closed.
+    if (review.change().filter(QuotaWebhook::leavesTreeAsItWas).isPresent()) {
+      return unchanged(review.request().getUid());
+    }
     return FailureAnswers.review(
         config.failurePolicy(), review.request().getUid(), cluster, reason);
   }
@@ -95,6 +102,19 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
   @Override
   public Answer allowUnchecked(Review review) {
     return Answer.json(200, AdmissionReviews.allowed(review.request().getUid(), List.of()), "off");
+  }
+
+  /**
+   * An UPDATE that changes neither the spec nor a label or annotation the tree reads: a status
+   * write, or the runtime annotations quotaflow's connectors and Koordinator write. It is allowed
+   * unchecked, so that such writes are never denied, even when the tree is already invalid.
+   */
+  private static boolean leavesTreeAsItWas(QuotaChange change) {
+    return change instanceof QuotaChange.Update update && !update.changesTree();
+  }
+
+  private static Answer unchanged(String uid) {
+    return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "unchanged");
   }
 
   /** Pods of the groups the rules about pods look at: the changed group and its new parent. */

@@ -126,6 +126,11 @@ final class Reviews {
       return this;
     }
 
+    QuotaJson used(String resource, String quantity) {
+      quota.withObjectProperty("status").withObjectProperty("used").put(resource, quantity);
+      return this;
+    }
+
     ObjectNode json() {
       return quota.deepCopy();
     }
