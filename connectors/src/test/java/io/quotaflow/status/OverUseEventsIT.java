@@ -112,8 +112,7 @@ class OverUseEventsIT {
                     .extracting(Event::getType, Event::getReason)
                     .as("still over-used tells nothing; back within tells once")
                     .containsExactlyInAnyOrder(
-                        tuple("Warning", "OverUsed"),
-                        tuple("Normal", "NoLongerOverUsed")));
+                        tuple("Warning", "OverUsed"), tuple("Normal", "NoLongerOverUsed")));
   }
 
   @Test
@@ -129,8 +128,7 @@ class OverUseEventsIT {
     assertThat(events()).isEmpty();
   }
 
-  private static boolean hasUsed(
-      final GenericKubernetesResource q) {
+  private static boolean hasUsed(final GenericKubernetesResource q) {
     return q.getAdditionalProperties().get("status") != null;
   }
 
