@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -50,6 +51,15 @@ import org.slf4j.LoggerFactory;
  * lock: each connector thread owns its recorders.
  */
 public final class EventRecorder {
+
+  /** The API group of the Events written, {@code events.k8s.io/v1}. */
+  public static final String API_GROUP = "events.k8s.io";
+
+  /** The resource written. */
+  public static final String RESOURCE = "events";
+
+  /** The verbs used: create an Event, patch the series of one. RBAC must grant both. */
+  public static final List<String> VERBS = List.of("create", "patch");
 
   /** How long a repeated Event joins the series of the first, as in Kubernetes' recorder. */
   public static final Duration SERIES_WINDOW = Duration.ofMinutes(6);
