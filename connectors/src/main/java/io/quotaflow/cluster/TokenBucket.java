@@ -53,6 +53,22 @@ public final class TokenBucket {
     }
   }
 
+  /**
+   * Takes one token if one is available now, never waiting: for calls that are better dropped than
+   * delayed (Events).
+   *
+   * @return whether a token was taken
+   */
+  public synchronized boolean tryAcquire() {
+    final long now = nanos();
+    final long start = Math.max(nextFreeNanos, now - burstNanos);
+    if (start + nanosPerToken > now) {
+      return false;
+    }
+    nextFreeNanos = start + nanosPerToken;
+    return true;
+  }
+
   /** Reserves the next token and says how long to wait before using it. */
   synchronized Duration reserve() {
     final long now = nanos();

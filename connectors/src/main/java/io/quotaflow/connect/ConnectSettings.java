@@ -3,6 +3,7 @@ package io.quotaflow.connect;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.events.EventSettings;
 import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.source.SourceSettings;
 import io.quotaflow.status.StatusMode;
@@ -182,6 +183,32 @@ public final class ConnectSettings {
               + " quotaflow.io/request and never the status, to run beside Koordinator.",
           Parsers.oneOf(StatusMode.class));
 
+  public static final Setting<Boolean> EVENTS_ENABLED =
+      new Setting<>(
+          "events.enabled",
+          "boolean",
+          "true",
+          "Emit Kubernetes Events (events.k8s.io/v1): over-use on ElasticQuotas (status writer),"
+              + " reclaim start on ElasticQuotas and eviction on pods (eviction executor).",
+          Parsers::bool);
+
+  public static final Setting<Double> EVENTS_PER_OBJECT_PER_MINUTE =
+      new Setting<>(
+          "events.per.object.per.minute",
+          "number",
+          "1",
+          "Events per minute per involved object once its burst is spent; more are dropped (a"
+              + " repeated Event still counts in its series).",
+          Parsers::positiveNumber);
+
+  public static final Setting<Integer> EVENTS_PER_OBJECT_BURST =
+      new Setting<>(
+          "events.per.object.burst",
+          "int",
+          "5",
+          "Events per involved object allowed at once after a quiet period.",
+          Parsers::positiveInt);
+
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
   public static final int METRICS_OFF = -1;
 
@@ -218,6 +245,9 @@ public final class ConnectSettings {
           STATUS_RESYNC,
           STATUS_GROUP_ID,
           STATUS_MODE,
+          EVENTS_ENABLED,
+          EVENTS_PER_OBJECT_PER_MINUTE,
+          EVENTS_PER_OBJECT_BURST,
           METRICS_PORT);
 
   private ConnectSettings() {}
@@ -266,6 +296,14 @@ public final class ConnectSettings {
         config.get(EVICTION_BURST),
         config.get(EVICTION_GROUP_ID),
         config.get(EVICTION_MAX_AGE));
+  }
+
+  /** The Events settings of the executor and the writer from a configuration. */
+  static EventSettings events(final ConnectConfig config) {
+    return new EventSettings(
+        config.get(EVENTS_ENABLED),
+        config.get(EVENTS_PER_OBJECT_PER_MINUTE),
+        config.get(EVENTS_PER_OBJECT_BURST));
   }
 
   /** The status writer's settings from a configuration. */

@@ -81,6 +81,7 @@ final class Connectors implements AutoCloseable {
                 topics,
                 config.kafka(),
                 ConnectSettings.eviction(config),
+                ConnectSettings.events(config),
                 Clock.systemUTC(),
                 Sleeper.SYSTEM,
                 registry);
@@ -95,6 +96,7 @@ final class Connectors implements AutoCloseable {
                 topics,
                 config.kafka(),
                 ConnectSettings.status(config),
+                ConnectSettings.events(config),
                 Clock.systemUTC(),
                 Sleeper.SYSTEM,
                 registry);

@@ -10,6 +10,8 @@ import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.cluster.TokenBucket;
+import io.quotaflow.events.EventRecorder;
+import io.quotaflow.events.EventSettings;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
@@ -77,6 +79,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class EvictionExecutor extends ClientLoop {
 
+  /** The reporting controller of the executor's Events. */
+  public static final String CONTROLLER = "quotaflow.io/eviction-executor";
+
   private static final Logger LOG = LoggerFactory.getLogger(EvictionExecutor.class);
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration LEDGER_TIMEOUT = Duration.ofSeconds(60);
@@ -101,8 +106,8 @@ public final class EvictionExecutor extends ClientLoop {
   private boolean inCommand;
 
   /**
-   * An executor for {@code clusters}. It builds, per cluster, a second client on the same
-   * configuration that never retries by itself, and closes it again.
+   * An executor for {@code clusters} that emits no Events. It builds, per cluster, a second client
+   * on the same configuration that never retries by itself, and closes it again.
    *
    * @param clusters the clusters whose commands it carries out
    * @param topics the topic catalogue
@@ -121,7 +126,33 @@ public final class EvictionExecutor extends ClientLoop {
       final Clock clock,
       final Sleeper sleeper,
       final MeterRegistry registry) {
+    this(clusters, topics, kafka, settings, EventSettings.off(), clock, sleeper, registry);
+  }
+
+  /**
+   * An executor for {@code clusters} that emits Events on the ElasticQuotas whose reclaim starts
+   * and on the pods it evicts ({@link ReclaimEvents}).
+   *
+   * @param clusters the clusters whose commands it carries out
+   * @param topics the topic catalogue
+   * @param kafka Kafka client settings, passed through
+   * @param settings dry run, attempts, backoff, rate, consumer group and maximum command age
+   * @param events whether and how often Events are emitted
+   * @param clock the time stamped on results and Events, and against which commands age
+   * @param sleeper waits between attempts and for rate-limit tokens
+   * @param registry where the counters go
+   */
+  public EvictionExecutor(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Map<String, Object> kafka,
+      final EvictionSettings settings,
+      final EventSettings events,
+      final Clock clock,
+      final Sleeper sleeper,
+      final MeterRegistry registry) {
     super("eviction executor");
+    Objects.requireNonNull(events, "events");
     Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -134,8 +165,15 @@ public final class EvictionExecutor extends ClientLoop {
       ownClients.add(client);
       final TokenBucket bucket =
           new TokenBucket(settings.requestsPerSecond(), settings.burst(), clock, sleeper);
+      final ReclaimEvents reclaimEvents =
+          new ReclaimEvents(
+              client,
+              new EventRecorder(cluster.name(), client, CONTROLLER, events, clock, registry),
+              settings.dryRun(),
+              clock);
       if (evictors.put(
-              cluster.name(), new PodEvictor(cluster.name(), client, bucket, settings, sleeper))
+              cluster.name(),
+              new PodEvictor(cluster.name(), client, bucket, settings, sleeper, reclaimEvents))
           != null) {
         throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
       }

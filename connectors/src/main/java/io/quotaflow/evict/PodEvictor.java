@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * <p>The client must not retry by itself ({@code KubeClients.withoutRetries}): a refusal by a
  * disruption budget (429) or a server error is retried here, with a doubling backoff, up to the
  * configured attempts. Every request waits for the cluster's token bucket.
+ *
+ * <p>Events ({@link ReclaimEvents}): on the group's ElasticQuota when its reclaim starts, and on
+ * the pod just before the eviction is requested.
  */
 final class PodEvictor {
 
@@ -37,18 +40,21 @@ final class PodEvictor {
   private final TokenBucket bucket;
   private final EvictionSettings settings;
   private final Sleeper sleeper;
+  private final ReclaimEvents events;
 
   PodEvictor(
       final String cluster,
       final KubernetesClient client,
       final TokenBucket bucket,
       final EvictionSettings settings,
-      final Sleeper sleeper) {
+      final Sleeper sleeper,
+      final ReclaimEvents events) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.client = Objects.requireNonNull(client, "client");
     this.bucket = Objects.requireNonNull(bucket, "bucket");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+    this.events = Objects.requireNonNull(events, "events");
   }
 
   /**
@@ -58,6 +64,7 @@ final class PodEvictor {
    */
   Verdict execute(final PodKey key, final EvictionCommand command) throws InterruptedException {
     final String pod = key.getNamespace() + "/" + key.getName();
+    events.commandFor(command);
     final PodResource resource =
         client.pods().inNamespace(key.getNamespace()).withName(key.getName());
     bucket.acquire();
@@ -79,6 +86,7 @@ final class PodEvictor {
           "pod " + pod + " is now uid " + uid + ", the command was for uid " + command.getPodUid(),
           0);
     }
+    events.beforeEviction(current, command);
     if (settings.dryRun()) {
       return new Verdict(
           EvictionOutcome.DRY_RUN, "dry run: pod " + pod + " would have been evicted", 0);

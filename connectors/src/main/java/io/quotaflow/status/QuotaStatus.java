@@ -16,14 +16,23 @@ import java.util.TreeMap;
 
 /**
  * What quotaflow shows on an ElasticQuota, in Koordinator's format: the annotations {@code
- * quota.scheduling.koordinator.sh/runtime} and {@code .../request} (JSON resource lists of
- * Kubernetes quantity strings, names sorted) and {@code status.used}. Pure.
+ * quota.scheduling.koordinator.sh/runtime}, {@code .../request}, {@code
+ * .../non-preemptible-request} and {@code .../non-preemptible-used} (JSON resource lists of
+ * Kubernetes quantity strings, names sorted, as Go's encoding of a {@code ResourceList}) and {@code
+ * status.used}. Pure.
  *
  * @param runtime the runtime annotation's value
  * @param request the request annotation's value
+ * @param nonPreemptibleRequest the non-preemptible-request annotation's value
+ * @param nonPreemptibleUsed the non-preemptible-used annotation's value
  * @param used status.used, quantity strings by resource name
  */
-public record QuotaStatus(String runtime, String request, SortedMap<String, String> used) {
+public record QuotaStatus(
+    String runtime,
+    String request,
+    String nonPreemptibleRequest,
+    String nonPreemptibleUsed,
+    SortedMap<String, String> used) {
 
   /** Koordinator's annotation for the group's runtime. */
   public static final String RUNTIME_ANNOTATION = QuotaLabels.KOORDINATOR_PREFIX + "runtime";
@@ -31,12 +40,22 @@ public record QuotaStatus(String runtime, String request, SortedMap<String, Stri
   /** Koordinator's annotation for the group's request. */
   public static final String REQUEST_ANNOTATION = QuotaLabels.KOORDINATOR_PREFIX + "request";
 
+  /** Koordinator's annotation for what the group's non-preemptible pods request. */
+  public static final String NON_PREEMPTIBLE_REQUEST_ANNOTATION =
+      QuotaLabels.KOORDINATOR_PREFIX + "non-preemptible-request";
+
+  /** Koordinator's annotation for what the group's non-preemptible pods use. */
+  public static final String NON_PREEMPTIBLE_USED_ANNOTATION =
+      QuotaLabels.KOORDINATOR_PREFIX + "non-preemptible-used";
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   /** Requires every part; keeps an unmodifiable copy of {@code used}. */
   public QuotaStatus {
     Objects.requireNonNull(runtime, "runtime");
     Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(nonPreemptibleRequest, "nonPreemptibleRequest");
+    Objects.requireNonNull(nonPreemptibleUsed, "nonPreemptibleUsed");
     used = Collections.unmodifiableSortedMap(new TreeMap<>(used));
   }
 
@@ -45,10 +64,12 @@ public record QuotaStatus(String runtime, String request, SortedMap<String, Stri
     return new QuotaStatus(
         json(quantities(group.getRuntime())),
         json(quantities(group.getRequest())),
+        json(quantities(group.getNonPreemptibleRequest())),
+        json(quantities(group.getNonPreemptibleUsed())),
         quantities(group.getUsed()));
   }
 
-  /** Whether the object already shows the two annotations as this status has them. */
+  /** Whether the object already shows Koordinator's annotations as this status has them. */
   public boolean annotationsShownBy(final GenericKubernetesResource quota) {
     return annotationsShownBy(quota, StatusMode.KOORDINATOR);
   }
@@ -58,9 +79,35 @@ public record QuotaStatus(String runtime, String request, SortedMap<String, Stri
    */
   public boolean annotationsShownBy(final GenericKubernetesResource quota, final StatusMode mode) {
     final Map<String, String> annotations = quota.getMetadata().getAnnotations();
-    return annotations != null
-        && runtime.equals(annotations.get(mode.runtimeAnnotation()))
-        && request.equals(annotations.get(mode.requestAnnotation()));
+    return annotations != null && annotations(mode).equals(subset(annotations, mode));
+  }
+
+  /** Koordinator's annotations, by name. */
+  public Map<String, String> annotations() {
+    return annotations(StatusMode.KOORDINATOR);
+  }
+
+  /**
+   * The annotations {@code mode} writes, by name: Koordinator's four, or quotaflow's runtime and
+   * request in shadow.
+   */
+  public Map<String, String> annotations(final StatusMode mode) {
+    final Map<String, String> annotations = new LinkedHashMap<>();
+    annotations.put(mode.runtimeAnnotation(), runtime);
+    annotations.put(mode.requestAnnotation(), request);
+    if (mode == StatusMode.KOORDINATOR) {
+      annotations.put(NON_PREEMPTIBLE_REQUEST_ANNOTATION, nonPreemptibleRequest);
+      annotations.put(NON_PREEMPTIBLE_USED_ANNOTATION, nonPreemptibleUsed);
+    }
+    return Collections.unmodifiableMap(annotations);
+  }
+
+  private Map<String, String> subset(final Map<String, String> annotations, final StatusMode mode) {
+    final Map<String, String> subset = new LinkedHashMap<>();
+    for (final String name : annotations(mode).keySet()) {
+      subset.put(name, annotations.get(name));
+    }
+    return subset;
   }
 
   /** Whether the object's {@code status.used} already equals this status's. */
@@ -68,17 +115,34 @@ public record QuotaStatus(String runtime, String request, SortedMap<String, Stri
     return used.equals(liveUsed(quota));
   }
 
-  /** A JSON merge patch that sets the two annotations. */
+  /** A JSON merge patch that sets Koordinator's annotations. */
   public String annotationsPatch() {
     return annotationsPatch(StatusMode.KOORDINATOR);
   }
 
-  /** A JSON merge patch that sets the two annotations of {@code mode}, and no other. */
+  /** A JSON merge patch that sets the annotations of {@code mode}, and no other. */
   public String annotationsPatch(final StatusMode mode) {
-    final Map<String, String> annotations = new LinkedHashMap<>();
-    annotations.put(mode.runtimeAnnotation(), runtime);
-    annotations.put(mode.requestAnnotation(), request);
-    return json(Map.of("metadata", Map.of("annotations", annotations)));
+    return json(Map.of("metadata", Map.of("annotations", annotations(mode))));
+  }
+
+  /**
+   * A JSON merge patch of the object itself, for a CRD without a status subresource
+   * (Koordinator's): the annotations of {@code mode} when {@code annotations}, and {@code
+   * status.used} as {@link #usedPatch} sets it when {@code used}.
+   */
+  public String objectPatch(
+      final GenericKubernetesResource quota,
+      final StatusMode mode,
+      final boolean annotations,
+      final boolean used) {
+    final Map<String, Object> patch = new LinkedHashMap<>();
+    if (annotations) {
+      patch.put("metadata", Map.of("annotations", annotations(mode)));
+    }
+    if (used) {
+      patch.put("status", Map.of("used", usedChanges(quota)));
+    }
+    return json(patch);
   }
 
   /**
@@ -86,9 +150,13 @@ public record QuotaStatus(String runtime, String request, SortedMap<String, Stri
    * status's: resources the object shows but this status lacks are set to null (removed).
    */
   public String usedPatch(final GenericKubernetesResource quota) {
-    final Map<String, Object> patch = new TreeMap<>(used);
-    liveUsed(quota).keySet().forEach(resource -> patch.putIfAbsent(resource, null));
-    return json(Map.of("status", Map.of("used", patch)));
+    return json(Map.of("status", Map.of("used", usedChanges(quota))));
+  }
+
+  private Map<String, Object> usedChanges(final GenericKubernetesResource quota) {
+    final Map<String, Object> changes = new TreeMap<>(used);
+    liveUsed(quota).keySet().forEach(resource -> changes.putIfAbsent(resource, null));
+    return changes;
   }
 
   /** {@code status.used} of the object as strings; entries without a value do not count. */

@@ -2,8 +2,6 @@ package io.quotaflow.status;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
@@ -12,6 +10,8 @@ import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.cluster.TokenBucket;
+import io.quotaflow.events.EventRecorder;
+import io.quotaflow.events.EventSettings;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.topics.Topic;
@@ -49,13 +49,21 @@ import org.slf4j.LoggerFactory;
  * or going, and Koordinator's annotations are left as they are. Requests are rate-limited per
  * cluster.
  *
+ * <p>Where {@code status.used} goes depends on the cluster's CRD ({@link QuotaPatcher}): the status
+ * subresource when it has one, else the object itself (Koordinator's CRD has none).
+ *
+ * <p>Events: a Warning {@code OverUsed} on the ElasticQuota when its group's used exceeds its
+ * runtime, a Normal {@code NoLongerOverUsed} when that ends ({@link OverUseEvents}).
+ *
  * <p>At least once: offsets are committed after a flush in which every write succeeded; writes are
  * idempotent patches.
  */
 public final class StatusWriter extends ClientLoop {
 
+  /** The reporting controller of the writer's Events. */
+  public static final String CONTROLLER = "quotaflow.io/status-writer";
+
   private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
-  private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
 
   private final Map<String, Target> targets = new LinkedHashMap<>();
   private final Topic<QuotaKey, GroupRuntime> runtime;
@@ -67,11 +75,13 @@ public final class StatusWriter extends ClientLoop {
   private final PendingWrites<QuotaKey> pending = new PendingWrites<>();
   private final ConcurrentLinkedQueue<QuotaKey> changedObjects = new ConcurrentLinkedQueue<>();
 
-  /** One cluster's objects and its request budget. */
-  private record Target(ClusterQuotas quotas, TokenBucket bucket) {}
+  private final OverUseEvents overUse = new OverUseEvents();
+
+  /** One cluster's objects, how they are written and its Events. */
+  private record Target(ClusterQuotas quotas, QuotaPatcher patcher, EventRecorder events) {}
 
   /**
-   * A writer for {@code clusters}; runtimes of other clusters are passed over.
+   * A writer for {@code clusters} that emits no Events; runtimes of other clusters are passed over.
    *
    * @param clusters the clusters to write to
    * @param topics the topic catalogue
@@ -89,6 +99,30 @@ public final class StatusWriter extends ClientLoop {
       final Clock clock,
       final Sleeper sleeper,
       final MeterRegistry registry) {
+    this(clusters, topics, kafka, settings, EventSettings.off(), clock, sleeper, registry);
+  }
+
+  /**
+   * A writer for {@code clusters}; runtimes of other clusters are passed over.
+   *
+   * @param clusters the clusters to write to
+   * @param topics the topic catalogue
+   * @param kafka Kafka client settings, passed through; group and commits are set here
+   * @param settings flush interval, rate, resync and consumer group
+   * @param events whether and how often over-use Events are emitted on the ElasticQuotas
+   * @param clock time source of the rate limiter and the Events
+   * @param sleeper waits for rate-limit tokens
+   * @param registry where the counters go
+   */
+  public StatusWriter(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Map<String, Object> kafka,
+      final StatusSettings settings,
+      final EventSettings events,
+      final Clock clock,
+      final Sleeper sleeper,
+      final MeterRegistry registry) {
     super("status writer");
     this.settings = Objects.requireNonNull(settings, "settings");
     this.registry = Objects.requireNonNull(registry, "registry");
@@ -103,7 +137,12 @@ public final class StatusWriter extends ClientLoop {
                       QuotaKey.newBuilder().setCluster(cluster.name()).setName(name).build()));
       final TokenBucket bucket =
           new TokenBucket(settings.requestsPerSecond(), settings.burst(), clock, sleeper);
-      if (targets.put(cluster.name(), new Target(quotas, bucket)) != null) {
+      final EventRecorder recorder =
+          new EventRecorder(cluster.name(), cluster.client(), CONTROLLER, events, clock, registry);
+      if (targets.put(
+              cluster.name(),
+              new Target(quotas, new QuotaPatcher(cluster, quotas, bucket), recorder))
+          != null) {
         throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
       }
     }
@@ -122,6 +161,7 @@ public final class StatusWriter extends ClientLoop {
   @Override
   protected void loop() throws InterruptedException {
     awaitInformers();
+    targets.values().forEach(target -> target.patcher().discover());
     consumer.subscribe(List.of(runtime.name()));
     final long interval = settings.flushInterval().toNanos();
     long nextFlush = System.nanoTime() + interval;
@@ -176,9 +216,11 @@ public final class StatusWriter extends ClientLoop {
     if (value == null) {
       latest.remove(key);
       pending.forget(key);
+      overUse.forget(key);
       return;
     }
     latest.put(key, QuotaStatus.of(value));
+    overUse.update(key, value);
     pending.mark(key);
   }
 
@@ -198,6 +240,7 @@ public final class StatusWriter extends ClientLoop {
         pending.mark(key);
         failed = true;
       }
+      reportOverUse(key);
     }
     if (!failed) {
       consumer.commitSync();
@@ -219,24 +262,9 @@ public final class StatusWriter extends ClientLoop {
       return true;
     }
     try {
-      if (annotations) {
-        target.bucket().acquire();
-        target
-            .quotas()
-            .resource(quota.get())
-            .patch(MERGE, status.annotationsPatch(settings.mode()));
-        counter("quotaflow.status.patches", "cluster", key.getCluster(), "part", "annotations")
-            .increment();
-      }
-      if (used) {
-        target.bucket().acquire();
-        target
-            .quotas()
-            .resource(quota.get())
-            .subresource("status")
-            .patch(MERGE, status.usedPatch(quota.get()));
-        counter("quotaflow.status.patches", "cluster", key.getCluster(), "part", "status")
-            .increment();
+      for (final String part :
+          target.patcher().write(quota.get(), status, settings.mode(), annotations, used)) {
+        counter("quotaflow.status.patches", "cluster", key.getCluster(), "part", part).increment();
       }
       LOG.debug("cluster {}: wrote status of group {}", key.getCluster(), key.getName());
       return true;
@@ -253,6 +281,15 @@ public final class StatusWriter extends ClientLoop {
           e.getMessage());
       return false;
     }
+  }
+
+  /** Tells on the group's object whether it became, or stopped being, over-used. */
+  private void reportOverUse(final QuotaKey key) {
+    final Target target = targets.get(key.getCluster());
+    target
+        .quotas()
+        .byName(key.getName())
+        .ifPresent(quota -> overUse.report(key, quota, target.events()));
   }
 
   private void skipped(final QuotaKey key, final String reason) {

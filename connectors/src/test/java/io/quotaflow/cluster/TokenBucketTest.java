@@ -54,4 +54,19 @@ class TokenBucketTest {
     assertThatThrownBy(() -> new TokenBucket(1, 0, clock, clock.sleeper()))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void tryAcquireTakesOnlyATokenThatIsThereAndNeverReservesAhead() {
+    final TokenBucket bucket = new TokenBucket(1.0, 2, clock, clock.sleeper());
+
+    assertThat(bucket.tryAcquire()).isTrue();
+    assertThat(bucket.tryAcquire()).isTrue();
+    assertThat(bucket.tryAcquire()).isFalse();
+    assertThat(bucket.tryAcquire()).isFalse();
+
+    clock.advance(Duration.ofSeconds(1));
+
+    assertThat(bucket.tryAcquire()).as("refused calls took nothing").isTrue();
+    assertThat(bucket.tryAcquire()).isFalse();
+  }
 }

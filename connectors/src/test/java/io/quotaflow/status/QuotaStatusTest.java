@@ -18,6 +18,8 @@ class QuotaStatusTest {
               .setRuntime(Map.of("memory", 3L << 30, "cpu", 1_500L, "nvidia.com/gpu", 2L))
               .setRequest(Map.of("cpu", 2_000L))
               .setUsed(Map.of("cpu", 1_000L, "memory", 1L << 30))
+              .setNonPreemptibleRequest(Map.of("cpu", 500L))
+              .setNonPreemptibleUsed(Map.of("cpu", 250L))
               .setComputedAt(Instant.EPOCH)
               .build());
 
@@ -30,13 +32,17 @@ class QuotaStatusTest {
   }
 
   @Test
-  void theAnnotationsPatchSetsBothAnnotationsAndNothingElse() {
+  void theAnnotationsPatchSetsKoordinatorsAnnotationsAndNothingElse() {
     assertThat(status.annotationsPatch())
         .isEqualTo(
             "{\"metadata\":{\"annotations\":{"
                 + "\"quota.scheduling.koordinator.sh/runtime\":"
                 + "\"{\\\"cpu\\\":\\\"1500m\\\",\\\"memory\\\":\\\"3Gi\\\",\\\"nvidia.com/gpu\\\":\\\"2\\\"}\","
-                + "\"quota.scheduling.koordinator.sh/request\":\"{\\\"cpu\\\":\\\"2\\\"}\"}}}");
+                + "\"quota.scheduling.koordinator.sh/request\":\"{\\\"cpu\\\":\\\"2\\\"}\","
+                + "\"quota.scheduling.koordinator.sh/non-preemptible-request\":"
+                + "\"{\\\"cpu\\\":\\\"500m\\\"}\","
+                + "\"quota.scheduling.koordinator.sh/non-preemptible-used\":"
+                + "\"{\\\"cpu\\\":\\\"250m\\\"}\"}}}");
   }
 
   @Test
@@ -45,6 +51,9 @@ class QuotaStatusTest {
         quota("ns", "a")
             .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
             .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
+            .annotation(
+                QuotaStatus.NON_PREEMPTIBLE_REQUEST_ANNOTATION, status.nonPreemptibleRequest())
+            .annotation(QuotaStatus.NON_PREEMPTIBLE_USED_ANNOTATION, status.nonPreemptibleUsed())
             .build();
     final GenericKubernetesResource stale =
         quota("ns", "a")
@@ -77,6 +86,17 @@ class QuotaStatusTest {
     assertThat(status.usedPatch(object))
         .isEqualTo(
             "{\"status\":{\"used\":{\"cpu\":\"1\",\"memory\":\"1Gi\",\"nvidia.com/gpu\":null}}}");
+  }
+
+  @Test
+  void theObjectPatchCarriesTheAnnotationsAndStatusUsedInOneMergePatch() {
+    final GenericKubernetesResource object = withUsed(Map.of("cpu", "9", "pods", "3"));
+
+    assertThat(status.objectPatch(object, StatusMode.KOORDINATOR, false, true))
+        .isEqualTo("{\"status\":{\"used\":{\"cpu\":\"1\",\"memory\":\"1Gi\",\"pods\":null}}}");
+    assertThat(status.objectPatch(object, StatusMode.KOORDINATOR, true, true))
+        .startsWith("{\"metadata\":{\"annotations\":{\"quota.scheduling.koordinator.sh/runtime\":")
+        .endsWith(",\"status\":{\"used\":{\"cpu\":\"1\",\"memory\":\"1Gi\",\"pods\":null}}}");
   }
 
   private static GenericKubernetesResource withUsed(final Map<String, Object> used) {

@@ -73,9 +73,10 @@ class StatusWriterIT {
 
   @Test
   void inShadowModeOnlyQuotaflowsAnnotationsAreWrittenAndKoordinatorsAreLeftAlone() {
-    mock.quotas()
+    rig.mock()
+        .quotas()
         .resource(
-            quota(namespace, group)
+            quota(rig.namespace(), group)
                 .annotation(QuotaStatus.RUNTIME_ANNOTATION, "{\"cpu\":\"7\"}")
                 .build())
         .create();
@@ -85,7 +86,7 @@ class StatusWriterIT {
     send(runtime(Map.of("cpu", 10_000L), Map.of("cpu", 12_500L), Map.of("cpu", 5_000L)));
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () ->
                 assertThat(object().getMetadata().getAnnotations())

@@ -38,6 +38,7 @@ import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
 import io.quotaflow.connect.MetricsEndpoint;
+import io.quotaflow.events.EventRecorder;
 import io.quotaflow.status.StatusMode;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.QuotaOptions;
@@ -617,6 +618,25 @@ class ManifestWiringTest {
                 .getAutomountServiceAccountToken())
         .as("the engine never calls the Kubernetes API")
         .isFalse();
+  }
+
+  @Test
+  void rbacGrantsTheConnectorsTheEventsTheyEmit() {
+    final Map<String, Set<String>> granted = new TreeMap<>();
+    for (final PolicyRule rule : one(ClusterRole.class).getRules()) {
+      for (final String group : rule.getApiGroups()) {
+        for (final String resource : rule.getResources()) {
+          granted
+              .computeIfAbsent(group + "/" + resource, key -> new TreeSet<>())
+              .addAll(rule.getVerbs());
+        }
+      }
+    }
+
+    // The recorder's own constants: a new verb in the code fails here until RBAC grants it.
+    assertThat(granted.get(EventRecorder.API_GROUP + "/" + EventRecorder.RESOURCE))
+        .as("events of %s", EventRecorder.API_GROUP)
+        .containsExactlyInAnyOrderElementsOf(EventRecorder.VERBS);
   }
 
   /**

@@ -1,0 +1,212 @@
+package io.quotaflow.evict;
+
+import static io.quotaflow.fixtures.KubeObjects.pod;
+import static io.quotaflow.fixtures.KubeObjects.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.events.v1.Event;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.broker.EmbeddedKafkaBroker;
+import io.quotaflow.broker.EmbeddedKafkaExtension;
+import io.quotaflow.events.EventSettings;
+import io.quotaflow.fixtures.EvictionEndpoint;
+import io.quotaflow.fixtures.MockCluster;
+import io.quotaflow.fixtures.RecordingSleeper;
+import io.quotaflow.fixtures.TestTopics;
+import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.topics.TopicCatalogue;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedKafkaExtension.class)
+class ReclaimEventsIT {
+
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+  private static MockCluster mock;
+
+  private final EmbeddedKafkaBroker broker;
+  private final List<EvictionExecutor> executors = new ArrayList<>();
+  private TopicCatalogue topics;
+  private String namespace;
+  private String group;
+
+  ReclaimEventsIT(final EmbeddedKafkaBroker broker) {
+    this.broker = broker;
+  }
+
+  @BeforeAll
+  static void startCluster() {
+    mock = MockCluster.start("east");
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    mock.close();
+  }
+
+  @BeforeEach
+  void freshTopicsAndNamespace() {
+    topics = TestTopics.provision(broker);
+    namespace = MockCluster.uniqueNamespace("reclaim");
+    group = MockCluster.uniqueNamespace("team");
+    mock.quotas().resource(quota(namespace, group).build()).create();
+  }
+
+  @AfterEach
+  void stopExecutors() {
+    executors.forEach(EvictionExecutor::close);
+  }
+
+  @Test
+  void theFirstCommandOfAGroupStartsReclaimOnItsQuotaAndEachPodIsToldWhyBeforeItIsEvicted() {
+    final Pod first = createPod("batch-1");
+    final Pod second = createPod("batch-2");
+    EvictionEndpoint.of(mock, namespace, "batch-1").accepts();
+    EvictionEndpoint.of(mock, namespace, "batch-2").accepts();
+    start(false);
+
+    send("batch-1", first);
+    send("batch-2", second);
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(eventsOf("ElasticQuota"))
+                  .as("one reclaim start for two commands")
+                  .singleElement()
+                  .satisfies(
+                      event -> {
+                        assertThat(event.getType()).isEqualTo("Normal");
+                        assertThat(event.getReason()).isEqualTo("ReclaimStarted");
+                        assertThat(event.getRegarding().getName()).isEqualTo(group);
+                        assertThat(event.getNote()).contains(group).contains("over in cpu");
+                        assertThat(event.getReportingController())
+                            .isEqualTo(EvictionExecutor.CONTROLLER);
+                      });
+              assertThat(eventsOf("Pod"))
+                  .hasSize(2)
+                  .allSatisfy(
+                      event -> {
+                        assertThat(event.getType()).isEqualTo("Warning");
+                        assertThat(event.getReason()).isEqualTo("Evicting");
+                        assertThat(event.getNote())
+                            .isEqualTo(
+                                "quotaflow evicts the pod to reclaim quota for group "
+                                    + group
+                                    + ": "
+                                    + group
+                                    + " uses more cpu than its runtime");
+                      });
+              assertThat(eventsOf("Pod"))
+                  .extracting(event -> event.getRegarding().getUid())
+                  .containsExactlyInAnyOrder(
+                      first.getMetadata().getUid(), second.getMetadata().getUid());
+            });
+  }
+
+  @Test
+  void aDryRunEmitsNormalEventsThatSayItIsADryRun() {
+    final Pod victim = createPod("web-1");
+    start(true);
+
+    send("web-1", victim);
+
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(eventsOf("ElasticQuota"))
+                  .singleElement()
+                  .satisfies(
+                      event -> {
+                        assertThat(event.getType()).isEqualTo("Normal");
+                        assertThat(event.getReason()).isEqualTo("ReclaimDryRun");
+                        assertThat(event.getNote()).startsWith("dry run:");
+                      });
+              assertThat(eventsOf("Pod"))
+                  .singleElement()
+                  .satisfies(
+                      event -> {
+                        assertThat(event.getType()).isEqualTo("Normal");
+                        assertThat(event.getReason()).isEqualTo("EvictionDryRun");
+                        assertThat(event.getNote()).startsWith("dry run:");
+                      });
+            });
+    assertThat(mock.client().pods().inNamespace(namespace).withName("web-1").get()).isNotNull();
+  }
+
+  private void start(final boolean dryRun) {
+    final EvictionExecutor executor =
+        new EvictionExecutor(
+            List.of(mock.cluster()),
+            topics,
+            TestTopics.kafka(broker),
+            new EvictionSettings(
+                dryRun,
+                3,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(30),
+                100,
+                100,
+                "evict-" + UUID.randomUUID(),
+                Duration.ofMinutes(10)),
+            EventSettings.defaults(),
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            new RecordingSleeper(),
+            new SimpleMeterRegistry());
+    executors.add(executor);
+    executor.start();
+  }
+
+  private void send(final String name, final Pod pod) {
+    final PodKey key =
+        PodKey.newBuilder().setCluster("east").setNamespace(namespace).setName(name).build();
+    final String uid = pod.getMetadata().getUid();
+    final EvictionCommand command =
+        EvictionCommand.newBuilder()
+            .setId("east/" + namespace + "/" + name + "/" + uid)
+            .setPodUid(uid)
+            .setGroup(group)
+            .setDimensionsOver(List.of("cpu"))
+            .setReason(group + " uses more cpu than its runtime")
+            .setIssuedAt(NOW.minusSeconds(1))
+            .build();
+    try (KafkaProducer<PodKey, EvictionCommand> producer =
+        new KafkaProducer<>(
+            TestTopics.kafka(broker),
+            topics.evictions().keySerializer(),
+            topics.evictions().valueSerializer())) {
+      producer.send(new ProducerRecord<>(topics.evictions().name(), key, command));
+    }
+  }
+
+  private Pod createPod(final String name) {
+    return mock.client()
+        .resource(pod(namespace, name).quota(group).running("node-a").build())
+        .create();
+  }
+
+  private List<Event> eventsOf(final String kind) {
+    return mock.client().events().v1().events().inNamespace(namespace).list().getItems().stream()
+        .filter(event -> event.getRegarding().getKind().equals(kind))
+        .toList();
+  }
+}
