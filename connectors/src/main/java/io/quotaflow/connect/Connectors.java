@@ -67,24 +67,6 @@ final class Connectors implements AutoCloseable {
     try {
       final TopicCatalogue topics = config.topics();
       provision(config, topics);
-      if (enabled.source()) {
-        final KubeSource source =
-            new KubeSource(
-                clusters,
-                topics,
-                ConnectSettings.sourceKafka(config),
-                ConnectSettings.source(config),
-                registry);
-        connectors.started.add(source);
-        source
-            .start()
-            .whenComplete(
-                (done, error) -> {
-                  if (error == null) {
-                    LOG.info("source: every informer has listed its objects");
-                  }
-                });
-      }
       if (takeOver) {
         removeEarlierLeaders(config, enabled);
       }
@@ -115,6 +97,26 @@ final class Connectors implements AutoCloseable {
         connectors.started.add(writer);
         writer.start();
         connectors.consumers.add(writer.stopped());
+      }
+      // The source starts last: reading its topics takes seconds, and the executor and the
+      // writer are what a new leader must resume first.
+      if (enabled.source()) {
+        final KubeSource source =
+            new KubeSource(
+                clusters,
+                topics,
+                ConnectSettings.sourceKafka(config),
+                ConnectSettings.source(config),
+                registry);
+        connectors.started.add(source);
+        source
+            .start()
+            .whenComplete(
+                (done, error) -> {
+                  if (error == null) {
+                    LOG.info("source: every informer has listed its objects");
+                  }
+                });
       }
       return connectors;
     } catch (RuntimeException e) {
