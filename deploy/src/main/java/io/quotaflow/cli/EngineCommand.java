@@ -10,10 +10,12 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.topics.ProvisioningReport;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -72,7 +74,12 @@ public final class EngineCommand implements Callable<Integer> {
 
   private final Map<String, String> environment;
   private final PrometheusMeterRegistry registry;
+
+  /** How long SIGTERM waits for the engine to close: shutdown.timeout and a margin. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final CountDownLatch finished = new CountDownLatch(1);
   private volatile Engine running;
 
   /**
@@ -123,7 +130,16 @@ public final class EngineCommand implements Callable<Integer> {
       PluginSettings.config(config.kafka());
     }
     final Engine engine = new Engine(config, registry);
-    final Thread hook = new Thread(this::stop, "quotaflow-engine-shutdown");
+    // The JVM halts when its hooks return: the hook asks call() to stop and waits for it, so the
+    // admission plugin closes before the engine it reads, and both within the timeout.
+    final Thread hook =
+        new Thread(
+            () -> {
+              LOG.info("Shutdown requested");
+              stopped.countDown();
+              awaitFinished();
+            },
+            "quotaflow-engine-shutdown");
     Optional<AdmissionServer> plugin = Optional.empty();
     try {
       final ProvisioningReport report = engine.provisionTopics();
@@ -149,9 +165,21 @@ public final class EngineCommand implements Callable<Integer> {
       stopped.await();
       return engine.streams().state() == KafkaStreams.State.ERROR ? 1 : 0;
     } finally {
-      removeHook(hook);
       plugin.ifPresent(AdmissionServer::close);
       engine.close();
+      running = null;
+      finished.countDown();
+      removeHook(hook);
+    }
+  }
+
+  private void awaitFinished() {
+    try {
+      if (!finished.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("The engine did not stop within {}", STOP_WAIT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
