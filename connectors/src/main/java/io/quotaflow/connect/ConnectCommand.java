@@ -164,6 +164,10 @@ public final class ConnectCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException {
     final ConnectConfig config = configuration();
+    if (config.get(ConnectSettings.LEADER_ELECTION)) {
+      // Fail on leader election settings that do not fit together before anything starts.
+      ConnectSettings.leaderElection(config);
+    }
     final Connectors.Enabled enabled = enabled();
     if (!enabled.any()) {
       throw new CommandLine.ParameterException(

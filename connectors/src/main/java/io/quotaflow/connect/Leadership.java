@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * releases the lease, so a follower takes over at its next try rather than after the lease
  * duration. The callbacks run on one thread of their own, in order, never on fabric8's.
  */
-final class Leadership implements AutoCloseable {
+public final class Leadership implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Leadership.class);
 
@@ -67,7 +67,7 @@ final class Leadership implements AutoCloseable {
    * @param lead starts the work; called on taking the lease
    * @param yield stops the work; called on losing the lease and on close (idempotent)
    */
-  static Leadership start(
+  public static Leadership start(
       final KubernetesClient client,
       final LeaderElectionSettings settings,
       final String identity,
@@ -87,7 +87,7 @@ final class Leadership implements AutoCloseable {
   }
 
   /** Whether this replica leads now. */
-  boolean leading() {
+  public boolean leading() {
     return leading;
   }
 
