@@ -14,8 +14,14 @@ import org.slf4j.LoggerFactory;
  * ends it normally.
  */
 public abstract class ClientLoop implements AutoCloseable {
-  /** How long {@link #close()} waits for the loop to end. */
-  protected static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * How long {@link #close()} waits for the loop to end and its clients to close: a stop (SIGTERM)
+   * must end within 5 s, whatever state the group or the broker is in.
+   */
+  protected static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(3);
+
+  /** How long each client's close may take. */
+  protected static final Duration CLIENT_CLOSE_TIMEOUT = GroupMembership.CLIENT_CLOSE_TIMEOUT;
 
   private static final Logger LOG = LoggerFactory.getLogger(ClientLoop.class);
 
@@ -32,6 +38,8 @@ public abstract class ClientLoop implements AutoCloseable {
   protected ClientLoop(final String name) {
     this.name = Objects.requireNonNull(name, "name");
     this.thread = new Thread(this::run, "quotaflow-" + name.replace(' ', '-'));
+    // A loop stuck in a client call must not keep the JVM alive after a stop.
+    this.thread.setDaemon(true);
   }
 
   /** Starts the loop on its own thread. */
@@ -60,6 +68,9 @@ public abstract class ClientLoop implements AutoCloseable {
       wakeUp();
       try {
         thread.join(CLOSE_TIMEOUT.toMillis());
+        if (thread.isAlive()) {
+          LOG.warn("{} did not stop within {}; leaving it behind", name, CLOSE_TIMEOUT);
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }

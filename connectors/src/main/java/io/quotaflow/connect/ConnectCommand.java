@@ -11,12 +11,14 @@ import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +47,9 @@ import picocli.CommandLine.Spec;
 public final class ConnectCommand extends ServiceCommand {
 
   private static final Logger LOG = LoggerFactory.getLogger(ConnectCommand.class);
+
+  /** How long SIGTERM waits for everything to stop; the stop itself is bounded below 5 s. */
+  private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(5);
 
   @Spec private CommandSpec spec;
 
@@ -148,6 +153,10 @@ public final class ConnectCommand extends ServiceCommand {
   @Override
   public Integer call() throws InterruptedException {
     final ConnectConfig config = configuration();
+    if (config.get(ConnectSettings.LEADER_ELECTION)) {
+      // Fail on leader election settings that do not fit together before anything starts.
+      ConnectSettings.leaderElection(config);
+    }
     final Connectors.Enabled enabled = enabled();
     if (!enabled.any()) {
       throw new CommandLine.ParameterException(
@@ -193,28 +202,138 @@ public final class ConnectCommand extends ServiceCommand {
       final Connectors.Enabled enabled,
       final Optional<MetricsEndpoint> endpoint)
       throws InterruptedException {
-    final Connectors connectors = Connectors.start(config, clients(), enabled, registry());
+    final String instanceId = ConnectSettings.instanceId(config, environment());
+    final Optional<LeaderElectionSettings> election =
+        config.get(ConnectSettings.LEADER_ELECTION)
+            ? Optional.of(ConnectSettings.leaderElection(config))
+            : Optional.empty();
+    final List<KubeCluster> clusters = clients();
+    final Terms terms = new Terms(config, clusters, enabled, instanceId);
+    final CountDownLatch finished = new CountDownLatch(1);
+    Leadership leadership = null;
+    // The JVM halts when its hooks return: the hook stops everything and waits for run() to end.
     final Thread hook =
         new Thread(
             () -> {
               LOG.info("Shutdown requested");
-              connectors.close();
-              endpoint.ifPresent(MetricsEndpoint::close);
               stop.countDown();
+              awaitQuietly(finished);
             },
             "quotaflow-connect-shutdown");
     Runtime.getRuntime().addShutdownHook(hook);
-    connectors.anyStopped().whenComplete((done, error) -> stop.countDown());
     try {
+      if (election.isPresent()) {
+        final KubeCluster lockCluster = leaseCluster(clusters);
+        leadership =
+            Leadership.start(
+                lockCluster.client(), election.get(), instanceId, terms::begin, terms::end);
+      } else {
+        LOG.info("Leader election is off (leader.election=false): run a single replica");
+        terms.begin();
+      }
       stop.await();
-      final boolean failed = connectors.anyStopped().isDone();
+      final boolean failed = terms.failed();
       if (failed) {
         LOG.error("A connector stopped by itself; stopping the others");
       }
       return failed ? 1 : 0;
     } finally {
+      if (leadership != null) {
+        leadership.close();
+      }
+      terms.end();
+      endpoint.ifPresent(MetricsEndpoint::close);
+      clusters.forEach(cluster -> closeQuietly(cluster.client()));
+      finished.countDown();
       removeShutdownHook(hook);
-      connectors.close();
+    }
+  }
+
+  /**
+   * The cluster whose Lease elects the leader: the one the process runs in ({@code --in-cluster}),
+   * else the first {@code --cluster}.
+   */
+  private KubeCluster leaseCluster(final List<KubeCluster> clusters) {
+    return clusters.stream()
+        .filter(cluster -> cluster.name().equals(inCluster))
+        .findFirst()
+        .orElse(clusters.get(0));
+  }
+
+  /** The connectors of each term as leader (or of the whole run without leader election). */
+  private final class Terms {
+    private final ConnectConfig config;
+    private final List<KubeCluster> clusters;
+    private final Connectors.Enabled enabled;
+    private final String instanceId;
+    private Connectors current;
+    private volatile boolean failed;
+    private boolean ended;
+
+    Terms(
+        final ConnectConfig config,
+        final List<KubeCluster> clusters,
+        final Connectors.Enabled enabled,
+        final String instanceId) {
+      this.config = config;
+      this.clusters = clusters;
+      this.enabled = enabled;
+      this.instanceId = instanceId;
+    }
+
+    /** Starts the connectors (a new term), unless the command is stopping. */
+    synchronized void begin() {
+      if (ended || stop.getCount() == 0) {
+        return;
+      }
+      try {
+        final Connectors connectors =
+            Connectors.start(config, clusters, enabled, registry(), instanceId, true);
+        current = connectors;
+        connectors
+            .anyStopped()
+            .whenComplete(
+                (done, error) -> {
+                  if (!connectors.isClosed()) {
+                    failed = true;
+                    stop.countDown();
+                  }
+                });
+      } catch (RuntimeException e) {
+        LOG.error("Starting the connectors failed", e);
+        failed = true;
+        stop.countDown();
+      }
+    }
+
+    /** Stops the connectors of the current term, if any. */
+    synchronized void end() {
+      if (current != null) {
+        current.close();
+        current = null;
+      }
+    }
+
+    boolean failed() {
+      return failed;
+    }
+  }
+
+  private static void awaitQuietly(final CountDownLatch latch) {
+    try {
+      if (!latch.await(SHUTDOWN_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("The connectors did not stop within {}", SHUTDOWN_WAIT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void closeQuietly(final KubernetesClient client) {
+    try {
+      client.close();
+    } catch (RuntimeException e) {
+      LOG.warn("closing a Kubernetes client failed: {}", e.toString());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.quotaflow.connect;
 
+import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
 import io.quotaflow.engine.config.EngineSettings;
@@ -209,6 +210,66 @@ public final class ConnectSettings {
           "Events per involved object allowed at once after a quiet period.",
           Parsers::positiveInt);
 
+  public static final Setting<String> INSTANCE_ID =
+      new Setting<>(
+          "instance.id",
+          "string",
+          "",
+          "This replica's name: the holder identity of the lease and the group.instance.id (static"
+              + " membership) of the executor's and the writer's consumers. Empty: POD_NAME, else"
+              + " HOSTNAME, else the host name.",
+          Parsers::text);
+
+  public static final Setting<Boolean> LEADER_ELECTION =
+      new Setting<>(
+          "leader.election",
+          "boolean",
+          "true",
+          "Run the connectors only while this replica holds the lease, so that several replicas"
+              + " can run and one takes over when the leader is lost.",
+          Parsers::bool);
+
+  public static final Setting<String> LEADER_ELECTION_LEASE_NAME =
+      new Setting<>(
+          "leader.election.lease.name",
+          "string",
+          "quotaflow-connectors",
+          "Name of the Lease (coordination.k8s.io/v1) the replicas compete for.",
+          LeaderElectionSettings::objectName);
+
+  public static final Setting<String> LEADER_ELECTION_LEASE_NAMESPACE =
+      new Setting<>(
+          "leader.election.lease.namespace",
+          "string",
+          "",
+          "Namespace of the Lease. Empty: the namespace of the cluster client (in a pod, its own).",
+          LeaderElectionSettings::namespaceOrEmpty);
+
+  public static final Setting<Duration> LEADER_ELECTION_LEASE_DURATION =
+      new Setting<>(
+          "leader.election.lease.duration",
+          "duration",
+          "15s",
+          "How long a lease that is not renewed holds: a lost leader is replaced within it.",
+          Parsers::duration);
+
+  public static final Setting<Duration> LEADER_ELECTION_RENEW_DEADLINE =
+      new Setting<>(
+          "leader.election.renew.deadline",
+          "duration",
+          "10s",
+          "How long the leader tries to renew before it stops the connectors; shorter than the"
+              + " lease duration, so it stops before another replica can take over.",
+          Parsers::duration);
+
+  public static final Setting<Duration> LEADER_ELECTION_RETRY_PERIOD =
+      new Setting<>(
+          "leader.election.retry.period",
+          "duration",
+          "2s",
+          "How often the leader renews and a follower tries to acquire the lease.",
+          Parsers::duration);
+
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
   public static final int METRICS_OFF = -1;
 
@@ -248,6 +309,13 @@ public final class ConnectSettings {
           EVENTS_ENABLED,
           EVENTS_PER_OBJECT_PER_MINUTE,
           EVENTS_PER_OBJECT_BURST,
+          INSTANCE_ID,
+          LEADER_ELECTION,
+          LEADER_ELECTION_LEASE_NAME,
+          LEADER_ELECTION_LEASE_NAMESPACE,
+          LEADER_ELECTION_LEASE_DURATION,
+          LEADER_ELECTION_RENEW_DEADLINE,
+          LEADER_ELECTION_RETRY_PERIOD,
           METRICS_PORT);
 
   private ConnectSettings() {}
@@ -304,6 +372,29 @@ public final class ConnectSettings {
         config.get(EVENTS_ENABLED),
         config.get(EVENTS_PER_OBJECT_PER_MINUTE),
         config.get(EVENTS_PER_OBJECT_BURST));
+  }
+
+  /**
+   * This replica's name: {@link #INSTANCE_ID}, else the one the environment gives (see {@link
+   * GroupMembership#instanceName(Map)}).
+   */
+  static String instanceId(final ConnectConfig config, final Map<String, String> environment) {
+    final String configured = config.get(INSTANCE_ID).trim();
+    return configured.isEmpty() ? GroupMembership.instanceName(environment) : configured;
+  }
+
+  /**
+   * The leader election settings, checked against each other.
+   *
+   * @throws IllegalArgumentException naming the settings that do not fit together
+   */
+  static LeaderElectionSettings leaderElection(final ConnectConfig config) {
+    return new LeaderElectionSettings(
+        config.get(LEADER_ELECTION_LEASE_NAME),
+        config.get(LEADER_ELECTION_LEASE_NAMESPACE),
+        config.get(LEADER_ELECTION_LEASE_DURATION),
+        config.get(LEADER_ELECTION_RENEW_DEADLINE),
+        config.get(LEADER_ELECTION_RETRY_PERIOD));
   }
 
   /** The status writer's settings from a configuration. */

@@ -1,5 +1,6 @@
 package io.quotaflow.evict;
 
+import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.serde.RecordDecodingException;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -110,6 +112,6 @@ final class CommandLedger implements AutoCloseable {
 
   @Override
   public void close() {
-    consumer.close();
+    consumer.close(CloseOptions.timeout(GroupMembership.CLIENT_CLOSE_TIMEOUT));
   }
 }

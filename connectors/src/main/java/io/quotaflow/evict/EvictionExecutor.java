@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
 import io.quotaflow.cluster.ConsumerConfigs;
+import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
@@ -91,6 +92,9 @@ public final class EvictionExecutor extends ClientLoop {
   private final Topic<PodKey, EvictionCommand> commands;
   private final Topic<PodKey, EvictionResult> results;
   private final Topic<byte[], byte[]> rejected;
+  private final Map<String, Object> consumerConfig;
+  private final String instanceId;
+  private final String groupId;
   private final Consumer<byte[], byte[]> consumer;
   private final Producer<byte[], byte[]> producer;
   private final CommandLedger ledger;
@@ -179,7 +183,10 @@ public final class EvictionExecutor extends ClientLoop {
       }
     }
     this.kafkaMeters = new KafkaClientMeters(registry);
-    this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig(kafka, settings)));
+    this.consumerConfig = consumerConfig(kafka, settings);
+    this.instanceId = GroupMembership.instanceId(consumerConfig);
+    this.groupId = settings.groupId();
+    this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig));
     this.producer = kafkaMeters.producer(new KafkaProducer<>(producerConfig(kafka, settings)));
     this.ledger =
         new CommandLedger(
@@ -187,10 +194,11 @@ public final class EvictionExecutor extends ClientLoop {
             results,
             LEDGER_TIMEOUT);
     LOG.info(
-        "eviction executor for clusters {}{}, group {}",
+        "eviction executor for clusters {}{}, group {} as {}",
         evictors.keySet(),
         settings.dryRun() ? " (dry run)" : "",
-        settings.groupId());
+        settings.groupId(),
+        instanceId);
   }
 
   /**
@@ -210,6 +218,10 @@ public final class EvictionExecutor extends ClientLoop {
   @Override
   protected void loop() throws InterruptedException {
     producer.initTransactions();
+    // A predecessor under this instance id (this pod before a crash) would hold the partitions
+    // until its session timed out.
+    GroupMembership.removeDeparted(
+        consumerConfig, groupId, instanceId::equals, GroupMembership.ADMIN_TIMEOUT);
     consumer.subscribe(List.of(commands.name()), new Rebalance());
     while (running()) {
       poll();
@@ -411,8 +423,8 @@ public final class EvictionExecutor extends ClientLoop {
   protected void closeClients() {
     closeQuietly(kafkaMeters);
     closeQuietly(ledger);
-    closeQuietly(() -> producer.close(CLOSE_TIMEOUT));
-    closeQuietly(() -> consumer.close(CLOSE_TIMEOUT));
+    closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT));
+    closeQuietly(() -> GroupMembership.close(consumer));
     ownClients.forEach(client -> closeQuietly(client::close));
   }
 
@@ -439,7 +451,8 @@ public final class EvictionExecutor extends ClientLoop {
 
   static Map<String, Object> consumerConfig(
       final Map<String, Object> kafka, final EvictionSettings settings) {
-    final Map<String, Object> config = ConsumerConfigs.readCommitted(kafka, settings.groupId());
+    final Map<String, Object> config =
+        ConsumerConfigs.readCommitted(GroupMembership.consumerGroup(kafka), settings.groupId());
     // A command may wait through its whole backoff; few per poll keep the poll interval safe.
     config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5);
     config.putIfAbsent(
@@ -464,6 +477,8 @@ public final class EvictionExecutor extends ClientLoop {
       final Map<String, Object> kafka, final EvictionSettings settings) {
     final Map<String, Object> config = new HashMap<>(kafka);
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+    config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+    config.remove(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
     config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
     config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
 import io.quotaflow.cluster.ConsumerConfigs;
+import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
@@ -64,10 +65,15 @@ public final class StatusWriter extends ClientLoop {
   public static final String CONTROLLER = "quotaflow.io/status-writer";
 
   private static final Logger LOG = LoggerFactory.getLogger(StatusWriter.class);
+  // Bounded: a commit that cannot finish is retried after the next flush.
+  private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(10);
 
   private final Map<String, Target> targets = new LinkedHashMap<>();
   private final Topic<QuotaKey, GroupRuntime> runtime;
   private final StatusSettings settings;
+  private final Map<String, Object> consumerConfig;
+  private final String instanceId;
+  private final String groupId;
   private final KafkaConsumer<byte[], byte[]> consumer;
   private final MeterRegistry registry;
   private final KafkaClientMeters kafkaMeters;
@@ -147,8 +153,15 @@ public final class StatusWriter extends ClientLoop {
       }
     }
     this.kafkaMeters = new KafkaClientMeters(registry);
-    this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig(kafka, settings)));
-    LOG.info("status writer for clusters {}, group {}", targets.keySet(), settings.groupId());
+    this.consumerConfig = consumerConfig(kafka, settings);
+    this.instanceId = GroupMembership.instanceId(consumerConfig);
+    this.groupId = settings.groupId();
+    this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig));
+    LOG.info(
+        "status writer for clusters {}, group {} as {}",
+        targets.keySet(),
+        settings.groupId(),
+        instanceId);
   }
 
   /** Stops after the write in progress. */
@@ -162,6 +175,10 @@ public final class StatusWriter extends ClientLoop {
   protected void loop() throws InterruptedException {
     awaitInformers();
     targets.values().forEach(target -> target.patcher().discover());
+    // A predecessor under this instance id (this pod before a crash) would hold the partitions
+    // until its session timed out.
+    GroupMembership.removeDeparted(
+        consumerConfig, groupId, instanceId::equals, GroupMembership.ADMIN_TIMEOUT);
     consumer.subscribe(List.of(runtime.name()));
     final long interval = settings.flushInterval().toNanos();
     long nextFlush = System.nanoTime() + interval;
@@ -243,7 +260,11 @@ public final class StatusWriter extends ClientLoop {
       reportOverUse(key);
     }
     if (!failed) {
-      consumer.commitSync();
+      try {
+        consumer.commitSync(COMMIT_TIMEOUT);
+      } catch (org.apache.kafka.common.errors.TimeoutException e) {
+        LOG.warn("committing the runtimes written took longer than {}; retried", COMMIT_TIMEOUT);
+      }
     }
   }
 
@@ -305,7 +326,7 @@ public final class StatusWriter extends ClientLoop {
   protected void closeClients() {
     kafkaMeters.close();
     try {
-      consumer.close(CLOSE_TIMEOUT);
+      GroupMembership.close(consumer);
     } catch (RuntimeException e) {
       LOG.warn("closing the consumer failed: {}", e.toString());
     }
@@ -315,6 +336,6 @@ public final class StatusWriter extends ClientLoop {
   static Map<String, Object> consumerConfig(
       final Map<String, Object> kafka, final StatusSettings settings) {
     // The engine writes runtimes in transactions.
-    return ConsumerConfigs.readCommitted(kafka, settings.groupId());
+    return ConsumerConfigs.readCommitted(GroupMembership.consumerGroup(kafka), settings.groupId());
   }
 }

@@ -11,9 +11,11 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.topics.ProvisioningReport;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.slf4j.Logger;
@@ -63,7 +65,11 @@ public final class EngineCommand extends ServiceCommand {
       description = "Partitions of the topics the engine creates (default: 6).")
   private Integer partitions;
 
+  /** How long SIGTERM waits for the engine to close: shutdown.timeout and a margin. */
+  private static final Duration STOP_WAIT = Duration.ofSeconds(10);
+
   private final CountDownLatch stopped = new CountDownLatch(1);
+  private final CountDownLatch finished = new CountDownLatch(1);
   private volatile Engine running;
 
   /**
@@ -113,7 +119,16 @@ public final class EngineCommand extends ServiceCommand {
       PluginSettings.config(config.kafka());
     }
     final Engine engine = new Engine(config, registry());
-    final Thread hook = new Thread(this::stop, "quotaflow-engine-shutdown");
+    // The JVM halts when its hooks return: the hook asks call() to stop and waits for it, so the
+    // admission plugin closes before the engine it reads, and both within the timeout.
+    final Thread hook =
+        new Thread(
+            () -> {
+              LOG.info("Shutdown requested");
+              stopped.countDown();
+              awaitFinished();
+            },
+            "quotaflow-engine-shutdown");
     Optional<AdmissionServer> plugin = Optional.empty();
     try {
       final ProvisioningReport report = engine.provisionTopics();
@@ -139,9 +154,21 @@ public final class EngineCommand extends ServiceCommand {
       stopped.await();
       return engine.streams().state() == KafkaStreams.State.ERROR ? 1 : 0;
     } finally {
-      removeShutdownHook(hook);
       plugin.ifPresent(AdmissionServer::close);
       engine.close();
+      running = null;
+      finished.countDown();
+      removeShutdownHook(hook);
+    }
+  }
+
+  private void awaitFinished() {
+    try {
+      if (!finished.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("The engine did not stop within {}", STOP_WAIT);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -8,9 +8,12 @@ import io.quotaflow.admission.http.EnginePlugin;
 import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.broker.BrokerPortInUseException;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
+import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.connect.LeaderElectionSettings;
+import io.quotaflow.connect.Leadership;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
@@ -66,7 +69,21 @@ final class LocalRun implements AutoCloseable {
   static final String APPLICATION_ID = "quotaflow-local";
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
-  private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(5);
+  private static final String EVICTION_GROUP = APPLICATION_ID + "-evictions";
+  private static final String STATUS_GROUP = APPLICATION_ID + "-status";
+
+  /** Streams' part of a stop that must end within 5 s. */
+  private static final Duration SHUTDOWN_TIMEOUT = Duration.ofSeconds(3);
+
+  /** Short: one process competes, and a restarted one holds the lease under the same name. */
+  private static final LeaderElectionSettings LEADER_ELECTION =
+      new LeaderElectionSettings(
+          "quotaflow-local-connectors",
+          "default",
+          Duration.ofSeconds(6),
+          Duration.ofSeconds(4),
+          Duration.ofSeconds(1));
+
   private static final Duration TREE_INTERVAL = Duration.ofMillis(500);
 
   private final Deque<AutoCloseable> opened = new ConcurrentLinkedDeque<>();
@@ -140,36 +157,20 @@ final class LocalRun implements AutoCloseable {
     admission = EnginePlugin.start(engineConfig, engine, registry);
     admission.ifPresent(opened::push);
     final boolean writes = settings.demo() || settings.evict();
-    final EvictionExecutor executor =
-        new EvictionExecutor(
-            clusters,
-            topics,
-            kafka,
-            EvictionSettings.defaults()
-                .withDryRun(!writes)
-                .withGroupId(APPLICATION_ID + "-evictions"),
-            Clock.systemUTC(),
-            Sleeper.SYSTEM,
-            registry);
-    opened.push(executor);
-    executor.start();
+    final ConnectorsTerm connectors = new ConnectorsTerm(topics, kafka, writes, registry);
     if (writes) {
-      final StatusWriter writer =
-          new StatusWriter(
-              clusters,
-              topics,
-              kafka,
-              new StatusSettings(
-                  Duration.ofMillis(500),
-                  10.0,
-                  20,
-                  Duration.ofHours(1),
-                  APPLICATION_ID + "-status"),
-              Clock.systemUTC(),
-              Sleeper.SYSTEM,
-              registry);
-      opened.push(writer);
-      writer.start();
+      // As in a deployment, the executor and the writer run only while this process holds the
+      // lease (on the demo cluster, the mock API server stores it).
+      opened.push(
+          Leadership.start(
+              clusters.get(0).client(),
+              LEADER_ELECTION,
+              GroupMembership.instanceName(),
+              connectors::begin,
+              connectors::end));
+    } else {
+      opened.push(connectors::end);
+      connectors.begin();
     }
     awaitFirstTrees(out);
     readyAfter = Duration.ofNanos(System.nanoTime() - startNanos);
@@ -186,6 +187,76 @@ final class LocalRun implements AutoCloseable {
     }
     opened.push(
         new TreePrinter(engine, clusters, engineConfig.quotaOptions(), out, TREE_INTERVAL).start());
+  }
+
+  /**
+   * The eviction executor and the status writer (this one only where quotaflow writes) of one term
+   * as leader; a new term first removes the members an earlier one left in their groups.
+   */
+  private final class ConnectorsTerm {
+    private final TopicCatalogue topics;
+    private final Map<String, Object> kafka;
+    private final boolean writes;
+    private final PrometheusMeterRegistry registry;
+    private final List<AutoCloseable> running = new ArrayList<>();
+    private boolean ended;
+
+    ConnectorsTerm(
+        final TopicCatalogue topics,
+        final Map<String, Object> kafka,
+        final boolean writes,
+        final PrometheusMeterRegistry registry) {
+      this.topics = topics;
+      this.kafka = kafka;
+      this.writes = writes;
+      this.registry = registry;
+    }
+
+    synchronized void begin() {
+      if (ended || !running.isEmpty()) {
+        return;
+      }
+      GroupMembership.removeDeparted(
+          kafka, EVICTION_GROUP, member -> true, GroupMembership.ADMIN_TIMEOUT);
+      final EvictionExecutor executor =
+          new EvictionExecutor(
+              clusters,
+              topics,
+              kafka,
+              EvictionSettings.defaults().withDryRun(!writes).withGroupId(EVICTION_GROUP),
+              Clock.systemUTC(),
+              Sleeper.SYSTEM,
+              registry);
+      running.add(executor);
+      executor.start();
+      if (writes) {
+        GroupMembership.removeDeparted(
+            kafka, STATUS_GROUP, member -> true, GroupMembership.ADMIN_TIMEOUT);
+        final StatusWriter writer =
+            new StatusWriter(
+                clusters,
+                topics,
+                kafka,
+                new StatusSettings(
+                    Duration.ofMillis(500), 10.0, 20, Duration.ofHours(1), STATUS_GROUP),
+                Clock.systemUTC(),
+                Sleeper.SYSTEM,
+                registry);
+        running.add(writer);
+        writer.start();
+      }
+    }
+
+    synchronized void end() {
+      for (int i = running.size() - 1; i >= 0; i--) {
+        try {
+          running.get(i).close();
+        } catch (final Exception e) {
+          LOG.warn("Closing {} failed", running.get(i).getClass().getSimpleName(), e);
+        }
+      }
+      running.clear();
+    }
   }
 
   /** The engine. */
@@ -305,6 +376,11 @@ final class LocalRun implements AutoCloseable {
             .set(StreamsConfig.STATESTORE_CACHE_MAX_BYTES_CONFIG, "0")
             .set(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "6000")
             .set(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), "500")
+            // A static member: restarted after a crash, it takes its tasks back at once instead
+            // of waiting for its predecessor's session to end.
+            .set(
+                StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG),
+                APPLICATION_ID + "-" + GroupMembership.instanceName())
             .set(EngineSettings.TOPIC_PARTITIONS.key(), "1")
             .set(EngineSettings.REVOKE_CHECK_INTERVAL.key(), "500ms")
             .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), SHUTDOWN_TIMEOUT.toSeconds() + "s")

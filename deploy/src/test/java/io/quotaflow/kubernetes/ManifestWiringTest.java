@@ -26,6 +26,8 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -35,8 +37,10 @@ import io.quotaflow.admission.http.FailurePolicy;
 import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
+import io.quotaflow.connect.LeaderElectionSettings;
 import io.quotaflow.connect.MetricsEndpoint;
 import io.quotaflow.events.EventRecorder;
 import io.quotaflow.status.StatusMode;
@@ -549,8 +553,12 @@ class ManifestWiringTest {
   }
 
   private static Map<String, Set<String>> granted(final ClusterRole role) {
+    return granted(role.getRules());
+  }
+
+  private static Map<String, Set<String>> granted(final List<PolicyRule> rules) {
     final Map<String, Set<String>> granted = new TreeMap<>();
-    for (final PolicyRule rule : role.getRules()) {
+    for (final PolicyRule rule : rules) {
       for (final String group : rule.getApiGroups()) {
         for (final String resource : rule.getResources()) {
           granted
@@ -622,21 +630,70 @@ class ManifestWiringTest {
 
   @Test
   void rbacGrantsTheConnectorsTheEventsTheyEmit() {
-    final Map<String, Set<String>> granted = new TreeMap<>();
-    for (final PolicyRule rule : one(ClusterRole.class).getRules()) {
-      for (final String group : rule.getApiGroups()) {
-        for (final String resource : rule.getResources()) {
-          granted
-              .computeIfAbsent(group + "/" + resource, key -> new TreeSet<>())
-              .addAll(rule.getVerbs());
-        }
-      }
-    }
-
     // The recorder's own constants: a new verb in the code fails here until RBAC grants it.
-    assertThat(granted.get(EventRecorder.API_GROUP + "/" + EventRecorder.RESOURCE))
+    assertThat(
+            granted(one(ClusterRole.class).getRules())
+                .get(qualified(EventRecorder.API_GROUP, EventRecorder.RESOURCE)))
         .as("events of %s", EventRecorder.API_GROUP)
         .containsExactlyInAnyOrderElementsOf(EventRecorder.VERBS);
+  }
+
+  @Test
+  void theConnectorsRunTwoReplicasThatElectALeaderOnALeaseTheyMayUse() throws IOException {
+    final Deployment connectors = one(Deployment.class);
+    assertThat(connectors.getSpec().getReplicas())
+        .as("a standby replica")
+        .isGreaterThanOrEqualTo(2);
+    final Container container = connectors.getSpec().getTemplate().getSpec().getContainers().get(0);
+    final Map<String, String> fields = new HashMap<>();
+    container.getEnv().stream()
+        .filter(variable -> variable.getValueFrom() != null)
+        .filter(variable -> variable.getValueFrom().getFieldRef() != null)
+        .forEach(
+            variable ->
+                fields.put(
+                    variable.getName(), variable.getValueFrom().getFieldRef().getFieldPath()));
+    // Each replica is named by its pod: the lease holder and the consumers' static member name.
+    assertThat(GroupMembership.NAME_VARIABLES.get(0)).isEqualTo("POD_NAME");
+    assertThat(fields).containsEntry("POD_NAME", "metadata.name");
+    // The Lease is in the pod's namespace, where the Role below grants it.
+    assertThat(fields)
+        .containsEntry(
+            ConnectSettings.LEADER_ELECTION_LEASE_NAMESPACE.environmentName(),
+            "metadata.namespace");
+
+    // Leader election is on, and the settings the manifest gives pass the start-up checks.
+    final Map<String, String> environment = new HashMap<>();
+    container.getEnv().stream()
+        .filter(variable -> variable.getValue() != null)
+        .forEach(variable -> environment.put(variable.getName(), variable.getValue()));
+    final ConnectConfig config = ConnectConfig.builder().environment(environment).build();
+    assertThat(config.get(ConnectSettings.LEADER_ELECTION)).isTrue();
+    final LeaderElectionSettings election =
+        new LeaderElectionSettings(
+            config.get(ConnectSettings.LEADER_ELECTION_LEASE_NAME),
+            "quotaflow",
+            config.get(ConnectSettings.LEADER_ELECTION_LEASE_DURATION),
+            config.get(ConnectSettings.LEADER_ELECTION_RENEW_DEADLINE),
+            config.get(ConnectSettings.LEADER_ELECTION_RETRY_PERIOD));
+    assertThat(connectors.getSpec().getTemplate().getSpec().getTerminationGracePeriodSeconds())
+        .as("a stop (under 5 s) fits the grace period")
+        .isGreaterThanOrEqualTo(5L)
+        .isLessThan(election.leaseDuration().toSeconds() + 1);
+
+    final Role role = one(Role.class);
+    assertThat(granted(role.getRules())).isEqualTo(documentedCalls("## Leader election"));
+    final RoleBinding binding = one(RoleBinding.class);
+    assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+    assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+    assertThat(binding.getSubjects())
+        .singleElement()
+        .satisfies(
+            subject -> {
+              assertThat(subject.getName())
+                  .isEqualTo(connectors.getSpec().getTemplate().getSpec().getServiceAccountName());
+              assertThat(subject.getNamespace()).isEqualTo(kustomizationNamespace());
+            });
   }
 
   /**
@@ -644,8 +701,13 @@ class ManifestWiringTest {
    * group) to verbs. The rows below "## RBAC" read {@code | `pods` | `get`, `list` | ... |}.
    */
   private static Map<String, Set<String>> documentedConnectorCalls() throws IOException {
+    return documentedCalls("## RBAC");
+  }
+
+  /** The rows {@code | `resource` | `verb`, ... |} of one section of docs/connectors.md. */
+  private static Map<String, Set<String>> documentedCalls(final String heading) throws IOException {
     final String doc = Files.readString(CONNECTORS_DOC, StandardCharsets.UTF_8);
-    final String section = doc.substring(doc.indexOf("## RBAC"));
+    final String section = doc.substring(doc.indexOf("\n" + heading + "\n") + 1);
     final Pattern row = Pattern.compile("^\\| `([^`|]+)` \\| ([^|]+) \\|", Pattern.MULTILINE);
     final Matcher matcher = row.matcher(section.substring(0, section.indexOf("\n## ", 1)));
     final Map<String, Set<String>> calls = new TreeMap<>();

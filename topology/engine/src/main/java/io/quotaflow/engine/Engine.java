@@ -18,6 +18,8 @@ import java.util.Objects;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -137,13 +139,31 @@ public final class Engine implements AutoCloseable {
     }
     closed = true;
     final Duration timeout = config.get(EngineSettings.SHUTDOWN_TIMEOUT);
-    final boolean clean = streams.close(timeout);
+    // A dynamic member leaves its group, so the others (or this instance restarted) get its tasks
+    // at once; a static one stays, so its restart under the same name gets them back without a
+    // rebalance.
+    final boolean clean =
+        streams.close(
+            CloseOptions.groupMembershipOperation(
+                    isStaticMember()
+                        ? CloseOptions.GroupMembershipOperation.REMAIN_IN_GROUP
+                        : CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                .withTimeout(timeout));
     streamsMetrics.close();
     if (clean) {
       LOG.info("Engine closed");
     } else {
       LOG.warn("Engine did not close within {}", timeout);
     }
+  }
+
+  /** Whether the main consumer has a {@code group.instance.id} (static membership). */
+  private boolean isStaticMember() {
+    final Map<String, String> kafka = config.kafka();
+    return kafka.containsKey(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG)
+        || kafka.containsKey(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
+        || kafka.containsKey(
+            StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
   }
 
   private Map<String, Object> adminSettings() {

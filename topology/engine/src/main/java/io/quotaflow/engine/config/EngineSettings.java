@@ -121,8 +121,9 @@ public final class EngineSettings {
       new Setting<>(
           "shutdown.timeout",
           "duration",
-          "30s",
-          "How long a shutdown waits for Kafka Streams to commit and close.",
+          "4s",
+          "How long a shutdown waits for Kafka Streams to commit and close (SIGTERM ends the"
+              + " process within 5 s); what is not committed by then is processed again.",
           Parsers::duration);
 
   /** SPEC 7.5. */
