@@ -89,12 +89,14 @@ class QuotaWebhookSelfPatchTest {
 
   @Test
   void aStatusWriteIsAllowedEvenWhenThePluginFailsClosedAndCannotDecide() {
+    // No state was ever read: the plugin has no last state to answer from.
     plugin.close();
+    state.unavailable("east", "the cluster's task is being restored");
     plugin =
         Plugin.start(
             PluginConfig.plainHttpOnLoopback(0).withFailurePolicy(FailurePolicy.FAIL_CLOSED),
             state);
-    state.unavailable("east", "the cluster's task is being restored");
+    plugin.server().refreshLastState();
 
     final JsonNode status = update("f1", quota -> quota.used("cpu", "2"));
     final JsonNode spec = update("f2", quota -> quota.min("cpu", "1"));
