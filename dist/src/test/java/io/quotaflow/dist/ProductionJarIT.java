@@ -56,7 +56,10 @@ class ProductionJarIT {
     final Finished help = JarProcess.runJar(JAR, "--help");
     final Finished local = JarProcess.runJar(JAR, "local");
 
-    assertThat(help.out()).contains("engine").contains("connect").doesNotContain("local ");
+    assertThat(help.out())
+        .containsPattern("(?m)^ +engine ")
+        .containsPattern("(?m)^ +connect ")
+        .doesNotContainPattern("(?m)^ +local ");
     assertThat(local.exitCode()).isEqualTo(2);
     assertThat(local.err()).contains("Unmatched argument").contains("'local'");
   }
