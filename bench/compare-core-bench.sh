@@ -10,7 +10,7 @@
 #
 # Usage: bench/compare-core-bench.sh BEFORE_JAR AFTER_JAR
 #   a jar is a shaded bench/target/benchmarks.jar, built with
-#   mvn -B -q -o -pl bench -am package -Pbench -DskipTests -Dspotless.check.skip=true
+#   mvn -B -q -pl bench -am package -Pbench -DskipTests -Dspotless.check.skip=true
 # Environment: ROUNDS (default 2: turns per jar), BENCH_GROUPS (default 10000),
 #              LARGE_GROUPS (default 100000, RuntimeRecomputeBenchmark only; empty to skip),
 #              JMH_SETTINGS (default "-f 1 -wi 3 -w 1s -i 5 -r 1s"),

@@ -6,7 +6,7 @@
 #
 # Usage: bench/run-admission-bench.sh [--rate 1000] [--seconds 20] [--warmup 5] [--connections 16]
 #                                     [--max-seconds 10]
-# Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the compiled classes.
+# Environment: MVN_ARGS (default none; "-o" for offline), SKIP_BUILD=1 to reuse the compiled classes.
 set -euo pipefail
 
 # shellcheck source=bench/bench-build.sh

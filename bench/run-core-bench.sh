@@ -6,7 +6,7 @@
 # by an incremental recomputation at 10,000 and 100,000 groups. Prints JMH's table, then the comparison with the peer and the targets.
 #
 # Usage: bench/run-core-bench.sh [extra JMH options, e.g. -p groups=10000 or -prof gc]
-# Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the jar,
+# Environment: MVN_ARGS (default none; "-o" for offline), SKIP_BUILD=1 to reuse the jar,
 #              JMH_SETTINGS to replace the default "-f 1 -wi 3 -w 1s -i 5 -r 2s",
 #              CPU_PROBE_GROUPS (default "100 10000"; empty to skip) for the thread-CPU-time probe
 #              that follows JMH: on a busy machine it shows what the wall clock cannot.
@@ -20,7 +20,7 @@ mkdir -p "$out"
 
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
   # shellcheck disable=SC2086
-  mvn -B -q -pl bench -am package -Pbench -DskipTests -Dspotless.check.skip=true ${MVN_ARGS--o}
+  mvn -B -q -pl bench -am package -Pbench -DskipTests -Dspotless.check.skip=true ${MVN_ARGS-}
 fi
 
 # shellcheck disable=SC2086

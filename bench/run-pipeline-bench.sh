@@ -16,7 +16,7 @@
 #          and, to try an engine setting: [--commit-interval-ms N] [--threads N]
 #          [--max-task-idle-ms N] [--recompute-ms N] [--backlog-ms N] [--batch-size N]
 #          [--fetch-min-bytes N] [--partitioned-inputs 1]
-# Environment: MVN_ARGS (default "-o": offline), SKIP_BUILD=1 to reuse the compiled classes,
+# Environment: MVN_ARGS (default none; "-o" for offline), SKIP_BUILD=1 to reuse the compiled classes,
 #   JFR=1 to record a flight recording (bench/target/pipeline-bench/pipeline.jfr),
 #   BENCH_JAVA_OPTS for more JVM options (default -Xmx3g).
 set -euo pipefail
