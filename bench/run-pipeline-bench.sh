@@ -15,7 +15,7 @@
 #          [--engine-warmups N] (default: warm up until a run's CPU per event is steady)
 #          and, to try an engine setting: [--commit-interval-ms N] [--threads N]
 #          [--max-task-idle-ms N] [--recompute-ms N] [--backlog-ms N] [--batch-size N]
-#          [--fetch-min-bytes N] [--partitioned-inputs 1]
+#          [--fetch-min-bytes N] [--partitioned-inputs 0] (inputs placed by key, the repartition topology)
 # Environment: MVN_ARGS (default none; "-o" for offline), SKIP_BUILD=1 to reuse the compiled classes,
 #   JFR=1 to record a flight recording (bench/target/pipeline-bench/pipeline.jfr),
 #   BENCH_JAVA_OPTS for more JVM options (default -Xmx3g).

@@ -9,12 +9,9 @@ import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.source.SourceSettings;
 import io.quotaflow.status.StatusMode;
 import io.quotaflow.status.StatusSettings;
-import io.quotaflow.topics.ClusterPartitioner;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * The documented settings of {@code quotaflow connect}: key, type, default and meaning. Topic
@@ -62,10 +59,10 @@ public final class ConnectSettings {
       new Setting<>(
           "source.partition.by.cluster",
           "boolean",
-          "false",
+          "true",
           "Put every record of a cluster on one partition of the input topics (ClusterPartitioner),"
-              + " so an engine with inputs.partitioned.by.cluster reads them without a repartition"
-              + " hop. Set it on every source before the engine's setting.",
+              + " as the engine's default inputs.partitioned.by.cluster expects; false places them"
+              + " by key, for an engine with inputs.partitioned.by.cluster=false.",
           Parsers::bool);
 
   public static final Setting<Boolean> EVICTION_DRY_RUN =
@@ -333,24 +330,13 @@ public final class ConnectSettings {
     }
   }
 
-  /**
-   * The source's Kafka settings: the configured ones, with the cluster partitioner when {@link
-   * #SOURCE_PARTITION_BY_CLUSTER} is on.
-   */
-  static Map<String, Object> sourceKafka(final ConnectConfig config) {
-    final Map<String, Object> kafka = new HashMap<>(config.kafka());
-    if (config.get(SOURCE_PARTITION_BY_CLUSTER)) {
-      kafka.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, ClusterPartitioner.class.getName());
-    }
-    return kafka;
-  }
-
   /** The source's settings from a configuration. */
   static SourceSettings source(final ConnectConfig config) {
     return new SourceSettings(
         config.get(SOURCE_RESYNC),
         config.get(SOURCE_RECONCILE_INTERVAL),
-        config.get(SOURCE_START_TIMEOUT));
+        config.get(SOURCE_START_TIMEOUT),
+        config.get(SOURCE_PARTITION_BY_CLUSTER));
   }
 
   /** The eviction executor's settings from a configuration. */

@@ -105,11 +105,7 @@ final class Connectors implements AutoCloseable {
       if (enabled.source()) {
         final KubeSource source =
             new KubeSource(
-                clusters,
-                topics,
-                ConnectSettings.sourceKafka(config),
-                ConnectSettings.source(config),
-                registry);
+                clusters, topics, config.kafka(), ConnectSettings.source(config), registry);
         connectors.started.add(source);
         source
             .start()

@@ -3,6 +3,7 @@ package io.quotaflow.source;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,7 +81,7 @@ public final class KubeSource implements AutoCloseable {
     this(
         clusters,
         topics,
-        new KafkaProducer<>(producerConfig(kafka)),
+        new KafkaProducer<>(producerConfig(kafka, settings.partitionByCluster())),
         () -> new KafkaConsumer<>(snapshotConsumerConfig(kafka)),
         settings,
         registry);
@@ -181,8 +182,13 @@ public final class KubeSource implements AutoCloseable {
    * The producer settings of the source: the given ones, with idempotence, {@code acks=all} and
    * byte serializers enforced, and lz4 compression unless another codec is chosen.
    */
-  static Map<String, Object> producerConfig(final Map<String, Object> kafka) {
+  static Map<String, Object> producerConfig(
+      final Map<String, Object> kafka, final boolean partitionByCluster) {
     final Map<String, Object> config = new HashMap<>(kafka);
+    if (partitionByCluster) {
+      // The engine reads each partition as a set of whole clusters (inputs.partitioned.by.cluster).
+      config.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, ClusterPartitioner.class.getName());
+    }
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.merge(

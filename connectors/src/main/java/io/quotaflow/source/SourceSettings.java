@@ -10,8 +10,15 @@ import java.util.Objects;
  * @param reconcileInterval how often every key the topics hold is checked against the cluster, on
  *     top of the check after each (re)list
  * @param startTimeout how long reading the topics at start may take
+ * @param partitionByCluster whether every record of a cluster goes to one partition of each input
+ *     topic ({@code ClusterPartitioner}), as the engine's default topology expects; false places
+ *     records by key (the producer's default partitioner, or the one configured)
  */
-public record SourceSettings(Duration resync, Duration reconcileInterval, Duration startTimeout) {
+public record SourceSettings(
+    Duration resync,
+    Duration reconcileInterval,
+    Duration startTimeout,
+    boolean partitionByCluster) {
 
   /** Validates the durations. */
   public SourceSettings {
@@ -20,7 +27,15 @@ public record SourceSettings(Duration resync, Duration reconcileInterval, Durati
     requirePositive(startTimeout, "startTimeout");
   }
 
-  /** Resync every 10 minutes, reconcile every 5 minutes, a minute to read the topics at start. */
+  /** The given timing, records partitioned by cluster. */
+  public SourceSettings(Duration resync, Duration reconcileInterval, Duration startTimeout) {
+    this(resync, reconcileInterval, startTimeout, true);
+  }
+
+  /**
+   * Resync every 10 minutes, reconcile every 5 minutes, a minute to read the topics at start,
+   * records partitioned by cluster.
+   */
   public static SourceSettings defaults() {
     return new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(5), Duration.ofMinutes(1));
   }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.topics.ClusterPartitioner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -57,22 +56,20 @@ class ConnectCommandTest {
   }
 
   @Test
-  void partitioningByClusterGivesOnlyTheSourceTheClusterPartitioner() {
-    final ConnectCommand plain =
+  void theSourcePartitionsByClusterUnlessToldOtherwise() {
+    final ConnectCommand byDefault =
         parse(Map.of(), "--bootstrap-servers", "k:9092", "--cluster", "a=b");
-    final ConnectCommand byCluster =
+    final ConnectCommand byKey =
         parse(
-            Map.of("QUOTAFLOW_SOURCE_PARTITION_BY_CLUSTER", "true"),
+            Map.of("QUOTAFLOW_SOURCE_PARTITION_BY_CLUSTER", "false"),
             "--bootstrap-servers",
             "k:9092",
             "--cluster",
             "a=b");
 
-    assertThat(ConnectSettings.sourceKafka(plain.configuration()))
-        .doesNotContainKey(ProducerConfig.PARTITIONER_CLASS_CONFIG);
-    assertThat(ConnectSettings.sourceKafka(byCluster.configuration()))
-        .containsEntry(ProducerConfig.PARTITIONER_CLASS_CONFIG, ClusterPartitioner.class.getName());
-    assertThat(byCluster.configuration().kafka())
+    assertThat(ConnectSettings.source(byDefault.configuration()).partitionByCluster()).isTrue();
+    assertThat(ConnectSettings.source(byKey.configuration()).partitionByCluster()).isFalse();
+    assertThat(byDefault.configuration().kafka())
         .as("the executor's and the status writer's clients")
         .doesNotContainKey(ProducerConfig.PARTITIONER_CLASS_CONFIG);
   }

@@ -31,10 +31,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * <p>Options (all {@code --name value}): clusters, groups (per cluster), pods (in all), updates,
  * partitions, rate (events/s), latency-seconds, warmup-seconds, max-seconds (per engine run); and,
  * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms,
- * batch-size (the engine producer's), fetch-min-bytes (its consumers'), partitioned-inputs 1 (the
- * inputs written through ClusterPartitioner and read without the repartition hop), backlog-ms;
- * engine-warmups N runs N unreported engine runs first (default: until steady, see {@link WarmUp});
- * floor 0 skips the three Kafka Streams floor runs ({@link FloorRun}) made after them.
+ * batch-size (the engine producer's), fetch-min-bytes (its consumers'), partitioned-inputs 0 (the
+ * inputs written by key and read through the repartition hop; 1, the default, writes them through
+ * ClusterPartitioner and runs the engine's default topology), backlog-ms; engine-warmups N runs N
+ * unreported engine runs first (default: until steady, see {@link WarmUp}); floor 0 skips the three
+ * Kafka Streams floor runs ({@link FloorRun}) made after them.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
@@ -59,7 +60,8 @@ public final class PipelineBench {
     final Duration warmup = Duration.ofSeconds(options.getOrDefault("warmup-seconds", 5));
     final Duration limit = Duration.ofSeconds(options.getOrDefault("max-seconds", 180));
     final Map<String, String> engineSettings = engineSettings(options);
-    final boolean byCluster = options.getOrDefault("partitioned-inputs", 0) != 0;
+    // As the engine's default inputs.partitioned.by.cluster: written through ClusterPartitioner.
+    final boolean byCluster = options.getOrDefault("partitioned-inputs", 1) != 0;
     final Path work = Files.createTempDirectory("quotaflow-pipeline-bench");
     OUT.printf(
         Locale.ROOT,

@@ -101,10 +101,13 @@ public final class Engine implements AutoCloseable {
         report.mismatched().stream().filter(check -> inputs.contains(check.topic())).toList();
     if (!differing.isEmpty()) {
       throw new IllegalStateException(
-          "inputs.partitioned.by.cluster needs the input topics with topic.partitions="
+          "inputs.partitioned.by.cluster (the default) needs the input topics with"
+              + " topic.partitions="
               + config.get(EngineSettings.TOPIC_PARTITIONS)
-              + " partitions: "
-              + differing);
+              + " partitions, each cluster on the partition ClusterPartitioner gives it: "
+              + differing
+              + "; set topic.partitions to their count, or inputs.partitioned.by.cluster=false"
+              + " for inputs placed by key");
     }
   }
 

@@ -42,21 +42,22 @@ import org.apache.kafka.streams.state.Stores;
  * The engine's Kafka Streams topology, built by one method shared by the engine and its tests.
  *
  * <pre>
- * pods.v1             ─► pods-to-cluster-events             ─┐
- * quotas.v1           ─► quotas-to-cluster-events           ─┤
- * nodes.v1            ─► nodes-to-cluster-events            ─┼─► cluster-events (repartition
- * eviction-results.v1 ─► eviction-results-to-cluster-events ─┘          by cluster)
- *                                                                        │
- *                          cluster-quota ─► runtime.v1, pod-classes.v1, evictions.v1
- *                          stores: cluster-inputs, runtime, pod-assignments,
- *                                  over-used-since, eviction-ledger, eviction-retry-at
- *
- * (With inputs partitioned by cluster only the results are repartitioned, through
- * eviction-results-by-cluster.)
+ * pods.v1   ─► pods-to-cluster-events   ─┐  (each task reads the same partition of the three
+ * quotas.v1 ─► quotas-to-cluster-events ─┤   inputs: whole clusters, placed by ClusterPartitioner)
+ * nodes.v1  ─► nodes-to-cluster-events  ─┼─► cluster-quota ─► runtime.v1, pod-classes.v1,
+ *                                         │                    evictions.v1
+ * eviction-results.v1 ─► eviction-results-to-cluster-events ─► eviction-results-by-cluster
+ *                        (repartition to the cluster's partition) ─┘
+ *          stores: cluster-inputs, runtime, pod-assignments, over-used-since, eviction-ledger,
+ *                  eviction-retry-at
  * </pre>
  *
- * Every node, store and internal topic is named in {@link TopologyNames}; building with a generated
- * name fails (see {@link #streamsProperties}).
+ * <p>With {@code inputs.partitioned.by.cluster=false} (inputs placed by key, by producers other
+ * than quotaflow's connectors) the four inputs are merged and re-keyed by cluster through the one
+ * cluster-events repartition topic instead, and cluster-quota reads that.
+ *
+ * <p>Every node, store and internal topic is named in {@link TopologyNames}; building with a
+ * generated name fails (see {@link #streamsProperties}).
  */
 public final class QuotaTopology {
   // Remembering serdes: an event is stored just as it arrived from the repartition topic, and a

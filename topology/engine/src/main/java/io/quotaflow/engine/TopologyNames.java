@@ -40,14 +40,15 @@ public final class TopologyNames {
   public static final String MERGE_EVICTION_RESULTS = "merge-eviction-result-events";
 
   /**
-   * With inputs partitioned by cluster: the repartition of the eviction results by cluster, which
-   * the executor writes keyed by pod; the internal topic is {@code <application.id>-eviction-
-   * results-by-cluster-repartition}.
+   * With inputs partitioned by cluster (the default): the repartition of the eviction results by
+   * cluster, which the executor writes keyed by pod; the internal topic is {@code
+   * <application.id>-eviction- results-by-cluster-repartition}.
    */
   public static final String EVICTION_RESULTS_BY_CLUSTER = "eviction-results-by-cluster";
 
   /**
-   * The repartition by cluster; the internal topic is {@code <application.id>-cluster-events-
+   * With inputs placed by key ({@code inputs.partitioned.by.cluster=false}): the repartition of
+   * every input by cluster; the internal topic is {@code <application.id>-cluster-events-
    * repartition}.
    */
   public static final String CLUSTER_EVENTS = "cluster-events";

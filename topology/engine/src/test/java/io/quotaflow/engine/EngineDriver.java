@@ -68,7 +68,17 @@ final class EngineDriver implements AutoCloseable {
   private Duration inputAge = Duration.ZERO;
 
   EngineDriver() {
-    this(EngineConfig.defaults());
+    this(settings().build());
+  }
+
+  /**
+   * The engine's defaults as the driver can run them: one partition per topic. The driver puts
+   * every input record on partition 0, so with inputs partitioned by cluster (the default) a
+   * cluster hashed to another of six partitions would be rejected; with one partition every cluster
+   * is on partition 0, as in a deployment whose topics have a single partition.
+   */
+  static EngineConfig.Builder settings() {
+    return EngineConfig.builder().set(EngineSettings.TOPIC_PARTITIONS.key(), "1");
   }
 
   EngineDriver(final EngineConfig config) {

@@ -9,7 +9,6 @@ import static io.quotaflow.engine.ReclaimScene.teamBClaimsItsMin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
-import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.EvictionCommands;
@@ -97,7 +96,7 @@ class EvictionRetryTest {
   void afterTheLastAllowedAttemptThePodIsNotCommandedAgainAndTheMetricCountsIt() {
     engine =
         new EngineDriver(
-            EngineConfig.builder()
+            EngineDriver.settings()
                 .set(EngineSettings.REVOKE_MAX_ATTEMPTS.key(), "2")
                 .set(EngineSettings.REVOKE_RETRY_BACKOFF.key(), "10s")
                 .build());

@@ -7,6 +7,7 @@ import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.TopicCatalogue;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,8 +18,9 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Writes input records to a real broker, as the connectors would, and keeps the {@link InputModel}
- * of what was written. Records of one object go to one partition in order (the default
- * partitioner), like the connectors' compacted topics.
+ * of what was written. As the connectors do by default, every record of a cluster goes to the
+ * partition {@link ClusterPartitioner} gives it, in order; {@link #placedByKey} writes them as
+ * other producers would, by key (for an engine with {@code inputs.partitioned.by.cluster=false}).
  */
 public final class KafkaInputs implements AutoCloseable {
   private final TopicCatalogue topics;
@@ -26,7 +28,16 @@ public final class KafkaInputs implements AutoCloseable {
   private final InputModel model = new InputModel();
 
   public KafkaInputs(final String bootstrapServers, final TopicCatalogue topics) {
-    this(bootstrapServers, topics, Map.of());
+    this(
+        bootstrapServers,
+        topics,
+        Map.of(ProducerConfig.PARTITIONER_CLASS_CONFIG, ClusterPartitioner.class.getName()));
+  }
+
+  /** Inputs placed by key: the producer's default partitioner. */
+  public static KafkaInputs placedByKey(
+      final String bootstrapServers, final TopicCatalogue topics) {
+    return new KafkaInputs(bootstrapServers, topics, Map.of());
   }
 
   /** Inputs written by a producer with {@code more} producer settings (e.g. a partitioner). */
@@ -118,9 +129,12 @@ public final class KafkaInputs implements AutoCloseable {
     return this;
   }
 
-  /** Bytes as they are, e.g. garbage; not part of the model. */
+  /**
+   * Bytes as they are, e.g. garbage, on partition 0 (no partitioner can read a cluster from them);
+   * not part of the model.
+   */
   public KafkaInputs raw(final String topic, final byte[] key, final byte[] value) {
-    send(topic, key, value);
+    producer.send(new ProducerRecord<>(topic, 0, key, value));
     return this;
   }
 

@@ -23,9 +23,9 @@ import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
- * With {@code inputs.partitioned.by.cluster} the engine reads the inputs without the repartition
- * topic, computes the same runtimes, and rejects a record found off its cluster's partition (the
- * test driver puts every record on partition 0).
+ * With {@code inputs.partitioned.by.cluster} (the default) the engine reads the inputs without the
+ * repartition topic, computes the same runtimes, and rejects a record found off its cluster's
+ * partition (the test driver puts every record on partition 0).
  */
 class PartitionedInputsTest {
   private static final String NS = "apps";

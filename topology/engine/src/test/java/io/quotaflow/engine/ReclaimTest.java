@@ -12,7 +12,6 @@ import static io.quotaflow.engine.ReclaimScene.teamABorrowsTheWholeCluster;
 import static io.quotaflow.engine.ReclaimScene.teamBClaimsItsMin;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.EvictionCommands;
@@ -187,7 +186,7 @@ class ReclaimTest {
   void reclaimSwitchedOffIssuesNoCommands() {
     engine =
         new EngineDriver(
-            EngineConfig.builder().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
+            EngineDriver.settings().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
     teamABorrowsTheWholeCluster(engine, false);
     teamBClaimsItsMin(engine);
 
@@ -200,7 +199,7 @@ class ReclaimTest {
   void theRevokeDelayIsConfigurable() {
     engine =
         new EngineDriver(
-            EngineConfig.builder().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
+            EngineDriver.settings().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
     teamABorrowsTheWholeCluster(engine, false);
     teamBClaimsItsMin(engine);
 
@@ -214,7 +213,7 @@ class ReclaimTest {
   void aClusterReadingABacklogIsNotJudgedUntilItHasCaughtUp() {
     engine =
         new EngineDriver(
-            EngineConfig.builder().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
+            EngineDriver.settings().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
     // Everything is read late, as at the start of an engine over topics that hold a history.
     engine.inputsPublishedAgo(Duration.ofMinutes(5));
     teamABorrowsTheWholeCluster(engine, false);

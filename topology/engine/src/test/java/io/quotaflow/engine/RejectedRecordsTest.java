@@ -7,7 +7,6 @@ import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
-import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.errors.InvalidInputException;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.quota.ResourceList;
@@ -72,7 +71,7 @@ class RejectedRecordsTest {
     engine.close();
     engine =
         new EngineDriver(
-            EngineConfig.builder()
+            EngineDriver.settings()
                 .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE)
                 .build());
     engine.putNode(EAST, "n1", node(10_000));

@@ -39,7 +39,12 @@ class RuntimeEmissionTest {
 
   @BeforeEach
   void startEngineWithOneNodeAndTwoTeams() {
-    startEngine(EngineConfig.defaults());
+    startEngine(settings().build());
+  }
+
+  /** The engine's settings for these tests: its defaults, as the driver runs them. */
+  EngineConfig.Builder settings() {
+    return EngineDriver.settings();
   }
 
   private void startEngine(final EngineConfig config) {
@@ -82,7 +87,7 @@ class RuntimeEmissionTest {
   void aBacklogIsRecomputedOncePerBacklogIntervalAndItsEndWithoutWaiting() {
     // The reclaim check recomputes whatever is dirty every second; without it, the pacer alone.
     engine.close();
-    startEngine(EngineConfig.builder().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
+    startEngine(settings().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
     engine.inputsPublishedAgo(Duration.ofMinutes(5));
     for (int tick = 1; tick <= 9; tick++) {
       engine.putPod(EAST, NS, pod("p" + tick).group("team-a").running("n1").cpu(100)).recompute();

@@ -31,6 +31,7 @@ class TopologyDescriptionTest {
   private static final String GOLDEN = "topology-description.txt";
   private static final String GOLDEN_PARTITIONED_BY_CLUSTER =
       "topology-description-partitioned-by-cluster.txt";
+  private static final String GOLDEN_REPARTITION = "topology-description-repartition.txt";
 
   @Test
   void topologyDescriptionMatchesTheGoldenFile() throws IOException {
@@ -38,13 +39,37 @@ class TopologyDescriptionTest {
   }
 
   @Test
-  void withInputsPartitionedByClusterOnlyTheEvictionResultsAreRepartitioned() throws IOException {
-    final EngineConfig config =
+  void theDefaultTopologyIsTheOneForInputsPartitionedByCluster() throws IOException {
+    final EngineConfig explicit =
         EngineConfig.builder()
             .set(EngineSettings.INPUTS_PARTITIONED_BY_CLUSTER.key(), "true")
             .build();
 
-    final String described = assertMatchesGolden(config, GOLDEN_PARTITIONED_BY_CLUSTER);
+    assertThat(assertMatchesGolden(explicit, GOLDEN_PARTITIONED_BY_CLUSTER))
+        .isEqualTo(assertMatchesGolden(EngineConfig.defaults(), GOLDEN));
+  }
+
+  @Test
+  void forInputsPlacedByKeyEveryInputIsRepartitionedByCluster() throws IOException {
+    final EngineConfig config =
+        EngineConfig.builder()
+            .set(EngineSettings.INPUTS_PARTITIONED_BY_CLUSTER.key(), "false")
+            .build();
+
+    final String described = assertMatchesGolden(config, GOLDEN_REPARTITION);
+
+    // One repartition topic for the four inputs; the cluster-quota processor reads it in
+    // sub-topology 1.
+    assertThat(described)
+        .contains("Sink: cluster-events-repartition-sink (topic: cluster-events-repartition)")
+        .doesNotContain("eviction-results-by-cluster")
+        .containsPattern("(?s)Sub-topology: 1.*cluster-quota")
+        .doesNotContain("Sub-topology: 2");
+  }
+
+  @Test
+  void withInputsPartitionedByClusterOnlyTheEvictionResultsAreRepartitioned() throws IOException {
+    final String described = assertMatchesGolden(EngineConfig.defaults(), GOLDEN);
 
     // The inputs are read where they are; the results, which the executor writes keyed by pod, are
     // moved to their cluster's partition. The cluster-quota processor keeps sub-topology 0 (its
@@ -91,7 +116,9 @@ class TopologyDescriptionTest {
 
     assertThat(described)
         .doesNotContainPattern("KSTREAM-|KTABLE-|KSTORE-")
-        .contains("Sink: cluster-events-repartition-sink (topic: cluster-events-repartition)")
+        .contains(
+            "Sink: eviction-results-by-cluster-repartition-sink"
+                + " (topic: eviction-results-by-cluster-repartition)")
         .contains(
             TopologyNames.CLUSTER_INPUTS_STORE,
             TopologyNames.RUNTIME_STORE,

@@ -43,7 +43,8 @@ public final class EngineConfig {
 
   /**
    * The commit interval under exactly_once_v2 unless set (Kafka's is 100 ms): an event's result is
-   * visible after two commits (the repartition hop's, then the output's), so this bounds latency.
+   * visible once its transaction commits (twice with inputs placed by key: the repartition hop's,
+   * then the output's), so this bounds latency.
    */
   public static final String EXACTLY_ONCE_COMMIT_INTERVAL_MS = "50";
 

@@ -140,10 +140,11 @@ public final class EngineSettings {
       new Setting<>(
           "inputs.partitioned.by.cluster",
           "boolean",
-          "false",
-          "The input topics hold every record of a cluster on one partition (the connectors'"
-              + " source.partition.by.cluster), so the engine reads them without the repartition"
-              + " topic; a record found on another partition is rejected.",
+          "true",
+          "The input topics hold every record of a cluster on one partition (ClusterPartitioner, as"
+              + " the connectors write them by default), so the engine reads them without a"
+              + " repartition topic; a record found on another partition is rejected. Set false for"
+              + " inputs placed by key (other producers): the engine then repartitions them.",
           Parsers::bool);
 
   /** Where the engine's stores keep their data. */

@@ -9,16 +9,18 @@ import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodQuotaClass;
+import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.tree.GroupStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import org.apache.kafka.common.serialization.Serdes;
+import java.util.Set;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.processor.StreamPartitioner;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -66,12 +68,15 @@ public final class RuntimeQueries {
   }
 
   /**
-   * Which instance holds {@code cluster}: its tree lives in the task of the cluster-events
-   * partition its name hashes to.
+   * Which instance holds {@code cluster}: its tree lives in the task of the partition {@link
+   * ClusterPartitioner} gives its name, the one its inputs are on (or, with inputs placed by key,
+   * the cluster-events partition its name hashes to, which is the same partition).
    */
   public static KeyQueryMetadata owner(final KafkaStreams streams, final String cluster) {
-    return streams.queryMetadataForKey(
-        TopologyNames.RUNTIME_STORE, cluster, Serdes.String().serializer());
+    final StreamPartitioner<String, Void> byCluster =
+        (topic, key, value, partitions) ->
+            Optional.of(Set.of(ClusterPartitioner.partitionOf(key, partitions)));
+    return streams.queryMetadataForKey(TopologyNames.RUNTIME_STORE, cluster, byCluster);
   }
 
   /** The last computed status of group {@code name} of {@code cluster}. */
