@@ -7,7 +7,6 @@ import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -38,22 +37,32 @@ import java.util.Optional;
 public final class ClusterQuotaState {
 
   private final QuotaOptions options;
-  private final GroupTable t = new GroupTable(64);
+  private final GroupTable t;
   private final GroupDirectory directory = new GroupDirectory();
-  private final ChangeMarks marks = new ChangeMarks(t);
-  private final TreeLayout layout = new TreeLayout(t, marks);
+  private final ChangeMarks marks;
+  private final TreeLayout layout;
   private final NodeTotals nodes;
-  private final RequestAggregation aggregation = new RequestAggregation(t, layout, marks);
+  private final RequestAggregation aggregation;
   private final RuntimeDistribution distribution;
   private final PodLedger ledger;
   private final DeltaEmitter output;
-  private final TableWhatIfInputs lastResult = new TableWhatIfInputs(t);
+  private final TableWhatIfInputs lastResult;
 
   /** The ledger's pods, by reference. */
   private final Map<PodRef, PodEntry> pods;
 
   public ClusterQuotaState(QuotaOptions options) {
+    this(options, 0, 0);
+  }
+
+  /** A state about to be loaded with about {@code groups} groups and {@code pods} pods. */
+  private ClusterQuotaState(QuotaOptions options, int groups, int expectedPods) {
     this.options = Objects.requireNonNull(options, "options");
+    this.t = new GroupTable(Math.max(64, groups + GroupTable.DEFAULT + 1));
+    this.marks = new ChangeMarks(t);
+    this.layout = new TreeLayout(t, marks);
+    this.aggregation = new RequestAggregation(t, layout, marks);
+    this.lastResult = new TableWhatIfInputs(t);
     this.nodes = new NodeTotals(t, options);
     this.distribution = new RuntimeDistribution(t, layout, marks, nodes, options.minScaling());
     this.ledger =
@@ -81,7 +90,8 @@ public final class ClusterQuotaState {
               public void dimensionsAdded() {
                 syncDimensions();
               }
-            });
+            },
+            expectedPods);
     this.pods = ledger.pods();
     this.output = new DeltaEmitter(t, layout, marks, nodes, pods);
     setUpFixedSlot(GroupTable.ROOT, SpecialGroups.ROOT);
@@ -103,8 +113,7 @@ public final class ClusterQuotaState {
   private void setUpFixedSlot(int slot, String name) {
     t.name[slot] = name;
     t.present[slot] = true;
-    t.pods[slot] = new HashSet<>();
-    layout.addName(name, slot);
+    t.pods[slot] = new GroupPods();
     marks.markStatus(slot, StatusBuilder.ALL);
   }
 
@@ -115,10 +124,9 @@ public final class ClusterQuotaState {
    */
   public static ClusterQuotaState restore(
       QuotaOptions options, ClusterInputs inputs, TreeSnapshot previous) {
-    final ClusterQuotaState state = new ClusterQuotaState(options);
+    final ClusterQuotaState state =
+        new ClusterQuotaState(options, inputs.groups().size(), inputs.pods().size());
     inputs.groups().forEach(state::putGroup);
-    inputs.pods().forEach(state::putPod);
-    inputs.nodes().forEach(state::putNode);
     for (final GroupStatus status : previous.groups()) {
       final Integer slot = state.t.index.get(status.name());
       if (SpecialGroups.ROOT.equals(status.name())) {
@@ -129,6 +137,14 @@ public final class ClusterQuotaState {
         state.output.groupRemoved(status.name(), status);
       }
     }
+    // The tree's shape, and the groups' slots in tree order, before any pod is charged to a slot:
+    // renumbering then moves no pod. (An invalid group's runtime is taken from its previous
+    // status, set above.)
+    state.layOut();
+    // No pod was removed from this state: none takes over an emitted assignment (putPod's
+    // podReturned), the previous ones are taken over below.
+    state.ledger.putAll(inputs.pods());
+    inputs.nodes().forEach(state::putNode);
     for (final PodAssignment assignment : previous.pods()) {
       state.output.restoreAssignment(assignment);
     }
@@ -156,7 +172,6 @@ public final class ClusterQuotaState {
     final QuotaGroup old;
     if (existing == null) {
       slot = t.allocate(name);
-      layout.addName(name, slot);
       t.status[slot] = output.groupReturned(name);
       old = null;
     } else {
@@ -220,7 +235,6 @@ public final class ClusterQuotaState {
     }
     output.groupRemoved(name, t.status[slot]);
     ledger.remapAffected(name, old, null);
-    layout.removeName(name);
     t.release(slot);
   }
 
@@ -342,12 +356,33 @@ public final class ClusterQuotaState {
 
   /** Brings every result up to date with the inputs and returns what changed. */
   public TreeDelta recompute() {
+    refreshResults();
+    return output.emit();
+  }
+
+  /**
+   * Brings every result up to date, as {@link #recompute()} does, and hands out the whole result
+   * without a delta, its statuses and assignments built on first use: for a state computed once
+   * ({@link QuotaCalculator}), which must not change afterwards.
+   */
+  TreeSnapshot computeOnce() {
+    refreshResults();
+    return output.lazySnapshot();
+  }
+
+  /** Takes over a changed tree shape (renumbering the slots into tree order). */
+  private void layOut() {
     syncDimensions();
     if (marks.structureDirty) {
       layout.rebuild();
       marks.structureDirty = false;
       marks.fullPass = true;
     }
+  }
+
+  /** Every aggregate, runtime and pod class up to date with the inputs; nothing emitted yet. */
+  private void refreshResults() {
+    layOut();
     if (nodes.refresh()) {
       marks.markDist(GroupTable.ROOT);
       marks.markPods(GroupTable.SYSTEM);
@@ -362,7 +397,6 @@ public final class ClusterQuotaState {
       distribution.distributeDown();
     }
     output.classifyPods();
-    return output.emit();
   }
 
   /**

@@ -8,7 +8,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The output of a computation (SPEC 7.6: every group whose status changed is emitted, siblings
@@ -26,6 +28,8 @@ final class DeltaEmitter {
   private final ChangeMarks marks;
   private final NodeTotals nodes;
   private final StatusBuilder statuses;
+  private final PodClassifier classifier = new PodClassifier();
+  private final Consumer<PodEntry> markPending;
 
   /** The ledger's pods, by reference. */
   private final Map<PodRef, PodEntry> pods;
@@ -59,6 +63,7 @@ final class DeltaEmitter {
     this.marks = marks;
     this.nodes = nodes;
     this.statuses = new StatusBuilder(t);
+    this.markPending = marks::markPending;
     this.pods = pods;
   }
 
@@ -142,7 +147,7 @@ final class DeltaEmitter {
       final int g = podsList.get(i);
       t.podsDirty[g] = false;
       if (t.present[g]) {
-        PodClassifier.classify(g, t.pods[g], reportedDimensions(g), t, marks::markPending);
+        classifier.classify(g, t.pods[g], reportedDimensions(g), t, markPending);
       }
     }
     podsList.clear();
@@ -189,9 +194,16 @@ final class DeltaEmitter {
       if (!t.present[g]) {
         continue;
       }
-      final GroupStatus status =
-          statuses.build(g, fields, reportedDimensions(g), layout.participating[g]);
-      if (!status.equals(t.status[g])) {
+      final int[] dims = reportedDimensions(g);
+      final boolean participates = layout.participating[g];
+      final GroupStatus previous = t.status[g];
+      // Most marked groups end up as they were (a sibling re-split to the same runtime, a group
+      // restored from its last status): compared in place, they cost no new record.
+      if (previous != null && statuses.matches(g, dims, participates, previous)) {
+        continue;
+      }
+      final GroupStatus status = statuses.build(g, fields, dims, participates);
+      if (!status.equals(previous)) {
         t.status[g] = status;
         changed.add(status);
       }
@@ -210,15 +222,10 @@ final class DeltaEmitter {
     final List<PodAssignment> changedPods = new ArrayList<>();
     for (final PodEntry entry : marks.pendingPods) {
       entry.pending = false;
-      if (entry.removed) {
+      if (entry.removed || isEmitted(entry)) {
         continue;
       }
-      final PodAssignment assignment =
-          new PodAssignment(
-              entry.pod.ref(),
-              entry.groupName,
-              Optional.ofNullable(entry.podClass),
-              Optional.ofNullable(entry.problem));
+      final PodAssignment assignment = assignmentOf(entry);
       if (!assignment.equals(entry.emitted)) {
         entry.emitted = assignment;
         changedPods.add(assignment);
@@ -227,6 +234,25 @@ final class DeltaEmitter {
     marks.pendingPods.clear();
     changedPods.sort(BY_REF);
     return List.copyOf(changedPods);
+  }
+
+  /** Whether the pod's assignment is the one last handed out (compared without building one). */
+  private static boolean isEmitted(PodEntry entry) {
+    final PodAssignment emitted = entry.emitted;
+    return emitted != null
+        && emitted.group().equals(entry.groupName)
+        && emitted.podClass().orElse(null) == entry.podClass
+        && Objects.equals(emitted.problem().orElse(null), entry.problem)
+        && emitted.ref().equals(entry.pod.ref());
+  }
+
+  /** The assignment a pod has now. */
+  private static PodAssignment assignmentOf(PodEntry entry) {
+    return new PodAssignment(
+        entry.pod.ref(),
+        entry.groupName,
+        Optional.ofNullable(entry.podClass),
+        Optional.ofNullable(entry.problem));
   }
 
   /** Sorts slots into snapshot order (slots of removed groups last). */
@@ -276,6 +302,54 @@ final class DeltaEmitter {
       sortedAssignments = List.copyOf(assignments);
     }
     return new TreeSnapshot(nodes.reported(), groups, sortedAssignments);
+  }
+
+  /**
+   * The whole result of a computation that is not emitted (see {@link
+   * ClusterQuotaState#computeOnce}): every present group's status and every pod's assignment as
+   * {@link #emit} followed by {@link #snapshot} would give them, built when first asked for. The
+   * state must not change afterwards.
+   */
+  TreeSnapshot lazySnapshot() {
+    final int[] order = snapshotOrder();
+    return TreeSnapshot.lazy(
+        nodes.reported(),
+        () -> {
+          final List<GroupStatus> groups = new ArrayList<>(order.length);
+          for (final int g : order) {
+            groups.add(
+                statuses.build(
+                    g, StatusBuilder.ALL, reportedDimensions(g), layout.participating[g]));
+          }
+          return groups;
+        },
+        () -> {
+          final List<PodAssignment> assignments = new ArrayList<>(pods.size());
+          for (final PodEntry entry : pods.values()) {
+            assignments.add(assignmentOf(entry));
+          }
+          assignments.sort(BY_REF);
+          return assignments;
+        });
+  }
+
+  /** Every present group in snapshot order: depth first from the root, then the unattached. */
+  private int[] snapshotOrder() {
+    final IntList order = new IntList();
+    final IntList stack = new IntList();
+    stack.add(GroupTable.ROOT);
+    while (stack.size() > 0) {
+      final int g = stack.pop();
+      order.add(g);
+      final int[] kids = t.children[g];
+      for (int i = kids.length - 1; i >= 0; i--) {
+        stack.add(kids[i]);
+      }
+    }
+    for (final int g : layout.unattached) {
+      order.add(g);
+    }
+    return order.toArray();
   }
 
   private void appendDepthFirst(int root, List<GroupStatus> out) {

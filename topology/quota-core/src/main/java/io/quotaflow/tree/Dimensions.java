@@ -14,6 +14,14 @@ final class Dimensions {
   private int[] sorted = new int[0];
 
   int intern(String name) {
+    // A cluster has a handful of dimensions: a scan beats hashing the (often fresh) name string.
+    if (count <= 8) {
+      for (int i = 0; i < count; i++) {
+        if (names[i].equals(name)) {
+          return i;
+        }
+      }
+    }
     final Integer id = ids.get(name);
     if (id != null) {
       return id;

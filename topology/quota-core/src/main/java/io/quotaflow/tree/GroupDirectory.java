@@ -73,25 +73,32 @@ public final class GroupDirectory {
   }
 
   public Target resolve(QuotaPod pod) {
+    final String name = groupOf(pod);
+    return new Target(name, Optional.ofNullable(problemOf(name)));
+  }
+
+  /** The name of the group a pod resolves to, whether it can be charged there or not. */
+  String groupOf(QuotaPod pod) {
     final String label = pod.quotaName().orElse("");
-    final String name;
     if (SpecialGroups.ROOT.equals(label)) {
-      name = SpecialGroups.ROOT;
-    } else if (!label.isEmpty() && exists(label)) {
-      name = label;
-    } else if (exists(pod.ref().namespace())) {
-      name = pod.ref().namespace();
-    } else {
-      final TreeSet<String> owners = namespaceOwners.get(pod.ref().namespace());
-      name = owners == null ? SpecialGroups.DEFAULT : owners.first();
+      return SpecialGroups.ROOT;
     }
-    if (isParent(name)) {
-      return new Target(
-          name,
-          Optional.of(
-              "pod resolves to parent group " + name + "; only leaf groups are charged for pods"));
+    if (!label.isEmpty() && exists(label)) {
+      return label;
     }
-    return new Target(name, Optional.empty());
+    final String namespace = pod.ref().namespace();
+    if (exists(namespace)) {
+      return namespace;
+    }
+    final TreeSet<String> owners = namespaceOwners.get(namespace);
+    return owners == null ? SpecialGroups.DEFAULT : owners.first();
+  }
+
+  /** Why a pod resolving to group {@code name} cannot be charged there, or null. */
+  String problemOf(String name) {
+    return isParent(name)
+        ? "pod resolves to parent group " + name + "; only leaf groups are charged for pods"
+        : null;
   }
 
   private boolean isParent(String name) {

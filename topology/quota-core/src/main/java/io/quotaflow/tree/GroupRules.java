@@ -6,6 +6,7 @@ import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,6 +42,9 @@ public final class GroupRules {
    * shared weight), a negative amount, or min above max.
    */
   public static Optional<String> localProblem(QuotaGroup group) {
+    if (clean(group)) {
+      return Optional.empty();
+    }
     final List<String> problems = new ArrayList<>();
     for (final SpecProblem problem : group.problems()) {
       if (!isWeightProblem(problem)) {
@@ -67,6 +71,39 @@ public final class GroupRules {
       }
     }
     return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
+  }
+
+  /**
+   * Whether {@link #localProblem} finds nothing, checked without building anything: no source
+   * problem, no negative amount, no min above max. Most groups are so.
+   */
+  private static boolean clean(QuotaGroup group) {
+    if (!group.problems().isEmpty()
+        || hasNegative(group.min())
+        || hasNegative(group.max())
+        || group.sharedWeight().map(GroupRules::hasNegative).orElse(false)
+        || group.lendingLimit().map(GroupRules::hasNegative).orElse(false)
+        || group.borrowingLimit().map(GroupRules::hasNegative).orElse(false)) {
+      return false;
+    }
+    final ResourceList min = group.min();
+    final ResourceList max = group.max();
+    for (int i = 0; i < min.size(); i++) {
+      final String dimension = min.nameAt(i);
+      if (max.contains(dimension) && min.amountAt(i) > max.get(dimension)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean hasNegative(ResourceList list) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.amountAt(i) < 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static void negatives(String field, ResourceList list, List<String> problems) {
@@ -111,8 +148,8 @@ public final class GroupRules {
       return Optional.empty();
     }
     final ResourceList weight = group.sharedWeight().get();
-    for (final long amount : weight.asMap().values()) {
-      if (amount != 0) {
+    for (int i = 0; i < weight.size(); i++) {
+      if (weight.amountAt(i) != 0) {
         return Optional.of(weight);
       }
     }
@@ -157,13 +194,10 @@ public final class GroupRules {
         table.trackCount[table.dims.id(dimension)]--;
       }
     }
-    final Set<String> tracked = trackedDimensions(group);
-    for (final String dimension : tracked) {
-      table.dims.intern(dimension);
-    }
+    final int[] tracked = internTracked(table.dims, group);
     table.syncDimensions();
-    for (final String dimension : tracked) {
-      table.trackCount[table.dims.id(dimension)]++;
+    for (final int d : tracked) {
+      table.trackCount[d]++;
     }
     table.spec[slot] = group;
     final int count = table.dims.count();
@@ -181,9 +215,10 @@ public final class GroupRules {
       }
       return;
     }
+    final ResourceList explicit = explicitWeight(group).orElse(null);
+    final boolean byMax = options.defaultWeight() == DefaultWeightPolicy.MAX;
     for (int d = 0; d < count; d++) {
-      final String dimension = table.dims.name(d);
-      final boolean tracks = tracked.contains(dimension);
+      final boolean tracks = contains(tracked, d);
       table.tracked[d][slot] = tracks;
       if (!tracks) {
         table.min[d][slot] = 0;
@@ -192,12 +227,61 @@ public final class GroupRules {
         table.weight[d][slot] = 0;
         continue;
       }
+      final String dimension = table.dims.name(d);
       // Negative amounts make the group invalid; clamping keeps the arithmetic well defined.
       table.min[d][slot] = Math.max(0L, group.min().get(dimension));
       table.effMax[d][slot] = Math.max(0L, effectiveMax(group, dimension));
       table.floor[d][slot] = Math.max(0L, requestFloor(group, dimension));
-      table.weight[d][slot] = Math.max(0L, weight(group, dimension, options.defaultWeight()));
+      // As weight(group, dimension, policy), with the explicit weight looked up once.
+      final long weight =
+          explicit != null && explicit.contains(dimension)
+              ? explicit.get(dimension)
+              : byMax && group.max().contains(dimension)
+                  ? group.max().get(dimension)
+                  : group.min().get(dimension);
+      table.weight[d][slot] = Math.max(0L, weight);
     }
+  }
+
+  /**
+   * Interns the dimensions the group tracks (those of its min and its max, in name order, as {@link
+   * #trackedDimensions}) and returns their ids in that order, without building a set.
+   */
+  private static int[] internTracked(Dimensions dims, QuotaGroup group) {
+    final ResourceList min = group.min();
+    final ResourceList max = group.max();
+    final int[] ids = new int[min.size() + max.size()];
+    int n = 0;
+    int i = 0;
+    int j = 0;
+    while (i < min.size() || j < max.size()) {
+      final String name;
+      if (j == max.size()) {
+        name = min.nameAt(i++);
+      } else if (i == min.size()) {
+        name = max.nameAt(j++);
+      } else {
+        final int order = min.nameAt(i).compareTo(max.nameAt(j));
+        name = order <= 0 ? min.nameAt(i) : max.nameAt(j);
+        if (order <= 0) {
+          i++;
+        }
+        if (order >= 0) {
+          j++;
+        }
+      }
+      ids[n++] = dims.intern(name);
+    }
+    return n == ids.length ? ids : Arrays.copyOf(ids, n);
+  }
+
+  private static boolean contains(int[] ids, int id) {
+    for (final int candidate : ids) {
+      if (candidate == id) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The spec a special group has while no ElasticQuota object defines it. */

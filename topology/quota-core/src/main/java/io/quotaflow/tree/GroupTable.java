@@ -4,9 +4,7 @@ import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The primitive-array store behind {@link ClusterQuotaState}: one slot per group (index 0 is the
@@ -35,8 +33,7 @@ final class GroupTable {
   boolean[] present;
 
   /** Pods charged to each group. */
-  @SuppressWarnings("unchecked")
-  Set<PodEntry>[] pods;
+  GroupPods[] pods;
 
   // Structure (rebuilt on structural change).
   int[] parent;
@@ -85,7 +82,7 @@ final class GroupTable {
     name = new String[capacity];
     spec = new QuotaGroup[capacity];
     present = new boolean[capacity];
-    pods = newPodSets(capacity);
+    pods = new GroupPods[capacity];
     parent = new int[capacity];
     children = new int[capacity][];
     depth = new int[capacity];
@@ -109,11 +106,6 @@ final class GroupTable {
     Arrays.fill(parent, -1);
   }
 
-  @SuppressWarnings("unchecked")
-  private static Set<PodEntry>[] newPodSets(int size) {
-    return (Set<PodEntry>[]) new Set<?>[size];
-  }
-
   /** A free slot for a new group name. */
   int allocate(String groupName) {
     final int slot;
@@ -127,7 +119,7 @@ final class GroupTable {
     }
     name[slot] = groupName;
     present[slot] = true;
-    pods[slot] = new HashSet<>();
+    pods[slot] = new GroupPods();
     index.put(groupName, slot);
     return slot;
   }

@@ -32,8 +32,8 @@ public final class PodAccounting {
    */
   public static ResourceList derive(ResourceList amounts, List<DerivedResourceRule> rules) {
     boolean clean = true;
-    for (final long amount : amounts.asMap().values()) {
-      if (amount < 0) {
+    for (int i = 0; i < amounts.size(); i++) {
+      if (amounts.amountAt(i) < 0) {
         clean = false;
         break;
       }

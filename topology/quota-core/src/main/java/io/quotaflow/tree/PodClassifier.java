@@ -1,96 +1,146 @@
 package io.quotaflow.tree;
 
 import io.quotaflow.quota.QuotaGroup;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * Over-quota visibility (SPEC 12): a group's used pods, oldest first and then smallest first, are
  * in-quota while their running sum stays within the group's spec.min in every dimension the group
  * reports; the rest are over-quota. The system group is never limited, so its pods are in-quota.
+ *
+ * <p>One instance per state, reused from group to group: it sorts positions into scratch arrays
+ * rather than allocating a record per pod (a cold start classes every pod of the cluster).
  */
 final class PodClassifier {
 
-  private PodClassifier() {}
+  private PodEntry[] used = new PodEntry[16];
+  private long[] seconds = new long[16];
+  private int[] nanos = new int[16];
+  private long[] amounts = new long[64];
+  private int[] order = new int[16];
+  private int[] scratch = new int[16];
+  private int width;
 
-  static void classify(
-      int g, Set<PodEntry> pods, int[] dims, GroupTable table, Consumer<PodEntry> onChange) {
-    final List<PodEntry> usedPods = new ArrayList<>();
-    for (final PodEntry entry : pods) {
+  void classify(int g, GroupPods pods, int[] dims, GroupTable table, Consumer<PodEntry> onChange) {
+    int n = 0;
+    for (int i = 0; i < pods.size(); i++) {
+      final PodEntry entry = pods.get(i);
       if (entry.countsUsed) {
-        usedPods.add(entry);
+        if (n == used.length) {
+          used = Arrays.copyOf(used, n * 2);
+          seconds = Arrays.copyOf(seconds, n * 2);
+          nanos = Arrays.copyOf(nanos, n * 2);
+        }
+        seconds[n] = entry.createdSecond;
+        nanos[n] = entry.createdNano;
+        used[n++] = entry;
       } else if (entry.podClass != null) {
         entry.podClass = null;
         onChange.accept(entry);
       }
     }
-    if (usedPods.isEmpty()) {
+    if (n == 0) {
       return;
     }
-    final int n = usedPods.size();
-    final Item[] items = new Item[n];
+    width = dims.length;
+    if (amounts.length < n * width) {
+      amounts = new long[Math.max(n * width, amounts.length * 2)];
+    }
+    if (order.length < n) {
+      order = new int[Math.max(n, order.length * 2)];
+      scratch = new int[order.length];
+    }
     for (int i = 0; i < n; i++) {
-      final PodEntry entry = usedPods.get(i);
-      final long[] amounts = new long[dims.length];
-      for (int k = 0; k < dims.length; k++) {
-        amounts[k] = amountOf(entry, dims[k]);
+      order[i] = i;
+      for (int k = 0; k < width; k++) {
+        amounts[i * width + k] = amountOf(used[i], dims[k]);
       }
-      items[i] = new Item(entry, amounts);
     }
-    if (n > 1) {
-      Arrays.sort(items, PodClassifier::compare);
-    }
+    sort(0, n);
     final QuotaGroup spec = table.spec[g];
     final boolean unlimited = g == GroupTable.SYSTEM;
-    final long[] limit = new long[dims.length];
-    for (int k = 0; k < dims.length; k++) {
+    final long[] limit = new long[width];
+    for (int k = 0; k < width; k++) {
       limit[k] = Math.max(0L, spec.min().get(table.dims.name(dims[k])));
     }
-    final long[] running = new long[dims.length];
+    final long[] running = new long[width];
     boolean within = true;
-    for (final Item item : items) {
+    for (int r = 0; r < n; r++) {
+      final int i = order[r];
       if (within && !unlimited) {
-        for (int k = 0; k < dims.length; k++) {
-          running[k] = Arith.add(running[k], item.amounts[k]);
+        for (int k = 0; k < width; k++) {
+          running[k] = Arith.add(running[k], amounts[i * width + k]);
           if (running[k] > limit[k]) {
             within = false;
           }
         }
       }
       final PodClass podClass = within || unlimited ? PodClass.IN_QUOTA : PodClass.OVER_QUOTA;
-      final PodEntry entry = item.entry;
+      final PodEntry entry = used[i];
       if (entry.podClass != podClass) {
         entry.podClass = podClass;
         onChange.accept(entry);
       }
     }
+    Arrays.fill(used, 0, n, null);
   }
 
-  /** A used pod and its amounts in the group's dimensions. */
-  private record Item(PodEntry entry, long[] amounts) {}
+  /** Sorts {@code order[from, to)}: insertion sort for short runs, else a merge sort. */
+  private void sort(int from, int to) {
+    if (to - from <= 16) {
+      for (int i = from + 1; i < to; i++) {
+        final int item = order[i];
+        int j = i - 1;
+        while (j >= from && compare(order[j], item) > 0) {
+          order[j + 1] = order[j];
+          j--;
+        }
+        order[j + 1] = item;
+      }
+      return;
+    }
+    final int mid = (from + to) >>> 1;
+    sort(from, mid);
+    sort(mid, to);
+    int left = from;
+    int right = mid;
+    int out = from;
+    while (left < mid && right < to) {
+      scratch[out++] = compare(order[left], order[right]) <= 0 ? order[left++] : order[right++];
+    }
+    while (left < mid) {
+      scratch[out++] = order[left++];
+    }
+    while (right < to) {
+      scratch[out++] = order[right++];
+    }
+    System.arraycopy(scratch, from, order, from, to - from);
+  }
 
   /** Oldest first, then smallest (dimension by dimension), then by reference. */
-  private static int compare(Item a, Item b) {
-    final int byAge = a.entry.pod.creationTime().compareTo(b.entry.pod.creationTime());
+  private int compare(int a, int b) {
+    // As Instant.compareTo, on the creation times read once.
+    final int byAge =
+        seconds[a] != seconds[b]
+            ? Long.compare(seconds[a], seconds[b])
+            : Integer.compare(nanos[a], nanos[b]);
     if (byAge != 0) {
       return byAge;
     }
-    for (int k = 0; k < a.amounts.length; k++) {
-      final int bySize = Long.compare(a.amounts[k], b.amounts[k]);
+    for (int k = 0; k < width; k++) {
+      final int bySize = Long.compare(amounts[a * width + k], amounts[b * width + k]);
       if (bySize != 0) {
         return bySize;
       }
     }
-    return a.entry.pod.ref().compareTo(b.entry.pod.ref());
+    return used[a].pod.ref().compareTo(used[b].pod.ref());
   }
 
   private static long amountOf(PodEntry entry, int dimension) {
     for (int i = 0; i < entry.dimensions.length; i++) {
       if (entry.dimensions[i] == dimension) {
-        return entry.amounts[i];
+        return entry.request.amountAt(i);
       }
     }
     return 0L;

@@ -1,6 +1,7 @@
 package io.quotaflow.tree;
 
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
 
 /** One pod as the state holds it: the pod, where it is charged and what it contributes. */
 final class PodEntry {
@@ -16,10 +17,23 @@ final class PodEntry {
   /** The slot charged, or -1. */
   int group = -1;
 
-  /** Effective request (derived dimensions added): interned dimension ids and amounts. */
+  /** Where the entry sits in its group's {@link GroupPods}, or -1. */
+  int position = -1;
+
+  /**
+   * Effective request (derived dimensions added): interned dimension ids, in the order of {@link
+   * #request}'s names (shared between pods whose requests name the same dimensions; never changed),
+   * and the request itself.
+   */
   int[] dimensions = new int[0];
 
-  long[] amounts = new long[0];
+  ResourceList request = ResourceList.empty();
+
+  /** The pod's creation time (seconds and nanoseconds of the epoch), kept at hand for sorting. */
+  long createdSecond;
+
+  int createdNano;
+
   boolean countsRequest;
   boolean countsUsed;
   boolean nonPreemptible;

@@ -7,6 +7,7 @@ import io.quotaflow.quota.ResourceList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -37,15 +38,32 @@ final class PodLedger {
   private final GroupDirectory directory;
   private final QuotaOptions options;
   private final Listener listener;
-  private final Map<PodRef, PodEntry> pods = new HashMap<>();
+  private final Map<PodRef, PodEntry> pods;
+  // Built on the first change of a group that has to re-resolve pods (a cold start never needs
+  // them), then kept up to date.
   private final Map<String, Set<PodEntry>> podsByNamespace = new HashMap<>();
   private final Map<String, Set<PodEntry>> podsByLabel = new HashMap<>();
+  private boolean indexed;
 
-  PodLedger(GroupTable t, GroupDirectory directory, QuotaOptions options, Listener listener) {
+  // The dimensions of the last request measured, and their ids (see dimensionsOf).
+  private String[] lastNames = new String[0];
+  private int[] lastIds = new int[0];
+
+  /**
+   * @param expectedPods how many pods the ledger is about to hold (0 when unknown), so that a cold
+   *     start does not grow the map step by step
+   */
+  PodLedger(
+      GroupTable t,
+      GroupDirectory directory,
+      QuotaOptions options,
+      Listener listener,
+      int expectedPods) {
     this.t = t;
     this.directory = directory;
     this.options = options;
     this.listener = listener;
+    this.pods = new HashMap<>(Math.max(16, (int) (expectedPods / 0.75f) + 1));
   }
 
   /** The pods by reference; read only for callers. */
@@ -82,6 +100,66 @@ final class PodLedger {
     return entry;
   }
 
+  /**
+   * Adds pods to a ledger being loaded, as {@link #put} would one by one, telling the listener of
+   * each group's changes once rather than once per pod. A pod already held (a reference given
+   * twice) goes through {@link #put}.
+   */
+  void putAll(List<QuotaPod> added) {
+    final boolean[] requested = new boolean[t.limit];
+    for (final QuotaPod pod : added) {
+      final PodEntry entry = new PodEntry(pod);
+      if (pods.putIfAbsent(pod.ref(), entry) != null) {
+        put(pod);
+        continue;
+      }
+      measure(entry);
+      resolve(entry);
+      final int g = entry.group;
+      if (g >= 0) {
+        t.pods[g].add(entry);
+        addQuietly(entry, g, 1);
+        if (entry.countsRequest && !requested[g]) {
+          requested[g] = true;
+          listener.chargesChanged(g);
+        }
+        listener.podsChanged(g);
+      }
+      index(entry);
+      listener.assignmentChanged(entry);
+    }
+  }
+
+  /**
+   * The interned ids of a request's dimensions, in its order: the array of the previous pod when
+   * its request named the same dimensions (as most pods' do), so pods share it.
+   */
+  private int[] dimensionsOf(ResourceList request) {
+    final int size = request.size();
+    if (size == lastNames.length) {
+      boolean same = true;
+      for (int i = 0; i < size && same; i++) {
+        same = lastNames[i].equals(request.nameAt(i));
+      }
+      if (same) {
+        return lastIds;
+      }
+    }
+    final int known = t.dims.count();
+    final String[] names = new String[size];
+    final int[] ids = new int[size];
+    for (int i = 0; i < size; i++) {
+      names[i] = request.nameAt(i);
+      ids[i] = t.dims.intern(names[i]);
+    }
+    if (t.dims.count() != known) {
+      listener.dimensionsAdded();
+    }
+    lastNames = names;
+    lastIds = ids;
+    return ids;
+  }
+
   /** Removes a pod; returns its entry, or null when there was none. */
   PodEntry remove(PodRef ref) {
     final PodEntry entry = pods.remove(ref);
@@ -96,26 +174,19 @@ final class PodLedger {
 
   private void measure(PodEntry entry) {
     final ResourceList request = PodAccounting.effectiveRequest(entry.pod, options);
-    final int size = request.asMap().size();
-    entry.dimensions = new int[size];
-    entry.amounts = new long[size];
-    int i = 0;
-    for (final Map.Entry<String, Long> amount : request.asMap().entrySet()) {
-      entry.dimensions[i] = t.dims.intern(amount.getKey());
-      entry.amounts[i] = amount.getValue();
-      i++;
-    }
-    listener.dimensionsAdded();
+    entry.request = request;
+    entry.dimensions = dimensionsOf(request);
+    entry.createdSecond = entry.pod.creationTime().getEpochSecond();
+    entry.createdNano = entry.pod.creationTime().getNano();
     entry.countsRequest = PodAccounting.countsAsRequest(entry.pod, options);
     entry.countsUsed = PodAccounting.countsAsUsed(entry.pod, options);
     entry.nonPreemptible = !entry.pod.preemptible();
   }
 
   private void resolve(PodEntry entry) {
-    final GroupDirectory.Target target = directory.resolve(entry.pod);
-    entry.groupName = target.group();
-    entry.problem = target.problem().orElse(null);
-    entry.group = entry.problem == null ? t.index.get(target.group()) : -1;
+    entry.groupName = directory.groupOf(entry.pod);
+    entry.problem = directory.problemOf(entry.groupName);
+    entry.group = entry.problem == null ? t.index.get(entry.groupName) : -1;
   }
 
   private void charge(PodEntry entry) {
@@ -160,9 +231,18 @@ final class PodLedger {
     if (!entry.countsRequest) {
       return;
     }
+    addQuietly(entry, g, sign);
+    listener.chargesChanged(g);
+  }
+
+  /** {@link #addCharges} without telling the listener. */
+  private void addQuietly(PodEntry entry, int g, int sign) {
+    if (!entry.countsRequest) {
+      return;
+    }
     for (int i = 0; i < entry.dimensions.length; i++) {
       final int d = entry.dimensions[i];
-      final long amount = entry.amounts[i];
+      final long amount = entry.request.amountAt(i);
       charge(t.ownRequest, d, g, amount, sign);
       if (entry.countsUsed) {
         charge(t.ownUsed, d, g, amount, sign);
@@ -174,7 +254,6 @@ final class PodLedger {
         }
       }
     }
-    listener.chargesChanged(g);
   }
 
   private static void charge(ExactSums sums, int d, int g, long amount, int sign) {
@@ -186,6 +265,9 @@ final class PodLedger {
   }
 
   private void index(PodEntry entry) {
+    if (!indexed) {
+      return;
+    }
     podsByNamespace.computeIfAbsent(entry.pod.ref().namespace(), n -> identitySet()).add(entry);
     entry
         .pod
@@ -194,6 +276,9 @@ final class PodLedger {
   }
 
   private void unindex(PodEntry entry) {
+    if (!indexed) {
+      return;
+    }
     removeFrom(podsByNamespace, entry.pod.ref().namespace(), entry);
     entry.pod.quotaName().ifPresent(label -> removeFrom(podsByLabel, label, entry));
   }
@@ -214,6 +299,13 @@ final class PodLedger {
 
   /** Re-resolves the pods whose group may change with group {@code name}'s spec. */
   void remapAffected(String name, QuotaGroup old, QuotaGroup group) {
+    if (pods.isEmpty()) {
+      return;
+    }
+    if (!indexed) {
+      indexed = true;
+      pods.values().forEach(this::index);
+    }
     final Set<PodEntry> affected = identitySet();
     addAll(affected, podsByLabel.get(name));
     addAll(affected, podsByNamespace.get(name));
@@ -247,9 +339,9 @@ final class PodLedger {
     }
   }
 
-  private static void addAll(Set<PodEntry> into, Set<PodEntry> from) {
+  private static void addAll(Set<PodEntry> into, Iterable<PodEntry> from) {
     if (from != null) {
-      into.addAll(from);
+      from.forEach(into::add);
     }
   }
 }

@@ -23,8 +23,6 @@ public final class QuotaCalculator {
    */
   public static TreeSnapshot compute(
       ClusterInputs inputs, QuotaOptions options, TreeSnapshot previous) {
-    final ClusterQuotaState state = ClusterQuotaState.restore(options, inputs, previous);
-    state.recompute();
-    return state.snapshot();
+    return ClusterQuotaState.restore(options, inputs, previous).computeOnce();
   }
 }

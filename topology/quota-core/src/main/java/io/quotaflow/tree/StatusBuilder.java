@@ -3,6 +3,7 @@ package io.quotaflow.tree;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -23,7 +24,12 @@ final class StatusBuilder {
   /** Anything else: spec, structure, validity, reported dimensions. */
   static final int ALL = 128;
 
+  // The reported dimensions of normal groups by the set they track (bit d: dimension d), for up to
+  // this many dimensions; rebuilt when a dimension is added.
+  private static final int MEMO_DIMENSIONS = 10;
+
   private final GroupTable t;
+  private int[][] memo = new int[0][];
 
   StatusBuilder(GroupTable t) {
     this.t = t;
@@ -34,6 +40,29 @@ final class StatusBuilder {
    * {@code rootDims}; for a special group, {@code rootDims} and its own spec's dimensions.
    */
   int[] reportedDimensions(int g, boolean[] rootDims) {
+    final int count = t.dims.count();
+    if (t.isNormal(g) && count <= MEMO_DIMENSIONS) {
+      // A normal group reports what it tracks: one of few combinations, each built once.
+      if (memo.length != 1 << count) {
+        memo = new int[1 << count][];
+      }
+      int mask = 0;
+      for (int d = 0; d < count; d++) {
+        if (t.tracked[d][g]) {
+          mask |= 1 << d;
+        }
+      }
+      int[] dims = memo[mask];
+      if (dims == null) {
+        dims = computeReported(g, rootDims);
+        memo[mask] = dims;
+      }
+      return dims;
+    }
+    return computeReported(g, rootDims);
+  }
+
+  private int[] computeReported(int g, boolean[] rootDims) {
     final int[] sorted = t.dims.sortedIds();
     final IntList result = new IntList();
     final boolean normal = t.isNormal(g);
@@ -121,6 +150,64 @@ final class StatusBuilder {
         list(t.npRequest, g, dims),
         list(t.npUsed, g, dims),
         runtime);
+  }
+
+  /**
+   * Whether the status {@link #build} would give slot {@code g} with every field rebuilt equals
+   * {@code previous}: compared against the columns in place, without building a record.
+   */
+  boolean matches(int g, int[] dims, boolean participates, GroupStatus previous) {
+    final boolean root = g == GroupTable.ROOT;
+    final boolean normal = t.isNormal(g);
+    final QuotaGroup spec = t.spec[g];
+    final String parentName = root ? "" : normal ? parentName(spec) : SpecialGroups.ROOT;
+    final String reason = t.valid[g] ? t.warning[g] : t.reason[g];
+    if (!previous.name().equals(t.name[g])
+        || !previous.parent().equals(parentName)
+        || previous.parentGroup() != t.isParent[g]
+        || previous.valid() != t.valid[g]
+        || !Objects.equals(previous.reason().orElse(null), reason)) {
+      return false;
+    }
+    if (!previous.min().equals(root ? ResourceList.empty() : spec.min())
+        || !previous.max().equals(root ? ResourceList.empty() : spec.max())) {
+      return false;
+    }
+    if (normal) {
+      if (!same(participates ? t.scaledMin : t.min, g, dims, previous.scaledMin())
+          || !same(t.weight, g, dims, previous.sharedWeight())) {
+        return false;
+      }
+    } else if ((root
+            ? !previous.scaledMin().isEmpty()
+            : !same(t.min, g, dims, previous.scaledMin()))
+        || !previous.sharedWeight().isEmpty()) {
+      return false;
+    }
+    if (t.valid[g]
+        ? !same(t.runtime, g, dims, previous.runtime())
+        : !previous.runtime().equals(t.frozen[g])) {
+      return false;
+    }
+    return same(t.request, g, dims, previous.request())
+        && same(t.limited, g, dims, previous.limitedRequest())
+        && same(t.used, g, dims, previous.used())
+        && same(t.npRequest, g, dims, previous.nonPreemptibleRequest())
+        && same(t.npUsed, g, dims, previous.nonPreemptibleUsed());
+  }
+
+  /** Whether {@code list} is what {@link #list} would build of these columns. */
+  private boolean same(long[][] columns, int g, int[] dims, ResourceList list) {
+    if (list.size() != dims.length) {
+      return false;
+    }
+    for (int k = 0; k < dims.length; k++) {
+      final int d = dims[k];
+      if (list.amountAt(k) != columns[d][g] || !list.nameAt(k).equals(t.dims.name(d))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String parentName(QuotaGroup spec) {

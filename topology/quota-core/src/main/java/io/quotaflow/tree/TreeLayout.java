@@ -3,7 +3,6 @@ package io.quotaflow.tree;
 import io.quotaflow.quota.ResourceList;
 import java.util.Arrays;
 import java.util.Objects;
-import java.util.TreeMap;
 
 /**
  * The tree's shape (SPEC 9: parents, validity) as the computation walks it: taken over from a
@@ -16,9 +15,6 @@ final class TreeLayout {
 
   private final GroupTable t;
   private final ChangeMarks marks;
-
-  /** Every slot by group name: children lists come out sorted without sorting each one. */
-  private final TreeMap<String, Integer> slotsByName = new TreeMap<>();
 
   /** Groups outside the tree, by name. */
   int[] unattached = new int[0];
@@ -53,22 +49,9 @@ final class TreeLayout {
     this.marks = marks;
   }
 
-  void addName(String name, int slot) {
-    slotsByName.put(name, slot);
-  }
-
-  void removeName(String name) {
-    slotsByName.remove(name);
-  }
-
   /** Rebuilds the tree's shape from the specs and takes it over, noting what changed. */
   void rebuild() {
-    final int[] byName = new int[slotsByName.size()];
-    int k = 0;
-    for (final int g : slotsByName.values()) {
-      byName[k++] = g;
-    }
-    TreeShape shape = TreeShape.of(t, byName);
+    TreeShape shape = TreeShape.of(t);
     final SlotPermutation layout =
         SlotPermutation.treeOrder(shape.order, shape.unattached, t.present, t.limit);
     if (layout != null) {
@@ -117,7 +100,7 @@ final class TreeLayout {
 
   /**
    * Moves every group to the slot {@code layout} gives it, with everything that holds a slot: the
-   * table, the pods' charged slots, the name order and the pending work.
+   * table, the pods' charged slots and the pending work.
    */
   private void renumber(SlotPermutation layout) {
     for (int g = 0; g < layout.size(); g++) {
@@ -128,7 +111,6 @@ final class TreeLayout {
       }
     }
     t.permute(layout);
-    slotsByName.replaceAll((groupName, slot) -> layout.target(slot));
     marks.renumber(layout);
   }
 

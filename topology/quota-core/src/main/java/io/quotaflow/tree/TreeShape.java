@@ -60,11 +60,8 @@ final class TreeShape {
     this.maxDepth = maxDepth;
   }
 
-  /**
-   * @param byName every present slot, ordered by group name
-   */
-  static TreeShape of(GroupTable t, int[] byName) {
-    return new Builder(t).build(byName);
+  static TreeShape of(GroupTable t) {
+    return new Builder(t).build();
   }
 
   /** The same shape with every group at the slot {@code p} moves it to. */
@@ -122,7 +119,7 @@ final class TreeShape {
       this.t = t;
     }
 
-    TreeShape build(int[] byName) {
+    TreeShape build() {
       final int n = t.limit;
       final int[] parent = new int[n];
       final String[] problem = new String[n];
@@ -202,11 +199,11 @@ final class TreeShape {
       attached[GroupTable.ROOT] = true;
       attached[GroupTable.SYSTEM] = true;
       attached[GroupTable.DEFAULT] = true;
-      // Children lists in name order (ties in the split go to names in ascending order): filled
-      // from the slots in name order, so no list needs sorting.
+      // Children lists in name order (ties in the split go to names in ascending order): each
+      // family sorted on its own, which is cheaper than ordering every name of the tree.
       final int[] childCount = new int[n];
-      for (final int g : byName) {
-        if (g != GroupTable.ROOT && attached[g]) {
+      for (int g = 0; g < n; g++) {
+        if (t.present[g] && g != GroupTable.ROOT && attached[g]) {
           childCount[parent[g]]++;
         }
       }
@@ -215,10 +212,14 @@ final class TreeShape {
         children[g] = childCount[g] == 0 ? NO_CHILDREN : new int[childCount[g]];
         childCount[g] = 0;
       }
-      for (final int g : byName) {
-        if (g != GroupTable.ROOT && attached[g]) {
+      for (int g = 0; g < n; g++) {
+        if (t.present[g] && g != GroupTable.ROOT && attached[g]) {
           children[parent[g]][childCount[parent[g]]++] = g;
         }
+      }
+      final SlotsByName byName = new SlotsByName(t.name);
+      for (final int[] family : children) {
+        byName.sort(family);
       }
       // Breadth-first order, depth and validity top down.
       final IntList bfs = new IntList();
@@ -245,22 +246,16 @@ final class TreeShape {
         }
       }
       final IntList outside = new IntList();
-      for (final int g : byName) {
-        if (!attached[g]) {
+      for (int g = 0; g < n; g++) {
+        if (t.present[g] && !attached[g]) {
           outside.add(g);
           depth[g] = -1;
         }
       }
+      final int[] unattached = outside.toArray();
+      byName.sort(unattached);
       return new TreeShape(
-          parent,
-          attached,
-          valid,
-          reason,
-          children,
-          depth,
-          bfs.toArray(),
-          outside.toArray(),
-          deepest);
+          parent, attached, valid, reason, children, depth, bfs.toArray(), unattached, deepest);
     }
 
     private void markCycle(IntList path, int current, byte[] state, String[] reason, int[] owner) {
@@ -288,6 +283,58 @@ final class TreeShape {
         reason[g] = text;
         owner[g] = g;
       }
+    }
+  }
+
+  /** Sorts slots by their groups' names (distinct): insertion sort for a few, else merge sort. */
+  static final class SlotsByName {
+    private final String[] names;
+    private int[] scratch = new int[0];
+
+    SlotsByName(String[] names) {
+      this.names = names;
+    }
+
+    void sort(int[] slots) {
+      if (slots.length > 1) {
+        if (scratch.length < slots.length) {
+          scratch = new int[slots.length];
+        }
+        sort(slots, 0, slots.length);
+      }
+    }
+
+    private void sort(int[] slots, int from, int to) {
+      if (to - from <= 16) {
+        for (int i = from + 1; i < to; i++) {
+          final int slot = slots[i];
+          final String name = names[slot];
+          int j = i - 1;
+          while (j >= from && names[slots[j]].compareTo(name) > 0) {
+            slots[j + 1] = slots[j];
+            j--;
+          }
+          slots[j + 1] = slot;
+        }
+        return;
+      }
+      final int mid = (from + to) >>> 1;
+      sort(slots, from, mid);
+      sort(slots, mid, to);
+      int left = from;
+      int right = mid;
+      int out = from;
+      while (left < mid && right < to) {
+        scratch[out++] =
+            names[slots[left]].compareTo(names[slots[right]]) <= 0 ? slots[left++] : slots[right++];
+      }
+      while (left < mid) {
+        scratch[out++] = slots[left++];
+      }
+      while (right < to) {
+        scratch[out++] = slots[right++];
+      }
+      System.arraycopy(scratch, from, slots, from, to - from);
     }
   }
 }

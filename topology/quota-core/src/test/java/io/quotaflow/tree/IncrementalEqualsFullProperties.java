@@ -69,8 +69,7 @@ class IncrementalEqualsFullProperties {
     return new TreeSnapshot(io.quotaflow.quota.ResourceList.empty(), List.of(), List.of());
   }
 
-  private static void randomEvent(
-      RandomClusters gen, Random random, ClusterQuotaState state, int groups) {
+  static void randomEvent(RandomClusters gen, Random random, ClusterQuotaState state, int groups) {
     switch (random.nextInt(10)) {
       case 0, 1 -> state.putGroup(gen.group(gen.groupName(random.nextInt(groups))));
       case 2 -> state.removeGroup(gen.anyGroupName());
