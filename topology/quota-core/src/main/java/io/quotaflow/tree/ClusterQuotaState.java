@@ -49,7 +49,7 @@ public final class ClusterQuotaState {
   private final TableWhatIfInputs lastResult;
 
   /** The ledger's pods, by reference. */
-  private final Map<PodRef, PodEntry> pods;
+  private final PodTable pods;
 
   public ClusterQuotaState(QuotaOptions options) {
     this(options, 0, 0);
@@ -339,7 +339,9 @@ public final class ClusterQuotaState {
       }
     }
     final List<QuotaPod> podList = new ArrayList<>(pods.size());
-    pods.values().forEach(entry -> podList.add(entry.pod));
+    for (final PodEntry entry : pods.values()) {
+      podList.add(entry.pod);
+    }
     return new ClusterInputs(groups, podList, nodes.inputs());
   }
 
@@ -383,6 +385,7 @@ public final class ClusterQuotaState {
   /** Every aggregate, runtime and pod class up to date with the inputs; nothing emitted yet. */
   private void refreshResults() {
     layOut();
+    t.outputsWritten = true;
     if (nodes.refresh()) {
       marks.markDist(GroupTable.ROOT);
       marks.markPods(GroupTable.SYSTEM);

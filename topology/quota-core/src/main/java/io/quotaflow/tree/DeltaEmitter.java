@@ -32,7 +32,7 @@ final class DeltaEmitter {
   private final Consumer<PodEntry> markPending;
 
   /** The ledger's pods, by reference. */
-  private final Map<PodRef, PodEntry> pods;
+  private final PodTable pods;
 
   /** Last emitted statuses of groups removed since the last emission. */
   private final Map<String, GroupStatus> removedGroups = new HashMap<>();
@@ -53,11 +53,7 @@ final class DeltaEmitter {
   private boolean[] rootDims = new boolean[0];
 
   DeltaEmitter(
-      GroupTable t,
-      TreeLayout layout,
-      ChangeMarks marks,
-      NodeTotals nodes,
-      Map<PodRef, PodEntry> pods) {
+      GroupTable t, TreeLayout layout, ChangeMarks marks, NodeTotals nodes, PodTable pods) {
     this.t = t;
     this.layout = layout;
     this.marks = marks;

@@ -24,6 +24,9 @@ final class ExactSums {
 
   private int capacity;
 
+  /** Whether any sum was ever changed: until then every one is zero. */
+  private boolean touched;
+
   ExactSums(int capacity) {
     this.capacity = capacity;
   }
@@ -55,6 +58,7 @@ final class ExactSums {
   }
 
   void add(int dimension, int index, long amount) {
+    touched = true;
     if (high[dimension] == null) {
       final long after = low[dimension][index] + amount;
       if (amount >= 0 && after >= 0) {
@@ -73,6 +77,7 @@ final class ExactSums {
   }
 
   void subtract(int dimension, int index, long amount) {
+    touched = true;
     if (high[dimension] == null) {
       final long after = low[dimension][index] - amount;
       if (amount >= 0 && after >= 0) {
@@ -117,6 +122,9 @@ final class ExactSums {
 
   /** Moves every group's sums to its new slot. */
   void permute(SlotPermutation p) {
+    if (!touched) {
+      return;
+    }
     for (int d = 0; d < low.length; d++) {
       p.move(low[d]);
       if (high[d] != null) {

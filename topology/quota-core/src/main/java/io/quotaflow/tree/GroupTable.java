@@ -71,6 +71,12 @@ final class GroupTable {
   long[][] scaledMin = new long[0][];
   long[][] runtime = new long[0][];
 
+  /**
+   * Whether any computation has written the output columns yet: until then they are all zero, and
+   * renumbering the slots (the first layout of a cold start) has nothing to move there.
+   */
+  boolean outputsWritten;
+
   // Dirty flags.
   boolean[] aggDirty;
   boolean[] distDirty;
@@ -198,12 +204,14 @@ final class GroupTable {
     p.move(podsDirty);
     for (int d = 0; d < tracked.length; d++) {
       p.move(tracked[d]);
-      for (final long[][] columns :
-          new long[][][] {
-            min, effMax, floor, weight, request, limited, used, npRequest, npUsed, scaledMin,
-            runtime
-          }) {
+      for (final long[][] columns : new long[][][] {min, effMax, floor, weight}) {
         p.move(columns[d]);
+      }
+      if (outputsWritten) {
+        for (final long[][] columns :
+            new long[][][] {request, limited, used, npRequest, npUsed, scaledMin, runtime}) {
+          p.move(columns[d]);
+        }
       }
     }
     ownRequest.permute(p);

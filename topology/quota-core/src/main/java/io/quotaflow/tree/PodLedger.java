@@ -38,7 +38,7 @@ final class PodLedger {
   private final GroupDirectory directory;
   private final QuotaOptions options;
   private final Listener listener;
-  private final Map<PodRef, PodEntry> pods;
+  private final PodTable pods;
   // Built on the first change of a group that has to re-resolve pods (a cold start never needs
   // them), then kept up to date.
   private final Map<String, Set<PodEntry>> podsByNamespace = new HashMap<>();
@@ -63,11 +63,11 @@ final class PodLedger {
     this.directory = directory;
     this.options = options;
     this.listener = listener;
-    this.pods = new HashMap<>(Math.max(16, (int) (expectedPods / 0.75f) + 1));
+    this.pods = new PodTable(expectedPods);
   }
 
   /** The pods by reference; read only for callers. */
-  Map<PodRef, PodEntry> pods() {
+  PodTable pods() {
     return pods;
   }
 
@@ -86,7 +86,7 @@ final class PodLedger {
     }
     if (entry == null) {
       entry = new PodEntry(pod);
-      pods.put(pod.ref(), entry);
+      pods.putIfAbsent(entry);
     } else {
       uncharge(entry);
       unindex(entry);
@@ -109,7 +109,7 @@ final class PodLedger {
     final boolean[] requested = new boolean[t.limit];
     for (final QuotaPod pod : added) {
       final PodEntry entry = new PodEntry(pod);
-      if (pods.putIfAbsent(pod.ref(), entry) != null) {
+      if (pods.putIfAbsent(entry) != null) {
         put(pod);
         continue;
       }
