@@ -1,7 +1,10 @@
 package io.quotaflow.serde;
 
+import io.quotaflow.schemas.internal.ClusterEvent;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -20,22 +23,66 @@ public final class AvroSerde<T extends SpecificRecord> implements Serde<T> {
   private final Deserializer<T> deserializer;
   private final boolean remembering;
   private final byte[] currentHeader;
+  private final RecentRecords<T> recent;
 
   private AvroSerde(final Class<T> type, final RecordRole role, final boolean remembering) {
+    this(type, role, remembering, plain -> plain);
+  }
+
+  /**
+   * @param encoding the encoder the serde uses, given the plain one (a remembering serde asks its
+   *     recent records first)
+   */
+  private AvroSerde(
+      final Class<T> type,
+      final RecordRole role,
+      final boolean remembering,
+      final Function<AvroSerializer<T>, Serializer<T>> encoding) {
     this.type = Objects.requireNonNull(type, "type");
     this.role = Objects.requireNonNull(role, "role");
     this.remembering = remembering;
-    final AvroSerializer<T> encoder = new AvroSerializer<>(type, role);
+    final AvroSerializer<T> plain = new AvroSerializer<>(type, role);
+    final Serializer<T> encoder = encoding.apply(plain);
     final AvroDeserializer<T> decoder = new AvroDeserializer<>(type, role);
-    this.currentHeader = encoder.header();
+    this.currentHeader = plain.header();
     if (remembering) {
-      final RecentRecords<T> recent = new RecentRecords<>(encoder.header());
+      this.recent = new RecentRecords<>(plain.header());
       this.serializer = recent.serializer(encoder);
       this.deserializer = recent.deserializer(decoder);
     } else {
+      this.recent = null;
       this.serializer = encoder;
       this.deserializer = decoder;
     }
+  }
+
+  /**
+   * A remembering serde for the engine's cluster events that, for an event carrying an input value
+   * its thread just read through one of {@code values} (remembering serdes of the current schema
+   * versions), copies that value's encoded body into the event instead of encoding it again: the
+   * bytes are exactly those Avro writes for the event. The engine stores every input it reads as a
+   * cluster event.
+   */
+  public static AvroSerde<ClusterEvent> clusterEvents(final List<AvroSerde<?>> values) {
+    for (final AvroSerde<?> value : values) {
+      if (!value.remembering) {
+        throw new IllegalArgumentException(value + " does not remember what it reads");
+      }
+    }
+    final List<AvroSerde<?>> sources = List.copyOf(values);
+    return new AvroSerde<>(
+        ClusterEvent.class,
+        RecordRole.VALUE,
+        true,
+        plain -> new ClusterEventEncoder(plain, sources));
+  }
+
+  /**
+   * The bytes this thread recently read or wrote through this (remembering) serde for exactly
+   * {@code record}, or null: always null for a serde that does not remember.
+   */
+  byte[] recentBytes(final Object record) {
+    return recent == null ? null : recent.bytesOf(record);
   }
 
   /** A serde for record keys of the generated class {@code type}. */

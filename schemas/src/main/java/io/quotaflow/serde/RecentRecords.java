@@ -57,6 +57,11 @@ final class RecentRecords<T> {
     };
   }
 
+  /** The bytes this thread recently read or wrote for exactly {@code record}, or null. */
+  byte[] bytesOf(final Object record) {
+    return record == null ? null : rings.get().bytesOf(record);
+  }
+
   private boolean startsWithCurrentHeader(final byte[] bytes) {
     return bytes.length >= currentHeader.length
         && Arrays.equals(bytes, 0, currentHeader.length, currentHeader, 0, currentHeader.length);

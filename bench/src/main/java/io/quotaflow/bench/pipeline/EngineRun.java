@@ -8,21 +8,24 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
- * One engine instance with a fresh application id and state directory, timed from its start until
- * every input record was read and the runtime topic shows the workload's final state.
+ * One engine application with a fresh application id, as one instance or several (each with its own
+ * state directory, as separate processes would have), timed from its start until every input record
+ * was read and the runtime topic shows the workload's final state.
  */
 final class EngineRun implements AutoCloseable {
   private static final long POLL_NANOS = Duration.ofMillis(10).toNanos();
   private static final long PROGRESS_NANOS = Duration.ofSeconds(10).toNanos();
 
-  private final Engine engine;
-  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+  private final List<Engine> engines = new ArrayList<>();
+  private final List<SimpleMeterRegistry> registries = new ArrayList<>();
   private final Path stateDir;
   private final String guarantee;
   private final String applicationId;
@@ -37,18 +40,38 @@ final class EngineRun implements AutoCloseable {
       final String guarantee,
       final Path stateDir,
       final Map<String, String> extra) {
+    this(bootstrapServers, topicPrefix, partitions, guarantee, stateDir, extra, 1);
+  }
+
+  /**
+   * @param instances how many instances of the application run side by side, each in {@code
+   *     stateDir}/{@code instance-<n>}
+   */
+  EngineRun(
+      final String bootstrapServers,
+      final String topicPrefix,
+      final int partitions,
+      final String guarantee,
+      final Path stateDir,
+      final Map<String, String> extra,
+      final int instances) {
     this.stateDir = stateDir;
     this.guarantee = guarantee;
     this.applicationId =
         "quotaflow-bench-" + guarantee.replace('_', '-') + "-" + System.currentTimeMillis();
-    final EngineConfig config =
-        config(bootstrapServers, applicationId, stateDir, guarantee)
-            .set(EngineSettings.TOPIC_PREFIX.key(), topicPrefix)
-            .set(EngineSettings.TOPIC_PARTITIONS.key(), Integer.toString(partitions))
-            .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), "30s")
-            .setAll(extra)
-            .build();
-    this.engine = new Engine(config, registry);
+    for (int i = 0; i < instances; i++) {
+      final Path own = instances == 1 ? stateDir : stateDir.resolve("instance-" + i);
+      final EngineConfig config =
+          config(bootstrapServers, applicationId, own, guarantee)
+              .set(EngineSettings.TOPIC_PREFIX.key(), topicPrefix)
+              .set(EngineSettings.TOPIC_PARTITIONS.key(), Integer.toString(partitions))
+              .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), "30s")
+              .setAll(extra)
+              .build();
+      final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+      registries.add(registry);
+      engines.add(new Engine(config, registry));
+    }
   }
 
   /**
@@ -81,18 +104,20 @@ final class EngineRun implements AutoCloseable {
    * and {@code watcher} has seen the final state.
    */
   Timing runUntilCaughtUp(final RuntimeWatcher watcher, final long inputs, final Duration limit) {
-    engine.provisionTopics();
+    engines.get(0).provisionTopics();
     final long start = System.nanoTime();
     final CpuTime cpuAtStart = CpuTime.start();
-    engine.start();
+    engines.forEach(Engine::start);
     final long deadline = start + limit.toNanos();
     long firstRead = 0;
     long allRead = 0;
     long progress = start + PROGRESS_NANOS;
     while (System.nanoTime() < deadline) {
-      final KafkaStreams.State state = engine.streams().state();
-      if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR) {
-        throw new IllegalStateException("the engine failed: " + state);
+      for (final Engine engine : engines) {
+        final KafkaStreams.State state = engine.streams().state();
+        if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.PENDING_ERROR) {
+          throw new IllegalStateException("the engine failed: " + state);
+        }
       }
       final double read = recordsRead();
       final long now = System.nanoTime();
@@ -146,14 +171,17 @@ final class EngineRun implements AutoCloseable {
 
   /** Input records the engine has read so far (all input topics). */
   double recordsRead() {
-    return registry.find(EngineMetrics.RECORDS_READ).counters().stream()
+    return registries.stream()
+        .flatMap(registry -> registry.find(EngineMetrics.RECORDS_READ).counters().stream())
         .mapToDouble(Counter::count)
         .sum();
   }
 
   @Override
   public void close() {
-    engine.close();
+    // Closed together, as a deployment's instances stop: one closing alone would hand its tasks
+    // to the others first.
+    engines.parallelStream().forEach(Engine::close);
   }
 
   /**

@@ -5,7 +5,6 @@ import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.topics.ClusterPartitioner;
 import java.util.Objects;
-import java.util.function.BiFunction;
 import org.apache.kafka.streams.processor.api.ContextualProcessor;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -18,9 +17,11 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * from.
  */
 final class ClusterEventMapper<K, V> extends ContextualProcessor<K, V, String, ClusterEvent> {
-  private final BiFunction<K, V, ClusterEvent.Builder> reader;
+  private final InputEvents.Reader<K, V> reader;
   private final EngineMetrics metrics;
   private final int partitions;
+  private String lastTopic;
+  private Runnable countRead = () -> {};
 
   /**
    * @param reader checks a record and makes its event
@@ -29,9 +30,7 @@ final class ClusterEventMapper<K, V> extends ContextualProcessor<K, V, String, C
    *     each record must sit on its cluster's partition; 0 when records are repartitioned
    */
   ClusterEventMapper(
-      final BiFunction<K, V, ClusterEvent.Builder> reader,
-      final EngineMetrics metrics,
-      final int partitions) {
+      final InputEvents.Reader<K, V> reader, final EngineMetrics metrics, final int partitions) {
     this.reader = Objects.requireNonNull(reader, "reader");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.partitions = partitions;
@@ -40,21 +39,27 @@ final class ClusterEventMapper<K, V> extends ContextualProcessor<K, V, String, C
   @Override
   public void process(final Record<K, V> record) {
     final RecordMetadata source = context().recordMetadata().orElse(null);
+    final InputEvents.Source where;
     if (source != null) {
-      metrics.recordRead(source.topic());
+      countRead(source.topic());
+      where = new InputEvents.Source(source.topic(), source.partition(), source.offset());
+    } else {
+      where = InputEvents.Source.UNKNOWN;
     }
-    final ClusterEvent.Builder event = reader.apply(record.key(), record.value());
-    if (source != null) {
-      event
-          .setSourceTopic(source.topic())
-          .setSourcePartition(source.partition())
-          .setSourceOffset(source.offset());
-    }
-    final ClusterEvent built = event.build();
+    final ClusterEvent event = reader.read(record.key(), record.value(), where);
     if (partitions > 0 && source != null) {
-      requireClusterPartition(built.getCluster(), source);
+      requireClusterPartition(event.getCluster(), source);
     }
-    context().forward(record.withKey(built.getCluster()).withValue(built));
+    context().forward(record.withKey(event.getCluster()).withValue(event));
+  }
+
+  /** Counts a record read, with the counter of its topic looked up once per topic change. */
+  private void countRead(final String topic) {
+    if (!topic.equals(lastTopic)) {
+      lastTopic = topic;
+      countRead = metrics.readCounter(topic);
+    }
+    countRead.run();
   }
 
   /** Without the repartition hop, a record on another partition would split its cluster's tree. */

@@ -17,12 +17,26 @@ import java.util.Map;
  * ClusterEvent}s. A record the engine cannot use raises {@link InvalidInputException} with the
  * reason. Quota specs are not checked beyond their key: a group with negative or inconsistent
  * values is an invalid group, which the core isolates and reports (SPEC 9), not a bad record.
+ *
+ * <p>Events are made with the record's all-arguments constructor: Avro's builder deep-copies the
+ * schema default of every field it is not given, once per input record.
  */
 final class InputEvents {
   private InputEvents() {}
 
+  /** Where a record was read: topic, partition, offset ("", -1, -1 when unknown). */
+  record Source(String topic, int partition, long offset) {
+    static final Source UNKNOWN = new Source("", -1, -1L);
+  }
+
+  /** Checks one record of an input topic and makes its event. */
+  @FunctionalInterface
+  interface Reader<K, V> {
+    ClusterEvent read(K key, V value, Source source);
+  }
+
   /** The event of a pod record (a null value is a tombstone). */
-  static ClusterEvent.Builder pod(final PodKey key, final PodState value) {
+  static ClusterEvent pod(final PodKey key, final PodState value, final Source source) {
     if (key == null) {
       throw new InvalidInputException("pod record without a key");
     }
@@ -33,21 +47,22 @@ final class InputEvents {
       requireName("pod uid", value.getUid());
       requireNonNegative("request", value.getRequests());
     }
-    return event(ClusterEventKind.POD, key.getCluster(), key.getNamespace(), key.getName(), value);
+    return event(
+        ClusterEventKind.POD, key.getCluster(), key.getNamespace(), key.getName(), value, source);
   }
 
   /** The event of a quota record (a null value is a tombstone). */
-  static ClusterEvent.Builder quota(final QuotaKey key, final QuotaSpec value) {
+  static ClusterEvent quota(final QuotaKey key, final QuotaSpec value, final Source source) {
     if (key == null) {
       throw new InvalidInputException("quota record without a key");
     }
     requireName("cluster", key.getCluster());
     requireName("quota group name", key.getName());
-    return event(ClusterEventKind.QUOTA, key.getCluster(), "", key.getName(), value);
+    return event(ClusterEventKind.QUOTA, key.getCluster(), "", key.getName(), value, source);
   }
 
   /** The event of a node record (a null value is a tombstone). */
-  static ClusterEvent.Builder node(final NodeKey key, final NodeState value) {
+  static ClusterEvent node(final NodeKey key, final NodeState value, final Source source) {
     if (key == null) {
       throw new InvalidInputException("node record without a key");
     }
@@ -56,14 +71,15 @@ final class InputEvents {
     if (value != null) {
       requireNonNegative("allocatable", value.getAllocatable());
     }
-    return event(ClusterEventKind.NODE, key.getCluster(), "", key.getName(), value);
+    return event(ClusterEventKind.NODE, key.getCluster(), "", key.getName(), value, source);
   }
 
   /**
    * The event of an eviction result, keyed by the pod the command targeted. Results are never
    * deleted, so a record without a value is as unusable as one without a command id or pod uid.
    */
-  static ClusterEvent.Builder evictionResult(final PodKey key, final EvictionResult value) {
+  static ClusterEvent evictionResult(
+      final PodKey key, final EvictionResult value, final Source source) {
     if (key == null) {
       throw new InvalidInputException("eviction result without a key");
     }
@@ -75,27 +91,35 @@ final class InputEvents {
     }
     requireName("eviction result command id", value.getCommandId());
     requireName("eviction result pod uid", value.getPodUid());
-    return event(
-            ClusterEventKind.EVICTION_RESULT,
-            key.getCluster(),
-            key.getNamespace(),
-            key.getName(),
-            null)
-        .setEvictionResult(value);
+    return new ClusterEvent(
+        ClusterEventKind.EVICTION_RESULT,
+        key.getCluster(),
+        key.getNamespace(),
+        key.getName(),
+        null,
+        value,
+        source.topic(),
+        source.partition(),
+        source.offset());
   }
 
-  private static ClusterEvent.Builder event(
+  private static ClusterEvent event(
       final ClusterEventKind kind,
       final String cluster,
       final String namespace,
       final String name,
-      final Object value) {
-    return ClusterEvent.newBuilder()
-        .setKind(kind)
-        .setCluster(cluster)
-        .setNamespace(namespace)
-        .setName(name)
-        .setValue(value);
+      final Object value,
+      final Source source) {
+    return new ClusterEvent(
+        kind,
+        cluster,
+        namespace,
+        name,
+        value,
+        null,
+        source.topic(),
+        source.partition(),
+        source.offset());
   }
 
   private static void requireName(final String what, final String value) {

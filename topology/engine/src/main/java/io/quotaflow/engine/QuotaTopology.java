@@ -11,7 +11,10 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.PodId;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodQuotaClass;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.serde.AvroSerde;
 import io.quotaflow.topics.ClusterPartitioner;
@@ -21,7 +24,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -60,10 +62,17 @@ import org.apache.kafka.streams.state.Stores;
  * generated name fails (see {@link #streamsProperties}).
  */
 public final class QuotaTopology {
-  // Remembering serdes: an event is stored just as it arrived from the repartition topic, and a
-  // runtime or class record goes to its store and then its topic, so each is encoded only once.
+  // Remembering serdes: an input value is stored (as a cluster event) with the bytes it was read
+  // from, an event is stored just as it arrived from a repartition topic, and a runtime or class
+  // record goes to its store and then its topic, so each is encoded only once.
+  private static final AvroSerde<PodState> POD_VALUES =
+      AvroSerde.forValues(PodState.class).rememberingRecentRecords();
+  private static final AvroSerde<QuotaSpec> QUOTA_VALUES =
+      AvroSerde.forValues(QuotaSpec.class).rememberingRecentRecords();
+  private static final AvroSerde<NodeState> NODE_VALUES =
+      AvroSerde.forValues(NodeState.class).rememberingRecentRecords();
   private static final Serde<ClusterEvent> EVENTS =
-      AvroSerde.forValues(ClusterEvent.class).rememberingRecentRecords();
+      AvroSerde.clusterEvents(List.of(POD_VALUES, QUOTA_VALUES, NODE_VALUES));
   private static final Serde<GroupRuntime> RUNTIMES =
       AvroSerde.forValues(GroupRuntime.class).rememberingRecentRecords();
   private static final Serde<PodQuotaClass> CLASSES =
@@ -87,6 +96,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.pods(),
+            POD_VALUES,
             TopologyNames.PODS_SOURCE,
             TopologyNames.PODS_TO_EVENTS,
             InputEvents::pod,
@@ -96,6 +106,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.quotas(),
+            QUOTA_VALUES,
             TopologyNames.QUOTAS_SOURCE,
             TopologyNames.QUOTAS_TO_EVENTS,
             InputEvents::quota,
@@ -105,6 +116,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.nodes(),
+            NODE_VALUES,
             TopologyNames.NODES_SOURCE,
             TopologyNames.NODES_TO_EVENTS,
             InputEvents::node,
@@ -116,6 +128,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.evictionResults(),
+            topics.evictionResults().valueSerde(),
             TopologyNames.EVICTION_RESULTS_SOURCE,
             TopologyNames.EVICTION_RESULTS_TO_EVENTS,
             InputEvents::evictionResult,
@@ -205,13 +218,14 @@ public final class QuotaTopology {
   private static <K, V> KStream<String, ClusterEvent> events(
       final StreamsBuilder builder,
       final Topic<K, V> topic,
+      final Serde<V> values,
       final String sourceName,
       final String mapperName,
-      final BiFunction<K, V, ClusterEvent.Builder> reader,
+      final InputEvents.Reader<K, V> reader,
       final EngineMetrics metrics,
       final int placementCheck) {
     return builder.stream(
-            topic.name(), Consumed.with(topic.keySerde(), topic.valueSerde()).withName(sourceName))
+            topic.name(), Consumed.with(topic.keySerde(), values).withName(sourceName))
         .process(
             () -> new ClusterEventMapper<>(reader, metrics, placementCheck), Named.as(mapperName));
   }

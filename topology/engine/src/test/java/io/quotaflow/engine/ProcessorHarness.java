@@ -70,31 +70,37 @@ final class ProcessorHarness {
   }
 
   ProcessorHarness pod(final String cluster, final String namespace, final Inputs.PodBuilder pod) {
-    return event(InputEvents.pod(new PodKey(cluster, namespace, pod.name()), pod.build()));
+    return event(
+        InputEvents.pod(
+            new PodKey(cluster, namespace, pod.name()), pod.build(), InputEvents.Source.UNKNOWN));
   }
 
   ProcessorHarness deletePod(final String cluster, final String namespace, final String name) {
-    return event(InputEvents.pod(new PodKey(cluster, namespace, name), (PodState) null));
+    return event(
+        InputEvents.pod(
+            new PodKey(cluster, namespace, name), (PodState) null, InputEvents.Source.UNKNOWN));
   }
 
   ProcessorHarness quota(final String cluster, final String name, final QuotaSpec spec) {
-    return event(InputEvents.quota(new QuotaKey(cluster, name), spec));
+    return event(InputEvents.quota(new QuotaKey(cluster, name), spec, InputEvents.Source.UNKNOWN));
   }
 
   ProcessorHarness node(final String cluster, final String name, final NodeState node) {
-    return event(InputEvents.node(new NodeKey(cluster, name), node));
+    return event(InputEvents.node(new NodeKey(cluster, name), node, InputEvents.Source.UNKNOWN));
   }
 
   /** The executor's result with {@code outcome} for {@code command}. */
   ProcessorHarness answer(
       final Record<PodKey, EvictionCommand> command, final EvictionOutcome outcome) {
     return event(
-        InputEvents.evictionResult(command.key(), Inputs.result(command.value(), outcome, now)));
+        InputEvents.evictionResult(
+            command.key(),
+            Inputs.result(command.value(), outcome, now),
+            InputEvents.Source.UNKNOWN));
   }
 
-  private ProcessorHarness event(final ClusterEvent.Builder event) {
-    final ClusterEvent built = event.build();
-    processor.process(new Record<>(built.getCluster(), built, now.toEpochMilli()));
+  private ProcessorHarness event(final ClusterEvent event) {
+    processor.process(new Record<>(event.getCluster(), event, now.toEpochMilli()));
     return this;
   }
 

@@ -78,14 +78,20 @@ public final class EngineMetrics {
 
   /** One input record was read from {@code topic}. */
   public void recordRead(final String topic) {
-    read.computeIfAbsent(
+    readCounter(topic).run();
+  }
+
+  /** What counts one record read from {@code topic}: a caller may keep it per topic. */
+  public Runnable readCounter(final String topic) {
+    final Counter counter =
+        read.computeIfAbsent(
             topic,
             t ->
                 Counter.builder(RECORDS_READ)
                     .description("Input records read")
                     .tag("topic", t)
-                    .register(registry))
-        .increment();
+                    .register(registry));
+    return counter::increment;
   }
 
   /** One record of {@code topic} was sent to the dead-letter topic. */
