@@ -478,7 +478,8 @@ public final class PipelineBench {
           "scale-out, %d clusters, exactly_once_v2, instances of one application in this JVM on"
               + " one broker:%n",
           scaleClusters);
-      OUT.println("| instances | pod events/s (aggregate) | vs one instance | CPU/event (µs) |");
+      OUT.println(
+          "| instances | pod events/s (aggregate) | vs one instance | CPU per event (us) |");
       OUT.println("|---:|---:|---:|---:|");
       final double one = scaleOut.get(0).perSecond();
       for (final Measured m : scaleOut) {

@@ -88,7 +88,10 @@ final class ClusterQuotaProcessor
   ClusterQuotaProcessor(final EngineConfig config, final EngineMetrics metrics) {
     this.options = config.quotaOptions();
     this.recomputeInterval = config.get(EngineSettings.RECOMPUTE_INTERVAL);
-    this.pacer = new RecomputePacer(config.get(EngineSettings.RECOMPUTE_BACKLOG_INTERVAL));
+    this.pacer =
+        new RecomputePacer(
+            config.get(EngineSettings.RECOMPUTE_BACKLOG_INTERVAL),
+            config.get(EngineSettings.RECOMPUTE_BACKLOG_MAX_INTERVAL));
     this.reclaimEnabled = config.get(EngineSettings.RECLAIM_ENABLED);
     this.revokeCheckInterval = config.get(EngineSettings.REVOKE_CHECK_INTERVAL);
     this.reclaimPolicy =

@@ -29,6 +29,14 @@ final class ReclaimScene {
 
   /** team-a runs pods a0..a3 (2 cpu each, priority 0..3) on a 10-cpu cluster, all borrowed. */
   static void teamABorrowsTheWholeCluster(final EngineDriver engine, final boolean nonPreemptible) {
+    putTeamABorrowing(engine, nonPreemptible);
+    engine.recompute();
+    // A borrower is capped at its request.
+    assertThat(engine.group(EAST, "team-a").runtime()).isEqualTo(ResourceList.of("cpu", 8_000));
+  }
+
+  /** The inputs of {@link #teamABorrowsTheWholeCluster}, without waiting for their result. */
+  static void putTeamABorrowing(final EngineDriver engine, final boolean nonPreemptible) {
     engine
         .putNode(EAST, "n1", node(10_000))
         .putQuota(EAST, "team-a", quota().min(cpu(5_000)).max(cpu(10_000)).build())
@@ -42,9 +50,6 @@ final class ReclaimScene {
               .priority(i);
       engine.putPod(EAST, NS, nonPreemptible ? pod.nonPreemptible() : pod);
     }
-    engine.recompute();
-    // A borrower is capped at its request.
-    assertThat(engine.group(EAST, "team-a").runtime()).isEqualTo(ResourceList.of("cpu", 8_000));
   }
 
   /** team-b asks for its min: team-a's runtime drops to 5 cpu while it uses 8. */

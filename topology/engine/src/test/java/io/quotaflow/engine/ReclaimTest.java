@@ -216,7 +216,7 @@ class ReclaimTest {
             EngineDriver.settings().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
     // Everything is read late, as at the start of an engine over topics that hold a history.
     engine.inputsPublishedAgo(Duration.ofMinutes(5));
-    teamABorrowsTheWholeCluster(engine, false);
+    ReclaimScene.putTeamABorrowing(engine, false);
     engine.putPod(EAST, NS, pod("b0").group("team-b").cpu(5_000));
     // More of the backlog keeps coming for a while: the cluster is not judged meanwhile.
     for (int i = 0; i < 5; i++) {

@@ -84,25 +84,48 @@ class RuntimeEmissionTest {
   }
 
   @Test
-  void aBacklogIsRecomputedOncePerBacklogIntervalAndItsEndWithoutWaiting() {
+  void anOldBacklogIsRecomputedOncePerMaximumIntervalAndItsEndAfterASecondsPause() {
     // The reclaim check recomputes whatever is dirty every second; without it, the pacer alone.
     engine.close();
     startEngine(settings().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
     engine.inputsPublishedAgo(Duration.ofMinutes(5));
-    for (int tick = 1; tick <= 9; tick++) {
+    for (int tick = 1; tick < 100; tick++) {
       engine.putPod(EAST, NS, pod("p" + tick).group("team-a").running("n1").cpu(100)).recompute();
       assertThat(engine.runtimeRecords()).as("tick %d of a backlog", tick).isEmpty();
     }
-    engine.putPod(EAST, NS, pod("p10").group("team-a").running("n1").cpu(100)).recompute();
-    assertThat(engine.emittedGroups(EAST)).containsOnlyOnce("team-a");
-    assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 1_000));
+    engine.putPod(EAST, NS, pod("p100").group("team-a").running("n1").cpu(100)).recompute();
+    assertThat(engine.emittedGroups(EAST))
+        .as("10 s (recompute.backlog.max.interval) into the backlog")
+        .containsOnlyOnce("team-a");
+    assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 10_000));
 
-    engine.putPod(EAST, NS, pod("p11").group("team-a").running("n1").cpu(100)).recompute();
-    assertThat(engine.runtimeRecords()).as("the backlog goes on").isEmpty();
-    engine.recompute();
-    assertThat(engine.emittedGroups(EAST)).as("no new event: its end").containsOnlyOnce("team-a");
-    assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 1_100));
+    engine.putPod(EAST, NS, pod("p101").group("team-a").running("n1").cpu(100)).recompute();
+    engine.advance(Duration.ofMillis(800));
+    assertThat(engine.runtimeRecords()).as("a pause of 900 ms in a 5-minute backlog").isEmpty();
+    engine.advance(Duration.ofMillis(100));
+    assertThat(engine.emittedGroups(EAST))
+        .as("a second without events: its end")
+        .contains("team-a");
+    assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 10_100));
     assertThat(engine.table(EAST)).isEqualTo(engine.expected(EAST));
+  }
+
+  @Test
+  void aBacklogReadInAMomentIsComputedOnceWhenItEnds() {
+    // Inputs published shortly before the engine started (as quotaflow local does).
+    engine.close();
+    startEngine(settings().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
+    engine.inputsPublishedAgo(Duration.ofSeconds(4));
+    for (int i = 1; i <= 5; i++) {
+      engine.putPod(EAST, NS, pod("p" + i).group("team-a").running("n1").cpu(100));
+    }
+    engine.recompute();
+    assertThat(engine.runtimeRecords()).as("100 ms after the last of a 4 s old backlog").isEmpty();
+    engine.recompute();
+    engine.recompute();
+
+    assertThat(engine.emittedGroups(EAST)).containsOnlyOnce("team-a");
+    assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 500));
   }
 
   @Test

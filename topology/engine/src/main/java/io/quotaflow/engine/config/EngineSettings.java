@@ -73,9 +73,22 @@ public final class EngineSettings {
           "recompute.backlog.interval",
           "duration",
           "1s",
-          "While a cluster's newest events are older than this (the engine is working through a"
-              + " backlog), the cluster is recomputed at most this often instead of every"
-              + " recompute.interval; set it to recompute.interval to turn this off.",
+          "An event older than this when read is part of a backlog: while a cluster reads one, it"
+              + " is recomputed at most this often (less often the older its events, see"
+              + " recompute.backlog.max.interval) instead of every recompute.interval; set both to"
+              + " recompute.interval to turn pacing off.",
+          Parsers::duration);
+
+  /** The longest a cluster working through a backlog goes without a recomputation. */
+  public static final Setting<Duration> RECOMPUTE_BACKLOG_MAX_INTERVAL =
+      new Setting<>(
+          "recompute.backlog.max.interval",
+          "duration",
+          "10s",
+          "The longest a cluster working through a backlog goes without a recomputation: while"
+              + " its newest events are A old, it is recomputed once per A/2 (at least"
+              + " recompute.backlog.interval, at most this) or when no event of it came for A/20"
+              + " (at most recompute.backlog.interval: the end of the backlog).",
           Parsers::duration);
 
   /** How often over-used groups are looked for. */
@@ -211,6 +224,7 @@ public final class EngineSettings {
           TOPIC_REPLICATION_FACTOR,
           RECOMPUTE_INTERVAL,
           RECOMPUTE_BACKLOG_INTERVAL,
+          RECOMPUTE_BACKLOG_MAX_INTERVAL,
           STATE_STORES,
           INPUTS_PARTITIONED_BY_CLUSTER,
           RECLAIM_ENABLED,
