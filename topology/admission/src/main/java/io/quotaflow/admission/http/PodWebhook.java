@@ -40,18 +40,17 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
 
   @Override
   public Review parse(byte[] body) throws BadRequestException {
-    final io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest request =
-        AdmissionReviews.parse(body);
-    if (!AdmissionReviews.isAbout(request, "", "Pod")) {
+    // The hot path: read into the few fields used, not into fabric8's whole admission model.
+    final PodReviews.Request request = PodReviews.parse(body);
+    if (!request.isAbout("", "Pod")) {
       throw new BadRequestException(
-          "this webhook admits v1 Pods; the review is about "
-              + AdmissionReviews.describeKind(request));
+          "this webhook admits v1 Pods; the review is about " + request.describeKind());
     }
     final Optional<QuotaPod> pod =
-        "CREATE".equals(request.getOperation())
+        "CREATE".equals(request.operation())
             ? Optional.of(PodAdapter.toQuotaPod(pod(request)))
             : Optional.empty();
-    return new Review(request.getUid(), pod, Boolean.TRUE.equals(request.getDryRun()));
+    return new Review(request.uid(), pod, Boolean.TRUE.equals(request.dryRun()));
   }
 
   @Override
@@ -91,24 +90,24 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
   }
 
   /** The pod of a CREATE review, its namespace and name filled in from the review if missing. */
-  private static Pod pod(io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest request)
-      throws BadRequestException {
-    final Object object = request.getObject();
+  private static Pod pod(PodReviews.Request request) throws BadRequestException {
+    final PodReviews.PodObject object = request.object();
     if (object == null) {
       throw new BadRequestException("a CREATE review needs request.object");
     }
-    if (!(object instanceof Pod pod)) {
+    if (!object.isPod()) {
       throw new BadRequestException("request.object must be a v1 Pod with apiVersion and kind set");
     }
+    final Pod pod = object.toPod();
     if (pod.getMetadata() == null) {
       pod.setMetadata(new ObjectMeta());
     }
     final ObjectMeta meta = pod.getMetadata();
     if (meta.getNamespace() == null || meta.getNamespace().isEmpty()) {
-      meta.setNamespace(request.getNamespace());
+      meta.setNamespace(request.namespace());
     }
-    if ((meta.getName() == null || meta.getName().isEmpty()) && request.getName() != null) {
-      meta.setName(request.getName());
+    if ((meta.getName() == null || meta.getName().isEmpty()) && request.name() != null) {
+      meta.setName(request.name());
     }
     if (meta.getName() == null || meta.getName().isEmpty()) {
       // The API server names a pod before validating admission; without a name the reservation
