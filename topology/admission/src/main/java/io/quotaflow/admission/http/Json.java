@@ -87,6 +87,14 @@ final class Json {
     }
   }
 
+  /**
+   * A parser over {@code body} with the plugin's reading rules (duplicate keys rejected) and a
+   * codec for reading a value with data binding mid-stream.
+   */
+  static JsonParser parser(byte[] body) throws IOException {
+    return CONVERTER.createParser(body);
+  }
+
   /** {@code node} read as {@code type}, or a 400 naming {@code what}. */
   static <T> T convert(JsonNode node, Class<T> type, String what) throws BadRequestException {
     try {

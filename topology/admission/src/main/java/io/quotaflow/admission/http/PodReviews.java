@@ -1,6 +1,9 @@
 package io.quotaflow.admission.http;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -8,6 +11,9 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -26,7 +32,7 @@ final class PodReviews {
 
   /** The review's request, checked as {@link AdmissionReviews#parse} checks it. */
   static Request parse(byte[] body) throws BadRequestException {
-    final Envelope review = Json.read(body, Envelope.class, "the AdmissionReview");
+    final Envelope review = read(body);
     if (!AdmissionReviews.API_VERSION.equals(review.apiVersion())) {
       throw new BadRequestException(
           "expected apiVersion "
@@ -56,16 +62,309 @@ final class PodReviews {
     return request;
   }
 
+  /**
+   * The body, one JSON object and nothing after it, read as an {@link Envelope} with Jackson's
+   * streaming parser (a 400 naming what is wrong otherwise, as {@link Json#read} words it).
+   */
+  private static Envelope read(byte[] body) throws BadRequestException {
+    if (body.length == 0) {
+      throw new BadRequestException("the request has no body; expected a JSON object");
+    }
+    try (JsonParser parser = Json.parser(body)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new BadRequestException("expected a JSON object");
+      }
+      final Envelope envelope = new Reader(parser).envelope();
+      if (parser.nextToken() != null) {
+        throw new BadRequestException(
+            "the body is not valid JSON: trailing content after the object");
+      }
+      return envelope;
+    } catch (JsonParseException e) {
+      throw new BadRequestException("the body is not valid JSON: " + Json.shortMessage(e));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new BadRequestException("the AdmissionReview cannot be read: " + Json.shortMessage(e));
+    }
+  }
+
+  /**
+   * Walks the tokens of a review, keeping the fields the records hold and skipping the others.
+   * Values are taken as Jackson's data binding takes them: strings from any scalar, a quantity that
+   * is not a string through fabric8's own deserializer.
+   */
+  private static final class Reader {
+    private final JsonParser parser;
+
+    Reader(JsonParser parser) {
+      this.parser = parser;
+    }
+
+    /** At the review's START_OBJECT. */
+    Envelope envelope() throws IOException {
+      String apiVersion = null;
+      String kind = null;
+      Request request = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "apiVersion" -> apiVersion = text(value);
+          case "kind" -> kind = text(value);
+          case "request" -> request = object(value) ? request() : null;
+          default -> parser.skipChildren();
+        }
+      }
+      return new Envelope(apiVersion, kind, request);
+    }
+
+    private Request request() throws IOException {
+      String uid = null;
+      Kind kind = null;
+      String name = null;
+      String namespace = null;
+      String operation = null;
+      Boolean dryRun = null;
+      PodObject object = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "uid" -> uid = text(value);
+          case "kind" -> kind = object(value) ? kind() : null;
+          case "name" -> name = text(value);
+          case "namespace" -> namespace = text(value);
+          case "operation" -> operation = text(value);
+          case "dryRun" -> dryRun = bool(value);
+          case "object" -> object = object(value) ? podObject() : null;
+          default -> parser.skipChildren();
+        }
+      }
+      return new Request(uid, kind, name, namespace, operation, dryRun, object);
+    }
+
+    private Kind kind() throws IOException {
+      String group = null;
+      String version = null;
+      String kind = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "group" -> group = text(value);
+          case "version" -> version = text(value);
+          case "kind" -> kind = text(value);
+          default -> parser.skipChildren();
+        }
+      }
+      return new Kind(group, version, kind);
+    }
+
+    private PodObject podObject() throws IOException {
+      String apiVersion = null;
+      String kind = null;
+      Meta metadata = null;
+      Spec spec = null;
+      Status status = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "apiVersion" -> apiVersion = text(value);
+          case "kind" -> kind = text(value);
+          case "metadata" -> metadata = object(value) ? meta() : null;
+          case "spec" -> spec = object(value) ? spec() : null;
+          case "status" -> status = object(value) ? status() : null;
+          default -> parser.skipChildren();
+        }
+      }
+      return new PodObject(apiVersion, kind, metadata, spec, status);
+    }
+
+    private Meta meta() throws IOException {
+      String name = null;
+      String namespace = null;
+      String uid = null;
+      Map<String, String> labels = null;
+      String created = null;
+      String deleted = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "name" -> name = text(value);
+          case "namespace" -> namespace = text(value);
+          case "uid" -> uid = text(value);
+          case "labels" -> labels = object(value) ? texts() : null;
+          case "creationTimestamp" -> created = text(value);
+          case "deletionTimestamp" -> deleted = text(value);
+          default -> parser.skipChildren();
+        }
+      }
+      return new Meta(name, namespace, uid, labels, created, deleted);
+    }
+
+    private Spec spec() throws IOException {
+      Integer priority = null;
+      String nodeName = null;
+      List<ContainerPart> containers = null;
+      List<ContainerPart> initContainers = null;
+      ResourceRequirements resources = null;
+      Map<String, Quantity> overhead = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "priority" -> priority = integer(value);
+          case "nodeName" -> nodeName = text(value);
+          case "containers" -> containers = containers(value);
+          case "initContainers" -> initContainers = containers(value);
+          case "resources" -> resources = object(value) ? resources() : null;
+          case "overhead" -> overhead = object(value) ? quantities() : null;
+          default -> parser.skipChildren();
+        }
+      }
+      return new Spec(priority, nodeName, containers, initContainers, resources, overhead);
+    }
+
+    private List<ContainerPart> containers(JsonToken value) throws IOException {
+      if (value == JsonToken.VALUE_NULL) {
+        return null;
+      }
+      if (value != JsonToken.START_ARRAY) {
+        throw mismatch("an array of containers");
+      }
+      final List<ContainerPart> containers = new ArrayList<>();
+      JsonToken item;
+      while ((item = parser.nextToken()) != JsonToken.END_ARRAY) {
+        containers.add(object(item) ? container() : null);
+      }
+      return containers;
+    }
+
+    private ContainerPart container() throws IOException {
+      String restartPolicy = null;
+      ResourceRequirements resources = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "restartPolicy" -> restartPolicy = text(value);
+          case "resources" -> resources = object(value) ? resources() : null;
+          default -> parser.skipChildren();
+        }
+      }
+      return new ContainerPart(restartPolicy, resources);
+    }
+
+    private ResourceRequirements resources() throws IOException {
+      final ResourceRequirements resources = new ResourceRequirements();
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "requests" -> resources.setRequests(object(value) ? quantities() : null);
+          case "limits" -> resources.setLimits(object(value) ? quantities() : null);
+          default -> parser.skipChildren();
+        }
+      }
+      return resources;
+    }
+
+    private Status status() throws IOException {
+      String phase = null;
+      String startTime = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String field = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        switch (field) {
+          case "phase" -> phase = text(value);
+          case "startTime" -> startTime = text(value);
+          default -> parser.skipChildren();
+        }
+      }
+      return new Status(phase, startTime);
+    }
+
+    /** At START_OBJECT: a map of strings, in document order. */
+    private Map<String, String> texts() throws IOException {
+      final Map<String, String> map = new LinkedHashMap<>();
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String key = parser.currentName();
+        map.put(key, text(parser.nextToken()));
+      }
+      return map;
+    }
+
+    /** At START_OBJECT: quantities by resource name, in document order. */
+    private Map<String, Quantity> quantities() throws IOException {
+      final Map<String, Quantity> map = new LinkedHashMap<>();
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String key = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        map.put(
+            key,
+            value == JsonToken.VALUE_STRING
+                ? new Quantity(parser.getText())
+                : value == JsonToken.VALUE_NULL ? null : parser.readValueAs(Quantity.class));
+      }
+      return map;
+    }
+
+    /** Whether the value is an object (to read), null (no value); else it cannot be read. */
+    private boolean object(JsonToken value) throws IOException {
+      if (value == JsonToken.START_OBJECT) {
+        return true;
+      }
+      if (value == JsonToken.VALUE_NULL) {
+        return false;
+      }
+      throw mismatch("an object");
+    }
+
+    /** A string from any scalar, as Jackson binds a String; null for null. */
+    private String text(JsonToken value) throws IOException {
+      if (value == JsonToken.VALUE_NULL) {
+        return null;
+      }
+      if (value.isScalarValue()) {
+        return parser.getText();
+      }
+      throw mismatch("a string");
+    }
+
+    private Boolean bool(JsonToken value) throws IOException {
+      return switch (value) {
+        case VALUE_NULL -> null;
+        case VALUE_TRUE -> Boolean.TRUE;
+        case VALUE_FALSE -> Boolean.FALSE;
+        default -> parser.readValueAs(Boolean.class);
+      };
+    }
+
+    private Integer integer(JsonToken value) throws IOException {
+      return switch (value) {
+        case VALUE_NULL -> null;
+        case VALUE_NUMBER_INT -> parser.getIntValue();
+        default -> parser.readValueAs(Integer.class);
+      };
+    }
+
+    private IOException mismatch(String expected) {
+      return MismatchedInputException.from(
+          parser,
+          (Class<?>) null,
+          "expected " + expected + " at " + parser.getParsingContext().pathAsPointer());
+    }
+  }
+
   private static String quoted(String value) {
     return value == null ? "nothing" : "\"" + value + "\"";
   }
 
   /** The review, as far as the pod webhook reads it. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   record Envelope(String apiVersion, String kind, Request request) {}
 
   /** The review's request. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   record Request(
       String uid,
       Kind kind,
@@ -89,11 +388,9 @@ final class PodReviews {
   }
 
   /** Group, version and kind of the request. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   record Kind(String group, String version, String kind) {}
 
   /** {@code request.object}, as far as a pod is read. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   record PodObject(String apiVersion, String kind, Meta metadata, Spec spec, Status status) {
 
     /** Whether the object says it is a v1 Pod (fabric8 picks the class from these). */
@@ -158,7 +455,6 @@ final class PodReviews {
   }
 
   /** The pod's metadata, as far as it is read. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   record Meta(
       String name,
       String namespace,
@@ -168,7 +464,6 @@ final class PodReviews {
       String deletionTimestamp) {}
 
   /** The pod's spec, as far as it is read. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   record Spec(
       Integer priority,
       String nodeName,
@@ -178,10 +473,8 @@ final class PodReviews {
       Map<String, Quantity> overhead) {}
 
   /** A container, as far as it is read. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   record ContainerPart(String restartPolicy, ResourceRequirements resources) {}
 
   /** The pod's status, as far as it is read. */
-  @JsonIgnoreProperties(ignoreUnknown = true)
   record Status(String phase, String startTime) {}
 }

@@ -50,6 +50,12 @@ class PodReviewsTest {
             + "\"creationTimestamp\":\"yesterday\"},\"spec\":{\"containers\":[{\"resources\":"
             + "{\"requests\":{\"cpu\":\"lots\",\"memory\":\"1Gi\"},\"limits\":{\"memory\":"
             + "\"much\"}}}]}}",
+        // Numbers where strings usually are, nulls, a container without resources.
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"n\",\"labels\":"
+            + "{\"x\":1,\"quota.scheduling.koordinator.sh/name\":null}},\"spec\":{\"priority\":"
+            + "null,\"containers\":[{\"resources\":{\"requests\":{\"cpu\":1,\"memory\":0.5}}},"
+            + "{\"resources\":null},{}],\"initContainers\":null,\"overhead\":null,\"resources\":"
+            + "{\"limits\":{\"cpu\":\"2\"},\"claims\":[{\"name\":\"c\"}]}},\"status\":null}",
         // Nothing but the kind.
         "{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}");
   }
@@ -87,6 +93,20 @@ class PodReviewsTest {
                 .object()
                 .isPod())
         .isFalse();
+  }
+
+  @Test
+  void aFieldOfTheWrongTypeIsA400() {
+    final String review =
+        new String(review("CREATE", pods().get(0), false), StandardCharsets.UTF_8)
+            .replace("\"uid\":\"r-1\"", "\"uid\":{}");
+
+    assertThatThrownBy(() -> PodReviews.parse(review.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageStartingWith("the AdmissionReview cannot be read");
+    assertThatThrownBy(() -> AdmissionReviews.parse(review.getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageStartingWith("the AdmissionReview cannot be read");
   }
 
   private static String message(String body) {

@@ -153,10 +153,19 @@ final class ReservationBook {
       java.util.function.BinaryOperator<ResourceList> operation) {
     final ResourceList result =
         operation.apply(sums.getOrDefault(group, ResourceList.empty()), amount);
-    if (result.asMap().values().stream().allMatch(value -> value == 0)) {
+    if (allZero(result)) {
       sums.remove(group);
     } else {
       sums.put(group, result);
     }
+  }
+
+  private static boolean allZero(ResourceList list) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.amountAt(i) != 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }
