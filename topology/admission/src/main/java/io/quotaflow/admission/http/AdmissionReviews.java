@@ -1,10 +1,13 @@
 package io.quotaflow.admission.http;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GroupVersionKind;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Set;
 
@@ -65,17 +68,30 @@ final class AdmissionReviews {
     return (group.isEmpty() ? "" : group + "/") + gvk.getVersion() + " " + gvk.getKind();
   }
 
-  // The answer is written as a tree rather than through fabric8's AdmissionReview: the same JSON
-  // (pinned by golden tests), at a fraction of the cost on the hot path.
+  // The answer is written with Jackson's generator rather than through fabric8's AdmissionReview
+  // (or a tree): the same JSON (pinned by golden tests), at a fraction of the cost on the hot path.
   static byte[] allowed(String uid, List<String> warnings) {
-    final ObjectNode response = Json.object();
-    response.put("allowed", true);
-    response.put("uid", uid);
-    if (!warnings.isEmpty()) {
-      final ArrayNode list = response.putArray("warnings");
-      warnings.forEach(list::add);
+    final ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+    try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
+      json.writeStartObject();
+      json.writeStringField("apiVersion", API_VERSION);
+      json.writeStringField("kind", KIND);
+      json.writeObjectFieldStart("response");
+      json.writeBooleanField("allowed", true);
+      json.writeStringField("uid", uid);
+      if (!warnings.isEmpty()) {
+        json.writeArrayFieldStart("warnings");
+        for (final String warning : warnings) {
+          json.writeString(warning);
+        }
+        json.writeEndArray();
+      }
+      json.writeEndObject();
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    return review(response);
+    return out.toByteArray();
   }
 
   static byte[] denied(String uid, int code, String reason, String message) {
