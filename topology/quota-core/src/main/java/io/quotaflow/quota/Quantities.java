@@ -123,6 +123,71 @@ public final class Quantities {
     if (text == null || text.isEmpty()) {
       throw new InvalidQuantityException(String.valueOf(text), "it is empty");
     }
+    final long simple = simple(text, extraPowerOfTen);
+    return simple >= 0 ? simple : exactly(text, extraPowerOfTen, unitName);
+  }
+
+  /**
+   * The common form, unsigned digits and a suffix ({@code 500m}, {@code 16Mi}, {@code 2}), in long
+   * arithmetic: what {@link #exactly} gives, or -1 when the text has another form or the amount
+   * might not fit (then {@link #exactly} decides, and words any error). Webhooks and sources parse
+   * a few quantities per pod; the exact path builds several {@code BigDecimal}s for each.
+   */
+  static long simple(String text, int extraPowerOfTen) {
+    int digits = 0;
+    long value = 0;
+    while (digits < text.length() && digits < 18) {
+      final char c = text.charAt(digits);
+      if (c < '0' || c > '9') {
+        break;
+      }
+      value = value * 10 + (c - '0');
+      digits++;
+    }
+    if (digits == 0 || (digits < text.length() && isDigitOrPoint(text.charAt(digits)))) {
+      return -1;
+    }
+    final String suffix = text.substring(digits);
+    final Integer decimal = DECIMAL_SUFFIXES.get(suffix);
+    final Integer binary = decimal == null ? BINARY_SUFFIXES.get(suffix) : null;
+    if (decimal == null && binary == null) {
+      return -1;
+    }
+    if (value == 0) {
+      return 0;
+    }
+    final int powerOfTen = extraPowerOfTen + (decimal == null ? 0 : decimal);
+    try {
+      long result = value;
+      if (powerOfTen >= 0) {
+        for (int i = 0; i < powerOfTen; i++) {
+          result = Math.multiplyExact(result, 10L);
+        }
+      } else {
+        long unit = 1;
+        for (int i = 0; i < -powerOfTen; i++) {
+          unit *= 10;
+        }
+        // A fraction of the unit rounds away from zero (up, for a positive amount).
+        result = result / unit + (result % unit == 0 ? 0 : 1);
+      }
+      if (binary != null) {
+        for (int i = 0; i < binary; i++) {
+          result = Math.multiplyExact(result, 2L);
+        }
+      }
+      return result;
+    } catch (ArithmeticException overflow) {
+      return -1;
+    }
+  }
+
+  private static boolean isDigitOrPoint(char c) {
+    return (c >= '0' && c <= '9') || c == '.';
+  }
+
+  /** The exact conversion of any quantity (see the class comment). */
+  static long exactly(String text, int extraPowerOfTen, String unitName) {
     final int numberEnd = endOfNumber(text);
     final String number = text.substring(0, numberEnd);
     final String suffix = text.substring(numberEnd);
