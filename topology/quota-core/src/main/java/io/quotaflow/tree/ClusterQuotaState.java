@@ -359,13 +359,15 @@ public final class ClusterQuotaState {
   /** Brings every result up to date with the inputs and returns what changed. */
   public TreeDelta recompute() {
     refreshResults();
+    output.classifyPods();
     return output.emit();
   }
 
   /**
-   * Brings every result up to date, as {@link #recompute()} does, and hands out the whole result
-   * without a delta, its statuses and assignments built on first use: for a state computed once
-   * ({@link QuotaCalculator}), which must not change afterwards.
+   * Brings every aggregate and runtime up to date, as {@link #recompute()} does, and hands out the
+   * whole result without a delta: its statuses built on first use, its pods classed (SPEC 12) and
+   * their assignments built on first use too. For a state computed once ({@link QuotaCalculator}),
+   * which must not change afterwards.
    */
   TreeSnapshot computeOnce() {
     refreshResults();
@@ -382,7 +384,10 @@ public final class ClusterQuotaState {
     }
   }
 
-  /** Every aggregate, runtime and pod class up to date with the inputs; nothing emitted yet. */
+  /**
+   * Every aggregate and runtime up to date with the inputs (the pods' classes are left to {@link
+   * DeltaEmitter#classifyPods}); nothing emitted yet.
+   */
   private void refreshResults() {
     layOut();
     t.outputsWritten = true;
@@ -399,7 +404,6 @@ public final class ClusterQuotaState {
       aggregation.aggregateUp();
       distribution.distributeDown();
     }
-    output.classifyPods();
   }
 
   /**

@@ -303,8 +303,8 @@ final class DeltaEmitter {
   /**
    * The whole result of a computation that is not emitted (see {@link
    * ClusterQuotaState#computeOnce}): every present group's status and every pod's assignment as
-   * {@link #emit} followed by {@link #snapshot} would give them, built when first asked for. The
-   * state must not change afterwards.
+   * {@link #classifyPods}, {@link #emit} and {@link #snapshot} would give them, built (and the pods
+   * classed) when first asked for. The state must not change afterwards.
    */
   TreeSnapshot lazySnapshot() {
     final int[] order = snapshotOrder();
@@ -320,6 +320,8 @@ final class DeltaEmitter {
           return groups;
         },
         () -> {
+          // The classes of every pod, now that someone asks for them (SPEC 12).
+          classifyPods();
           final List<PodAssignment> assignments = new ArrayList<>(pods.size());
           for (final PodEntry entry : pods.values()) {
             assignments.add(assignmentOf(entry));
