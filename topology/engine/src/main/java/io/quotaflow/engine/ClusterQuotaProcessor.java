@@ -136,12 +136,14 @@ final class ClusterQuotaProcessor
 
     final long started = System.nanoTime();
     restore(runtime, assignments, overUsedSince);
+    final Duration rebuilt = Duration.ofNanos(System.nanoTime() - started);
+    metrics.rebuilt(rebuilt);
     LOG.info(
         "Task {} holds {} clusters {} (rebuilt in {} ms)",
         context.taskId(),
         clusters.size(),
         clusters.keySet(),
-        (System.nanoTime() - started) / 1_000_000);
+        rebuilt.toMillis());
 
     punctuators.add(
         context.schedule(recomputeInterval, PunctuationType.WALL_CLOCK_TIME, this::recomputeDirty));

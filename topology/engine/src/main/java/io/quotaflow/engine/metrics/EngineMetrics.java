@@ -33,6 +33,12 @@ public final class EngineMetrics {
   /** Timer of one cluster's recomputation. */
   public static final String RECOMPUTE_TIME = "quotaflow.engine.recompute";
 
+  /**
+   * Timer of rebuilding a task's clusters from its stores when the task starts (restart,
+   * rebalance): inputs into a fresh state, last results as its previous result.
+   */
+  public static final String REBUILD_TIME = "quotaflow.engine.rebuild";
+
   /** Gauge of quota groups per cluster (special groups included), tag {@code cluster}. */
   public static final String GROUPS = "quotaflow.engine.groups";
 
@@ -50,6 +56,7 @@ public final class EngineMetrics {
 
   private final MeterRegistry registry;
   private final Timer recomputeTime;
+  private final Timer rebuildTime;
   private final Map<String, Counter> read = new ConcurrentHashMap<>();
   private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
   private final Map<String, Counter> evictions = new ConcurrentHashMap<>();
@@ -63,6 +70,10 @@ public final class EngineMetrics {
     this.recomputeTime =
         Timer.builder(RECOMPUTE_TIME)
             .description("Time to recompute one cluster's quota tree and emit its changes")
+            .register(registry);
+    this.rebuildTime =
+        Timer.builder(REBUILD_TIME)
+            .description("Time to rebuild a task's quota trees from its stores when it starts")
             .register(registry);
   }
 
@@ -108,6 +119,11 @@ public final class EngineMetrics {
   }
 
   /** One cluster was recomputed in {@code time} and now has {@code groupCount} groups. */
+  /** A task rebuilt its clusters from its stores in {@code time}. */
+  public void rebuilt(final Duration time) {
+    rebuildTime.record(time);
+  }
+
   public void recomputed(final String cluster, final Duration time, final int groupCount) {
     recomputeTime.record(time);
     groups
