@@ -240,9 +240,8 @@ public final class ClusterQuotaState {
 
   /** Adds or replaces a pod. */
   public void putPod(QuotaPod pod) {
-    final PodEntry existing = pods.get(pod.ref());
     final PodEntry entry = ledger.put(pod);
-    if (existing == null && entry != null) {
+    if (ledger.lastPutAdded()) {
       output.podReturned(entry);
     }
   }

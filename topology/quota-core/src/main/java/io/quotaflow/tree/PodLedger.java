@@ -44,6 +44,7 @@ final class PodLedger {
   private final Map<String, Set<PodEntry>> podsByNamespace = new HashMap<>();
   private final Map<String, Set<PodEntry>> podsByLabel = new HashMap<>();
   private boolean indexed;
+  private boolean lastPutAdded;
 
   // The dimensions of the last request measured, and their ids (see dimensionsOf).
   private String[] lastNames = new String[0];
@@ -71,9 +72,15 @@ final class PodLedger {
     return pods;
   }
 
+  /** Whether the last {@link #put} added an entry (the pod was not held). */
+  boolean lastPutAdded() {
+    return lastPutAdded;
+  }
+
   /** Adds or replaces a pod, charging it to its group; returns its entry. */
   PodEntry put(QuotaPod pod) {
     PodEntry entry = pods.get(pod.ref());
+    lastPutAdded = entry == null;
     if (entry != null && entry.pod.equals(pod)) {
       return entry;
     }
