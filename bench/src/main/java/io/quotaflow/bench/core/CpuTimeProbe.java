@@ -29,6 +29,8 @@ public final class CpuTimeProbe {
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
+  private static final long WARM_UP_NANOS = 5_000_000_000L;
+
   private static Object sink;
 
   private CpuTimeProbe() {}
@@ -110,9 +112,14 @@ public final class CpuTimeProbe {
             }));
   }
 
-  /** Runs {@code ops} warm-up operations, then {@code ops} timed ones; CPU nanoseconds each. */
+  /**
+   * Runs {@code ops} warm-up operations, and more until {@link #WARM_UP_NANOS} have passed (as JMH
+   * warms up by time: code with many small methods needs more runs to be compiled), then {@code
+   * ops} timed ones; CPU nanoseconds each.
+   */
   private static long[] measure(int ops, Runnable operation) {
-    for (int i = 0; i < ops; i++) {
+    final long warmUntil = System.nanoTime() + WARM_UP_NANOS;
+    for (int i = 0; i < ops || System.nanoTime() < warmUntil; i++) {
       operation.run();
     }
     final long[] cpu = new long[ops];

@@ -121,7 +121,7 @@ final class PodLedger {
         continue;
       }
       measure(entry);
-      resolve(entry);
+      resolveLoading(entry);
       final int g = entry.group;
       if (g >= 0) {
         t.pods[g].add(entry);
@@ -194,6 +194,30 @@ final class PodLedger {
     entry.groupName = directory.groupOf(entry.pod);
     entry.problem = directory.problemOf(entry.groupName);
     entry.group = entry.problem == null ? t.index.get(entry.groupName) : -1;
+  }
+
+  /**
+   * {@link #resolve} while loading, when the slots index exactly the directory's groups (the
+   * special ones included, the root never; during a group's removal they do not): most pods name an
+   * existing group in their label, and one lookup of the slots then does it.
+   */
+  private void resolveLoading(PodEntry entry) {
+    final String label = entry.pod.quotaName().orElse("");
+    if (!label.isEmpty()) {
+      final Integer slot = t.index.get(label);
+      if (slot != null) {
+        entry.groupName = label;
+        if (t.isNormal(slot) && t.spec[slot].parentGroup()) {
+          entry.problem = directory.problemOf(label);
+          entry.group = -1;
+        } else {
+          entry.problem = null;
+          entry.group = slot;
+        }
+        return;
+      }
+    }
+    resolve(entry);
   }
 
   private void charge(PodEntry entry) {
