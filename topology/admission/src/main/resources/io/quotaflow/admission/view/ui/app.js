@@ -498,8 +498,6 @@
   // --- start -----------------------------------------------------------------------------------
 
   async function start() {
-    setUpWhatIf();
-    setInterval(tickOverUse, 1000);
     let clusters;
     try {
       clusters = (await getJson('/api/v1/clusters')).clusters;
@@ -534,5 +532,7 @@
     connect();
   }
 
+  setUpWhatIf();
+  setInterval(tickOverUse, 1000);
   start();
 })();
