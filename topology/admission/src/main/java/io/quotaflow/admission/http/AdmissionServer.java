@@ -40,8 +40,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The admission plugin's HTTP(S) server: the pod and quota webhooks, the scheduler extender's
  * filter, the query API, the web view with its live stream and what-if, health, readiness and
- * metrics (docs/admission.md). Built with {@link
- * #builder}, started with {@link #start}, stopped with {@link #close} (idempotent).
+ * metrics (docs/admission.md). Built with {@link #builder}, started with {@link #start}, stopped
+ * with {@link #close} (idempotent).
  */
 public final class AdmissionServer implements AutoCloseable {
 
@@ -172,8 +172,7 @@ public final class AdmissionServer implements AutoCloseable {
           new JettyHandler(
               dispatcher,
               new RequestMetrics(registry),
-              view.map(
-                  v -> new ViewEvents(streams, feed, lastKnown, config.view().maxStreams()))));
+              view.map(v -> new ViewEvents(streams, feed, lastKnown, config.view().maxStreams()))));
       if (config.view().enabled()) {
         evictions = evictionSource.start(activity);
       }

@@ -155,7 +155,8 @@ final class Dispatcher {
     final String cluster = parts[3];
     if (parts.length == 5 && parts[4].equals("what-if")) {
       final ViewApi.WhatIfEndpoint whatIf = api.new WhatIfEndpoint();
-      return Optional.of(only("POST", call, whatIf.name(), c -> cluster(whatIf, cluster, c, false)));
+      return Optional.of(
+          only("POST", call, whatIf.name(), c -> cluster(whatIf, cluster, c, false)));
     }
     if (!parts[4].equals("view")) {
       return Optional.empty();
@@ -177,8 +178,7 @@ final class Dispatcher {
     }
     if (parts.length == 7 && parts[5].equals("groups") && valid(parts[6])) {
       final ViewApi.Detail detail = api.new Detail(parts[6]);
-      return Optional.of(
-          only("GET", call, detail.name(), c -> cluster(detail, cluster, c, false)));
+      return Optional.of(only("GET", call, detail.name(), c -> cluster(detail, cluster, c, false)));
     }
     return Optional.empty();
   }

@@ -38,8 +38,7 @@ final class JettyHandler extends Handler.Abstract {
   public boolean handle(Request request, Response response, Callback callback) {
     final long start = System.nanoTime();
     if (events.isPresent()) {
-      final java.util.Optional<String> stream =
-          ViewEvents.cluster(request.getHttpURI().getPath());
+      final java.util.Optional<String> stream = ViewEvents.cluster(request.getHttpURI().getPath());
       if (stream.isPresent()) {
         metrics.record("view-events", "ok", 200, System.nanoTime() - start);
         return events.get().handle(stream.get(), request, response, callback);

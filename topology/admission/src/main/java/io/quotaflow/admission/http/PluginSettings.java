@@ -270,7 +270,9 @@ public final class PluginSettings {
         config.get(FORWARD_TIMEOUT),
         staleness(config),
         new PluginConfig.View(
-            config.get(VIEW_ENABLED), config.get(VIEW_MAX_STREAMS), config.get(VIEW_RECENT_EVENTS)));
+            config.get(VIEW_ENABLED),
+            config.get(VIEW_MAX_STREAMS),
+            config.get(VIEW_RECENT_EVENTS)));
   }
 
   private static int bounded(String text, int max) {

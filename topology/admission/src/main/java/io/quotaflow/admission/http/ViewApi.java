@@ -14,6 +14,7 @@ import io.quotaflow.admission.whatif.WhatIf;
 import io.quotaflow.admission.whatif.WhatIfException;
 import io.quotaflow.admission.whatif.WhatIfRequest;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.simulate.StatusJson;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupStatus;
@@ -32,9 +33,9 @@ import java.util.concurrent.Semaphore;
 /**
  * The endpoints of the web view (docs/admission.md, Web view): its static files, the rows of the
  * tree a parent at a time, one group's detail, the recent activity, and the what-if. Every answer
- * carries {@link SecurityHeaders}. The rows come from the cluster's last state copied here (indexed,
- * at most {@code admission.state.refresh.interval} old, the state the live stream compares), the
- * pods' details and the what-if's inputs from the live stores.
+ * carries {@link SecurityHeaders}. The rows come from the cluster's last state copied here
+ * (indexed, at most {@code admission.state.refresh.interval} old, the state the live stream
+ * compares), the pods' details and the what-if's inputs from the live stores.
  */
 final class ViewApi {
 
@@ -43,6 +44,11 @@ final class ViewApi {
 
   /** Rows answered per request unless asked otherwise. */
   static final int DEFAULT_LIMIT = 500;
+
+  /** Siblings as the page lists them: the configured groups by name, then the special ones. */
+  static final Comparator<GroupStatus> SIBLINGS =
+      Comparator.comparing((GroupStatus g) -> SpecialGroups.isSpecial(g.name()))
+          .thenComparing(GroupStatus::name);
 
   /** What-ifs computed at once; more are answered 503 (each recomputes the whole tree twice). */
   static final int CONCURRENT_WHAT_IFS = 2;
@@ -110,8 +116,8 @@ final class ViewApi {
   }
 
   /**
-   * {@code GET /api/v1/clusters/{cluster}/view/rows}: without {@code parent} the top rows (the root,
-   * and groups whose parent chain is broken); with it, that group's children by name, {@code
+   * {@code GET /api/v1/clusters/{cluster}/view/rows}: without {@code parent} the top rows (the
+   * root, and groups whose parent chain is broken); with it, that group's children by name, {@code
    * limit} from {@code offset}.
    */
   final class Rows extends QueryApi.Query {
@@ -133,8 +139,7 @@ final class ViewApi {
       if (parent.isEmpty()) {
         groups =
             view.groups().stream()
-                .filter(
-                    g -> g.parent().isEmpty() || (view.group(g.parent()).isEmpty()))
+                .filter(g -> g.parent().isEmpty() || (view.group(g.parent()).isEmpty()))
                 .sorted(Comparator.comparing(GroupStatus::name))
                 .toList();
       } else {
@@ -142,10 +147,7 @@ final class ViewApi {
           return Answer.error(
               404, "cluster " + cluster + " has no quota group " + parent.get(), "not-found");
         }
-        groups =
-            view.children(parent.get()).stream()
-                .sorted(Comparator.comparing(GroupStatus::name))
-                .toList();
+        groups = view.children(parent.get()).stream().sorted(SIBLINGS).toList();
       }
       final ObjectNode body = Json.object();
       body.put("cluster", cluster);
@@ -208,7 +210,9 @@ final class ViewApi {
       final ObjectNode pod = StatusJson.pod(assignment);
       final Optional<QuotaPod> input = live.podInput(assignment.ref());
       final String podClass =
-          assignment.podClass().map(StatusJson::className)
+          assignment
+              .podClass()
+              .map(StatusJson::className)
               .orElse(input.isPresent() && !input.get().isBound() ? "pending" : "not running");
       pod.put("class", podClass);
       if (input.isPresent()) {
@@ -327,7 +331,9 @@ final class ViewApi {
       }
       final int equals = pair.indexOf('=');
       try {
-        final String key = URLDecoder.decode(equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
+        final String key =
+            URLDecoder.decode(
+                equals < 0 ? pair : pair.substring(0, equals), StandardCharsets.UTF_8);
         final String value =
             equals < 0 ? "" : URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
         params.put(key, value);

@@ -32,6 +32,7 @@ public final class KafkaEvictionFeed implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaEvictionFeed.class);
   private static final Duration POLL = Duration.ofMillis(500);
   private static final Duration JOIN = Duration.ofSeconds(3);
+  private static final Duration RETRY = Duration.ofSeconds(5);
 
   private final Map<String, Object> settings;
   private final TopicCatalogue topics;
@@ -86,12 +87,19 @@ public final class KafkaEvictionFeed implements AutoCloseable {
 
   private void run() {
     try {
-      assignTail();
+      // The topics may not exist yet (an engine that does not provision them): look again later.
+      while (!closed && !assignTail()) {
+        synchronized (this) {
+          wait(RETRY.toMillis());
+        }
+      }
       while (!closed) {
         for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
           take(record);
         }
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     } catch (WakeupException e) {
       if (!closed) {
         LOG.warn("the eviction feed of the web view was woken up unexpectedly", e);
@@ -105,14 +113,17 @@ public final class KafkaEvictionFeed implements AutoCloseable {
     }
   }
 
-  private void assignTail() {
+  /** Assigns every partition of both topics, from its tail; false when the topics are missing. */
+  private boolean assignTail() {
     final List<TopicPartition> partitions = new ArrayList<>();
-    for (final String topic :
-        List.of(topics.evictions().name(), topics.evictionResults().name())) {
+    for (final String topic : List.of(topics.evictions().name(), topics.evictionResults().name())) {
       final List<PartitionInfo> infos = consumer.partitionsFor(topic);
       if (infos != null) {
         infos.forEach(info -> partitions.add(new TopicPartition(topic, info.partition())));
       }
+    }
+    if (partitions.isEmpty()) {
+      return false;
     }
     consumer.assign(partitions);
     final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
@@ -121,6 +132,7 @@ public final class KafkaEvictionFeed implements AutoCloseable {
       final long end = ends.getOrDefault(partition, 0L);
       consumer.seek(partition, Math.max(starts.getOrDefault(partition, 0L), end - tail));
     }
+    return true;
   }
 
   private void take(ConsumerRecord<byte[], byte[]> record) {
@@ -129,7 +141,8 @@ public final class KafkaEvictionFeed implements AutoCloseable {
     }
     try {
       if (record.topic().equals(topics.evictions().name())) {
-        final PodKey key = topics.evictions().keyDeserializer().deserialize(record.topic(), record.key());
+        final PodKey key =
+            topics.evictions().keyDeserializer().deserialize(record.topic(), record.key());
         final EvictionCommand command =
             topics.evictions().valueDeserializer().deserialize(record.topic(), record.value());
         activity.commandIssued(
@@ -148,7 +161,10 @@ public final class KafkaEvictionFeed implements AutoCloseable {
         final PodKey key =
             topics.evictionResults().keyDeserializer().deserialize(record.topic(), record.key());
         final EvictionResult result =
-            topics.evictionResults().valueDeserializer().deserialize(record.topic(), record.value());
+            topics
+                .evictionResults()
+                .valueDeserializer()
+                .deserialize(record.topic(), record.value());
         activity.resultArrived(
             key.getCluster(),
             result.getCommandId(),
@@ -171,6 +187,7 @@ public final class KafkaEvictionFeed implements AutoCloseable {
       }
       closed = true;
       running = thread;
+      notifyAll();
     }
     if (running == null) {
       consumer.close(Duration.ZERO);

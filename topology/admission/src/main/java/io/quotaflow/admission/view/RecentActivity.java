@@ -2,8 +2,8 @@ package io.quotaflow.admission.view;
 
 import io.quotaflow.quota.PodRef;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -14,10 +14,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The recent evictions and denials of each cluster, kept in memory for the web view: at most
- * {@code limit} of each per cluster, the oldest dropped first. Evictions come from the topics the
- * engine and the eviction executor write ({@link KafkaEvictionFeed}); denials from this instance's
- * pod webhook and scheduler filter. Nothing here survives a restart. Thread-safe.
+ * The recent evictions and denials of each cluster, kept in memory for the web view: at most {@code
+ * limit} of each per cluster, the oldest dropped first. Evictions come from the topics the engine
+ * and the eviction executor write ({@link KafkaEvictionFeed}); denials from this instance's pod
+ * webhook and scheduler filter. Nothing here survives a restart. Thread-safe.
  */
 public final class RecentActivity {
 

@@ -61,7 +61,8 @@ public final class ViewFeed {
     this.revokeDelay = Objects.requireNonNull(revokeDelay, "revokeDelay");
     this.staleAfter = Objects.requireNonNull(staleAfter, "staleAfter");
     activity.onChange(
-        cluster -> streams.send(cluster, "activity", ActivityJson.of(cluster, activity).toString()));
+        cluster ->
+            streams.send(cluster, "activity", ActivityJson.of(cluster, activity).toString()));
   }
 
   /** The cluster's last state, whatever its age; empty when none was read here. */

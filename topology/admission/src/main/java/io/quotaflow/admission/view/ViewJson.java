@@ -48,7 +48,9 @@ public final class ViewJson {
       row.putNull("special");
     }
     row.put("valid", status.valid());
-    status.reason().ifPresentOrElse(reason -> row.put("reason", reason), () -> row.putNull("reason"));
+    status
+        .reason()
+        .ifPresentOrElse(reason -> row.put("reason", reason), () -> row.putNull("reason"));
     final boolean ordinary = !SpecialGroups.isSpecial(status.name());
     final ArrayNode lends = row.putArray("lends");
     final ArrayNode borrows = row.putArray("borrows");
@@ -76,7 +78,8 @@ public final class ViewJson {
   /** A resource list as {@code {resource: text}} in the table's units. */
   public static ObjectNode text(ResourceList list) {
     final ObjectNode node = NODES.objectNode();
-    list.asMap().forEach((resource, amount) -> node.put(resource, HumanUnits.format(resource, amount)));
+    list.asMap()
+        .forEach((resource, amount) -> node.put(resource, HumanUnits.format(resource, amount)));
     return node;
   }
 

@@ -16,8 +16,8 @@ import java.util.Objects;
 /**
  * A what-if: the whole computation {@code simulate} runs ({@link QuotaCalculator}), once on a copy
  * of a cluster's inputs and once on that copy with the edits, so the difference is the edits' alone
- * (not a change that arrived since the last recomputation). Invalid groups keep the runtime the live
- * state holds for them in both (SPEC 9). Pure: nothing is written anywhere.
+ * (not a change that arrived since the last recomputation). Invalid groups keep the runtime the
+ * live state holds for them in both (SPEC 9). Pure: nothing is written anywhere.
  */
 public final class WhatIf {
 

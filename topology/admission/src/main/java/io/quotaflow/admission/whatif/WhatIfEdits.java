@@ -1,9 +1,9 @@
 package io.quotaflow.admission.whatif;
 
 import io.quotaflow.quota.PodPhase;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
-import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.ClusterInputs;
@@ -45,8 +45,7 @@ public final class WhatIfEdits {
       throws WhatIfException {
     final List<WhatIfRequest.GroupEdit> edits =
         request.groups() == null ? List.of() : request.groups();
-    final List<WhatIfRequest.AddedPods> added =
-        request.pods() == null ? List.of() : request.pods();
+    final List<WhatIfRequest.AddedPods> added = request.pods() == null ? List.of() : request.pods();
     if (edits.isEmpty() && added.isEmpty()) {
       throw new WhatIfException("the what-if names no edit: give \"groups\" or \"pods\"");
     }
@@ -69,7 +68,9 @@ public final class WhatIfEdits {
       }
       if (edit.min() == null && edit.max() == null && edit.sharedWeight() == null) {
         throw new WhatIfException(
-            "the edit of group " + group.name() + " changes nothing: give min, max or sharedWeight");
+            "the edit of group "
+                + group.name()
+                + " changes nothing: give min, max or sharedWeight");
       }
       final QuotaGroup.Builder builder = group.toBuilder();
       if (edit.min() != null) {
@@ -131,7 +132,9 @@ public final class WhatIfEdits {
     }
     if (SpecialGroups.isSpecial(name)) {
       throw new WhatIfException(
-          "group " + name + " is a special group; its quota is not configured and cannot be edited");
+          "group "
+              + name
+              + " is a special group; its quota is not configured and cannot be edited");
     }
     final QuotaGroup group = groups.get(name);
     if (group == null) {

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The body of {@code POST /api/v1/clusters/{cluster}/what-if}, as read from JSON (docs/admission.md,
- * What-if). Quantities are Kubernetes quantity strings ({@code "500m"}, {@code "4Gi"}, {@code
- * "2"}); a JSON number is read as its decimal text.
+ * The body of {@code POST /api/v1/clusters/{cluster}/what-if}, as read from JSON
+ * (docs/admission.md, What-if). Quantities are Kubernetes quantity strings ({@code "500m"}, {@code
+ * "4Gi"}, {@code "2"}); a JSON number is read as its decimal text.
  *
  * @param groups edits of groups' min, max or shared weight; may be null (none)
  * @param pods pending pods to add; may be null (none)

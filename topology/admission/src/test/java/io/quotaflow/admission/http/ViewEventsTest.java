@@ -25,9 +25,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The web view's live stream (Server-Sent Events): it starts with the status and the activity,
- * then sends only the rows that changed between two copies of the state, pushes activity as it
- * happens, is bounded in number, and ends at once when the plugin stops.
+ * The web view's live stream (Server-Sent Events): it starts with the status and the activity, then
+ * sends only the rows that changed between two copies of the state, pushes activity as it happens,
+ * is bounded in number, and ends at once when the plugin stops.
  */
 class ViewEventsTest {
 
@@ -179,7 +179,8 @@ class ViewEventsTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> events.named("activity").size() == 1);
 
     plugin.post(
-        "/clusters/view/admission/pods", createPod("uid-1", pod("busy", "huge").cpu("50").quota("busy")));
+        "/clusters/view/admission/pods",
+        createPod("uid-1", pod("busy", "huge").cpu("50").quota("busy")));
 
     await().atMost(Duration.ofSeconds(5)).until(() -> events.named("activity").size() == 2);
     assertThat(events.named("activity").get(1).path("denials").get(0).path("name").asText())

@@ -3,11 +3,11 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
-import io.quotaflow.admission.view.SecurityHeaders;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.view.SecurityHeaders;
 import io.quotaflow.kube.ElasticQuotaAdapter;
 import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.kube.PodAdapter;
@@ -97,7 +97,8 @@ class WhatIfApiTest {
     String edited =
         manifests
             .replace(
-                "min: {cpu: \"8\", nvidia.com/gpu: \"4\"}", "min: {cpu: \"8\", nvidia.com/gpu: \"5\"}")
+                "min: {cpu: \"8\", nvidia.com/gpu: \"4\"}",
+                "min: {cpu: \"8\", nvidia.com/gpu: \"5\"}")
             .replace(
                 "labels: {quota.scheduling.koordinator.sh/parent: dept}\nspec:\n  min: {cpu: \"8\","
                     + " nvidia.com/gpu: \"5\"}",
@@ -105,7 +106,8 @@ class WhatIfApiTest {
                     + " {quota.scheduling.koordinator.sh/shared-weight: '{\"cpu\": \"3\"}'}\nspec:\n"
                     + "  min: {cpu: \"8\", nvidia.com/gpu: \"5\"}")
             .replace(
-                "max: {cpu: \"16\", nvidia.com/gpu: \"2\"}", "max: {cpu: \"10\", nvidia.com/gpu: \"2\"}");
+                "max: {cpu: \"16\", nvidia.com/gpu: \"2\"}",
+                "max: {cpu: \"10\", nvidia.com/gpu: \"2\"}");
     for (int i = 1; i <= 3; i++) {
       edited += pendingPod("extra-" + i, "team-b", "1500m", "1");
     }
@@ -126,7 +128,8 @@ class WhatIfApiTest {
     final Map<String, Map<String, Long>> answeredBefore = new TreeMap<>();
     for (final JsonNode change : reply.json().path("changed")) {
       answered.put(change.path("name").asText(), amounts(change.path("after").path("runtime")));
-      answeredBefore.put(change.path("name").asText(), amounts(change.path("before").path("runtime")));
+      answeredBefore.put(
+          change.path("name").asText(), amounts(change.path("before").path("runtime")));
     }
     assertThat(answered).isEqualTo(expected);
     answeredBefore.forEach((group, runtime) -> assertThat(runtime).isEqualTo(before.get(group)));

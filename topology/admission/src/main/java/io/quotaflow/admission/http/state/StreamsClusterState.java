@@ -346,7 +346,8 @@ public final class StreamsClusterState implements ClusterStateReader {
                 inputStore().prefixScan(cluster, KeyPrefixes.cluster())) {
               while (scan.hasNext()) {
                 final KeyValue<InputId, ClusterEvent> entry = scan.next();
-                final Object value = entry.value == null ? null : entry.value.getValue().orElse(null);
+                final Object value =
+                    entry.value == null ? null : entry.value.getValue().orElse(null);
                 final InputId id = entry.key;
                 if (value instanceof QuotaSpec spec) {
                   groups.add(InputRecords.group(id.name(), spec));
