@@ -104,13 +104,16 @@ class WebViewBrowserIT {
   @Test
   void everyGroupShowsTheRuntimeTheQueryApiStatesAndAWhatIfShowsWhatSimulateComputes()
       throws Exception {
+    final StringWriter printed = new StringWriter();
     final LocalRun run =
-        LocalRun.start(
-            LocalSettings.demo(LOCAL.resolve("examples"), 0), new PrintWriter(new StringWriter()));
+        LocalRun.start(LocalSettings.demo(LOCAL.resolve("examples"), 0), new PrintWriter(printed));
     try {
       final String url = run.adminUrl().orElseThrow();
+      assertThat(printed.toString())
+          .as("local prints the view's address first, before the tables")
+          .startsWith("Web view of the quota tree: " + url + "/");
       browser.get(url + "/");
-      await().atMost(SHOWN).until(() -> group("research") != null && group("product") != null);
+      shown(() -> group("research") != null && group("product") != null);
       expand("research");
       expand("product");
 
@@ -261,14 +264,45 @@ class WebViewBrowserIT {
     }
   }
 
+  /** Waits until {@code condition}; else fails with a screenshot and what the page says. */
+  private static void shown(java.util.concurrent.Callable<Boolean> condition) throws IOException {
+    try {
+      await().atMost(SHOWN).ignoreExceptions().until(condition);
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      shoot("failure");
+      throw new AssertionError(
+          "the page did not show it; status: "
+              + browser.findElement(By.id("status")).getText()
+              + "; rows: "
+              + browser.findElements(By.cssSelector("div.group")).size(),
+          e);
+    }
+  }
+
   private static WebElement group(String name) {
     final List<WebElement> found =
         browser.findElements(By.cssSelector("div.group[data-name='" + name + "']"));
     return found.isEmpty() ? null : found.get(0);
   }
 
+  /** Expands group {@code name}; a row redrawn under the click (a live update) is clicked again. */
   private static void expand(String name) {
-    group(name).findElement(By.cssSelector(":scope > div.row > button.toggle")).click();
+    await()
+        .atMost(SHOWN)
+        .ignoreExceptions()
+        .until(
+            () -> {
+              toggle(name).click();
+              return true;
+            });
+    await()
+        .atMost(SHOWN)
+        .ignoreExceptions()
+        .until(() -> "true".equals(toggle(name).getDomAttribute("aria-expanded")));
+  }
+
+  private static WebElement toggle(String name) {
+    return group(name).findElement(By.cssSelector(":scope > div.row > button.toggle"));
   }
 
   /** The runtime the page shows for {@code resource} of group {@code name}, canonical units. */

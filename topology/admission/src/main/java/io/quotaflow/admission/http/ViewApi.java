@@ -3,6 +3,7 @@ package io.quotaflow.admission.http;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.admission.http.reservation.Reservations;
+import io.quotaflow.admission.http.state.ClusterSnapshot;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.view.ActivityJson;
 import io.quotaflow.admission.view.RecentActivity;
@@ -110,9 +111,14 @@ final class ViewApi {
     return new Rows(parent, offset, limit);
   }
 
-  /** The indexed copy of the cluster's state when there is one, else {@code live}. */
+  /**
+   * The indexed copy of the cluster's state; before the first copy is taken (just after start), a
+   * copy of {@code live} made now: the rows must list children by their statuses, as the copies do
+   * (the stores' view lists configured groups only, not the special ones).
+   */
   private ClusterView indexed(String cluster, ClusterView live) {
-    return feed.snapshot(cluster).<ClusterView>map(snapshot -> snapshot).orElse(live);
+    return feed.snapshot(cluster)
+        .orElseGet(() -> ClusterSnapshot.capture(live, clock.instant()));
   }
 
   /**

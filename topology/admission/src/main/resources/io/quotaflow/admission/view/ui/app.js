@@ -14,6 +14,8 @@
     clockOffset: 0, // server clock minus this browser's
     revokeDelay: null,
     events: null,
+    streamOpened: false,
+    queue: Promise.resolve(),
     edits: [],
     firstPaint: false,
   };
@@ -46,6 +48,14 @@
   function amount(dim, key) {
     const text = dim.text[key];
     return dim.unit && text !== '-' && text !== 'unbounded' ? text + ' ' + dim.unit : text;
+  }
+
+  // Every change of the tree's structure (loading, expanding, reloading) runs after the one before:
+  // two loads of the same children at once would interleave their rows.
+  function enqueue(task) {
+    const run = state.queue.then(task).catch(showError);
+    state.queue = run;
+    return run;
   }
 
   // --- the tree --------------------------------------------------------------------------------
@@ -95,7 +105,7 @@
     toggle.disabled = row.children === 0;
     toggle.setAttribute('aria-expanded', String(state.expanded.has(row.name)));
     toggle.setAttribute('aria-label', (state.expanded.has(row.name) ? 'collapse ' : 'expand ') + row.name);
-    toggle.addEventListener('click', () => toggleGroup(row.name));
+    toggle.addEventListener('click', () => enqueue(() => toggleGroup(row.name)));
     head.appendChild(toggle);
     const name = el('button', 'name', row.name);
     name.type = 'button';
@@ -179,7 +189,7 @@
       const more = el('button', 'more', 'show ' + Math.min(PAGE, page.total - shown) + ' more of ' +
         (page.total - shown) + ' remaining');
       more.type = 'button';
-      more.addEventListener('click', () => loadChildren(name, shown).catch(showError));
+      more.addEventListener('click', () => enqueue(() => loadChildren(name, shown)));
       box.appendChild(more);
     }
     for (const row of page.rows) {
@@ -199,7 +209,7 @@
     } else {
       state.expanded.add(name);
       render(known.row);
-      await loadChildren(name, 0).catch(showError);
+      await loadChildren(name, 0);
     }
   }
 
@@ -254,7 +264,9 @@
       const known = state.rows.get(name);
       if (known) forget(known.el);
     }
-    for (const name of reload) loadChildren(name, 0).catch(showError);
+    for (const name of reload) {
+      enqueue(() => (state.rows.has(name) && state.expanded.has(name) ? loadChildren(name, 0) : null));
+    }
   }
 
   // --- detail, activity, status ----------------------------------------------------------------
@@ -364,10 +376,11 @@
     events.addEventListener('status', (e) => renderStatus(JSON.parse(e.data)));
     events.addEventListener('groups', (e) => applyChanges(JSON.parse(e.data)));
     events.addEventListener('activity', (e) => renderActivity(JSON.parse(e.data)));
-    events.addEventListener('reset', () => loadTree().catch(showError));
+    events.addEventListener('reset', () => enqueue(loadTree));
     events.addEventListener('open', () => {
-      // Whatever happened while the stream was away, the rows are read again.
-      if (state.firstPaint) loadTree().catch(showError);
+      // Whatever happened while a lost stream was away, the rows are read again.
+      if (state.streamOpened) enqueue(loadTree);
+      state.streamOpened = true;
     });
     events.addEventListener('error', () => {
       const node = $('status');
@@ -527,9 +540,10 @@
       location.hash = 'cluster=' + encodeURIComponent(picker.value);
       location.reload();
     });
-    await loadTree().catch(showError);
-    getJson(api('/view/activity')).then(renderActivity).catch(() => {});
+    // The stream first: a change made while the rows are read then reaches them.
     connect();
+    await enqueue(loadTree);
+    getJson(api('/view/activity')).then(renderActivity).catch(() => {});
   }
 
   setUpWhatIf();
