@@ -117,8 +117,7 @@ final class ViewApi {
    * (the stores' view lists configured groups only, not the special ones).
    */
   private ClusterView indexed(String cluster, ClusterView live) {
-    return feed.snapshot(cluster)
-        .orElseGet(() -> ClusterSnapshot.capture(live, clock.instant()));
+    return feed.snapshot(cluster).orElseGet(() -> ClusterSnapshot.capture(live, clock.instant()));
   }
 
   /**
