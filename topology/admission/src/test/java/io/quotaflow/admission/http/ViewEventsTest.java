@@ -124,7 +124,7 @@ class ViewEventsTest {
     final JsonNode status = events.named("status").get(0);
     assertThat(status.path("ready").asBoolean()).isTrue();
     assertThat(status.path("stale").asBoolean()).isFalse();
-    assertThat(events.named("activity")).hasSize(1);
+    await().atMost(Duration.ofSeconds(5)).until(() -> events.named("activity").size() == 1);
 
     plugin.server().refreshLastState();
     assertThat(events.named("groups")).as("nothing changed, nothing sent").isEmpty();
