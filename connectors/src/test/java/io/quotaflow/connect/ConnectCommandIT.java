@@ -18,7 +18,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -43,7 +42,7 @@ class ConnectCommandIT {
       final String prefix = "c" + UUID.randomUUID().toString().substring(0, 8) + ".";
       final String namespace = MockCluster.uniqueNamespace("connect");
       mock.client().resource(pod(namespace, "web-1").quota("team-a").build()).create();
-      final Path kubeconfig = kubeconfig(mock);
+      final Path kubeconfig = ConnectProcess.kubeconfig(mock, dir);
       final ConnectCommand command =
           new ConnectCommand(
               Map.of("QUOTAFLOW_TOPIC_PREFIX", prefix, "QUOTAFLOW_METRICS_PORT", "0"),
@@ -102,31 +101,5 @@ class ConnectCommandIT {
             Map.<String, Object>of("bootstrap.servers", broker.bootstrapServers()))) {
       return admin.listTopics().names().get().contains(topics.evictionResults().name());
     }
-  }
-
-  private Path kubeconfig(final MockCluster mock) throws IOException {
-    final Path file = dir.resolve("kubeconfig");
-    Files.writeString(
-        file,
-        String.join(
-            "\n",
-            "apiVersion: v1",
-            "kind: Config",
-            "clusters:",
-            "- name: mock",
-            "  cluster:",
-            "    server: " + mock.server().url("/"),
-            "contexts:",
-            "- name: mock-context",
-            "  context:",
-            "    cluster: mock",
-            "    user: nobody",
-            "    namespace: default",
-            "current-context: mock-context",
-            "users:",
-            "- name: nobody",
-            "  user: {}",
-            ""));
-    return file;
   }
 }

@@ -3,12 +3,14 @@ package io.quotaflow.connect;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.fixtures.MockCluster;
+import io.quotaflow.topics.TopicCatalogue;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +25,13 @@ import java.util.concurrent.TimeUnit;
 final class ConnectProcess implements AutoCloseable {
 
   static final String LEASE_NAMESPACE = "default";
+
+  /** How long a first start may take: a JVM of its own, its clients and consumer groups. */
+  static final Duration FIRST_START = Duration.ofSeconds(60);
+
+  /** Issue 12's target for the first eviction of a process once it leads. */
+  static final Duration NEXT_EVICTION = Duration.ofSeconds(5);
+
   private static final Path LOGS = Path.of("target", "connect-processes");
 
   private final String instance;
@@ -72,6 +81,21 @@ final class ConnectProcess implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /**
+   * The settings both replicas of a test share: the test's topics (two partitions), no metrics
+   * endpoint, and the lease {@code lease}; then {@code more}.
+   */
+  static Map<String, String> settings(
+      final TopicCatalogue topics, final String lease, final Map<String, String> more) {
+    final Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("QUOTAFLOW_TOPIC_PREFIX", topics.prefix());
+    settings.put("QUOTAFLOW_TOPIC_PARTITIONS", "2");
+    settings.put("QUOTAFLOW_METRICS_PORT", "-1");
+    settings.put("QUOTAFLOW_LEADER_ELECTION_LEASE_NAME", lease);
+    settings.putAll(more);
+    return settings;
   }
 
   /** A kubeconfig in {@code dir} whose context {@code mock-context} is the mock cluster. */

@@ -6,39 +6,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.ManualClock;
-import io.quotaflow.fixtures.MockCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
+/** Events on a mock API server; no Kafka: the rig's broker and topics are never asked for. */
 class EventRecorderIT {
 
-  private static MockCluster mock;
+  @RegisterExtension static final ConnectorRig rig = new ConnectorRig("events");
 
   private final ManualClock clock = new ManualClock(Instant.parse("2026-03-01T12:00:00Z"));
-  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-  private String namespace;
-
-  @BeforeAll
-  static void startCluster() {
-    mock = MockCluster.start("east");
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    mock.close();
-  }
-
-  @BeforeEach
-  void freshNamespace() {
-    namespace = MockCluster.uniqueNamespace("events");
-  }
 
   @Test
   void anEventIsCreatedInTheObjectsNamespaceAsTheEventsApiRequiresIt() {
@@ -130,16 +111,17 @@ class EventRecorderIT {
   }
 
   private EventRecorder recorder(final EventSettings settings) {
-    return new EventRecorder("east", mock.client(), "quotaflow.io/test", settings, clock, registry);
+    return new EventRecorder(
+        "east", rig.mock().client(), "quotaflow.io/test", settings, clock, rig.registry());
   }
 
   private ObjectReference podReference(final String name) {
-    final Pod pod = mock.client().resource(pod(namespace, name).build()).create();
+    final Pod pod = rig.mock().client().resource(pod(rig.namespace(), name).build()).create();
     return EventRecorder.reference(pod);
   }
 
   private List<Event> events() {
-    return mock.client().events().v1().events().inNamespace(namespace).list().getItems();
+    return rig.mock().events(rig.namespace());
   }
 
   private List<Event> eventsOf(final String name) {
@@ -147,7 +129,7 @@ class EventRecorderIT {
   }
 
   private double count(final String outcome) {
-    return registry.find("quotaflow.events").tag("outcome", outcome).counters().stream()
+    return rig.registry().find("quotaflow.events").tag("outcome", outcome).counters().stream()
         .mapToDouble(counter -> counter.count())
         .sum();
   }

@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.EvictionEndpoint;
+import io.quotaflow.fixtures.Evictions;
+import io.quotaflow.fixtures.Keys;
 import io.quotaflow.fixtures.RecordingSleeper;
 import io.quotaflow.fixtures.TopicReader;
 import io.quotaflow.schemas.EvictionCommand;
@@ -19,7 +21,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -221,8 +222,7 @@ class EvictionExecutorIT {
                         .mapToDouble(counter -> counter.count())
                         .sum()
                     >= 2);
-    try (TopicReader<PodKey, EvictionResult> results =
-        new TopicReader<>(rig.broker(), rig.topics().evictionResults())) {
+    try (TopicReader<PodKey, EvictionResult> results = rig.reader(rig.topics().evictionResults())) {
       assertThat(results.read())
           .filteredOn(entry -> entry.value().orElseThrow().getCommandId().equals(command.getId()))
           .hasSize(1);
@@ -238,8 +238,7 @@ class EvictionExecutorIT {
     final EvictionCommand ours = send(key("marker"), "uid-m");
 
     awaitResult(ours);
-    try (TopicReader<PodKey, EvictionResult> results =
-        new TopicReader<>(rig.broker(), rig.topics().evictionResults())) {
+    try (TopicReader<PodKey, EvictionResult> results = rig.reader(rig.topics().evictionResults())) {
       assertThat(results.read())
           .extracting(entry -> entry.value().orElseThrow().getCommandId())
           .doesNotContain(foreign.getId());
@@ -290,19 +289,7 @@ class EvictionExecutorIT {
   }
 
   private EvictionResult awaitResult(final EvictionCommand command) {
-    try (TopicReader<PodKey, EvictionResult> results =
-        new TopicReader<>(rig.broker(), rig.topics().evictionResults())) {
-      return await()
-          .atMost(ConnectorRig.WAIT)
-          .until(
-              () ->
-                  results.read().stream()
-                      .flatMap(entry -> entry.value().stream())
-                      .filter(result -> result.getCommandId().equals(command.getId()))
-                      .findFirst(),
-              Optional::isPresent)
-          .orElseThrow();
-    }
+    return Evictions.awaitResult(rig.broker(), rig.topics(), command, ConnectorRig.WAIT);
   }
 
   private Pod createPod(final String name) {
@@ -317,11 +304,7 @@ class EvictionExecutorIT {
   }
 
   private PodKey key(final String name) {
-    return PodKey.newBuilder()
-        .setCluster("east")
-        .setNamespace(rig.namespace())
-        .setName(name)
-        .build();
+    return Keys.pod(rig.namespace(), name);
   }
 
   private static String uidOf(final Pod pod) {

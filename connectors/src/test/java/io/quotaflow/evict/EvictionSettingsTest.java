@@ -11,15 +11,7 @@ class EvictionSettingsTest {
   @Test
   void theBackoffDoublesAfterEachRefusalUpToItsCap() {
     final EvictionSettings settings =
-        new EvictionSettings(
-            false,
-            10,
-            Duration.ofSeconds(1),
-            Duration.ofSeconds(10),
-            1,
-            1,
-            "g",
-            Duration.ofMinutes(10));
+        settings(10, Duration.ofSeconds(1), Duration.ofSeconds(10), "g");
 
     assertThat(settings.backoffAfter(1)).isEqualTo(Duration.ofSeconds(1));
     assertThat(settings.backoffAfter(2)).isEqualTo(Duration.ofSeconds(2));
@@ -62,41 +54,21 @@ class EvictionSettingsTest {
 
   @Test
   void nonsenseSettingsAreRejected() {
-    assertThatThrownBy(
-            () ->
-                new EvictionSettings(
-                    false,
-                    0,
-                    Duration.ofSeconds(1),
-                    Duration.ofSeconds(1),
-                    1,
-                    1,
-                    "g",
-                    Duration.ofMinutes(10)))
+    assertThatThrownBy(() -> settings(0, Duration.ofSeconds(1), Duration.ofSeconds(1), "g"))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(
-            () ->
-                new EvictionSettings(
-                    false,
-                    1,
-                    Duration.ofSeconds(2),
-                    Duration.ofSeconds(1),
-                    1,
-                    1,
-                    "g",
-                    Duration.ofMinutes(10)))
+    assertThatThrownBy(() -> settings(1, Duration.ofSeconds(2), Duration.ofSeconds(1), "g"))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(
-            () ->
-                new EvictionSettings(
-                    false,
-                    1,
-                    Duration.ofSeconds(1),
-                    Duration.ofSeconds(1),
-                    1,
-                    1,
-                    " ",
-                    Duration.ofMinutes(10)))
+    assertThatThrownBy(() -> settings(1, Duration.ofSeconds(1), Duration.ofSeconds(1), " "))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /** Settings that are valid but for what the arguments say: not dry, one request per second. */
+  private static EvictionSettings settings(
+      final int maxAttempts,
+      final Duration backoff,
+      final Duration maxBackoff,
+      final String group) {
+    return new EvictionSettings(
+        false, maxAttempts, backoff, maxBackoff, 1, 1, group, Duration.ofMinutes(10));
   }
 }

@@ -7,71 +7,39 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.events.v1.Event;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.broker.EmbeddedKafkaBroker;
-import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.events.EventSettings;
+import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.EvictionEndpoint;
+import io.quotaflow.fixtures.Keys;
 import io.quotaflow.fixtures.MockCluster;
 import io.quotaflow.fixtures.RecordingSleeper;
-import io.quotaflow.fixtures.TestTopics;
 import io.quotaflow.schemas.EvictionCommand;
-import io.quotaflow.schemas.PodKey;
-import io.quotaflow.topics.TopicCatalogue;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-@ExtendWith(EmbeddedKafkaExtension.class)
 class ReclaimEventsIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(20);
   private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
-  private static MockCluster mock;
 
-  private final EmbeddedKafkaBroker broker;
-  private final List<EvictionExecutor> executors = new ArrayList<>();
-  private TopicCatalogue topics;
+  @RegisterExtension static final ConnectorRig rig = new ConnectorRig("reclaim");
+
+  private MockCluster mock;
   private String namespace;
   private String group;
 
-  ReclaimEventsIT(final EmbeddedKafkaBroker broker) {
-    this.broker = broker;
-  }
-
-  @BeforeAll
-  static void startCluster() {
-    mock = MockCluster.start("east");
-  }
-
-  @AfterAll
-  static void stopCluster() {
-    mock.close();
-  }
-
   @BeforeEach
-  void freshTopicsAndNamespace() {
-    topics = TestTopics.provision(broker);
-    namespace = MockCluster.uniqueNamespace("reclaim");
-    group = MockCluster.uniqueNamespace("team");
+  void aQuotaGroup() {
+    mock = rig.mock();
+    namespace = rig.namespace();
+    group = rig.group();
     mock.quotas().resource(quota(namespace, group).build()).create();
-  }
-
-  @AfterEach
-  void stopExecutors() {
-    executors.forEach(EvictionExecutor::close);
   }
 
   @Test
@@ -86,7 +54,7 @@ class ReclaimEventsIT {
     send("batch-2", second);
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () -> {
               assertThat(eventsOf("ElasticQuota"))
@@ -130,7 +98,7 @@ class ReclaimEventsIT {
     send("web-1", victim);
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () -> {
               assertThat(eventsOf("ElasticQuota"))
@@ -154,33 +122,32 @@ class ReclaimEventsIT {
   }
 
   private void start(final boolean dryRun) {
-    final EvictionExecutor executor =
-        new EvictionExecutor(
-            List.of(mock.cluster()),
-            topics,
-            TestTopics.kafka(broker),
-            new EvictionSettings(
-                dryRun,
-                3,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(30),
-                100,
-                100,
-                "evict-" + UUID.randomUUID(),
-                Duration.ofMinutes(10)),
-            EventSettings.defaults(),
-            Clock.fixed(NOW, ZoneOffset.UTC),
-            new RecordingSleeper(),
-            new SimpleMeterRegistry());
-    executors.add(executor);
-    executor.start();
+    rig.closeAfterTest(
+            new EvictionExecutor(
+                List.of(mock.cluster()),
+                rig.topics(),
+                rig.kafka(),
+                new EvictionSettings(
+                    dryRun,
+                    3,
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(30),
+                    100,
+                    100,
+                    "evict-" + UUID.randomUUID(),
+                    Duration.ofMinutes(10)),
+                EventSettings.defaults(),
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                new RecordingSleeper(),
+                rig.registry()))
+        .start();
   }
 
   private void send(final String name, final Pod pod) {
-    final PodKey key =
-        PodKey.newBuilder().setCluster("east").setNamespace(namespace).setName(name).build();
     final String uid = pod.getMetadata().getUid();
-    final EvictionCommand command =
+    rig.send(
+        rig.topics().evictions(),
+        Keys.pod(namespace, name),
         EvictionCommand.newBuilder()
             .setId("east/" + namespace + "/" + name + "/" + uid)
             .setPodUid(uid)
@@ -188,14 +155,7 @@ class ReclaimEventsIT {
             .setDimensionsOver(List.of("cpu"))
             .setReason(group + " uses more cpu than its runtime")
             .setIssuedAt(NOW.minusSeconds(1))
-            .build();
-    try (KafkaProducer<PodKey, EvictionCommand> producer =
-        new KafkaProducer<>(
-            TestTopics.kafka(broker),
-            topics.evictions().keySerializer(),
-            topics.evictions().valueSerializer())) {
-      producer.send(new ProducerRecord<>(topics.evictions().name(), key, command));
-    }
+            .build());
   }
 
   private Pod createPod(final String name) {
@@ -205,7 +165,7 @@ class ReclaimEventsIT {
   }
 
   private List<Event> eventsOf(final String kind) {
-    return mock.client().events().v1().events().inNamespace(namespace).list().getItems().stream()
+    return mock.events(namespace).stream()
         .filter(event -> event.getRegarding().getKind().equals(kind))
         .toList();
   }

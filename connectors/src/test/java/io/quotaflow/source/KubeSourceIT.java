@@ -9,6 +9,7 @@ import static org.awaitility.Awaitility.await;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.fixtures.ConnectorRig;
+import io.quotaflow.fixtures.Keys;
 import io.quotaflow.fixtures.MockCluster;
 import io.quotaflow.fixtures.TopicReader;
 import io.quotaflow.fixtures.TopicReader.Entry;
@@ -57,8 +58,7 @@ class KubeSourceIT {
                 .build())
         .create();
 
-    try (TopicReader<PodKey, PodState> pods =
-        new TopicReader<>(rig.broker(), rig.topics().pods())) {
+    try (TopicReader<PodKey, PodState> pods = rig.reader(rig.topics().pods())) {
       final PodKey key = podKey("web-1");
       final PodState first = awaitValue(pods, key, state -> true);
       assertThat(first.getQuotaName()).contains("team-a");
@@ -87,8 +87,7 @@ class KubeSourceIT {
     startSource();
     rig.mock().client().resource(pod(rig.namespace(), "web-1").quota("team-a").build()).create();
 
-    try (TopicReader<PodKey, PodState> pods =
-        new TopicReader<>(rig.broker(), rig.topics().pods())) {
+    try (TopicReader<PodKey, PodState> pods = rig.reader(rig.topics().pods())) {
       awaitValue(pods, podKey("web-1"), state -> true);
       final double unchangedBefore = unchanged("pods");
 
@@ -109,8 +108,7 @@ class KubeSourceIT {
     startSource();
     rig.mock().client().resource(pod(rig.namespace(), "batch-1").build()).create();
 
-    try (TopicReader<PodKey, PodState> pods =
-        new TopicReader<>(rig.broker(), rig.topics().pods())) {
+    try (TopicReader<PodKey, PodState> pods = rig.reader(rig.topics().pods())) {
       awaitValue(pods, podKey("batch-1"), state -> true);
 
       rig.mock().client().pods().inNamespace(rig.namespace()).withName("batch-1").delete();
@@ -139,9 +137,8 @@ class KubeSourceIT {
                 .build())
         .create();
 
-    try (TopicReader<QuotaKey, QuotaSpec> quotas =
-        new TopicReader<>(rig.broker(), rig.topics().quotas())) {
-      final QuotaKey key = QuotaKey.newBuilder().setCluster("east").setName(name).build();
+    try (TopicReader<QuotaKey, QuotaSpec> quotas = rig.reader(rig.topics().quotas())) {
+      final QuotaKey key = Keys.quota(name);
       final QuotaSpec spec = awaitValue(quotas, key, s -> true);
       assertThat(spec.getMin()).isEqualTo(Map.of("cpu", 10_000L));
       assertThat(spec.getMax()).isEqualTo(Map.of("cpu", 20_000L, "memory", 40L << 30));
@@ -173,9 +170,8 @@ class KubeSourceIT {
                 .build())
         .create();
 
-    try (TopicReader<QuotaKey, QuotaSpec> quotas =
-        new TopicReader<>(rig.broker(), rig.topics().quotas())) {
-      final QuotaKey key = QuotaKey.newBuilder().setCluster("east").setName(name).build();
+    try (TopicReader<QuotaKey, QuotaSpec> quotas = rig.reader(rig.topics().quotas())) {
+      final QuotaKey key = Keys.quota(name);
       final QuotaSpec spec = awaitValue(quotas, key, s -> true);
 
       assertThat(spec.getMax()).isEqualTo(Map.of("cpu", 20_000L));
@@ -200,8 +196,7 @@ class KubeSourceIT {
         .resource(node(name).allocatable("cpu", "8").allocatable("memory", "32Gi").build())
         .create();
 
-    try (TopicReader<NodeKey, NodeState> nodes =
-        new TopicReader<>(rig.broker(), rig.topics().nodes())) {
+    try (TopicReader<NodeKey, NodeState> nodes = rig.reader(rig.topics().nodes())) {
       final NodeKey key = NodeKey.newBuilder().setCluster("east").setName(name).build();
       final NodeState state = awaitValue(nodes, key, s -> true);
       assertThat(state.getAllocatable()).isEqualTo(Map.of("cpu", 8_000L, "memory", 32L << 30));
@@ -225,8 +220,7 @@ class KubeSourceIT {
     rig.mock().client().resource(pod(rig.namespace(), "stays").build()).create();
     rig.mock().client().resource(pod(rig.namespace(), "goes").build()).create();
 
-    try (TopicReader<PodKey, PodState> pods =
-        new TopicReader<>(rig.broker(), rig.topics().pods())) {
+    try (TopicReader<PodKey, PodState> pods = rig.reader(rig.topics().pods())) {
       awaitValue(pods, podKey("stays"), state -> true);
       awaitValue(pods, podKey("goes"), state -> true);
       source.close();
@@ -249,8 +243,7 @@ class KubeSourceIT {
     startSource();
     rig.mock().client().resource(pod(rig.namespace(), "kept").build()).create();
 
-    try (TopicReader<PodKey, PodState> pods =
-        new TopicReader<>(rig.broker(), rig.topics().pods())) {
+    try (TopicReader<PodKey, PodState> pods = rig.reader(rig.topics().pods())) {
       final PodState kept = awaitValue(pods, podKey("kept"), state -> true);
       // A record the source never saw deleted, as if written before a watch broke.
       writeStray(podKey("ghost"), kept);
@@ -280,11 +273,7 @@ class KubeSourceIT {
   }
 
   private PodKey podKey(final String name) {
-    return PodKey.newBuilder()
-        .setCluster("east")
-        .setNamespace(rig.namespace())
-        .setName(name)
-        .build();
+    return Keys.pod(rig.namespace(), name);
   }
 
   private double unchanged(final String kind) {

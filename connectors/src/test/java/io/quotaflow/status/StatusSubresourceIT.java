@@ -1,6 +1,7 @@
 package io.quotaflow.status;
 
 import static io.quotaflow.fixtures.KubeObjects.quota;
+import static io.quotaflow.status.WrittenStatus.used;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -10,29 +11,21 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.mockwebserver.dsl.TimesOnceableOrHttpHeaderable;
 import io.fabric8.mockwebserver.http.RecordedRequest;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.broker.EmbeddedKafkaBroker;
-import io.quotaflow.broker.EmbeddedKafkaExtension;
-import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.events.EventSettings;
+import io.quotaflow.fixtures.ConnectorRig;
+import io.quotaflow.fixtures.Keys;
 import io.quotaflow.fixtures.MockCluster;
-import io.quotaflow.fixtures.TestTopics;
+import io.quotaflow.fixtures.StatusWriters;
 import io.quotaflow.schemas.GroupRuntime;
-import io.quotaflow.schemas.QuotaKey;
-import io.quotaflow.topics.TopicCatalogue;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Where the status writer puts {@code status.used}, on a mock API server whose discovery and status
@@ -40,37 +33,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * lists no {@code elasticquotas/status}, {@code /status} answers 404) and for a CRD with one. One
  * mock per test: discovery differs between them.
  */
-@ExtendWith(EmbeddedKafkaExtension.class)
 class StatusSubresourceIT {
 
-  private static final Duration WAIT = Duration.ofSeconds(20);
   private static final String DISCOVERY = "/apis/scheduling.sigs.k8s.io/v1alpha1";
 
-  private final EmbeddedKafkaBroker broker;
+  @RegisterExtension static final ConnectorRig rig = new ConnectorRig("koord").mockPerTest();
+
   private MockCluster mock;
-  private TopicCatalogue topics;
   private String namespace;
   private String group;
-  private StatusWriter writer;
-
-  StatusSubresourceIT(final EmbeddedKafkaBroker broker) {
-    this.broker = broker;
-  }
 
   @BeforeEach
-  void freshClusterTopicsAndNamespace() {
-    mock = MockCluster.start("east");
-    topics = TestTopics.provision(broker);
-    namespace = MockCluster.uniqueNamespace("koord");
-    group = MockCluster.uniqueNamespace("team");
-  }
-
-  @AfterEach
-  void stop() {
-    if (writer != null) {
-      writer.close();
-    }
-    mock.close();
+  void thisTestsClusterNamespaceAndGroup() {
+    mock = rig.mock();
+    namespace = rig.namespace();
+    group = rig.group();
   }
 
   @Test
@@ -92,7 +69,7 @@ class StatusSubresourceIT {
             .build());
 
     await()
-        .atMost(WAIT)
+        .atMost(ConnectorRig.WAIT)
         .untilAsserted(
             () -> {
               final GenericKubernetesResource quota = object();
@@ -124,7 +101,7 @@ class StatusSubresourceIT {
 
     send(runtimeUsing(3_000L));
 
-    await().atMost(WAIT).until(() -> used(object()).equals(Map.of("cpu", "3")));
+    await().atMost(ConnectorRig.WAIT).until(() -> used(object()).equals(Map.of("cpu", "3")));
     final List<RecordedRequest> patches = patches();
     assertThat(patches)
         .extracting(RecordedRequest::getPath)
@@ -142,7 +119,7 @@ class StatusSubresourceIT {
 
     send(runtimeUsing(4_000L));
 
-    await().atMost(WAIT).until(() -> used(object()).equals(Map.of("cpu", "4")));
+    await().atMost(ConnectorRig.WAIT).until(() -> used(object()).equals(Map.of("cpu", "4")));
   }
 
   private TimesOnceableOrHttpHeaderable<Void> discoveryAnswers(final APIResourceList list) {
@@ -189,21 +166,12 @@ class StatusSubresourceIT {
   }
 
   private void start() {
-    writer =
-        new StatusWriter(
-            List.of(mock.cluster()),
-            topics,
-            TestTopics.kafka(broker),
-            new StatusSettings(
-                Duration.ofMillis(300),
-                100,
-                100,
-                Duration.ofHours(1),
-                "status-" + UUID.randomUUID()),
-            Clock.systemUTC(),
-            Sleeper.SYSTEM,
-            new SimpleMeterRegistry());
-    writer.start();
+    rig.closeAfterTest(
+            StatusWriters.writer(
+                rig,
+                StatusWriters.settings(Duration.ofMillis(300), StatusMode.KOORDINATOR),
+                EventSettings.off()))
+        .start();
   }
 
   private static GroupRuntime runtimeUsing(final long cpu) {
@@ -215,17 +183,7 @@ class StatusSubresourceIT {
   }
 
   private void send(final GroupRuntime value) {
-    try (KafkaProducer<QuotaKey, GroupRuntime> producer =
-        new KafkaProducer<>(
-            TestTopics.kafka(broker),
-            topics.runtime().keySerializer(),
-            topics.runtime().valueSerializer())) {
-      producer.send(
-          new ProducerRecord<>(
-              topics.runtime().name(),
-              QuotaKey.newBuilder().setCluster("east").setName(group).build(),
-              value));
-    }
+    rig.send(rig.topics().runtime(), Keys.quota(group), value);
   }
 
   /** Every PATCH the mock received so far (the requests are taken from it). */
@@ -247,13 +205,5 @@ class StatusSubresourceIT {
 
   private GenericKubernetesResource object() {
     return mock.quotas().inNamespace(namespace).withName(group).get();
-  }
-
-  private static Map<?, ?> used(final GenericKubernetesResource quota) {
-    if (quota.getAdditionalProperties().get("status") instanceof Map<?, ?> status
-        && status.get("used") instanceof Map<?, ?> used) {
-      return used;
-    }
-    return Map.of();
   }
 }

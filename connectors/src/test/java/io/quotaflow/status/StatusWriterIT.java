@@ -1,25 +1,23 @@
 package io.quotaflow.status;
 
 import static io.quotaflow.fixtures.KubeObjects.quota;
+import static io.quotaflow.status.WrittenStatus.used;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.micrometer.core.instrument.Counter;
-import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.events.EventSettings;
 import io.quotaflow.fixtures.ConnectorRig;
-import io.quotaflow.fixtures.MockCluster;
+import io.quotaflow.fixtures.Keys;
+import io.quotaflow.fixtures.StatusWriters;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.QuotaKey;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,19 +27,11 @@ class StatusWriterIT {
   @RegisterExtension static final ConnectorRig rig = new ConnectorRig("status");
 
   private String group;
-  private StatusWriter writer;
   private StatusMode mode = StatusMode.KOORDINATOR;
 
   @BeforeEach
-  void freshGroup() {
-    group = MockCluster.uniqueNamespace("team");
-  }
-
-  @AfterEach
-  void stopWriter() {
-    if (writer != null) {
-      writer.close();
-    }
+  void thisTestsGroup() {
+    group = rig.group();
   }
 
   @Test
@@ -174,22 +164,10 @@ class StatusWriterIT {
   }
 
   private void start() {
-    writer =
-        new StatusWriter(
-            List.of(rig.mock().cluster()),
-            rig.topics(),
-            rig.kafka(),
-            new StatusSettings(
-                Duration.ofMillis(300),
-                100,
-                100,
-                Duration.ofHours(1),
-                "status-" + UUID.randomUUID(),
-                mode),
-            Clock.systemUTC(),
-            Sleeper.SYSTEM,
-            rig.registry());
-    writer.start();
+    rig.closeAfterTest(
+            StatusWriters.writer(
+                rig, StatusWriters.settings(Duration.ofMillis(300), mode), EventSettings.off()))
+        .start();
   }
 
   private GroupRuntime runtime(
@@ -215,22 +193,11 @@ class StatusWriterIT {
   }
 
   private ProducerRecord<QuotaKey, GroupRuntime> record(final GroupRuntime value) {
-    return new ProducerRecord<>(
-        rig.topics().runtime().name(),
-        QuotaKey.newBuilder().setCluster("east").setName(group).build(),
-        value);
+    return new ProducerRecord<>(rig.topics().runtime().name(), Keys.quota(group), value);
   }
 
   private GenericKubernetesResource object() {
     return rig.mock().quotas().inNamespace(rig.namespace()).withName(group).get();
-  }
-
-  private static Map<?, ?> used(final GenericKubernetesResource quota) {
-    if (quota.getAdditionalProperties().get("status") instanceof Map<?, ?> status
-        && status.get("used") instanceof Map<?, ?> used) {
-      return used;
-    }
-    return Map.of();
   }
 
   private double patches(final String part) {

@@ -1,7 +1,6 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.connect.ConnectCommand;
-import io.quotaflow.local.LocalCommand;
 import io.quotaflow.simulate.SimulateCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,7 +11,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The root command {@code quotaflow}. It does nothing itself: the work is in its subcommands, which
- * are listed in {@code subcommands} below.
+ * are listed in {@code subcommands} below, and {@code local}, which is added only where its classes
+ * are on the class path (the local jar, not the production one).
  */
 @Command(
     name = "quotaflow",
@@ -24,8 +24,7 @@ import picocli.CommandLine.Spec;
       CommandLine.HelpCommand.class,
       SimulateCommand.class,
       ConnectCommand.class,
-      EngineCommand.class,
-      LocalCommand.class
+      EngineCommand.class
     })
 public final class QuotaflowCommand implements Runnable {
 
@@ -39,6 +38,7 @@ public final class QuotaflowCommand implements Runnable {
    */
   public static CommandLine commandLine() {
     final CommandLine commandLine = new CommandLine(new QuotaflowCommand());
+    LocalOnly.command().ifPresent(commandLine::addSubcommand);
     commandLine.setExecutionExceptionHandler(
         (exception, failed, parseResult) -> {
           // A failed command explains itself in one line; the stack trace is for debugging.

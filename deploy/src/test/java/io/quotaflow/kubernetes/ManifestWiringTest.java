@@ -13,10 +13,12 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequestBuilder;
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhook;
@@ -127,6 +129,31 @@ class ManifestWiringTest {
             "ValidatingWebhookConfiguration")
         .as("the CRD is an optional component (ElasticQuotaCrdTest)")
         .doesNotContain("CustomResourceDefinition");
+  }
+
+  @Test
+  void everyContainerWithAReadOnlyRootHasAWritableTmpForNativeLibraries() {
+    // RocksDB and the Kafka clients' codecs unpack their native libraries to java.io.tmpdir.
+    final List<PodSpec> pods =
+        List.of(
+            one(StatefulSet.class).getSpec().getTemplate().getSpec(),
+            one(Deployment.class).getSpec().getTemplate().getSpec());
+    for (final PodSpec pod : pods) {
+      for (final Container container : pod.getContainers()) {
+        assertThat(container.getSecurityContext().getReadOnlyRootFilesystem())
+            .as(container.getName())
+            .isTrue();
+        final VolumeMount tmp =
+            container.getVolumeMounts().stream()
+                .filter(mount -> mount.getMountPath().equals("/tmp"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(container.getName() + " mounts no /tmp"));
+        assertThat(pod.getVolumes())
+            .filteredOn(volume -> volume.getName().equals(tmp.getName()))
+            .singleElement()
+            .satisfies(volume -> assertThat(volume.getEmptyDir()).isNotNull());
+      }
+    }
   }
 
   @Test

@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.Location;
 import com.tngtech.archunit.lang.ArchRule;
 import io.quotaflow.admission.http.AdmissionServer;
+import io.quotaflow.cli.Main;
 import io.quotaflow.connect.ConnectCommand;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.topics.TopicCatalogue;
@@ -126,6 +127,25 @@ class ModuleBoundariesTest {
         .dependOnClassesThat()
         .resideInAnyPackage(COMMANDS)
         .check(moduleOf(ConnectCommand.class));
+  }
+
+  @Test
+  void commandsForAClusterUseNeitherLocalNorTheBrokerNorTheDemoCluster() {
+    // The production jar (dist) leaves these out: a link to them would fail there at run time.
+    noClasses()
+        .that()
+        .resideInAPackage("io.quotaflow.cli..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.quotaflow.local..",
+            "io.quotaflow.broker..",
+            "io.fabric8.mockwebserver..",
+            "io.fabric8.kubernetes.client.server.mock..",
+            "kafka..",
+            "scala..")
+        .because("dist's production jar has no local, broker or mock server")
+        .check(moduleOf(Main.class));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.quotaflow.engine;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,6 +26,13 @@ public final class CrashInjector implements ProcessorWrapper {
   private static final Set<String> ARMED = ConcurrentHashMap.newKeySet();
 
   private String applicationId = "";
+
+  /** {@code settings} with this wrapper installed, for an application a test means to crash. */
+  static Map<String, String> installedIn(final Map<String, String> settings) {
+    final Map<String, String> all = new LinkedHashMap<>(settings);
+    all.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CrashInjector.class.getName());
+    return all;
+  }
 
   /** The next record the cluster-quota processor of {@code applicationId} sees crashes it. */
   static void arm(final String applicationId) {

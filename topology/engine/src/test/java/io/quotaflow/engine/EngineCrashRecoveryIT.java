@@ -1,26 +1,17 @@
 package io.quotaflow.engine;
 
-import static io.quotaflow.engine.Inputs.cpu;
-import static io.quotaflow.engine.Inputs.node;
-import static io.quotaflow.engine.Inputs.pod;
-import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.config.EngineSettings;
-import io.quotaflow.engine.reclaim.EvictionCommands;
-import io.quotaflow.schemas.EvictionCommand;
-import io.quotaflow.schemas.PodKey;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,36 +20,34 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * again on the same state directory ends in the same state as one that never crashed, and the
  * eviction commands, read with read_committed, hold every command exactly once.
  *
- * <p>Each cluster has a reclaim scene: dept (min = max = 10 cpu, lending off) holds team-a (min 5,
- * four 2-cpu pods borrowed) and team-b (min 5), which then asks for its min; team-a's runtime drops
- * to 5 while it uses 8, so after the revoke delay a0 and a1 are evicted. Other groups churn around
- * it.
+ * <p>Each cluster has a reclaim scene ({@link DepartmentReclaimScene}): dept (min = max = 10 cpu,
+ * lending off) holds team-a (min 5, four 2-cpu pods borrowed) and team-b (min 5), which then asks
+ * for its min; team-a's runtime drops to 5 while it uses 8, so after the revoke delay a0 and a1 are
+ * evicted. Other groups churn around it.
  */
 @ExtendWith(EmbeddedKafkaExtension.class)
 class EngineCrashRecoveryIT {
   private static final List<String> CLUSTERS = List.of("east", "west", "north");
-  private static final String NS = "apps";
 
   @Test
   void aCrashedInstanceRestartedEndsInTheSameStateWithEveryEvictionExactlyOnce(
       final EmbeddedKafkaBroker broker) {
     final Map<String, String> settings =
-        Map.of(
-            EngineSettings.REVOKE_DELAY.key(),
-            "2s",
-            EngineSettings.REVOKE_CHECK_INTERVAL.key(),
-            "200ms",
-            StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG,
-            CrashInjector.class.getName());
+        CrashInjector.installedIn(
+            Map.of(
+                EngineSettings.REVOKE_DELAY.key(),
+                "2s",
+                EngineSettings.REVOKE_CHECK_INTERVAL.key(),
+                "200ms"));
     try (EngineInstances instances = new EngineInstances(broker.bootstrapServers(), settings)) {
       final Path stateDir = EngineInstances.stateDir();
       final Engine first = instances.start(stateDir, Map.of());
       try (KafkaInputs inputs = new KafkaInputs(broker.bootstrapServers(), instances.topics());
           KafkaOutputs outputs = new KafkaOutputs(broker.bootstrapServers(), instances.topics())) {
         final Workload churn = new Workload(7, CLUSTERS);
-        CLUSTERS.forEach(cluster -> reclaimScene(inputs, cluster));
+        CLUSTERS.forEach(cluster -> DepartmentReclaimScene.put(inputs, cluster));
         churn.send(inputs, 200);
-        CLUSTERS.forEach(cluster -> teamBClaimsItsMin(inputs, cluster));
+        CLUSTERS.forEach(cluster -> DepartmentReclaimScene.teamBClaimsItsMin(inputs, cluster));
         inputs.flush();
 
         // Some commands are committed; then the instance dies in the middle of more input.
@@ -81,7 +70,7 @@ class EngineCrashRecoveryIT {
                 () -> {
                   outputs.poll().assertTablesMatch(inputs.model(), CLUSTERS);
                   // None lost: the reclaim scenes' victims, each commanded.
-                  assertThat(commandIds(outputs.evictions())).containsAll(reclaimCommandIds());
+                  assertThat(outputs.evictionIds()).containsAll(reclaimCommandIds());
                 });
         // None twice, now or at later checks of the groups still over-used. (The churning groups
         // may be over-used too, and get commands of their own.)
@@ -90,11 +79,9 @@ class EngineCrashRecoveryIT {
             .atMost(Duration.ofSeconds(10))
             .untilAsserted(
                 () -> {
-                  final List<ConsumerRecord<PodKey, EvictionCommand>> commands =
-                      outputs.poll().evictions();
-                  assertThat(commandIds(commands)).doesNotHaveDuplicates();
+                  assertThat(outputs.poll().evictionIds()).doesNotHaveDuplicates();
                   assertThat(
-                          commands.stream()
+                          outputs.evictions().stream()
                               .filter(record -> record.value().getGroup().equals("team-a"))
                               .map(record -> record.value().getId()))
                       .containsExactlyInAnyOrderElementsOf(reclaimCommandIds());
@@ -104,38 +91,11 @@ class EngineCrashRecoveryIT {
     }
   }
 
-  private static void reclaimScene(final KafkaInputs inputs, final String cluster) {
-    inputs
-        .putNode(cluster, "big", node(100_000))
-        .putQuota(
-            cluster,
-            "reclaim",
-            quota().isParent().min(cpu(10_000)).max(cpu(10_000)).allowLent(false).build())
-        .putQuota(
-            cluster, "team-a", quota().parent("reclaim").min(cpu(5_000)).max(cpu(10_000)).build())
-        .putQuota(
-            cluster, "team-b", quota().parent("reclaim").min(cpu(5_000)).max(cpu(10_000)).build());
-    for (int i = 0; i < 4; i++) {
-      inputs.putPod(
-          cluster, NS, pod("a" + i).group("team-a").running("big").cpu(2_000).priority(i));
-    }
-  }
-
-  private static void teamBClaimsItsMin(final KafkaInputs inputs, final String cluster) {
-    inputs.putPod(cluster, NS, pod("b0").group("team-b").cpu(5_000));
-  }
-
   private static List<String> reclaimCommandIds() {
     final List<String> ids = new ArrayList<>();
     for (final String cluster : CLUSTERS) {
-      ids.add(EvictionCommands.commandId(cluster, NS, "a0", "a0-uid"));
-      ids.add(EvictionCommands.commandId(cluster, NS, "a1", "a1-uid"));
+      ids.addAll(DepartmentReclaimScene.victimCommandIds(cluster));
     }
     return ids;
-  }
-
-  private static List<String> commandIds(
-      final List<ConsumerRecord<PodKey, EvictionCommand>> records) {
-    return records.stream().map(record -> record.value().getId()).toList();
   }
 }

@@ -1,5 +1,6 @@
 package io.quotaflow.engine;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
@@ -75,7 +76,15 @@ public final class EngineInstances implements AutoCloseable {
 
   /** Starts an instance (creating the topics first) on {@code stateDir}. */
   public Engine start(final Path stateDir, final Map<String, String> more) {
-    final Engine engine = new Engine(config(stateDir, more), new SimpleMeterRegistry());
+    return start(config(stateDir, more), new SimpleMeterRegistry());
+  }
+
+  /**
+   * Starts an instance of {@code config} (one of {@link #config}), creating the topics first, with
+   * its meters in {@code registry}.
+   */
+  public Engine start(final EngineConfig config, final MeterRegistry registry) {
+    final Engine engine = new Engine(config, registry);
     started.add(engine);
     engine.provisionTopics();
     engine.start();

@@ -1,9 +1,5 @@
 package io.quotaflow.engine;
 
-import static io.quotaflow.engine.Inputs.cpu;
-import static io.quotaflow.engine.Inputs.node;
-import static io.quotaflow.engine.Inputs.pod;
-import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,7 +9,6 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.reclaim.EvictionCommands;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
-import io.quotaflow.schemas.PodKey;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,45 +23,33 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A retry survives a crash exactly once: the instance dies (inside a transaction) while it takes in
  * a BLOCKED_BY_BUDGET result, and the instance started again on the same state directory reads the
  * result again and issues the pod's second attempt once, after the backoff; read_committed, no
- * command appears twice. The scene is EngineCrashRecoveryIT's: a0 and a1 of team-a are victims.
+ * command appears twice. The scene is EngineCrashRecoveryIT's ({@link DepartmentReclaimScene}): a0
+ * and a1 of team-a are victims.
  */
 @ExtendWith(EmbeddedKafkaExtension.class)
 class EvictionRetryCrashIT {
   private static final String EAST = "east";
-  private static final String NS = "apps";
+  private static final String NS = DepartmentReclaimScene.NS;
 
   @Test
   void aResultTakenInAcrossACrashGivesExactlyOneRetry(final EmbeddedKafkaBroker broker) {
     final Map<String, String> settings =
-        Map.of(
-            EngineSettings.REVOKE_DELAY.key(),
-            "1s",
-            EngineSettings.REVOKE_CHECK_INTERVAL.key(),
-            "200ms",
-            EngineSettings.REVOKE_RETRY_BACKOFF.key(),
-            "2s",
-            StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG,
-            CrashInjector.class.getName());
+        CrashInjector.installedIn(
+            Map.of(
+                EngineSettings.REVOKE_DELAY.key(),
+                "1s",
+                EngineSettings.REVOKE_CHECK_INTERVAL.key(),
+                "200ms",
+                EngineSettings.REVOKE_RETRY_BACKOFF.key(),
+                "2s"));
     try (EngineInstances instances = new EngineInstances(broker.bootstrapServers(), settings)) {
       final Path stateDir = EngineInstances.stateDir();
       final Engine first = instances.start(stateDir, Map.of());
       try (KafkaInputs inputs = new KafkaInputs(broker.bootstrapServers(), instances.topics());
           KafkaOutputs outputs = new KafkaOutputs(broker.bootstrapServers(), instances.topics())) {
-        inputs
-            .putNode(EAST, "big", node(100_000))
-            .putQuota(
-                EAST,
-                "reclaim",
-                quota().isParent().min(cpu(10_000)).max(cpu(10_000)).allowLent(false).build())
-            .putQuota(
-                EAST, "team-a", quota().parent("reclaim").min(cpu(5_000)).max(cpu(10_000)).build())
-            .putQuota(
-                EAST, "team-b", quota().parent("reclaim").min(cpu(5_000)).max(cpu(10_000)).build());
-        for (int i = 0; i < 4; i++) {
-          inputs.putPod(
-              EAST, NS, pod("a" + i).group("team-a").running("big").cpu(2_000).priority(i));
-        }
-        inputs.putPod(EAST, NS, pod("b0").group("team-b").cpu(5_000)).flush();
+        DepartmentReclaimScene.put(inputs, EAST);
+        DepartmentReclaimScene.teamBClaimsItsMin(inputs, EAST);
+        inputs.flush();
         final String a0 = EvictionCommands.commandId(EAST, NS, "a0", "a0-uid");
         final EvictionCommand firstCommand =
             await()
@@ -103,23 +85,17 @@ class EvictionRetryCrashIT {
                 EvictionCommands.commandId(EAST, NS, "a0", "a0-uid", 2));
         await()
             .atMost(EngineInstances.timeout())
-            .untilAsserted(
-                () -> assertThat(commandIds(outputs.poll().evictions())).containsAll(expected));
+            .untilAsserted(() -> assertThat(outputs.poll().evictionIds()).containsAll(expected));
         // None twice, now or at later checks of the group still over-used.
         await()
             .during(Duration.ofSeconds(3))
             .atMost(Duration.ofSeconds(10))
             .untilAsserted(
                 () ->
-                    assertThat(commandIds(outputs.poll().evictions()))
+                    assertThat(outputs.poll().evictionIds())
                         .containsExactlyInAnyOrderElementsOf(expected));
         assertThat(second.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
       }
     }
-  }
-
-  private static List<String> commandIds(
-      final List<ConsumerRecord<PodKey, EvictionCommand>> records) {
-    return records.stream().map(record -> record.value().getId()).toList();
   }
 }

@@ -1,9 +1,11 @@
 package io.quotaflow.engine;
 
-import static io.quotaflow.engine.Inputs.cpu;
-import static io.quotaflow.engine.Inputs.node;
-import static io.quotaflow.engine.Inputs.pod;
-import static io.quotaflow.engine.Inputs.quota;
+import static io.quotaflow.engine.ReclaimScene.CHECK;
+import static io.quotaflow.engine.ReclaimScene.DELAY;
+import static io.quotaflow.engine.ReclaimScene.EAST;
+import static io.quotaflow.engine.ReclaimScene.NS;
+import static io.quotaflow.engine.ReclaimScene.teamABorrowsTheWholeCluster;
+import static io.quotaflow.engine.ReclaimScene.teamBClaimsItsMin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
@@ -20,7 +22,7 @@ import io.quotaflow.topics.RejectedRecordHeaders.Rejection;
 import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -28,24 +30,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The eviction loop closed: the executor's results come back on eviction-results.v1, and a pod
  * whose eviction did not happen is commanded again after the retry backoff, as the next attempt,
- * while its group stays over-used. The scene is {@link ReclaimTest}'s: team-a uses 8 cpu of a
+ * while its group stays over-used. The scene is {@link ReclaimScene}: team-a uses 8 cpu of a
  * runtime of 5, so a0 and a1 are its victims.
  */
 class EvictionRetryTest {
-  private static final String EAST = "east";
-  private static final String NS = "apps";
-  private static final Duration CHECK = Duration.ofSeconds(1);
-  private static final Duration DELAY = Duration.ofSeconds(120);
   private static final Duration BACKOFF = Duration.ofSeconds(60);
 
-  private EngineDriver engine;
-
-  @AfterEach
-  void close() {
-    if (engine != null) {
-      engine.close();
-    }
-  }
+  @AutoClose private EngineDriver engine;
 
   @Test
   void aPodBlockedByItsDisruptionBudgetIsCommandedAgainAfterTheBackoffAsAttemptTwo() {
@@ -204,22 +195,8 @@ class EvictionRetryTest {
 
   /** Runs the scene up to the first commands, a0's first. */
   private List<TestRecord<PodKey, EvictionCommand>> firstCommandsAreIssued() {
-    engine
-        .putNode(EAST, "n1", node(10_000))
-        .putQuota(EAST, "team-a", quota().min(cpu(5_000)).max(cpu(10_000)).build())
-        .putQuota(EAST, "team-b", quota().min(cpu(5_000)).max(cpu(10_000)).build());
-    for (int i = 0; i < 4; i++) {
-      engine.putPod(
-          EAST,
-          NS,
-          pod("a" + i)
-              .group("team-a")
-              .running("n1", Inputs.CREATED.plusSeconds(i))
-              .cpu(2_000)
-              .priority(i));
-    }
-    engine.recompute();
-    engine.putPod(EAST, NS, pod("b0").group("team-b").cpu(5_000)).recompute();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
     engine.advance(CHECK).advance(DELAY);
     final List<TestRecord<PodKey, EvictionCommand>> commands =
         engine.evictionRecords().stream()

@@ -171,6 +171,12 @@ public final class Inputs {
       return this;
     }
 
+    /** The namespaces whose pods belong to the group. */
+    public QuotaBuilder namespaces(final String... values) {
+      spec.setNamespaces(List.of(values));
+      return this;
+    }
+
     public QuotaBuilder weight(final Map<String, Long> value) {
       spec.setSharedWeight(value);
       return this;

@@ -119,6 +119,11 @@ public final class KafkaOutputs implements AutoCloseable {
     return List.copyOf(evictions);
   }
 
+  /** The ids of the eviction commands read so far, in the order read. */
+  public List<String> evictionIds() {
+    return evictions.stream().map(record -> record.value().getId()).toList();
+  }
+
   public List<ConsumerRecord<byte[], byte[]>> rejected() {
     return List.copyOf(rejected);
   }

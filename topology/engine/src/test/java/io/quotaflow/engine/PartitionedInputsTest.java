@@ -19,7 +19,7 @@ import io.quotaflow.topics.RejectedRecordHeaders.Rejection;
 import java.time.Duration;
 import java.util.stream.IntStream;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,12 +30,7 @@ import org.junit.jupiter.api.Test;
 class PartitionedInputsTest {
   private static final String NS = "apps";
 
-  private EngineDriver engine;
-
-  @AfterEach
-  void close() {
-    engine.close();
-  }
+  @AutoClose private EngineDriver engine;
 
   @Test
   void withOnePartitionEveryClusterIsComputedAsWithTheHop() {

@@ -4,6 +4,12 @@ import static io.quotaflow.engine.Inputs.cpu;
 import static io.quotaflow.engine.Inputs.node;
 import static io.quotaflow.engine.Inputs.pod;
 import static io.quotaflow.engine.Inputs.quota;
+import static io.quotaflow.engine.ReclaimScene.CHECK;
+import static io.quotaflow.engine.ReclaimScene.DELAY;
+import static io.quotaflow.engine.ReclaimScene.EAST;
+import static io.quotaflow.engine.ReclaimScene.NS;
+import static io.quotaflow.engine.ReclaimScene.teamABorrowsTheWholeCluster;
+import static io.quotaflow.engine.ReclaimScene.teamBClaimsItsMin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.engine.config.EngineConfig;
@@ -11,7 +17,6 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.EvictionCommands;
 import io.quotaflow.engine.store.GroupId;
-import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.PodKey;
@@ -24,34 +29,24 @@ import java.util.Map;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /**
- * Reclaim by eviction (SPEC 11) through the topology, on wall-clock time. The scene: a 10-cpu
- * cluster; team-a (min 5) runs four 2-cpu pods, borrowing from an idle team-b (min 5). When team-b
- * asks for its min, team-a's runtime drops to 5 cpu while it uses 8: it is over-used.
+ * Reclaim by eviction (SPEC 11) through the topology, on wall-clock time. The scene ({@link
+ * ReclaimScene}): a 10-cpu cluster; team-a (min 5) runs four 2-cpu pods, borrowing from an idle
+ * team-b (min 5). When team-b asks for its min, team-a's runtime drops to 5 cpu while it uses 8: it
+ * is over-used.
  */
 class ReclaimTest {
-  private static final String EAST = "east";
-  private static final String NS = "apps";
-  private static final Duration CHECK = Duration.ofSeconds(1);
-  private static final Duration DELAY = Duration.ofSeconds(120);
 
-  private EngineDriver engine;
-
-  @AfterEach
-  void close() {
-    if (engine != null) {
-      engine.close();
-    }
-  }
+  @AutoClose private EngineDriver engine;
 
   @Test
   void groupOverUsedForExactlyTheRevokeDelayGetsItsLeastImportantPodsEvicted() {
     engine = new EngineDriver();
-    teamABorrowsTheWholeCluster(false);
-    teamBClaimsItsMin();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
 
     // The first check notices the over-use; commands come once it has lasted the delay.
     engine.advance(CHECK);
@@ -96,8 +91,8 @@ class ReclaimTest {
   @Test
   void noSecondCommandIsIssuedForTheSamePod() {
     engine = new EngineDriver();
-    teamABorrowsTheWholeCluster(false);
-    teamBClaimsItsMin();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
     engine.advance(CHECK).advance(DELAY);
     assertThat(engine.evictionRecords()).hasSize(2);
 
@@ -110,8 +105,8 @@ class ReclaimTest {
   @Test
   void aPodRecreatedUnderTheSameNameIsANewPodThatMayBeEvictedAgain() {
     engine = new EngineDriver();
-    teamABorrowsTheWholeCluster(false);
-    teamBClaimsItsMin();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
     engine.advance(CHECK).advance(DELAY);
     assertThat(engine.evictionRecords()).hasSize(2);
 
@@ -128,12 +123,12 @@ class ReclaimTest {
   @Test
   void groupNoLongerOverUsedBeforeTheDelayGetsNoEviction() {
     engine = new EngineDriver();
-    teamABorrowsTheWholeCluster(false);
-    teamBClaimsItsMin();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
     engine.advance(CHECK).advance(Duration.ofSeconds(60));
 
     engine.deletePod(EAST, NS, "b0").advance(CHECK);
-    teamBClaimsItsMin();
+    teamBClaimsItsMin(engine);
     engine.advance(Duration.ofSeconds(61));
 
     assertThat(engine.evictionRecords())
@@ -146,8 +141,8 @@ class ReclaimTest {
   @Test
   void nonPreemptiblePodsAreNeverEvicted() {
     engine = new EngineDriver();
-    teamABorrowsTheWholeCluster(true);
-    teamBClaimsItsMin();
+    teamABorrowsTheWholeCluster(engine, true);
+    teamBClaimsItsMin(engine);
 
     engine.advance(CHECK).advance(DELAY).advance(DELAY);
 
@@ -159,8 +154,8 @@ class ReclaimTest {
   @Test
   void invalidGroupsAreNeverEvictedFrom() {
     engine = new EngineDriver();
-    teamABorrowsTheWholeCluster(false);
-    teamBClaimsItsMin();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
     engine.advance(CHECK);
 
     // team-a becomes invalid (min above max) while over-used.
@@ -193,8 +188,8 @@ class ReclaimTest {
     engine =
         new EngineDriver(
             EngineConfig.builder().set(EngineSettings.RECLAIM_ENABLED.key(), "false").build());
-    teamABorrowsTheWholeCluster(false);
-    teamBClaimsItsMin();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
 
     engine.advance(CHECK).advance(DELAY).advance(DELAY);
 
@@ -206,8 +201,8 @@ class ReclaimTest {
     engine =
         new EngineDriver(
             EngineConfig.builder().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
-    teamABorrowsTheWholeCluster(false);
-    teamBClaimsItsMin();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
 
     engine.advance(CHECK).advance(Duration.ofSeconds(9));
     assertThat(engine.evictionRecords()).isEmpty();
@@ -222,7 +217,7 @@ class ReclaimTest {
             EngineConfig.builder().set(EngineSettings.REVOKE_DELAY.key(), "10s").build());
     // Everything is read late, as at the start of an engine over topics that hold a history.
     engine.inputsPublishedAgo(Duration.ofMinutes(5));
-    teamABorrowsTheWholeCluster(false);
+    teamABorrowsTheWholeCluster(engine, false);
     engine.putPod(EAST, NS, pod("b0").group("team-b").cpu(5_000));
     // More of the backlog keeps coming for a while: the cluster is not judged meanwhile.
     for (int i = 0; i < 5; i++) {
@@ -245,31 +240,5 @@ class ReclaimTest {
       all.forEachRemaining(entry -> groups.add(entry.key.name()));
     }
     return groups;
-  }
-
-  /** team-a runs pods a0..a3 (2 cpu each, priority 0..3) on a 10-cpu cluster, all borrowed. */
-  private void teamABorrowsTheWholeCluster(final boolean nonPreemptible) {
-    engine
-        .putNode(EAST, "n1", node(10_000))
-        .putQuota(EAST, "team-a", quota().min(cpu(5_000)).max(cpu(10_000)).build())
-        .putQuota(EAST, "team-b", quota().min(cpu(5_000)).max(cpu(10_000)).build());
-    for (int i = 0; i < 4; i++) {
-      final Inputs.PodBuilder pod =
-          pod("a" + i)
-              .group("team-a")
-              .running("n1", Inputs.CREATED.plusSeconds(i))
-              .cpu(2_000)
-              .priority(i);
-      engine.putPod(EAST, NS, nonPreemptible ? pod.nonPreemptible() : pod);
-    }
-    engine.recompute();
-    // A borrower is capped at its request.
-    assertThat(engine.group(EAST, "team-a").runtime()).isEqualTo(ResourceList.of("cpu", 8_000));
-  }
-
-  /** team-b asks for its min: team-a's runtime drops to 5 cpu while it uses 8. */
-  private void teamBClaimsItsMin() {
-    engine.putPod(EAST, NS, pod("b0").group("team-b").cpu(5_000)).recompute();
-    assertThat(engine.group(EAST, "team-a").runtime()).isEqualTo(ResourceList.of("cpu", 5_000));
   }
 }

@@ -59,15 +59,7 @@ class AdmissionCheckTest {
 
   @Test
   void anAncestorWithoutRoomDeniesEvenWhenTheGroupHasRoom() {
-    final TreeSnapshot tree =
-        cluster()
-            .total(cpu(100))
-            .group(parentQuota("dept").min(cpu(10)).max(cpu(20)))
-            .group(quota("team").parent("dept").min(cpu(10)).max(cpu(100)))
-            .group(quota("mate").parent("dept").min(cpu(0)).max(cpu(100)))
-            .holding("mate", cpu(18))
-            .demand("team", cpu(10))
-            .compute();
+    final TreeSnapshot tree = AdmissionTrees.teamUnderAFullDept().compute();
 
     final AdmissionDecision decision =
         AdmissionCheck.check(request("team", cpu(3)), GroupLookup.of(tree), InFlight.empty());

@@ -28,4 +28,31 @@ final class AdmissionTrees {
         .holding("sibling", cpu(15))
         .demand("team", cpu(10));
   }
+
+  /**
+   * dept (min 10, max 20) holds team (min 10) and mate (min 0); mate holds 18 and team asks 10:
+   * team has room of its own, dept only 2.
+   */
+  static Fixtures.ClusterBuilder teamUnderAFullDept() {
+    return cluster()
+        .total(cpu(100))
+        .group(parentQuota("dept").min(cpu(10)).max(cpu(20)))
+        .group(quota("team").parent("dept").min(cpu(10)).max(cpu(100)))
+        .group(quota("mate").parent("dept").min(cpu(0)).max(cpu(100)))
+        .holding("mate", cpu(18))
+        .demand("team", cpu(10));
+  }
+
+  /**
+   * team (min 40) holds 10 and lends the rest of its min to other (min 60), which asks 90: as
+   * computed, team's runtime is exactly its request of 10.
+   */
+  static Fixtures.ClusterBuilder teamLendingToOther() {
+    return cluster()
+        .total(cpu(100))
+        .group(quota("team").min(cpu(40)).max(cpu(100)))
+        .group(quota("other").min(cpu(60)).max(cpu(100)))
+        .holding("team", cpu(10))
+        .demand("other", cpu(90));
+  }
 }

@@ -2,7 +2,6 @@ package io.quotaflow.admission;
 
 import static io.quotaflow.tree.Fixtures.cluster;
 import static io.quotaflow.tree.Fixtures.cpu;
-import static io.quotaflow.tree.Fixtures.parentQuota;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,12 +75,7 @@ class NewPodAdmissionTest {
     return Stream.of(
         new RoomForANewPod(
             "a lender well below its min with all pods bound admits a pod that fits in its min",
-            cluster()
-                .total(cpu(100))
-                .group(quota("team").min(cpu(40)).max(cpu(100)))
-                .group(quota("other").min(cpu(60)).max(cpu(100)))
-                .holding("team", cpu(10))
-                .demand("other", cpu(90)),
+            AdmissionTrees.teamLendingToOther(),
             "team",
             10,
             30,
@@ -151,15 +145,7 @@ class NewPodAdmissionTest {
     // AdmissionCheckTest's tree: team asks more than its max already, so counting a new pod does
     // not move its runtime, and the ancestor case is bounded by dept's max.
     final Cluster tree = Cluster.of(AdmissionTrees.teamInDept());
-    final Cluster ancestor =
-        Cluster.of(
-            cluster()
-                .total(cpu(100))
-                .group(parentQuota("dept").min(cpu(10)).max(cpu(20)))
-                .group(quota("team").parent("dept").min(cpu(10)).max(cpu(100)))
-                .group(quota("mate").parent("dept").min(cpu(0)).max(cpu(100)))
-                .holding("mate", cpu(18))
-                .demand("team", cpu(10)));
+    final Cluster ancestor = Cluster.of(AdmissionTrees.teamUnderAFullDept());
 
     assertThat(tree.newPod("team", 5)).isEqualTo(tree.asComputed("team", 5));
     assertThat(tree.newPod("team", 6).denials())
@@ -170,14 +156,7 @@ class NewPodAdmissionTest {
 
   @Test
   void inFlightAdmissionsAreCountedInTheWhatIfAndAgainstIt() {
-    final Cluster cluster =
-        Cluster.of(
-            cluster()
-                .total(cpu(100))
-                .group(quota("team").min(cpu(40)).max(cpu(100)))
-                .group(quota("other").min(cpu(60)).max(cpu(100)))
-                .holding("team", cpu(10))
-                .demand("other", cpu(90)));
+    final Cluster cluster = Cluster.of(AdmissionTrees.teamLendingToOther());
     final AdmissionDecision first = cluster.newPod("team", 20);
     final InFlight held = InFlight.empty().plus(first.reservation().orElseThrow());
     final AdmissionRequest second =

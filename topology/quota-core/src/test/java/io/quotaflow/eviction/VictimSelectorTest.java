@@ -46,11 +46,13 @@ class VictimSelectorTest {
         .build();
   }
 
+  /** The plan for {@code group} as the state computed it. */
+  private static VictimPlan plan(ClusterQuotaState state, String group) {
+    return VictimSelector.select(state.group(group).orElseThrow(), state.podsOf(group), OPTIONS);
+  }
+
   private static List<String> victims(ClusterQuotaState state, String group) {
-    final GroupStatus status = state.group(group).orElseThrow();
-    return VictimSelector.select(status, state.podsOf(group), OPTIONS).victims().stream()
-        .map(v -> v.pod().name())
-        .toList();
+    return plan(state, group).victims().stream().map(v -> v.pod().name()).toList();
   }
 
   /** A group "g" whose runtime is {@code runtime}, the pods it holds and the victims chosen. */
@@ -112,8 +114,7 @@ class VictimSelectorTest {
             running("big", cpu(5), 0, 2),
             running("tiny", cpu(1), 0, 3));
 
-    final VictimPlan plan =
-        VictimSelector.select(state.group("g").orElseThrow(), state.podsOf("g"), OPTIONS);
+    final VictimPlan plan = plan(state, "g");
 
     assertThat(plan.victims()).extracting(v -> v.pod().name()).containsExactly("big");
     assertThat(plan.used()).isEqualTo(cpu(14));
@@ -130,8 +131,7 @@ class VictimSelectorTest {
             running("stays", cpu(8), 0, 1),
             Fixtures.runningPod("g", "leaving").request(cpu(5)).deletionTime(at(9)).build());
 
-    final VictimPlan plan =
-        VictimSelector.select(state.group("g").orElseThrow(), state.podsOf("g"), OPTIONS);
+    final VictimPlan plan = plan(state, "g");
 
     assertThat(plan.isEmpty()).isTrue();
     assertThat(plan.used()).isEqualTo(cpu(8));

@@ -1,6 +1,7 @@
 package io.quotaflow.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -12,9 +13,12 @@ import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class ElasticQuotaAdapterTest {
 
@@ -52,32 +56,32 @@ class ElasticQuotaAdapterTest {
     assertThat(group.problems()).isEmpty();
   }
 
-  @Test
-  void theParentComesFromTheParentLabel() {
-    assertThat(quota("a").label(QuotaLabels.PARENT, "dept").adapt().parent()).isEqualTo("dept");
+  /** Where a group's parent comes from: one rule a row, the labels and the parent they give. */
+  static Stream<Arguments> parentLabels() {
+    return Stream.of(
+        arguments(
+            "the parent comes from the parent label", Map.of(QuotaLabels.PARENT, "dept"), "dept"),
+        arguments(
+            "the proposal's parent-quota-name label is an alias",
+            Map.of(QuotaLabels.PARENT_QUOTA_NAME, "dept"),
+            "dept"),
+        arguments(
+            "the parent label wins over the alias",
+            Map.of(QuotaLabels.PARENT, "dept", QuotaLabels.PARENT_QUOTA_NAME, "other"),
+            "dept"),
+        arguments(
+            "an empty parent label means the root",
+            Map.of(QuotaLabels.PARENT, ""),
+            SpecialGroups.ROOT));
   }
 
-  @Test
-  void theProposalsParentQuotaNameLabelIsAnAlias() {
-    assertThat(quota("a").label(QuotaLabels.PARENT_QUOTA_NAME, "dept").adapt().parent())
-        .isEqualTo("dept");
-  }
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("parentLabels")
+  void theParentIsReadFromTheLabels(String rule, Map<String, String> labels, String parent) {
+    final QuotaFixture quota = quota("a");
+    labels.forEach(quota::label);
 
-  @Test
-  void theParentLabelWinsOverTheAlias() {
-    final QuotaGroup group =
-        quota("a")
-            .label(QuotaLabels.PARENT, "dept")
-            .label(QuotaLabels.PARENT_QUOTA_NAME, "other")
-            .adapt();
-
-    assertThat(group.parent()).isEqualTo("dept");
-  }
-
-  @Test
-  void anEmptyParentLabelMeansTheRoot() {
-    assertThat(quota("a").label(QuotaLabels.PARENT, "").adapt().parent())
-        .isEqualTo(SpecialGroups.ROOT);
+    assertThat(quota.adapt().parent()).isEqualTo(parent);
   }
 
   @ParameterizedTest(name = "is-parent \"{0}\" -> parent group {1}")
@@ -105,18 +109,16 @@ class ElasticQuotaAdapterTest {
     assertThat(group.problems()).isEmpty();
   }
 
-  @Test
-  void anAllZeroSharedWeightMeansTheDefaultWeight() {
-    final QuotaGroup group =
-        quota("a").annotation(QuotaLabels.SHARED_WEIGHT, "{\"cpu\": \"0\", \"memory\": 0}").adapt();
-
-    assertThat(group.sharedWeight()).isEmpty();
-    assertThat(group.problems()).isEmpty();
-  }
-
-  @Test
-  void aBlankSharedWeightIsUnset() {
-    final QuotaGroup group = quota("a").annotation(QuotaLabels.SHARED_WEIGHT, " ").adapt();
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          an all-zero shared weight means the default weight | {"cpu": "0", "memory": 0}
+          a blank shared weight is unset                     | ' '
+          """)
+  void aSharedWeightWithoutAWeightIsUnsetWithoutAProblem(String rule, String annotation) {
+    final QuotaGroup group = quota("a").annotation(QuotaLabels.SHARED_WEIGHT, annotation).adapt();
 
     assertThat(group.sharedWeight()).isEmpty();
     assertThat(group.problems()).isEmpty();

@@ -51,27 +51,13 @@ class SimulateCommandTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.err()).isEmpty();
     final JsonNode json = run.json();
-    assertThat(fieldNames(json)).containsExactly("total", "quotas", "pods");
+    assertThat(fieldNames(json)).containsExactlyElementsOf(SimulateJsonFields.TOP);
     assertThat(json.get("total").get("cpu").asLong()).isEqualTo(100_000);
     for (final JsonNode quota : json.get("quotas")) {
-      assertThat(fieldNames(quota))
-          .containsExactly(
-              "name",
-              "parent",
-              "isParent",
-              "valid",
-              "reason",
-              "min",
-              "scaledMin",
-              "max",
-              "sharedWeight",
-              "request",
-              "limitedRequest",
-              "used",
-              "runtime");
+      assertThat(fieldNames(quota)).containsExactlyElementsOf(SimulateJsonFields.QUOTA);
     }
     for (final JsonNode pod : json.get("pods")) {
-      assertThat(fieldNames(pod)).containsExactly("namespace", "name", "group", "class");
+      assertThat(fieldNames(pod)).containsExactlyElementsOf(SimulateJsonFields.POD);
     }
   }
 

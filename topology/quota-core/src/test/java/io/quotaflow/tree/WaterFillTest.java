@@ -3,9 +3,11 @@ package io.quotaflow.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Arrays;
+import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.converter.ConvertWith;
-import org.junit.jupiter.params.converter.SimpleArgumentConverter;
+import org.junit.jupiter.params.aggregator.AggregateWith;
+import org.junit.jupiter.params.aggregator.ArgumentsAccessor;
+import org.junit.jupiter.params.aggregator.ArgumentsAggregator;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** SPEC 7 for one parent and one dimension, as a table: children are given in name order. */
@@ -38,37 +40,38 @@ class WaterFillTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = TABLE)
-  void distributesAsSpecified(
-      String description,
-      @ConvertWith(Amounts.class) long available,
-      @ConvertWith(Amounts.class) long[] request,
-      @ConvertWith(Amounts.class) long[] min,
-      @ConvertWith(Amounts.class) long[] weight,
-      @ConvertWith(Amounts.class) long[] expected) {
-    final int n = request.length;
+  void distributesAsSpecified(@AggregateWith(Rows.class) Row row) {
+    final int n = row.request().length;
     final long[] scaled = new long[n];
     final long[] runtime = new long[n];
 
-    new WaterFill().distribute(available, false, n, request, min, weight, true, scaled, runtime);
+    new WaterFill()
+        .distribute(
+            row.available(),
+            false,
+            n,
+            row.request(),
+            row.min(),
+            row.weight(),
+            true,
+            scaled,
+            runtime);
 
-    assertThat(runtime).as(description).containsExactly(expected);
+    assertThat(runtime).as(row.behaviour()).containsExactly(row.runtime());
   }
 
   @ParameterizedTest(name = "{0}")
   @CsvSource(delimiter = '|', textBlock = TABLE)
-  void agreesWithTheLiteralReference(
-      String description,
-      @ConvertWith(Amounts.class) long available,
-      @ConvertWith(Amounts.class) long[] request,
-      @ConvertWith(Amounts.class) long[] min,
-      @ConvertWith(Amounts.class) long[] weight,
-      @ConvertWith(Amounts.class) long[] expected) {
+  void agreesWithTheLiteralReference(@AggregateWith(Rows.class) Row row) {
     final WaterFillProperties.Case c =
-        new WaterFillProperties.Case(available, false, request, min, weight, true);
+        new WaterFillProperties.Case(
+            row.available(), false, row.request(), row.min(), row.weight(), true);
     final java.math.BigInteger[] reference = WaterFillProperties.Reference.distribute(c)[1];
     final long[] runtime = WaterFillProperties.run(c)[1];
     for (int i = 0; i < runtime.length; i++) {
-      assertThat(java.math.BigInteger.valueOf(runtime[i])).as(description).isEqualTo(reference[i]);
+      assertThat(java.math.BigInteger.valueOf(runtime[i]))
+          .as(row.behaviour())
+          .isEqualTo(reference[i]);
     }
   }
 
@@ -84,18 +87,33 @@ class WaterFillTest {
     assertThat(scaled).containsExactly(5, 5, 5);
   }
 
+  /** One row of {@link #TABLE}: per child, in name order, its request, min, weight and runtime. */
+  record Row(
+      String behaviour,
+      long available,
+      long[] request,
+      long[] min,
+      long[] weight,
+      long[] runtime) {}
+
   /**
-   * Reads a table cell as one amount or as space-separated amounts; {@code MAX} is {@code
-   * Long.MAX_VALUE}, {@code HALF} and {@code HALF_UP} its halves rounded down and up.
+   * Reads a row of {@link #TABLE}: a cell is one amount or space-separated amounts; {@code MAX} is
+   * {@code Long.MAX_VALUE}, {@code HALF} and {@code HALF_UP} its halves rounded down and up.
    */
-  static final class Amounts extends SimpleArgumentConverter {
+  static final class Rows implements ArgumentsAggregator {
     @Override
-    protected Object convert(Object source, Class<?> targetType) {
-      final long[] amounts =
-          Arrays.stream(((String) source).trim().split("\\s+"))
-              .mapToLong(Amounts::amount)
-              .toArray();
-      return targetType == long.class ? amounts[0] : amounts;
+    public Row aggregateArguments(ArgumentsAccessor cells, ParameterContext context) {
+      return new Row(
+          cells.getString(0),
+          amounts(cells.getString(1))[0],
+          amounts(cells.getString(2)),
+          amounts(cells.getString(3)),
+          amounts(cells.getString(4)),
+          amounts(cells.getString(5)));
+    }
+
+    private static long[] amounts(String cell) {
+      return Arrays.stream(cell.trim().split("\\s+")).mapToLong(Rows::amount).toArray();
     }
 
     private static long amount(String cell) {

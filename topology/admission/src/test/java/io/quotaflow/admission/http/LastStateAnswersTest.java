@@ -1,9 +1,9 @@
 package io.quotaflow.admission.http;
 
 import static io.quotaflow.admission.http.Reviews.createPod;
+import static io.quotaflow.admission.http.Reviews.createQuota;
 import static io.quotaflow.admission.http.Reviews.pod;
 import static io.quotaflow.admission.http.Reviews.quota;
-import static io.quotaflow.admission.http.Reviews.quotaReview;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -152,18 +152,10 @@ class LastStateAnswersTest {
 
     final JsonNode valid =
         answerQuota(
-            quotaReview(
-                "q1",
-                "CREATE",
-                quota("team-c").parent("research").min("cpu", "1").max("cpu", "2"),
-                null));
+            createQuota("q1", quota("team-c").parent("research").min("cpu", "1").max("cpu", "2")));
     final JsonNode invalid =
         answerQuota(
-            quotaReview(
-                "q2",
-                "CREATE",
-                quota("team-c").parent("research").min("cpu", "5").max("cpu", "3"),
-                null));
+            createQuota("q2", quota("team-c").parent("research").min("cpu", "5").max("cpu", "3")));
 
     assertThat(valid.get("allowed").asBoolean()).isTrue();
     assertThat(valid.get("warnings").get(0).asText()).contains("300 ms old");

@@ -26,6 +26,12 @@ final class Plugin implements AutoCloseable {
     return start(PluginConfig.plainHttpOnLoopback(0), reader, Clock.systemUTC());
   }
 
+  /** A plugin that denies what it cannot decide (no state of the cluster at all). */
+  static Plugin startFailClosed(ClusterStateReader reader) {
+    return start(
+        PluginConfig.plainHttpOnLoopback(0).withFailurePolicy(FailurePolicy.FAIL_CLOSED), reader);
+  }
+
   static Plugin start(PluginConfig config, ClusterStateReader reader) {
     return start(config, reader, Clock.systemUTC());
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.simulate.SimulateJsonFields;
 import io.quotaflow.tree.Fixtures;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.ArrayList;
@@ -14,26 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 class QueryApiTest {
-
-  /** The fields of a quota object in {@code simulate --output json} (docs/simulate.md). */
-  private static final List<String> SIMULATE_QUOTA_FIELDS =
-      List.of(
-          "name",
-          "parent",
-          "isParent",
-          "valid",
-          "reason",
-          "min",
-          "scaledMin",
-          "max",
-          "sharedWeight",
-          "request",
-          "limitedRequest",
-          "used",
-          "runtime");
-
-  private static final List<String> SIMULATE_POD_FIELDS =
-      List.of("namespace", "name", "group", "class");
 
   private static Plugin plugin;
 
@@ -108,7 +89,7 @@ class QueryApiTest {
             "team-b");
     body.get("quotas")
         .forEach(
-            quota -> assertThat(fields(quota)).containsExactlyElementsOf(SIMULATE_QUOTA_FIELDS));
+            quota -> assertThat(fields(quota)).containsExactlyElementsOf(SimulateJsonFields.QUOTA));
     assertThat(body.get("quotas").get(0).get("parent").isNull()).isTrue();
   }
 
@@ -120,7 +101,7 @@ class QueryApiTest {
     assertThat(body.get("quota").get("runtime").get("cpu").asLong()).isEqualTo(4_000);
     assertThat(body.get("quota").get("used").get("cpu").asLong()).isEqualTo(1_000);
     final JsonNode pod = body.get("pods").get(0);
-    assertThat(fields(pod)).containsExactlyElementsOf(SIMULATE_POD_FIELDS);
+    assertThat(fields(pod)).containsExactlyElementsOf(SimulateJsonFields.POD);
     assertThat(pod.get("name").asText()).isEqualTo("a-1");
     assertThat(pod.get("class").asText()).isEqualTo("in-quota");
   }

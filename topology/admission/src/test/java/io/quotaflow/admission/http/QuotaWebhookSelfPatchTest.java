@@ -92,10 +92,7 @@ class QuotaWebhookSelfPatchTest {
     // No state was ever read: the plugin has no last state to answer from.
     plugin.close();
     state.unavailable("east", "the cluster's task is being restored");
-    plugin =
-        Plugin.start(
-            PluginConfig.plainHttpOnLoopback(0).withFailurePolicy(FailurePolicy.FAIL_CLOSED),
-            state);
+    plugin = Plugin.startFailClosed(state);
     plugin.server().refreshLastState();
 
     final JsonNode status = update("f1", quota -> quota.used("cpu", "2"));

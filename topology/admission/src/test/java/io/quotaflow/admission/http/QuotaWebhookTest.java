@@ -1,5 +1,7 @@
 package io.quotaflow.admission.http;
 
+import static io.quotaflow.admission.http.Reviews.createQuota;
+import static io.quotaflow.admission.http.Reviews.deleteQuota;
 import static io.quotaflow.admission.http.Reviews.quota;
 import static io.quotaflow.admission.http.Reviews.quotaReview;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,11 +36,7 @@ class QuotaWebhookTest {
   void aValidNewGroupIsAllowed() {
     final JsonNode response =
         answer(
-            quotaReview(
-                "u1",
-                "CREATE",
-                quota("team-c").parent("research").min("cpu", "1").max("cpu", "2"),
-                null));
+            createQuota("u1", quota("team-c").parent("research").min("cpu", "1").max("cpu", "2")));
 
     assertThat(response.get("uid").asText()).isEqualTo("u1");
     assertThat(response.get("allowed").asBoolean()).isTrue();
@@ -49,11 +47,7 @@ class QuotaWebhookTest {
     // min above max, and the children's mins (4 + 2 + 5 cores) exceed research's 8.
     final JsonNode response =
         answer(
-            quotaReview(
-                "u2",
-                "CREATE",
-                quota("team-c").parent("research").min("cpu", "5").max("cpu", "3"),
-                null));
+            createQuota("u2", quota("team-c").parent("research").min("cpu", "5").max("cpu", "3")));
 
     assertThat(response.get("allowed").asBoolean()).isFalse();
     assertThat(response.get("status").get("code").asInt()).isEqualTo(422);
@@ -66,7 +60,7 @@ class QuotaWebhookTest {
   @Test
   void aParentThatDoesNotExistIsRefused() {
     final JsonNode response =
-        answer(quotaReview("u3", "CREATE", quota("lost").parent("nowhere").min("cpu", "1"), null));
+        answer(createQuota("u3", quota("lost").parent("nowhere").min("cpu", "1")));
 
     assertThat(response.get("allowed").asBoolean()).isFalse();
     assertThat(response.get("status").get("message").asText()).contains("parent-exists", "nowhere");
@@ -89,11 +83,9 @@ class QuotaWebhookTest {
 
   @Test
   void aGroupWithChildrenOrPodsCannotBeDeleted() {
-    final JsonNode parent =
-        answer(quotaReview("u5", "DELETE", null, quota("research").isParent().min("cpu", "8")));
-    final JsonNode withPods =
-        answer(quotaReview("u6", "DELETE", null, quota("team-a").parent("research")));
-    final JsonNode empty = answer(quotaReview("u7", "DELETE", null, quota("ops").min("cpu", "1")));
+    final JsonNode parent = answer(deleteQuota("u5", quota("research").isParent().min("cpu", "8")));
+    final JsonNode withPods = answer(deleteQuota("u6", quota("team-a").parent("research")));
+    final JsonNode empty = answer(deleteQuota("u7", quota("ops").min("cpu", "1")));
 
     assertThat(parent.get("allowed").asBoolean()).isFalse();
     assertThat(parent.get("status").get("message").asText()).contains("delete-without-children");
@@ -107,13 +99,11 @@ class QuotaWebhookTest {
   void aNamespaceAlreadyOwnedByAnotherGroupIsRefused() {
     final JsonNode response =
         answer(
-            quotaReview(
+            createQuota(
                 "u8",
-                "CREATE",
                 quota("ops-2")
                     .min("cpu", "0")
-                    .annotation("quota.scheduling.koordinator.sh/namespaces", "[\"alpha\"]"),
-                null));
+                    .annotation("quota.scheduling.koordinator.sh/namespaces", "[\"alpha\"]")));
 
     assertThat(response.get("allowed").asBoolean()).isFalse();
     assertThat(response.get("status").get("message").asText())

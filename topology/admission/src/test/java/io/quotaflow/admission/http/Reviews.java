@@ -136,6 +136,17 @@ final class Reviews {
     }
   }
 
+  /** An AdmissionReview asking to CREATE {@code quota}. */
+  static String createQuota(String uid, QuotaJson quota) {
+    return quotaReview(uid, "CREATE", quota, null);
+  }
+
+  /** An AdmissionReview asking to DELETE {@code quota}. */
+  static String deleteQuota(String uid, QuotaJson quota) {
+    return quotaReview(uid, "DELETE", null, quota);
+  }
+
+  /** An AdmissionReview for ElasticQuotas with any operation and objects. */
   static String quotaReview(String uid, String operation, QuotaJson object, QuotaJson old) {
     final String name = (object != null ? object : old).json().get("metadata").get("name").asText();
     final ObjectNode review =

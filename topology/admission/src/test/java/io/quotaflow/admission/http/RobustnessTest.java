@@ -15,6 +15,7 @@ import io.quotaflow.tree.PodAssignment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -104,9 +105,7 @@ class RobustnessTest {
 
   @Test
   void duringARebalanceWithoutALastStateFailOpenAllowsWithAWarning() {
-    plugin.close();
-    state.unavailable("east", "the cluster's task is being restored");
-    plugin = Plugin.start(state);
+    restartedWithoutState(Plugin::start);
 
     final JsonNode response =
         plugin.post(PODS, createPod("u", pod("alpha", "p").cpu("100"))).json().get("response");
@@ -118,12 +117,7 @@ class RobustnessTest {
 
   @Test
   void duringARebalanceWithoutALastStateFailClosedDeniesWithAClearMessage() {
-    plugin.close();
-    state.unavailable("east", "the cluster's task is being restored");
-    plugin =
-        Plugin.start(
-            PluginConfig.plainHttpOnLoopback(0).withFailurePolicy(FailurePolicy.FAIL_CLOSED),
-            state);
+    restartedWithoutState(Plugin::startFailClosed);
 
     final JsonNode response =
         plugin.post(PODS, createPod("u", pod("alpha", "p").cpu("1"))).json().get("response");
@@ -220,5 +214,12 @@ class RobustnessTest {
             }
           });
     }
+  }
+
+  /** The plugin started again while the cluster's task is being restored: it has no state. */
+  private void restartedWithoutState(Function<ClusterStateReader, Plugin> start) {
+    plugin.close();
+    state.unavailable("east", "the cluster's task is being restored");
+    plugin = start.apply(state);
   }
 }
