@@ -14,7 +14,7 @@
     clockOffset: 0, // server clock minus this browser's
     revokeDelay: null,
     events: null,
-    streamOpened: false,
+    treeStarted: false,
     queue: Promise.resolve(),
     edits: [],
     firstPaint: false,
@@ -173,17 +173,16 @@
     const box = state.rows.get(name).el.children[2];
     const page = await getJson(api('/view/rows?parent=' + encodeURIComponent(name) +
       '&offset=' + offset + '&limit=' + PAGE));
+    const more = box.querySelector(':scope > .more');
+    if (more) more.remove();
     if (offset === 0) {
+      // Read again: known rows are updated in place (keeping what is expanded below them).
+      const names = new Set(page.rows.map((row) => row.name));
       for (const child of Array.from(box.children)) {
-        if (child.classList.contains('group')) forget(child); else child.remove();
+        if (!names.has(child.dataset.name)) forget(child);
       }
-    } else {
-      const more = box.querySelector(':scope > .more');
-      if (more) more.remove();
     }
-    const fragment = document.createDocumentFragment();
-    for (const row of page.rows) fragment.appendChild(render(row));
-    box.appendChild(fragment);
+    for (const row of page.rows) box.appendChild(render(row));
     const shown = offset + page.rows.length;
     if (shown < page.total) {
       const more = el('button', 'more', 'show ' + Math.min(PAGE, page.total - shown) + ' more of ' +
@@ -213,20 +212,23 @@
     }
   }
 
+  // Reads the rows shown again (the top rows, then every expanded parent's children), updating the
+  // rows in place, so the page never shows a half-read tree.
   async function loadTree() {
+    state.treeStarted = true;
     const tree = $('tree');
     const top = await getJson(api('/view/rows'));
-    tree.textContent = '';
-    state.rows.clear();
-    const fragment = document.createDocumentFragment();
-    for (const row of top.rows) fragment.appendChild(render(row));
-    tree.appendChild(fragment);
-    if (state.rows.has(ROOT)) state.expanded.add(ROOT);
+    const names = new Set(top.rows.map((row) => row.name));
+    for (const child of Array.from(tree.children)) {
+      if (!names.has(child.dataset.name)) forget(child);
+    }
+    if (!state.firstPaint && names.has(ROOT)) state.expanded.add(ROOT);
     for (const row of top.rows) {
-      if (state.expanded.has(row.name)) {
-        render(row);
-        await loadChildren(row.name, 0);
-      }
+      const node = render(row);
+      if (node.parentNode !== tree) tree.appendChild(node);
+    }
+    for (const row of top.rows) {
+      if (state.expanded.has(row.name)) await loadChildren(row.name, 0);
     }
     if (!state.firstPaint) {
       state.firstPaint = true;
@@ -378,9 +380,9 @@
     events.addEventListener('activity', (e) => renderActivity(JSON.parse(e.data)));
     events.addEventListener('reset', () => enqueue(loadTree));
     events.addEventListener('open', () => {
-      // Whatever happened while a lost stream was away, the rows are read again.
-      if (state.streamOpened) enqueue(loadTree);
-      state.streamOpened = true;
+      // The stream sends what changes from now on: rows read before it opened (the first stream
+      // refused while the state was not copied yet, a lost one) are read again.
+      if (state.treeStarted) enqueue(loadTree);
     });
     events.addEventListener('error', () => {
       const node = $('status');
