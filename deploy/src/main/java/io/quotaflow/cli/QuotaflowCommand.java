@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.cli.tree.TreeCommand;
 import io.quotaflow.connect.ConnectCommand;
 import io.quotaflow.local.LocalCommand;
 import io.quotaflow.simulate.SimulateCommand;
@@ -25,7 +26,8 @@ import picocli.CommandLine.Spec;
       SimulateCommand.class,
       ConnectCommand.class,
       EngineCommand.class,
-      LocalCommand.class
+      LocalCommand.class,
+      TreeCommand.class
     })
 public final class QuotaflowCommand implements Runnable {
 
