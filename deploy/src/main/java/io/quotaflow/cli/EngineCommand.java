@@ -31,6 +31,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "engine",
     mixinStandardHelpOptions = true,
+    // Declaration order keeps --bootstrap-servers=HOST:PORT whole on the first synopsis line.
+    sortSynopsis = false,
     description = {
       "Run the quota engine: reads pods, quotas and nodes, writes runtimes, pod classes and"
           + " eviction commands.",

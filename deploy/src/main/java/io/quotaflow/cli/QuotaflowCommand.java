@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
       ConnectCommand.class,
       EngineCommand.class,
       LocalCommand.class,
-      TreeCommand.class
+      TreeCommand.class,
+      CompletionCommand.class
     })
 public final class QuotaflowCommand implements Runnable {
 

@@ -47,8 +47,8 @@ public final class TreeCommand implements Callable<Integer> {
       required = true,
       paramLabel = "URL",
       description =
-          "Base URL of the admission plugin, e.g. http://127.0.0.1:8080 (quotaflow local) or"
-              + " https://localhost:8443 through kubectl port-forward.")
+          "Base URL of the admission plugin: for quotaflow local http://127.0.0.1:8080, through"
+              + " kubectl port-forward https://localhost:8443.")
   private String server;
 
   @Option(

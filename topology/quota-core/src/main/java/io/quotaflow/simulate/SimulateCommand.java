@@ -75,9 +75,9 @@ public final class SimulateCommand implements Callable<Integer> {
       required = true,
       paramLabel = "PATH",
       description =
-          "A manifest file (multi-document YAML or JSON, kind: List allowed), a directory of"
-              + " *.yaml, *.yml and *.json files (not recursive), or - for standard input"
-              + " (kubectl get elasticquotas,pods,nodes -A -o yaml | quotaflow simulate -f -)."
+          "A manifest file (multi-document YAML or JSON, kind: List allowed), a directory"
+              + " (its *.yaml, *.yml and *.json files, not recursive), or - for standard input, as"
+              + " in kubectl get elasticquotas,pods,nodes -A -o yaml | quotaflow simulate -f -."
               + " Repeatable.")
   private List<Path> paths;
 
