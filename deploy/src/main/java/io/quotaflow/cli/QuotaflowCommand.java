@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.cli.topics.TopicsCommand;
 import io.quotaflow.cli.tree.TreeCommand;
 import io.quotaflow.connect.ConnectCommand;
 import io.quotaflow.local.LocalCommand;
@@ -28,6 +29,7 @@ import picocli.CommandLine.Spec;
       EngineCommand.class,
       LocalCommand.class,
       TreeCommand.class,
+      TopicsCommand.class,
       CompletionCommand.class
     })
 public final class QuotaflowCommand implements Runnable {
