@@ -9,6 +9,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.kafka.KafkaSecurity;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -172,6 +173,8 @@ public final class ConnectCommand extends ServiceCommand {
         enabled.evict(),
         enabled.status(),
         String.join("\n  ", config.describe()));
+    // Fail on TLS and SASL settings a Kafka client would trip over, before any client starts.
+    KafkaSecurity.check(config.kafka());
 
     final JvmGcMetrics gc = bindJvmMeters();
     try {

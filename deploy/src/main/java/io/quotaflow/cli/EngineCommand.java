@@ -9,6 +9,7 @@ import io.quotaflow.connect.ServiceCommand;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.kafka.KafkaSecurity;
 import io.quotaflow.topics.ProvisioningReport;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -115,6 +116,8 @@ public final class EngineCommand extends ServiceCommand {
   public Integer call() throws InterruptedException {
     final EngineConfig config = configuration();
     LOG.info("Effective configuration:\n  {}", String.join("\n  ", config.describe()));
+    // Fail on TLS and SASL settings a Kafka client would trip over, before any client starts.
+    KafkaSecurity.check(config.kafka());
     if (PluginSettings.enabled(config.kafka())) {
       // Fail on a bad plugin setting (e.g. neither TLS files nor plain HTTP) before anything
       // starts.

@@ -4,18 +4,18 @@ import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.connect.ServiceCommand;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.kafka.ClientSettings;
+import io.quotaflow.kafka.KafkaSecurity;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -165,6 +165,7 @@ public final class TailCommand implements Callable<Integer> {
       loader.set(EngineSettings.TOPIC_PREFIX.key(), topicPrefix);
     }
     final LoadedConfig config = loader.build();
+    KafkaSecurity.check(config.passThrough());
     if (config.passThrough(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG).isEmpty()) {
       throw new CommandLine.ParameterException(
           spec.commandLine(),
@@ -189,18 +190,8 @@ public final class TailCommand implements Callable<Integer> {
 
   /** A consumer of raw bytes with the Kafka settings that a consumer knows, in no group. */
   private static KafkaConsumer<byte[], byte[]> consumer(final LoadedConfig config) {
-    final Set<String> known = ConsumerConfig.configNames();
-    final Map<String, Object> settings = new HashMap<>();
-    config
-        .passThrough()
-        .forEach(
-            (key, value) -> {
-              // Config providers have keys of their own choosing; other unknown keys belong to
-              // the engine or the connectors and would each be logged as unknown.
-              if (known.contains(key) || key.startsWith("config.providers")) {
-                settings.put(key, value);
-              }
-            });
+    final Map<String, Object> settings =
+        ClientSettings.knownTo(ConsumerConfig.configNames(), config.passThrough());
     settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
     settings.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-topics-tail");

@@ -6,16 +6,15 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.kafka.ClientSettings;
 import io.quotaflow.topics.ProvisioningReport;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.topics.TopicCheck;
 import io.quotaflow.topics.TopicProvisioner;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -167,16 +166,6 @@ public final class Engine implements AutoCloseable {
   }
 
   private Map<String, Object> adminSettings() {
-    final Set<String> known = AdminClientConfig.configNames();
-    final Map<String, Object> settings = new HashMap<>();
-    config
-        .kafka()
-        .forEach(
-            (key, value) -> {
-              if (known.contains(key)) {
-                settings.put(key, value);
-              }
-            });
-    return settings;
+    return ClientSettings.knownTo(AdminClientConfig.configNames(), config.kafka());
   }
 }
