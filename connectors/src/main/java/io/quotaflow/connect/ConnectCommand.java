@@ -1,10 +1,6 @@
 package io.quotaflow.connect;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cluster.KubeClients;
@@ -176,8 +172,7 @@ public final class ConnectCommand extends ServiceCommand {
     // Fail on TLS and SASL settings a Kafka client would trip over, before any client starts.
     KafkaSecurity.check(config.kafka());
 
-    final JvmGcMetrics gc = bindJvmMeters();
-    try {
+    try (JvmMeters jvm = JvmMeters.bindTo(registry())) {
       final int port = config.get(ConnectSettings.METRICS_PORT);
       final Optional<MetricsEndpoint> endpoint =
           port == ConnectSettings.METRICS_OFF
@@ -190,8 +185,6 @@ public final class ConnectCommand extends ServiceCommand {
         metrics = null;
         endpoint.ifPresent(MetricsEndpoint::close);
       }
-    } finally {
-      gc.close();
     }
   }
 
@@ -338,16 +331,6 @@ public final class ConnectCommand extends ServiceCommand {
     } catch (RuntimeException e) {
       LOG.warn("closing a Kubernetes client failed: {}", e.toString());
     }
-  }
-
-  /** Binds the JVM's memory, GC, thread and CPU meters; the GC binder must be closed. */
-  private JvmGcMetrics bindJvmMeters() {
-    new JvmMemoryMetrics().bindTo(registry());
-    new JvmThreadMetrics().bindTo(registry());
-    new ProcessorMetrics().bindTo(registry());
-    final JvmGcMetrics gc = new JvmGcMetrics();
-    gc.bindTo(registry());
-    return gc;
   }
 
   /** Stops a running {@link #call()} as SIGTERM would, for callers that run it in-process. */

@@ -50,7 +50,7 @@ public final class Engine implements AutoCloseable {
   public Engine(final EngineConfig config, final MeterRegistry registry) {
     this.config = Objects.requireNonNull(config, "config");
     this.topics = config.topics();
-    this.metrics = new EngineMetrics(registry);
+    this.metrics = new EngineMetrics(registry, config.get(EngineSettings.METRICS_GROUP_GAUGES_MAX));
     this.streams =
         new KafkaStreams(
             QuotaTopology.build(topics, config, metrics),
@@ -61,6 +61,7 @@ public final class Engine implements AutoCloseable {
           LOG.error("Stream thread failed; shutting the engine down", exception);
           return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
+    this.metrics.bindState(streams);
     this.streamsMetrics = new KafkaStreamsMetrics(streams);
     this.streamsMetrics.bindTo(registry);
   }
