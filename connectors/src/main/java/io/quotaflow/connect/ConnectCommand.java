@@ -334,7 +334,7 @@ public final class ConnectCommand extends ServiceCommand {
   }
 
   /** Stops a running {@link #call()} as SIGTERM would, for callers that run it in-process. */
-  void requestStop() {
+  public void requestStop() {
     stop.countDown();
   }
 

@@ -141,6 +141,11 @@ public final class EngineCommand extends ServiceCommand {
     }
   }
 
+  /** The engine while {@link #call()} runs it, for in-process callers such as tests. */
+  Optional<Engine> engine() {
+    return Optional.ofNullable(running);
+  }
+
   /** Where the plain-HTTP metrics endpoint listens, while {@link #call()} runs with it on. */
   Optional<InetSocketAddress> metricsAddress() {
     return Optional.ofNullable(metrics).map(MetricsEndpoint::address);
@@ -202,7 +207,7 @@ public final class EngineCommand extends ServiceCommand {
   }
 
   /** Stops a running engine cleanly, as SIGTERM does (through the shutdown hook). */
-  void stop() {
+  public void stop() {
     final Engine engine = running;
     if (engine != null) {
       LOG.info("Shutdown requested");
