@@ -14,12 +14,11 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.cluster.TokenBucket;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -140,7 +139,7 @@ public final class EventRecorder {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = Objects.requireNonNull(registry, "registry");
-    final String host = hostName();
+    final String host = GroupMembership.instanceName();
     final String full = controller + "-" + host;
     this.instance = full.length() > MAX_INSTANCE ? full.substring(0, MAX_INSTANCE) : full;
   }
@@ -323,17 +322,5 @@ public final class EventRecorder {
         return size() > MAX_TRACKED;
       }
     };
-  }
-
-  private static String hostName() {
-    final String fromEnv = System.getenv("HOSTNAME");
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return fromEnv;
-    }
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return "local";
-    }
   }
 }

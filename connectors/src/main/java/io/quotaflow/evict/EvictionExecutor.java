@@ -20,8 +20,6 @@ import io.quotaflow.schemas.PodKey;
 import io.quotaflow.topics.RejectedRecordHeaders;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -464,7 +462,8 @@ public final class EvictionExecutor extends ClientLoop {
       final Map<String, Object> kafka, final EvictionSettings settings) {
     final Map<String, Object> config = new HashMap<>(kafka);
     config.putIfAbsent(
-        ProducerConfig.TRANSACTIONAL_ID_CONFIG, settings.groupId() + "-" + hostName());
+        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+        settings.groupId() + "-" + GroupMembership.instanceName());
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-producer");
@@ -486,18 +485,5 @@ public final class EvictionExecutor extends ClientLoop {
     config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     return config;
-  }
-
-  /** A stable name for this instance, so a restarted executor fences its predecessor. */
-  private static String hostName() {
-    final String fromEnv = System.getenv("HOSTNAME");
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return fromEnv;
-    }
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException e) {
-      return "local";
-    }
   }
 }

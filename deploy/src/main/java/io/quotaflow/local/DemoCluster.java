@@ -55,9 +55,11 @@ final class DemoCluster implements AutoCloseable {
   private final KubernetesClient client;
   private final ExecutorService deleter;
   private final List<PodRef> evicted = new CopyOnWriteArrayList<>();
+  private final Runnable onEviction;
   private boolean closed;
 
-  private DemoCluster() {
+  private DemoCluster(final Runnable onEviction) {
+    this.onEviction = onEviction;
     MOCK_LOG.setLevel(Level.WARNING);
     final Map<ServerRequest, Queue<ServerResponse>> responses = new HashMap<>();
     this.deleter =
@@ -80,7 +82,12 @@ final class DemoCluster implements AutoCloseable {
 
   /** Starts an empty demo cluster on a free loopback port. */
   static DemoCluster start() {
-    final DemoCluster cluster = new DemoCluster();
+    return start(() -> {});
+  }
+
+  /** Starts an empty demo cluster that calls {@code onEviction} at each eviction it accepts. */
+  static DemoCluster start(final Runnable onEviction) {
+    final DemoCluster cluster = new DemoCluster(onEviction);
     LOG.info("Demo cluster '{}' (mock API server) at {}", NAME, cluster.url());
     return cluster;
   }
@@ -143,6 +150,7 @@ final class DemoCluster implements AutoCloseable {
       if ("POST".equals(request.getMethod()) && eviction.matches()) {
         final PodRef pod = new PodRef(eviction.group(1), eviction.group(2));
         evicted.add(pod);
+        onEviction.run();
         LOG.debug("Demo cluster: evicting {}", pod);
         CompletableFuture.runAsync(
             () -> client.pods().inNamespace(pod.namespace()).withName(pod.name()).delete(),

@@ -343,7 +343,9 @@ final class LocalRun implements AutoCloseable {
   }
 
   private KubeCluster startDemo() {
-    final DemoCluster cluster = DemoCluster.start();
+    final DemoGeneration generation = DemoGeneration.in(dataDir);
+    generation.startUids();
+    final DemoCluster cluster = DemoCluster.start(generation::podEvicted);
     opened.push(cluster);
     demo = Optional.of(cluster);
     final List<Path> files =

@@ -3,6 +3,7 @@ package io.quotaflow.tree;
 import io.quotaflow.quota.ResourceList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The switches of the quota semantics (SPEC 5, 7, 8, 12). Defaults are Koordinator-compatible.
@@ -44,80 +45,70 @@ public record QuotaOptions(
   }
 
   public QuotaOptions withMinScaling(boolean value) {
-    return new QuotaOptions(
-        value,
-        defaultWeight,
-        usedPolicy,
-        countTerminatingPods,
-        onlyReadySchedulableNodes,
-        derivedResources,
-        defaultGroupMax);
+    return change(copy -> copy.minScaling = value);
   }
 
   public QuotaOptions withDefaultWeight(DefaultWeightPolicy value) {
-    return new QuotaOptions(
-        minScaling,
-        value,
-        usedPolicy,
-        countTerminatingPods,
-        onlyReadySchedulableNodes,
-        derivedResources,
-        defaultGroupMax);
+    return change(copy -> copy.defaultWeight = value);
   }
 
   public QuotaOptions withUsedPolicy(UsedPolicy value) {
-    return new QuotaOptions(
-        minScaling,
-        defaultWeight,
-        value,
-        countTerminatingPods,
-        onlyReadySchedulableNodes,
-        derivedResources,
-        defaultGroupMax);
+    return change(copy -> copy.usedPolicy = value);
   }
 
   public QuotaOptions withCountTerminatingPods(boolean value) {
-    return new QuotaOptions(
-        minScaling,
-        defaultWeight,
-        usedPolicy,
-        value,
-        onlyReadySchedulableNodes,
-        derivedResources,
-        defaultGroupMax);
+    return change(copy -> copy.countTerminatingPods = value);
   }
 
   public QuotaOptions withOnlyReadySchedulableNodes(boolean value) {
-    return new QuotaOptions(
-        minScaling,
-        defaultWeight,
-        usedPolicy,
-        countTerminatingPods,
-        value,
-        derivedResources,
-        defaultGroupMax);
+    return change(copy -> copy.onlyReadySchedulableNodes = value);
   }
 
   public QuotaOptions withDerivedResources(List<DerivedResourceRule> value) {
-    return new QuotaOptions(
-        minScaling,
-        defaultWeight,
-        usedPolicy,
-        countTerminatingPods,
-        onlyReadySchedulableNodes,
-        value,
-        defaultGroupMax);
+    return change(copy -> copy.derivedResources = value);
   }
 
   public QuotaOptions withDefaultGroupMax(ResourceList value) {
-    return new QuotaOptions(
-        minScaling,
-        defaultWeight,
-        usedPolicy,
-        countTerminatingPods,
-        onlyReadySchedulableNodes,
-        derivedResources,
-        value);
+    return change(copy -> copy.defaultGroupMax = value);
+  }
+
+  /** These options with one switch changed, so that each wither names only its own switch. */
+  private QuotaOptions change(final Consumer<Draft> edit) {
+    final Draft draft = new Draft(this);
+    edit.accept(draft);
+    return draft.build();
+  }
+
+  /** A mutable copy of the options, edited by one wither. */
+  private static final class Draft {
+    boolean minScaling;
+    DefaultWeightPolicy defaultWeight;
+    UsedPolicy usedPolicy;
+    boolean countTerminatingPods;
+    boolean onlyReadySchedulableNodes;
+    List<DerivedResourceRule> derivedResources;
+    ResourceList defaultGroupMax;
+
+    Draft(final QuotaOptions from) {
+      minScaling = from.minScaling;
+      defaultWeight = from.defaultWeight;
+      usedPolicy = from.usedPolicy;
+      countTerminatingPods = from.countTerminatingPods;
+      onlyReadySchedulableNodes = from.onlyReadySchedulableNodes;
+      derivedResources = from.derivedResources;
+      defaultGroupMax = from.defaultGroupMax;
+    }
+
+    QuotaOptions build() {
+      return new QuotaOptions(
+          minScaling,
+          defaultWeight,
+          usedPolicy,
+          countTerminatingPods,
+          onlyReadySchedulableNodes,
+          derivedResources,
+          defaultGroupMax);
+    }
   }
 
   /** Whose spec gives the weight of a group without an explicit shared-weight. */

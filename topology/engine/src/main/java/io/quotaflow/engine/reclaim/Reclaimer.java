@@ -135,16 +135,16 @@ public final class Reclaimer {
     if (result.getOutcome() == EvictionOutcome.EVICTED || retryAt.get(id) != null) {
       return;
     }
+    final String notEvicted =
+        String.format(
+            "Pod %s/%s (uid %s) of group %s was not evicted",
+            cluster, ref, issued.getPodUid(), issued.getGroup());
     if (issued.getAttempt() >= policy.maxAttempts()) {
       retryAt.put(id, NEVER);
       metrics.evictionsExhausted(cluster);
       LOG.warn(
-          "Pod {}/{} (uid {}) of group {} was not evicted after {} attempts ({}: {}); it is not"
-              + " commanded again",
-          cluster,
-          ref,
-          issued.getPodUid(),
-          issued.getGroup(),
+          "{} after {} attempts ({}: {}); it is not commanded again",
+          notEvicted,
           issued.getAttempt(),
           result.getOutcome(),
           result.getMessage());
@@ -153,12 +153,8 @@ public final class Reclaimer {
     final Instant retry = now.plus(policy.retryBackoff());
     retryAt.put(id, retry.toEpochMilli());
     LOG.info(
-        "Pod {}/{} (uid {}) of group {} was not evicted by attempt {} ({}: {}); it may be"
-            + " commanded again from {}",
-        cluster,
-        ref,
-        issued.getPodUid(),
-        issued.getGroup(),
+        "{} by attempt {} ({}: {}); it may be commanded again from {}",
+        notEvicted,
         issued.getAttempt(),
         result.getOutcome(),
         result.getMessage(),
