@@ -23,6 +23,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -201,7 +202,17 @@ public final class TailCommand implements Callable<Integer> {
     settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     // Asking for a topic that is not there must not create it.
     settings.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-    return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    try {
+      return new KafkaConsumer<>(
+          settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    } catch (KafkaException e) {
+      // "Failed to construct kafka consumer" says nothing; its cause says what is wrong.
+      Throwable cause = e;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      throw new TailException("cannot create a Kafka consumer: " + cause.getMessage(), e);
+    }
   }
 
   /** Stops a following tail, as Ctrl-C does. */

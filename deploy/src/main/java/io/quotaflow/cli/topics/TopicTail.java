@@ -17,10 +17,10 @@ import org.apache.kafka.common.errors.WakeupException;
 
 /**
  * Reads one topic for {@code quotaflow topics tail}: by default the last {@code n} records (the
- * last {@code n} of each partition read, then the last {@code n} of those by timestamp); from the
- * first record on with {@link Options#fromBeginning()} (at most {@code n} when a count is given);
- * and then, with {@link Options#follow()}, every new record until {@link #wakeup()}. Without follow
- * it stops at the end the topic had when it started. Partitions are assigned, not subscribed: no
+ * last {@code n} of each partition, then the last {@code n} of those by timestamp); from the first
+ * record on with {@link Options#fromBeginning()} (at most {@code n} when a count is given); and
+ * then, with {@link Options#follow()}, every new record until {@link #wakeup()}. Without follow it
+ * stops at the end the topic had when it started. Partitions are assigned, not subscribed: no
  * consumer group is joined or committed to.
  */
 final class TopicTail implements AutoCloseable {
@@ -68,17 +68,13 @@ final class TopicTail implements AutoCloseable {
       consumer.assign(partitions);
       final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions, timeout);
       final Map<TopicPartition, Long> beginnings = consumer.beginningOffsets(partitions, timeout);
-      final int count = options.count().orElse(DEFAULT_COUNT);
-      for (final TopicPartition partition : partitions) {
-        final long beginning = beginnings.get(partition);
-        final long end = ends.get(partition);
-        consumer.seek(
-            partition, options.fromBeginning() ? beginning : Math.max(beginning, end - count));
-      }
       if (options.fromBeginning()) {
+        partitions.forEach(partition -> consumer.seek(partition, beginnings.get(partition)));
         readFromBeginning(options.count(), ends, sink);
       } else {
-        readLast(count, ends).forEach(sink);
+        readLast(options.count().orElse(DEFAULT_COUNT), partitions, beginnings, ends).forEach(sink);
+        // Following goes on from where the topic ended when this started.
+        partitions.forEach(partition -> consumer.seek(partition, ends.get(partition)));
       }
       if (options.follow()) {
         consumer.resume(consumer.assignment());
@@ -134,18 +130,62 @@ final class TopicTail implements AutoCloseable {
     }
   }
 
-  /** The last {@code count} records before the ends, oldest first. */
+  /**
+   * The last {@code count} records before the ends, oldest first: the last {@code count} of each
+   * partition, then the last {@code count} of those by timestamp.
+   */
   private List<ConsumerRecord<byte[], byte[]>> readLast(
-      final int count, final Map<TopicPartition, Long> ends) {
+      final int count,
+      final List<TopicPartition> partitions,
+      final Map<TopicPartition, Long> beginnings,
+      final Map<TopicPartition, Long> ends) {
     final List<ConsumerRecord<byte[], byte[]>> read = new ArrayList<>();
-    while (!reachedEnds(ends)) {
-      poll(ends).forEach(read::add);
+    for (final TopicPartition partition : partitions) {
+      read.addAll(lastOf(partition, count, beginnings.get(partition), ends.get(partition)));
     }
     read.sort(
         Comparator.comparingLong((ConsumerRecord<byte[], byte[]> r) -> r.timestamp())
             .thenComparingInt(ConsumerRecord::partition)
             .thenComparingLong(ConsumerRecord::offset));
     return read.subList(Math.max(0, read.size() - count), read.size());
+  }
+
+  /**
+   * The last {@code count} records of one partition. Offsets without a record (transaction markers,
+   * compacted records) make {@code end - count} too late a start: the window doubles until it holds
+   * enough records or reaches the beginning.
+   */
+  private List<ConsumerRecord<byte[], byte[]>> lastOf(
+      final TopicPartition partition, final int count, final long beginning, final long end) {
+    long window = count;
+    while (true) {
+      final long start = Math.max(beginning, end - window);
+      final List<ConsumerRecord<byte[], byte[]>> records = range(partition, start, end);
+      if (records.size() >= count || start == beginning) {
+        return records.subList(Math.max(0, records.size() - count), records.size());
+      }
+      window = Math.min(Long.MAX_VALUE / 2, window * 2);
+    }
+  }
+
+  /** The records of one partition from {@code start} (inclusive) to {@code end} (exclusive). */
+  private List<ConsumerRecord<byte[], byte[]>> range(
+      final TopicPartition partition, final long start, final long end) {
+    final List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    if (start >= end) {
+      return records;
+    }
+    consumer.pause(consumer.assignment());
+    consumer.resume(List.of(partition));
+    consumer.seek(partition, start);
+    while (consumer.position(partition, timeout) < end) {
+      for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL).records(partition)) {
+        if (record.offset() < end) {
+          records.add(record);
+        }
+      }
+    }
+    return records;
   }
 
   /**

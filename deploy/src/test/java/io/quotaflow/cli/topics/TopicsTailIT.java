@@ -19,6 +19,7 @@ import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -219,6 +220,41 @@ class TopicsTailIT {
   }
 
   @Test
+  void aBadBootstrapAddressIsAnErrorThatSaysWhy() {
+    final CommandRun run =
+        CommandRun.of("topics", "tail", "pods.v1", "--bootstrap-servers", "127.0.0.1:9092.");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .startsWith("tail: cannot create a Kafka consumer: ")
+        .contains("127.0.0.1:9092.");
+  }
+
+  @Test
+  void theLastRecordsOfATransactionalTopicAreFoundPastItsCommitMarkers() throws Exception {
+    try (KafkaProducer<byte[], byte[]> producer = transactional()) {
+      producer.initTransactions();
+      for (int i = 0; i < 3; i++) {
+        producer.beginTransaction();
+        producer.send(
+            new ProducerRecord<>(
+                topics.evictionResults().name(),
+                0,
+                T0.plusSeconds(i).toEpochMilli(),
+                serialize(topics.pods(), podKey("r" + i), true),
+                "not a result".getBytes(StandardCharsets.UTF_8)));
+        producer.commitTransaction();
+      }
+    }
+
+    final List<JsonNode> lines = tail("eviction-results.v1", "-n", "2");
+
+    assertThat(lines)
+        .extracting(line -> line.get("key").get("name").asText())
+        .containsExactly("r1", "r2");
+  }
+
+  @Test
   void aTopicMissingFromKafkaIsAnErrorAndIsNotCreated() throws Exception {
     final String missing = "missing-" + UUID.randomUUID().toString().substring(0, 8) + ".";
 
@@ -302,6 +338,17 @@ class TopicsTailIT {
     return key
         ? topic.keySerializer().serialize(topic.name(), (K) data)
         : topic.valueSerializer().serialize(topic.name(), (V) data);
+  }
+
+  private KafkaProducer<byte[], byte[]> transactional() {
+    return new KafkaProducer<>(
+        Map.<String, Object>of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+            broker.bootstrapServers(),
+            ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+            "tail-" + UUID.randomUUID()),
+        new ByteArraySerializer(),
+        new ByteArraySerializer());
   }
 
   private void sendRaw(final String topic, final byte[] key, final byte[] value, final int second)
