@@ -1,33 +1,20 @@
 package io.quotaflow.kafka;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.security.auth.login.AppConfigurationEntry;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
-import org.apache.kafka.common.config.types.Password;
-import org.apache.kafka.common.security.JaasContext;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 
 /**
@@ -44,25 +31,8 @@ import org.apache.kafka.common.security.auth.SecurityProtocol;
  */
 public final class KafkaSecurity {
 
-  /** Login module of each SASL mechanism Kafka's clients support. */
-  private static final Map<String, String> LOGIN_MODULES =
-      Map.of(
-          "PLAIN", "org.apache.kafka.common.security.plain.PlainLoginModule",
-          "SCRAM-SHA-256", "org.apache.kafka.common.security.scram.ScramLoginModule",
-          "SCRAM-SHA-512", "org.apache.kafka.common.security.scram.ScramLoginModule",
-          "OAUTHBEARER", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule",
-          "GSSAPI", "com.sun.security.auth.module.Krb5LoginModule");
-
-  private static final List<String> MECHANISMS =
-      List.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER", "GSSAPI");
-
-  /** The JVM-wide JAAS file, an alternative to {@code sasl.jaas.config}. */
-  private static final String JAAS_FILE_PROPERTY = "java.security.auth.login.config";
-
   /** A config provider reference, {@code ${provider:path:key}}. */
   private static final Pattern REFERENCE = Pattern.compile("\\$\\{[^}:]+:[^}]*}");
-
-  private static final Pattern QUOTED = Pattern.compile("\"([^\"]*)\"");
 
   /** Every setting checked, in the order of the documentation's table. */
   public static final List<SecuritySetting> SETTINGS =
@@ -137,8 +107,7 @@ public final class KafkaSecurity {
         protocol.get() == SecurityProtocol.SASL_PLAINTEXT
             || protocol.get() == SecurityProtocol.SASL_SSL;
     if (tls) {
-      checkStore(settings, Store.TRUST, problems);
-      checkStore(settings, Store.KEY, problems);
+      StoreCheck.check(settings, problems);
     } else {
       for (final String key :
           List.of(
@@ -149,7 +118,7 @@ public final class KafkaSecurity {
       }
     }
     if (sasl) {
-      checkSasl(settings, protocol.get(), problems);
+      SaslCheck.check(settings, protocol.get(), problems);
     } else {
       for (final String key : List.of(SaslConfigs.SASL_MECHANISM, SaslConfigs.SASL_JAAS_CONFIG)) {
         if (settings.containsKey(key)) {
@@ -209,197 +178,5 @@ public final class KafkaSecurity {
         + protocol.name
         + ", which ignores it; use "
         + needed;
-  }
-
-  /** The keys of the trust store and of the key store. */
-  private enum Store {
-    TRUST(
-        SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG,
-        SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG,
-        SslConfigs.SSL_TRUSTSTORE_PASSWORD_CONFIG),
-    KEY(
-        SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG,
-        SslConfigs.SSL_KEYSTORE_TYPE_CONFIG,
-        SslConfigs.SSL_KEYSTORE_PASSWORD_CONFIG);
-
-    private final String location;
-    private final String type;
-    private final String password;
-
-    Store(final String location, final String type, final String password) {
-      this.location = location;
-      this.type = type;
-      this.password = password;
-    }
-  }
-
-  private static void checkStore(
-      final Map<String, String> settings, final Store store, final List<String> problems) {
-    final String location = settings.getOrDefault(store.location, "").trim();
-    if (location.isEmpty()) {
-      return;
-    }
-    final Path file = Path.of(location);
-    if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
-      problems.add(
-          store.location
-              + " names "
-              + location
-              + ", which is not a readable file (is the Secret mounted there?)");
-      return;
-    }
-    final String type =
-        settings
-            .getOrDefault(store.type, SslConfigs.DEFAULT_SSL_TRUSTSTORE_TYPE)
-            .trim()
-            .toUpperCase(Locale.ROOT);
-    final Optional<String> password =
-        Optional.ofNullable(settings.get(store.password)).filter(text -> !text.isEmpty());
-    if (type.equals("PEM")) {
-      checkPem(file, store, problems);
-      return;
-    }
-    if (store == Store.KEY && password.isEmpty()) {
-      problems.add(
-          store.location + " is a " + type + " store but " + store.password + " is not set");
-      return;
-    }
-    final KeyStore keyStore;
-    try (InputStream in = Files.newInputStream(file)) {
-      keyStore = KeyStore.getInstance(type);
-      keyStore.load(in, password.map(String::toCharArray).orElse(null));
-    } catch (IOException | GeneralSecurityException e) {
-      problems.add(
-          store.location
-              + " "
-              + location
-              + " does not open as a "
-              + type
-              + " store"
-              + (password.isPresent() ? " with " + store.password : "")
-              + " ("
-              + store.type
-              + "): "
-              + reason(e));
-      return;
-    }
-    if (store == Store.KEY && !hasPrivateKey(keyStore)) {
-      problems.add(store.location + " " + location + " holds no private key");
-    }
-  }
-
-  private static void checkPem(final Path file, final Store store, final List<String> problems) {
-    final String text;
-    try {
-      text = Files.readString(file, StandardCharsets.US_ASCII);
-    } catch (IOException e) {
-      problems.add(store.location + " " + file + " cannot be read: " + reason(e));
-      return;
-    }
-    if (store == Store.KEY && !text.contains("PRIVATE KEY-----")) {
-      problems.add(store.location + " " + file + " is PEM without a private key");
-    }
-    try (InputStream in = Files.newInputStream(file)) {
-      if (CertificateFactory.getInstance("X.509").generateCertificates(in).isEmpty()) {
-        problems.add(store.location + " " + file + " is PEM without a certificate");
-      }
-    } catch (IOException | GeneralSecurityException e) {
-      problems.add(
-          store.location + " " + file + " holds no readable PEM certificate: " + reason(e));
-    }
-  }
-
-  private static boolean hasPrivateKey(final KeyStore store) {
-    try {
-      for (final String alias : Collections.list(store.aliases())) {
-        if (store.isKeyEntry(alias)) {
-          return true;
-        }
-      }
-      return false;
-    } catch (GeneralSecurityException e) {
-      return false;
-    }
-  }
-
-  private static void checkSasl(
-      final Map<String, String> settings,
-      final SecurityProtocol protocol,
-      final List<String> problems) {
-    final String mechanism =
-        settings
-            .getOrDefault(SaslConfigs.SASL_MECHANISM, SaslConfigs.DEFAULT_SASL_MECHANISM)
-            .trim();
-    if (!MECHANISMS.contains(mechanism)) {
-      problems.add(
-          SaslConfigs.SASL_MECHANISM
-              + " '"
-              + mechanism
-              + "' is not a mechanism Kafka's clients support; expected one of "
-              + MECHANISMS);
-      return;
-    }
-    final String jaas = settings.getOrDefault(SaslConfigs.SASL_JAAS_CONFIG, "").trim();
-    if (jaas.isEmpty()) {
-      if (System.getProperty(JAAS_FILE_PROPERTY) == null) {
-        problems.add(
-            SaslConfigs.SASL_MECHANISM
-                + " "
-                + mechanism
-                + " ("
-                + CommonClientConfigs.SECURITY_PROTOCOL_CONFIG
-                + " "
-                + protocol.name
-                + ") needs "
-                + SaslConfigs.SASL_JAAS_CONFIG
-                + ", e.g. the key sasl.jaas.config of the KafkaUser's Secret");
-      }
-      return;
-    }
-    final List<AppConfigurationEntry> entries;
-    try {
-      entries =
-          JaasContext.loadClientContext(Map.of(SaslConfigs.SASL_JAAS_CONFIG, new Password(jaas)))
-              .configurationEntries();
-    } catch (IllegalArgumentException e) {
-      problems.add(
-          SaslConfigs.SASL_JAAS_CONFIG
-              + " is not a JAAS configuration ("
-              + hideValues(reason(e), jaas)
-              + "); expected e.g. "
-              + LOGIN_MODULES.get(mechanism)
-              + " required username=\"...\" password=\"...\";");
-      return;
-    }
-    final String module = entries.get(0).getLoginModuleName();
-    if (!module.equals(LOGIN_MODULES.get(mechanism))) {
-      problems.add(
-          SaslConfigs.SASL_JAAS_CONFIG
-              + " uses "
-              + module
-              + " but "
-              + SaslConfigs.SASL_MECHANISM
-              + " "
-              + mechanism
-              + " needs "
-              + LOGIN_MODULES.get(mechanism));
-    }
-  }
-
-  /** {@code message} with every quoted value of the JAAS configuration masked. */
-  private static String hideValues(final String message, final String jaas) {
-    String hidden = message;
-    final Matcher quoted = QUOTED.matcher(jaas);
-    while (quoted.find()) {
-      if (!quoted.group(1).isEmpty()) {
-        hidden = hidden.replace(quoted.group(1), "[hidden]");
-      }
-    }
-    return hidden;
-  }
-
-  private static String reason(final Exception e) {
-    final String message = e.getMessage();
-    return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
   }
 }
