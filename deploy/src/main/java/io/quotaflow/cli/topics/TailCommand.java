@@ -66,7 +66,8 @@ public final class TailCommand implements Callable<Integer> {
   @Option(
       names = "--bootstrap-servers",
       paramLabel = "HOST:PORT",
-      description = "Kafka brokers to connect to (default: bootstrap.servers of --config).")
+      description =
+          "Kafka's bootstrap.servers: brokers to connect to (default: the one in --config).")
   private String bootstrapServers;
 
   @Option(
