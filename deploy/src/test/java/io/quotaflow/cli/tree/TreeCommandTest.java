@@ -97,14 +97,36 @@ class TreeCommandTest {
   }
 
   @Test
-  void aClusterWhoseStateCannotBeReadIsAnErrorWithTheServersReason() {
+  void aClusterWhoseStateWasNeverReadIsAnErrorWithTheServersReason() throws Exception {
+    final SnapshotClusterState unread =
+        new SnapshotClusterState()
+            .put("demo", inputs(EXAMPLES), QuotaOptions.DEFAULTS)
+            .unavailable("demo", "the engine is rebalancing");
+    try (AdmissionServer rebalancing =
+        AdmissionServer.builder(PluginConfig.plainHttpOnLoopback(0), unread).build().start()) {
+      final String url = "http://127.0.0.1:" + rebalancing.port();
+
+      final CommandRun tree = CommandRun.of("tree", "--server", url, "--cluster", "demo");
+
+      assertThat(tree.exitCode()).isEqualTo(1);
+      assertThat(tree.err())
+          .startsWith("tree: " + url + "/api/v1/clusters/demo/quotas answered 503: ")
+          .contains("the engine is rebalancing");
+    }
+  }
+
+  @Test
+  void aClusterAnsweredFromItsLastStateIsPrintedWithANote() {
+    server.refreshLastState();
     state.unavailable("demo", "the engine is rebalancing");
 
-    final CommandRun tree = CommandRun.of("tree", "--server", url(), "--cluster", "demo");
+    final CommandRun tree =
+        CommandRun.of("tree", "--server", url(), "--cluster", "demo", "--no-pods");
 
-    assertThat(tree.exitCode()).isEqualTo(1);
+    assertThat(tree.exitCode()).as(tree.err()).isZero();
+    assertThat(tree.out()).contains("research-vision");
     assertThat(tree.err())
-        .startsWith("tree: " + url() + "/api/v1/clusters/demo/quotas answered 503: ")
+        .startsWith("note: cluster demo answered from its last state (as of ")
         .contains("the engine is rebalancing");
   }
 
