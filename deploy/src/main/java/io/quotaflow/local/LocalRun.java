@@ -185,6 +185,12 @@ final class LocalRun implements AutoCloseable {
     if (!writes) {
       LOG.info("Evictions are dry-run and no status is written: pass --evict to change that");
     }
+    // The web view first, before the tables start scrolling past.
+    admission.ifPresent(
+        server -> {
+          out.printf("Web view of the quota tree: %s/%n%n", baseUrl(server));
+          out.flush();
+        });
     opened.push(
         new TreePrinter(engine, clusters, engineConfig.quotaOptions(), out, TREE_INTERVAL).start());
   }

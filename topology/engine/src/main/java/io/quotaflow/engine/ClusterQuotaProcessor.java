@@ -226,6 +226,7 @@ final class ClusterQuotaProcessor
       final long started = System.nanoTime();
       final TreeDelta delta = tree.state().recompute();
       outputs.emit(tree, delta, now);
+      metrics.groupsChanged(cluster, delta.changedGroups(), delta.removedGroups());
       metrics.recomputed(
           cluster, Duration.ofNanos(System.nanoTime() - started), tree.groups().size());
       if (LOG.isDebugEnabled() && !delta.isEmpty()) {
@@ -357,6 +358,7 @@ final class ClusterQuotaProcessor
                   new TreeSnapshot(rootRuntime(parts.groups), parts.groups, parts.pods));
           final ClusterTree tree = new ClusterTree(cluster, state);
           parts.groups.forEach(tree::noteGroup);
+          metrics.groupsChanged(cluster, parts.groups, List.of());
           tree.filedGroup().putAll(filed.getOrDefault(cluster, Map.of()));
           clusters.put(cluster, tree);
           dirty.add(cluster);

@@ -8,9 +8,10 @@ import java.math.RoundingMode;
  * Amounts in the units people read in a table: cpu in cores ({@code 0.5}, {@code 42.25}), byte
  * resources in Gi with two decimals at most ({@code 192Gi}, {@code 1.5Gi}), smaller ones in Mi or
  * Ki, below 1Ki in bytes; everything else as a plain number. For display only: the JSON output
- * carries exact canonical units.
+ * carries exact canonical units. The admission plugin's web view shows amounts with it too, so the
+ * page and the table never disagree.
  */
-final class HumanUnits {
+public final class HumanUnits {
 
   private static final BigDecimal GI = BigDecimal.valueOf(1L << 30);
   private static final BigDecimal MI = BigDecimal.valueOf(1L << 20);
@@ -18,7 +19,8 @@ final class HumanUnits {
 
   private HumanUnits() {}
 
-  static String format(String resource, long amount) {
+  /** {@code amount} of {@code resource} (canonical units) as the table prints it. */
+  public static String format(String resource, long amount) {
     if (Quantities.isMilliResource(resource)) {
       return plain(BigDecimal.valueOf(amount, 3));
     }

@@ -7,13 +7,20 @@ import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.LastKnownState;
 import io.quotaflow.admission.http.tls.CertificateReloader;
 import io.quotaflow.admission.http.tls.PemFiles;
+import io.quotaflow.admission.view.EvictionSource;
+import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.admission.view.ViewAssets;
+import io.quotaflow.admission.view.ViewFeed;
+import io.quotaflow.admission.view.ViewStreams;
 import io.quotaflow.tree.QuotaOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +39,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The admission plugin's HTTP(S) server: the pod and quota webhooks, the scheduler extender's
- * filter, the query API, health, readiness and metrics (docs/admission.md). Built with {@link
- * #builder}, started with {@link #start}, stopped with {@link #close} (idempotent).
+ * filter, the query API, the web view with its live stream and what-if, health, readiness and
+ * metrics (docs/admission.md). Built with {@link #builder}, started with {@link #start}, stopped
+ * with {@link #close} (idempotent).
  */
 public final class AdmissionServer implements AutoCloseable {
 
@@ -48,6 +56,11 @@ public final class AdmissionServer implements AutoCloseable {
   private final Reservations reservations;
   private final LastKnownState lastKnown;
   private final StalenessMetrics stalenessMetrics;
+  private final RecentActivity activity;
+  private final ViewStreams streams;
+  private final ViewFeed feed;
+  private final EvictionSource evictionSource;
+  private AutoCloseable evictions;
   private Server server;
   private ServerConnector connector;
   private CertificateReloader certificates;
@@ -68,6 +81,19 @@ public final class AdmissionServer implements AutoCloseable {
     this.reservations = new Reservations(config.reservationTtl());
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
+    this.activity = new RecentActivity(config.view().recentEvents());
+    this.streams = new ViewStreams(config.view().maxStreams());
+    this.feed =
+        new ViewFeed(
+            reader,
+            lastKnown,
+            streams,
+            activity,
+            clock,
+            builder.revokeDelay,
+            // A copy is taken every refresh interval: three missed ones mean the state is stuck.
+            config.staleness().refreshInterval().multipliedBy(3));
+    this.evictionSource = builder.evictions;
   }
 
   /** A builder for a server with {@code config} answering from {@code reader}. */
@@ -101,7 +127,12 @@ public final class AdmissionServer implements AutoCloseable {
         trust = null;
       }
       forwarder = new Forwarder(trust, config.forwardTimeout());
-      final PodCheck podCheck = new PodCheck(config, options, reservations, clock);
+      final PodCheck podCheck = new PodCheck(config, options, reservations, clock, activity);
+      final Optional<ViewApi> view =
+          config.view().enabled()
+              ? Optional.of(
+                  new ViewApi(new ViewAssets(), feed, activity, reservations, options, clock))
+              : Optional.empty();
       final Dispatcher dispatcher =
           new Dispatcher(
               config,
@@ -113,7 +144,8 @@ public final class AdmissionServer implements AutoCloseable {
               registry,
               lastKnown,
               stalenessMetrics,
-              noopEndpoint);
+              noopEndpoint,
+              view);
       final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
       threads.setName("quotaflow-admission");
       server = new Server(threads);
@@ -136,7 +168,14 @@ public final class AdmissionServer implements AutoCloseable {
       connector.setHost(config.bindAddress());
       connector.setPort(config.port());
       server.addConnector(connector);
-      server.setHandler(new JettyHandler(dispatcher, new RequestMetrics(registry)));
+      server.setHandler(
+          new JettyHandler(
+              dispatcher,
+              new RequestMetrics(registry),
+              view.map(v -> new ViewEvents(streams, feed, lastKnown, config.view().maxStreams()))));
+      if (config.view().enabled()) {
+        evictions = evictionSource.start(activity);
+      }
       server.start();
       sweeper =
           Executors.newSingleThreadScheduledExecutor(
@@ -191,6 +230,16 @@ public final class AdmissionServer implements AutoCloseable {
     return reservations;
   }
 
+  /** The recent evictions and denials the web view shows. */
+  public RecentActivity activity() {
+    return activity;
+  }
+
+  /** How many live streams of the web view are open. */
+  public int openStreams() {
+    return streams.open();
+  }
+
   /** The last state of each cluster, answered from while the stores cannot be read. */
   public LastKnownState lastKnownState() {
     return lastKnown;
@@ -206,6 +255,11 @@ public final class AdmissionServer implements AutoCloseable {
       stalenessMetrics.track();
     } catch (RuntimeException e) {
       LOG.warn("the last state could not be refreshed", e);
+    }
+    try {
+      feed.publish();
+    } catch (RuntimeException e) {
+      LOG.warn("the web view's changes could not be sent", e);
     }
   }
 
@@ -236,8 +290,17 @@ public final class AdmissionServer implements AutoCloseable {
       return;
     }
     closed = true;
+    // Open streams would hold the server's stop: end them first.
+    streams.close();
     if (sweeper != null) {
       sweeper.shutdownNow();
+    }
+    if (evictions != null) {
+      try {
+        evictions.close();
+      } catch (Exception e) {
+        LOG.warn("the web view's eviction feed did not stop cleanly", e);
+      }
     }
     if (server != null) {
       try {
@@ -262,6 +325,8 @@ public final class AdmissionServer implements AutoCloseable {
     private PrometheusMeterRegistry registry;
     private Clock clock = Clock.systemUTC();
     private boolean noopEndpoint;
+    private Optional<Duration> revokeDelay = Optional.empty();
+    private EvictionSource evictions = EvictionSource.NONE;
 
     private Builder(PluginConfig config, ClusterStateReader reader) {
       this.config = Objects.requireNonNull(config, "config");
@@ -292,6 +357,21 @@ public final class AdmissionServer implements AutoCloseable {
     /** Adds {@code POST /noop}, answering {@code {}} at once: the benchmark's baseline. */
     public Builder noopEndpoint(boolean value) {
       this.noopEndpoint = value;
+      return this;
+    }
+
+    /**
+     * The engine's revoke delay, which the web view shows over-used groups against; empty (the
+     * default) when the engine does not reclaim.
+     */
+    public Builder revokeDelay(Optional<Duration> value) {
+      this.revokeDelay = Objects.requireNonNull(value, "revokeDelay");
+      return this;
+    }
+
+    /** Where the web view's recent evictions come from (default: nowhere). */
+    public Builder evictions(EvictionSource value) {
+      this.evictions = Objects.requireNonNull(value, "evictions");
       return this;
     }
 

@@ -51,6 +51,7 @@ final class Dispatcher {
   private final LastKnownState lastKnown;
   private final StalenessMetrics staleness;
   private final boolean noopEndpoint;
+  private final Optional<ViewApi> view;
 
   Dispatcher(
       PluginConfig config,
@@ -62,7 +63,8 @@ final class Dispatcher {
       PrometheusMeterRegistry registry,
       LastKnownState lastKnown,
       StalenessMetrics staleness,
-      boolean noopEndpoint) {
+      boolean noopEndpoint,
+      Optional<ViewApi> view) {
     this.config = config;
     this.reader = reader;
     this.pods = pods;
@@ -73,10 +75,18 @@ final class Dispatcher {
     this.lastKnown = lastKnown;
     this.staleness = staleness;
     this.noopEndpoint = noopEndpoint;
+    this.view = view;
   }
 
   Routed dispatch(Call call) {
     final String[] parts = segments(call.path());
+    if (view.isPresent()) {
+      final Optional<Routed> viewed = viewRoute(view.get(), parts, call);
+      if (viewed.isPresent()) {
+        final Routed routed = viewed.get();
+        return new Routed(routed.endpoint(), ViewApi.secured(routed.answer()));
+      }
+    }
     if (parts.length == 1 && parts[0].equals("healthz")) {
       return only("GET", call, "healthz", this::health);
     }
@@ -118,6 +128,59 @@ final class Dispatcher {
       }
     }
     return new Routed("unknown", Answer.error(404, "no such endpoint: " + call.path(), "no-route"));
+  }
+
+  /** The web view's routes (docs/admission.md, Web view); empty for any other path. */
+  private Optional<Routed> viewRoute(ViewApi api, String[] parts, Call call) {
+    if (parts.length == 0) {
+      // The view's address is the server's: send a browser to the page.
+      return Optional.of(
+          only(
+              "GET",
+              call,
+              "view-page",
+              c -> Answer.text(303, "see /ui/\n", "ok").withHeader("Location", "/ui/")));
+    }
+    if (parts[0].equals("ui") && parts.length <= 2) {
+      final String file = parts.length == 2 ? parts[1] : "";
+      return Optional.of(only("GET", call, "view-page", c -> api.asset(file)));
+    }
+    if (parts.length < 5
+        || !parts[0].equals("api")
+        || !parts[1].equals("v1")
+        || !parts[2].equals("clusters")
+        || !valid(parts[3])) {
+      return Optional.empty();
+    }
+    final String cluster = parts[3];
+    if (parts.length == 5 && parts[4].equals("what-if")) {
+      final ViewApi.WhatIfEndpoint whatIf = api.new WhatIfEndpoint();
+      return Optional.of(
+          only("POST", call, whatIf.name(), c -> cluster(whatIf, cluster, c, false)));
+    }
+    if (!parts[4].equals("view")) {
+      return Optional.empty();
+    }
+    if (parts.length == 6 && parts[5].equals("rows")) {
+      final ViewApi.Rows rows;
+      try {
+        rows = api.rows(call.query());
+      } catch (BadRequestException e) {
+        return Optional.of(
+            new Routed("view-rows", Answer.error(400, e.getMessage(), "bad-request")));
+      }
+      return Optional.of(only("GET", call, rows.name(), c -> cluster(rows, cluster, c, false)));
+    }
+    if (parts.length == 6 && parts[5].equals("activity")) {
+      final ViewApi.Activity activity = api.new Activity();
+      return Optional.of(
+          only("GET", call, activity.name(), c -> cluster(activity, cluster, c, false)));
+    }
+    if (parts.length == 7 && parts[5].equals("groups") && valid(parts[6])) {
+      final ViewApi.Detail detail = api.new Detail(parts[6]);
+      return Optional.of(only("GET", call, detail.name(), c -> cluster(detail, cluster, c, false)));
+    }
+    return Optional.empty();
   }
 
   private Routed only(

@@ -2,8 +2,10 @@ package io.quotaflow.admission.http;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.state.StreamsClusterState;
+import io.quotaflow.admission.view.KafkaEvictionFeed;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -20,6 +22,9 @@ public final class EnginePlugin {
 
   /** How long a cluster's group specifications are reused before they are read again. */
   static final Duration SPEC_TTL = Duration.ofSeconds(1);
+
+  /** How many of the last eviction records of each partition the web view reads at start. */
+  static final int EVICTION_TAIL = 200;
 
   private EnginePlugin() {}
 
@@ -56,6 +61,14 @@ public final class EnginePlugin {
         AdmissionServer.builder(plugin, state)
             .options(config.quotaOptions())
             .registry(registry)
+            .revokeDelay(
+                config.get(EngineSettings.RECLAIM_ENABLED)
+                    ? Optional.of(config.get(EngineSettings.REVOKE_DELAY))
+                    : Optional.empty())
+            .evictions(
+                activity ->
+                    new KafkaEvictionFeed(config.kafka(), config.topics(), activity, EVICTION_TAIL)
+                        .start())
             .build()
             .start());
   }

@@ -26,15 +26,25 @@ final class JettyHandler extends Handler.Abstract {
 
   private final Dispatcher dispatcher;
   private final RequestMetrics metrics;
+  private final java.util.Optional<ViewEvents> events;
 
-  JettyHandler(Dispatcher dispatcher, RequestMetrics metrics) {
+  JettyHandler(
+      Dispatcher dispatcher, RequestMetrics metrics, java.util.Optional<ViewEvents> events) {
     this.dispatcher = dispatcher;
     this.metrics = metrics;
+    this.events = events;
   }
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     final long start = System.nanoTime();
+    if (events.isPresent()) {
+      final java.util.Optional<String> stream = ViewEvents.cluster(request.getHttpURI().getPath());
+      if (stream.isPresent()) {
+        metrics.record("view-events", "ok", 200, System.nanoTime() - start);
+        return events.get().handle(stream.get(), request, response, callback);
+      }
+    }
     Dispatcher.Routed routed;
     try {
       final byte[] body = readBody(request);

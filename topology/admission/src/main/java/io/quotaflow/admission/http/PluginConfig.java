@@ -21,6 +21,7 @@ import java.util.Set;
  * @param sweepInterval how often reservations are compared with the store and expired
  * @param forwardTimeout how long a request forwarded to the owning instance may take
  * @param staleness how old a last state may be answered from, and how often it is read
+ * @param view the web view's settings
  */
 public record PluginConfig(
     String bindAddress,
@@ -33,7 +34,8 @@ public record PluginConfig(
     Duration reservationTtl,
     Duration sweepInterval,
     Duration forwardTimeout,
-    Staleness staleness) {
+    Staleness staleness,
+    View view) {
 
   /** Requests larger than this are refused with 413. */
   public static final int MAX_BODY_BYTES = 1 << 20;
@@ -49,6 +51,7 @@ public record PluginConfig(
     Objects.requireNonNull(sweepInterval, "sweepInterval");
     Objects.requireNonNull(forwardTimeout, "forwardTimeout");
     Objects.requireNonNull(staleness, "staleness");
+    Objects.requireNonNull(view, "view");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
     }
@@ -110,7 +113,8 @@ public record PluginConfig(
         reservationTtl,
         sweepInterval,
         forwardTimeout,
-        staleness);
+        staleness,
+        view);
   }
 
   /** This configuration with another failure policy. */
@@ -126,7 +130,8 @@ public record PluginConfig(
         reservationTtl,
         sweepInterval,
         forwardTimeout,
-        staleness);
+        staleness,
+        view);
   }
 
   /** This configuration with TLS instead of plain HTTP. */
@@ -142,7 +147,8 @@ public record PluginConfig(
         reservationTtl,
         sweepInterval,
         forwardTimeout,
-        staleness);
+        staleness,
+        view);
   }
 
   /** This configuration with another staleness bound and refresh interval. */
@@ -158,7 +164,8 @@ public record PluginConfig(
         reservationTtl,
         sweepInterval,
         forwardTimeout,
-        value);
+        value,
+        view);
   }
 
   /**
@@ -194,6 +201,40 @@ public record PluginConfig(
         value,
         sweepInterval,
         forwardTimeout,
-        staleness);
+        staleness,
+        view);
+  }
+
+  /**
+   * The web view's settings.
+   *
+   * @param enabled whether the page, its endpoints, its streams and the what-if are served
+   * @param maxStreams how many live streams may be open at once
+   * @param recentEvents how many evictions and denials are kept per cluster
+   */
+  public record View(boolean enabled, int maxStreams, int recentEvents) {
+    /** Requires positive bounds. */
+    public View {
+      if (maxStreams < 1 || recentEvents < 1) {
+        throw new IllegalArgumentException("the view's bounds must be positive");
+      }
+    }
+  }
+
+  /** This configuration with other web view settings. */
+  public PluginConfig withView(View value) {
+    return new PluginConfig(
+        bindAddress,
+        port,
+        tls,
+        plainHttp,
+        mode,
+        failurePolicy,
+        excludedNamespaces,
+        reservationTtl,
+        sweepInterval,
+        forwardTimeout,
+        staleness,
+        value);
   }
 }

@@ -175,6 +175,36 @@ public final class PluginSettings {
               + " than admission.max.staleness. A copy reads each group and its pods once.",
           Parsers::duration);
 
+  /** Web view switch. */
+  public static final Setting<Boolean> VIEW_ENABLED =
+      new Setting<>(
+          "admission.view.enabled",
+          "boolean",
+          "true",
+          "Serve the web view of the quota tree (/ui/), its read-only endpoints, its live stream"
+              + " and the what-if endpoint. The what-if never writes to a cluster.",
+          Parsers::bool);
+
+  /** Live stream bound. */
+  public static final Setting<Integer> VIEW_MAX_STREAMS =
+      new Setting<>(
+          "admission.view.max.streams",
+          "int",
+          "16",
+          "How many live streams of the web view (open pages) may be open at once, 1 to 1000; one"
+              + " more is answered 503.",
+          text -> bounded(text, 1000));
+
+  /** Activity bound. */
+  public static final Setting<Integer> VIEW_RECENT_EVENTS =
+      new Setting<>(
+          "admission.view.recent.events",
+          "int",
+          "100",
+          "How many recent evictions and how many recent denials the web view keeps per cluster, 1"
+              + " to 10000 (in memory).",
+          text -> bounded(text, 10_000));
+
   /** Every setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -193,7 +223,10 @@ public final class PluginSettings {
           SWEEP_INTERVAL,
           FORWARD_TIMEOUT,
           MAX_STALENESS,
-          STATE_REFRESH_INTERVAL);
+          STATE_REFRESH_INTERVAL,
+          VIEW_ENABLED,
+          VIEW_MAX_STREAMS,
+          VIEW_RECENT_EVENTS);
 
   private PluginSettings() {}
 
@@ -235,7 +268,19 @@ public final class PluginSettings {
         config.get(RESERVATION_TTL),
         config.get(SWEEP_INTERVAL),
         config.get(FORWARD_TIMEOUT),
-        staleness(config));
+        staleness(config),
+        new PluginConfig.View(
+            config.get(VIEW_ENABLED),
+            config.get(VIEW_MAX_STREAMS),
+            config.get(VIEW_RECENT_EVENTS)));
+  }
+
+  private static int bounded(String text, int max) {
+    final int value = Parsers.positiveInt(text);
+    if (value > max) {
+      throw new IllegalArgumentException("must be at most " + max + ": " + text);
+    }
+    return value;
   }
 
   private static PluginConfig.Staleness staleness(LoadedConfig config) {

@@ -5,6 +5,7 @@ import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.QuotaOptions;
@@ -50,12 +51,22 @@ final class PodCheck {
   private final QuotaOptions options;
   private final Reservations reservations;
   private final Clock clock;
+  private final RecentActivity activity;
 
-  PodCheck(PluginConfig config, QuotaOptions options, Reservations reservations, Clock clock) {
+  /**
+   * @param activity where denials (and warnings in warn mode) are noted for the web view
+   */
+  PodCheck(
+      PluginConfig config,
+      QuotaOptions options,
+      Reservations reservations,
+      Clock clock,
+      RecentActivity activity) {
     this.config = config;
     this.options = options;
     this.reservations = reservations;
     this.clock = clock;
+    this.activity = activity;
   }
 
   PluginConfig config() {
@@ -75,9 +86,17 @@ final class PodCheck {
     if (decision.allowed()) {
       return new Verdict(Outcome.ALLOWED, request.group(), "");
     }
-    return new Verdict(
-        config.mode() == AdmissionMode.WARN ? Outcome.WARNED : Outcome.DENIED,
-        request.group(),
-        decision.message());
+    final boolean warn = config.mode() == AdmissionMode.WARN;
+    activity.denied(
+        cluster,
+        new RecentActivity.Denial(
+            pod.ref(),
+            request.group(),
+            decision.message(),
+            occasion == Occasion.SCHEDULE ? "scheduler filter" : "pod webhook",
+            warn,
+            clock.instant(),
+            1));
+    return new Verdict(warn ? Outcome.WARNED : Outcome.DENIED, request.group(), decision.message());
   }
 }

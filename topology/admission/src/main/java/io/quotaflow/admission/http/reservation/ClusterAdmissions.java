@@ -161,6 +161,33 @@ public final class ClusterAdmissions {
         });
   }
 
+  /**
+   * One reservation as the web view shows it.
+   *
+   * @param pod the admitted pod
+   * @param groups its group, then each ancestor the request is held at
+   * @param request what is held
+   * @param expiresAt when it is released at the latest
+   */
+  public record Held(PodRef pod, List<String> groups, ResourceList request, Instant expiresAt) {}
+
+  /** The reservations held at {@code group} (its own pods' and its descendants'), by pod. */
+  public List<Held> heldAt(String group) {
+    return underLock(
+        () ->
+            book.entries().stream()
+                .filter(entry -> entry.reservation.groups().contains(group))
+                .map(
+                    entry ->
+                        new Held(
+                            entry.reservation.pod(),
+                            entry.reservation.groups(),
+                            entry.reservation.request(),
+                            entry.expiresAt))
+                .sorted(java.util.Comparator.comparing(Held::pod))
+                .toList());
+  }
+
   /** How many reservations are held. */
   public int held() {
     return underLock(book::size);

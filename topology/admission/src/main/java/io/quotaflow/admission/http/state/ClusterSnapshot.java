@@ -28,14 +28,18 @@ public final class ClusterSnapshot implements ClusterView {
   private final Map<String, QuotaGroup> quotaByName;
   private final Map<String, ResourceList> ownRequests;
   private final Map<String, List<PodAssignment>> podsByGroup;
+  private final Map<String, List<String>> childNames;
+  private final Map<String, Instant> overUsedSince;
 
   private ClusterSnapshot(
       Instant asOf,
       List<GroupStatus> groups,
       List<QuotaGroup> quotas,
       Map<String, ResourceList> ownRequests,
-      Map<String, List<PodAssignment>> podsByGroup) {
+      Map<String, List<PodAssignment>> podsByGroup,
+      Map<String, Instant> overUsedSince) {
     this.asOf = Objects.requireNonNull(asOf, "asOf");
+    this.overUsedSince = Map.copyOf(overUsedSince);
     this.groups = List.copyOf(groups);
     this.quotas = List.copyOf(quotas);
     this.directory = GroupDirectory.of(this.quotas);
@@ -50,6 +54,10 @@ public final class ClusterSnapshot implements ClusterView {
     final Map<String, List<GroupStatus>> children = new HashMap<>();
     parents.forEach((parent, list) -> children.put(parent, List.copyOf(list)));
     this.byParent = Map.copyOf(children);
+    final Map<String, List<String>> kids = new HashMap<>();
+    children.forEach(
+        (parent, list) -> kids.put(parent, list.stream().map(GroupStatus::name).toList()));
+    this.childNames = Map.copyOf(kids);
     final Map<String, QuotaGroup> specs = new HashMap<>();
     this.quotas.forEach(quota -> specs.put(quota.name(), quota));
     this.quotaByName = Map.copyOf(specs);
@@ -76,7 +84,7 @@ public final class ClusterSnapshot implements ClusterView {
         pods.put(status.name(), groupPods);
       }
     }
-    return new ClusterSnapshot(asOf, groups, view.quotas(), own, pods);
+    return new ClusterSnapshot(asOf, groups, view.quotas(), own, pods, view.overUsedSince());
   }
 
   /** When the state was read from the stores. */
@@ -112,6 +120,16 @@ public final class ClusterSnapshot implements ClusterView {
   @Override
   public List<GroupStatus> children(String parent) {
     return byParent.getOrDefault(parent, List.of());
+  }
+
+  @Override
+  public List<String> childNames(String parent) {
+    return childNames.getOrDefault(parent, List.of());
+  }
+
+  @Override
+  public Map<String, Instant> overUsedSince() {
+    return overUsedSince;
   }
 
   @Override

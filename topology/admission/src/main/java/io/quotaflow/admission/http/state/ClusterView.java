@@ -2,12 +2,16 @@ package io.quotaflow.admission.http.state;
 
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -61,5 +65,35 @@ public interface ClusterView {
   /** One pod of {@code group}, if the state has it there. */
   default Optional<PodAssignment> pod(String group, PodRef ref) {
     return podsOf(group).stream().filter(pod -> pod.ref().equals(ref)).findFirst();
+  }
+
+  /**
+   * The names of the groups whose parent is {@code parent}, in any order: what the web view needs
+   * to know whether a row can be expanded, without reading the children's statuses.
+   */
+  default List<String> childNames(String parent) {
+    return children(parent).stream().map(GroupStatus::name).toList();
+  }
+
+  /**
+   * Since when each over-used group has been over-used, as the engine's reclaim clock says (store
+   * {@code over-used-since}); empty when this view does not know it.
+   */
+  default Map<String, Instant> overUsedSince() {
+    return Map.of();
+  }
+
+  /** The pod {@code ref} as the engine last read it (priority, node, request), if known here. */
+  default Optional<QuotaPod> podInput(PodRef ref) {
+    return Optional.empty();
+  }
+
+  /**
+   * A copy of every input of the cluster (groups, pods, nodes) as the engine last read them: what a
+   * what-if recomputes from. Empty when this view cannot read them (a last state keeps only the
+   * results).
+   */
+  default Optional<ClusterInputs> inputs() {
+    return Optional.empty();
   }
 }

@@ -83,6 +83,11 @@ public final class LastKnownState {
         : Optional.of(Staleness.at(snapshot.asOf(), clock.instant()));
   }
 
+  /** The last state of {@code cluster} read here, whatever its age. */
+  public Optional<ClusterSnapshot> snapshot(String cluster) {
+    return Optional.ofNullable(snapshots.get(cluster));
+  }
+
   /** The clusters whose last state is kept. */
   public Set<String> clusters() {
     return Set.copyOf(snapshots.keySet());

@@ -1,6 +1,8 @@
 package io.quotaflow.admission.http.state;
 
+import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.ClusterQuotaState;
@@ -9,6 +11,7 @@ import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.TreeSnapshot;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,6 +48,19 @@ public final class SnapshotClusterState implements ClusterStateReader {
     }
     local.put(cluster, new SnapshotView(snapshot, inputs, options, own));
     elsewhere.remove(cluster);
+    return this;
+  }
+
+  /**
+   * Sets since when groups of {@code cluster} (held here) have been over-used, as the engine's
+   * reclaim clock would say.
+   */
+  public SnapshotClusterState overUsedSince(String cluster, Map<String, Instant> since) {
+    final SnapshotView view = local.get(cluster);
+    if (view == null) {
+      throw new IllegalArgumentException("cluster " + cluster + " is not held here");
+    }
+    view.overUsedSince = Map.copyOf(since);
     return this;
   }
 
@@ -146,6 +162,8 @@ public final class SnapshotClusterState implements ClusterStateReader {
     private final Map<String, QuotaGroup> quotaByName = new HashMap<>();
     private final Map<String, ResourceList> ownRequests;
     private final Map<String, List<PodAssignment>> podsByGroup = new HashMap<>();
+    private final Map<PodRef, QuotaPod> podInputs = new HashMap<>();
+    private volatile Map<String, Instant> overUsedSince = Map.of();
 
     SnapshotView(
         TreeSnapshot snapshot,
@@ -167,6 +185,7 @@ public final class SnapshotClusterState implements ClusterStateReader {
       for (final PodAssignment pod : snapshot.pods()) {
         podsByGroup.computeIfAbsent(pod.group(), g -> new ArrayList<>()).add(pod);
       }
+      inputs.pods().forEach(pod -> podInputs.put(pod.ref(), pod));
     }
 
     TreeSnapshot snapshot() {
@@ -211,6 +230,21 @@ public final class SnapshotClusterState implements ClusterStateReader {
     @Override
     public List<PodAssignment> podsOf(String group) {
       return List.copyOf(podsByGroup.getOrDefault(group, List.of()));
+    }
+
+    @Override
+    public Map<String, Instant> overUsedSince() {
+      return overUsedSince;
+    }
+
+    @Override
+    public Optional<QuotaPod> podInput(PodRef ref) {
+      return Optional.ofNullable(podInputs.get(ref));
+    }
+
+    @Override
+    public Optional<ClusterInputs> inputs() {
+      return Optional.of(inputs);
     }
   }
 }

@@ -9,11 +9,16 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaNode;
+import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
@@ -205,11 +210,7 @@ public final class StreamsClusterState implements ClusterStateReader {
     if (cached != null && cached.readAt().plus(specTtl).isAfter(now)) {
       return cached;
     }
-    final ReadOnlyKeyValueStore<InputId, ClusterEvent> inputs =
-        streams.store(
-            StoreQueryParameters.fromNameAndType(
-                TopologyNames.CLUSTER_INPUTS_STORE,
-                QueryableStoreTypes.<InputId, ClusterEvent>keyValueStore()));
+    final ReadOnlyKeyValueStore<InputId, ClusterEvent> inputs = inputStore();
     final List<QuotaGroup> quotas = new ArrayList<>();
     try (KeyValueIterator<InputId, ClusterEvent> scan =
         inputs.prefixScan(cluster, KeyPrefixes.cluster())) {
@@ -225,6 +226,13 @@ public final class StreamsClusterState implements ClusterStateReader {
     final Specs fresh = Specs.of(now, quotas);
     specs.put(cluster, fresh);
     return fresh;
+  }
+
+  private ReadOnlyKeyValueStore<InputId, ClusterEvent> inputStore() {
+    return streams.store(
+        StoreQueryParameters.fromNameAndType(
+            TopologyNames.CLUSTER_INPUTS_STORE,
+            QueryableStoreTypes.<InputId, ClusterEvent>keyValueStore()));
   }
 
   private static <T> T read(Supplier<T> action) {
@@ -290,6 +298,67 @@ public final class StreamsClusterState implements ClusterStateReader {
               queries.group(cluster, name).ifPresent(children::add);
             }
             return children;
+          });
+    }
+
+    /** One prefix scan of the engine's reclaim clock (store {@code over-used-since}). */
+    @Override
+    public Map<String, Instant> overUsedSince() {
+      return read(
+          () -> {
+            final ReadOnlyKeyValueStore<GroupId, Long> store =
+                streams.store(
+                    StoreQueryParameters.fromNameAndType(
+                        TopologyNames.OVER_USED_SINCE_STORE,
+                        QueryableStoreTypes.<GroupId, Long>keyValueStore()));
+            final Map<String, Instant> since = new HashMap<>();
+            try (KeyValueIterator<GroupId, Long> scan =
+                store.prefixScan(cluster, KeyPrefixes.cluster())) {
+              scan.forEachRemaining(
+                  entry -> since.put(entry.key.name(), Instant.ofEpochMilli(entry.value)));
+            }
+            return Map.copyOf(since);
+          });
+    }
+
+    @Override
+    public Optional<QuotaPod> podInput(PodRef ref) {
+      return read(
+          () -> {
+            final ClusterEvent event =
+                inputStore()
+                    .get(new InputId(cluster, InputId.InputKind.POD, ref.namespace(), ref.name()));
+            return event != null && event.getValue().orElse(null) instanceof PodState state
+                ? Optional.of(InputRecords.pod(ref.namespace(), ref.name(), state))
+                : Optional.empty();
+          });
+    }
+
+    /** One prefix scan of the cluster's inputs, converted as the engine converts them. */
+    @Override
+    public Optional<ClusterInputs> inputs() {
+      return read(
+          () -> {
+            final List<QuotaGroup> groups = new ArrayList<>();
+            final List<QuotaPod> pods = new ArrayList<>();
+            final List<QuotaNode> nodes = new ArrayList<>();
+            try (KeyValueIterator<InputId, ClusterEvent> scan =
+                inputStore().prefixScan(cluster, KeyPrefixes.cluster())) {
+              while (scan.hasNext()) {
+                final KeyValue<InputId, ClusterEvent> entry = scan.next();
+                final Object value =
+                    entry.value == null ? null : entry.value.getValue().orElse(null);
+                final InputId id = entry.key;
+                if (value instanceof QuotaSpec spec) {
+                  groups.add(InputRecords.group(id.name(), spec));
+                } else if (value instanceof PodState state) {
+                  pods.add(InputRecords.pod(id.namespace(), id.name(), state));
+                } else if (value instanceof NodeState state) {
+                  nodes.add(InputRecords.node(id.name(), state));
+                }
+              }
+            }
+            return Optional.of(new ClusterInputs(groups, pods, nodes));
           });
     }
 

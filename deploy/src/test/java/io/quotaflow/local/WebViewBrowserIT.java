@@ -1,0 +1,371 @@
+package io.quotaflow.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quotaflow.admission.http.AdmissionServer;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.simulate.SimulateCommand;
+import io.quotaflow.tree.Fixtures;
+import io.quotaflow.tree.QuotaOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+
+/**
+ * The web view in a real browser (Debian's headless Chromium, driven by Selenium through Debian's
+ * chromedriver) against {@code quotaflow local} running in this JVM: every group of the example
+ * organisation shows the runtime the query API states; a what-if edit shows the runtimes {@code
+ * simulate} computes for the edited manifests; the gpu-borrowing scenario's eviction appears
+ * without a reload; and the tree of a 10,000-group cluster is painted, timed by the page's own
+ * performance mark. Screenshots go to {@code target/web-view/}. Skipped, saying which packages to
+ * install, where Chromium or chromedriver is missing.
+ */
+class WebViewBrowserIT {
+
+  private static final Logger LOG = LoggerFactory.getLogger(WebViewBrowserIT.class);
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+  private static final Path LOCAL = LocalFiles.localDir();
+  private static final Path SHOTS =
+      Path.of(System.getProperty("basedir", "."), "target", "web-view");
+  private static final Duration SHOWN = Duration.ofSeconds(20);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path temp;
+  private static ChromeDriver browser;
+
+  @BeforeAll
+  static void startBrowser() throws IOException {
+    assumeTrue(
+        Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+        "the browser test needs Debian's packages chromium and chromium-driver"
+            + " (apt-get install -y chromium chromium-driver); "
+            + CHROMIUM
+            + " or "
+            + CHROMEDRIVER
+            + " is missing, so it is skipped");
+    System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+    final ChromeOptions options = new ChromeOptions();
+    // Both paths given: Selenium Manager has nothing to look up or download.
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1400,1000",
+        "--user-data-dir=" + Files.createDirectories(temp.resolve("chromium-profile")));
+    final ChromeDriverService service =
+        new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile()).build();
+    browser = new ChromeDriver(service, options);
+    Files.createDirectories(SHOTS);
+  }
+
+  @AfterAll
+  static void stopBrowser() {
+    if (browser != null) {
+      browser.quit();
+    }
+  }
+
+  @Test
+  void everyGroupShowsTheRuntimeTheQueryApiStatesAndAWhatIfShowsWhatSimulateComputes()
+      throws Exception {
+    final StringWriter printed = new StringWriter();
+    final LocalRun run =
+        LocalRun.start(LocalSettings.demo(LOCAL.resolve("examples"), 0), new PrintWriter(printed));
+    try {
+      final String url = run.adminUrl().orElseThrow();
+      assertThat(printed.toString())
+          .as("local prints the view's address first, before the tables")
+          .startsWith("Web view of the quota tree: " + url + "/");
+      browser.get(url + "/");
+      shown(() -> group("research") != null && group("product") != null);
+      expand("research");
+      expand("product");
+
+      final JsonNode tree = get(url + "/api/v1/clusters/demo/quotas");
+      assertThat(tree.path("quotas").size()).isGreaterThan(8);
+      shownWithin()
+          .untilAsserted(
+              () -> {
+                for (final JsonNode quota : tree.path("quotas")) {
+                  final String name = quota.path("name").asText();
+                  quota
+                      .path("runtime")
+                      .fields()
+                      .forEachRemaining(
+                          runtime ->
+                              assertThat(shownRuntime(name, runtime.getKey()))
+                                  .as("runtime of %s in %s", runtime.getKey(), name)
+                                  .isEqualTo(runtime.getValue().asText()));
+                }
+              });
+      shoot("tree");
+
+      // What if research-vision could hold at most 4 GPUs (it holds a runtime of 5)?
+      browser.findElement(By.id("wi-group")).sendKeys("research-vision");
+      browser.findElement(By.cssSelector("#wi-field option[value='max']")).click();
+      browser.findElement(By.id("wi-resource")).clear();
+      browser.findElement(By.id("wi-resource")).sendKeys("nvidia.com/gpu");
+      browser.findElement(By.id("wi-amount")).sendKeys("4");
+      browser.findElement(By.id("wi-add")).click();
+      browser.findElement(By.id("wi-run")).click();
+      shownWithin().until(() -> !browser.findElements(By.id("wi-table")).isEmpty());
+
+      final Map<String, Long> shown = new TreeMap<>();
+      for (final WebElement row :
+          browser.findElements(By.cssSelector("#wi-table tr[data-group]"))) {
+        shown.put(
+            row.getDomAttribute("data-group") + " " + row.getDomAttribute("data-resource"),
+            Long.parseLong(row.getDomAttribute("data-after")));
+      }
+      final Path edited = Files.createDirectories(temp.resolve("edited"));
+      for (final String file : List.of("nodes.yaml", "pods.yaml", "quotas.yaml")) {
+        String text = Files.readString(LOCAL.resolve("examples").resolve(file));
+        if (file.equals("quotas.yaml")) {
+          final String before = "max: {cpu: \"48\", memory: 192Gi, nvidia.com/gpu: \"8\"}";
+          assertThat(text).contains(before);
+          text = text.replace(before, "max: {cpu: \"48\", memory: 192Gi, nvidia.com/gpu: \"4\"}");
+        }
+        Files.writeString(edited.resolve(file), text);
+      }
+      final Map<String, Long> expected =
+          changedRuntimes(simulate(LOCAL.resolve("examples")), simulate(edited));
+      assertThat(expected).as("the edit changes runtimes").isNotEmpty();
+      assertThat(shown).isEqualTo(expected);
+      shoot("what-if");
+    } finally {
+      run.close();
+    }
+  }
+
+  @Test
+  void theScenariosEvictionAppearsInThePageWithoutAReload() throws Exception {
+    final Scenario scenario =
+        new ScenarioCatalogue(LOCAL.resolve("scenarios")).named("gpu-borrowing");
+    final PrintWriter out = new PrintWriter(new StringWriter());
+    final LocalRun run =
+        LocalRun.start(
+            LocalSettings.demo(LOCAL.resolve("examples"), 0).withScenario(scenario), out);
+    try {
+      browser.get(run.adminUrl().orElseThrow() + "/");
+      shownWithin().until(() -> group("team-a") != null);
+      browser.executeScript("window.quotaflowTestMarker = 'same page';");
+
+      new ScenarioPlayer(run, out, (number, step, outcome) -> {}).play(scenario);
+
+      shownWithin()
+          .until(
+              () ->
+                  !browser
+                      .findElements(
+                          By.cssSelector(
+                              "#evictions li[data-pod='team-a/a-3'][data-outcome='EVICTED']"))
+                      .isEmpty());
+      assertThat(browser.executeScript("return window.quotaflowTestMarker;"))
+          .as("the page was not reloaded")
+          .isEqualTo("same page");
+      assertThat(browser.findElement(By.id("evictions")).getText()).contains("team-a/a-3");
+      shownWithin()
+          .until(() -> browser.findElement(By.id("denials")).getText().contains("team-a/a-4"));
+      shoot("eviction");
+    } finally {
+      run.close();
+    }
+  }
+
+  @Test
+  void theTreeOfTenThousandGroupsIsPaintedAndTimed() throws Exception {
+    final Fixtures.ClusterBuilder cluster = Fixtures.cluster().total(Fixtures.cpu(100_000_000));
+    for (int d = 0; d < 100; d++) {
+      final String department = String.format("dept-%03d", d);
+      cluster.group(
+          Fixtures.parentQuota(department).min(Fixtures.cpu(10_000)).max(Fixtures.cpu(1_000_000)));
+      for (int t = 0; t < 99; t++) {
+        cluster.group(
+            Fixtures.quota(String.format("%s-team-%02d", department, t))
+                .parent(department)
+                .min(Fixtures.cpu(100))
+                .max(Fixtures.cpu(10_000)));
+      }
+    }
+    final SnapshotClusterState state =
+        new SnapshotClusterState().put("big", cluster.inputs(), QuotaOptions.DEFAULTS);
+    try (AdmissionServer server =
+        AdmissionServer.builder(PluginConfig.plainHttpOnLoopback(0), state).build().start()) {
+      server.refreshLastState();
+      final String url = "http://127.0.0.1:" + server.port() + "/ui/";
+      final long started = System.nanoTime();
+      browser.get(url);
+      shownWithin()
+          .until(
+              () ->
+                  browser
+                      .executeScript(
+                          "return performance.getEntriesByName('quotaflow-tree-painted').length")
+                      .equals(1L));
+      final long wall = (System.nanoTime() - started) / 1_000_000;
+      final double painted =
+          ((Number)
+                  browser.executeScript(
+                      "return performance.getEntriesByName('quotaflow-tree-painted')[0].startTime"))
+              .doubleValue();
+      final long rows = browser.findElements(By.cssSelector("div.group")).size();
+      LOG.info(
+          "10,000 groups (100 x 99 under 100 parents): first paint of the tree {} ms after"
+              + " navigation, {} rows in the page, {} ms until the test saw it",
+          Math.round(painted),
+          rows,
+          wall);
+      Files.writeString(
+          SHOTS.resolve("first-paint-10k.txt"),
+          "groups=10000 rows=" + rows + " firstPaintMs=" + Math.round(painted) + "\n");
+      assertThat(rows).as("only the root and its children are rendered").isEqualTo(103);
+      assertThat(painted).isPositive();
+      shoot("ten-thousand");
+    }
+  }
+
+  /** Waits until {@code condition}; else fails with a screenshot and what the page says. */
+  private static void shown(java.util.concurrent.Callable<Boolean> condition) throws IOException {
+    try {
+      shownWithin().ignoreExceptions().until(condition);
+    } catch (org.awaitility.core.ConditionTimeoutException e) {
+      shoot("failure");
+      throw new AssertionError(
+          "the page did not show it; status: "
+              + browser.findElement(By.id("status")).getText()
+              + "; rows: "
+              + browser.findElements(By.cssSelector("div.group")).size(),
+          e);
+    }
+  }
+
+  private static WebElement group(String name) {
+    final List<WebElement> found =
+        browser.findElements(By.cssSelector("div.group[data-name='" + name + "']"));
+    return found.isEmpty() ? null : found.get(0);
+  }
+
+  /** Expands group {@code name}; a row redrawn under the click (a live update) is clicked again. */
+  private static void expand(String name) {
+    shownWithin()
+        .ignoreExceptions()
+        .until(
+            () -> {
+              toggle(name).click();
+              return true;
+            });
+    shownWithin()
+        .ignoreExceptions()
+        .until(() -> "true".equals(toggle(name).getDomAttribute("aria-expanded")));
+  }
+
+  private static WebElement toggle(String name) {
+    return group(name).findElement(By.cssSelector(":scope > div.row > button.toggle"));
+  }
+
+  /**
+   * An await of what the page shows. The live stream re-renders rows, so an element found a moment
+   * ago may be gone: such a read is tried again, as a person would look again.
+   */
+  private static ConditionFactory shownWithin() {
+    return await().atMost(SHOWN).ignoreExceptionsInstanceOf(StaleElementReferenceException.class);
+  }
+
+  /** The runtime the page shows for {@code resource} of group {@code name}, canonical units. */
+  private static String shownRuntime(String name, String resource) {
+    final WebElement group = group(name);
+    if (group == null) {
+      return "(group not shown)";
+    }
+    final List<WebElement> lines =
+        group.findElements(
+            By.cssSelector(":scope > div.dims > div.dim[data-resource='" + resource + "']"));
+    return lines.isEmpty() ? "(resource not shown)" : lines.get(0).getDomAttribute("data-runtime");
+  }
+
+  private static void shoot(String name) throws IOException {
+    Files.write(SHOTS.resolve(name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+  }
+
+  private static JsonNode get(String url) throws Exception {
+    final HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(url)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).isEqualTo(200);
+    return JSON.readTree(response.body());
+  }
+
+  /** Every group's runtime as {@code quotaflow simulate --output json} prints it. */
+  private static Map<String, Map<String, Long>> simulate(Path manifests) throws IOException {
+    final StringWriter out = new StringWriter();
+    final CommandLine command = new CommandLine(new SimulateCommand());
+    command.setOut(new PrintWriter(out));
+    command.setErr(new PrintWriter(new StringWriter()));
+    assertThat(command.execute("-f", manifests.toString(), "--output", "json")).isZero();
+    final Map<String, Map<String, Long>> runtimes = new HashMap<>();
+    for (final JsonNode quota : JSON.readTree(out.toString()).path("quotas")) {
+      final Map<String, Long> runtime = new TreeMap<>();
+      quota
+          .path("runtime")
+          .fields()
+          .forEachRemaining(e -> runtime.put(e.getKey(), e.getValue().asLong()));
+      runtimes.put(quota.path("name").asText(), runtime);
+    }
+    return runtimes;
+  }
+
+  /** "group resource" to the new runtime, for every runtime that differs. */
+  private static Map<String, Long> changedRuntimes(
+      Map<String, Map<String, Long>> before, Map<String, Map<String, Long>> after) {
+    final Map<String, Long> changed = new TreeMap<>();
+    after.forEach(
+        (group, runtime) ->
+            runtime.forEach(
+                (resource, amount) -> {
+                  if (!amount.equals(before.get(group).get(resource))) {
+                    changed.put(group + " " + resource, amount);
+                  }
+                }));
+    return changed;
+  }
+}

@@ -1,0 +1,47 @@
+package io.quotaflow.admission.view;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** The JSON of a cluster's recent evictions and denials, newest first. */
+public final class ActivityJson {
+
+  private ActivityJson() {}
+
+  /** {@code {"cluster", "evictions": [...], "denials": [...]}}. */
+  public static ObjectNode of(String cluster, RecentActivity activity) {
+    final ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("cluster", cluster);
+    final ArrayNode evictions = node.putArray("evictions");
+    for (final RecentActivity.Eviction eviction : activity.evictions(cluster)) {
+      final ObjectNode e = evictions.addObject();
+      e.put("commandId", eviction.commandId());
+      e.put("namespace", eviction.pod().namespace());
+      e.put("name", eviction.pod().name());
+      e.put("group", eviction.group());
+      e.put("reason", eviction.reason());
+      e.put("attempt", eviction.attempt());
+      e.put("issuedAt", eviction.issuedAt().toEpochMilli());
+      eviction.outcome().ifPresentOrElse(o -> e.put("outcome", o), () -> e.putNull("outcome"));
+      e.put("message", eviction.message());
+      eviction
+          .completedAt()
+          .ifPresentOrElse(
+              at -> e.put("completedAt", at.toEpochMilli()), () -> e.putNull("completedAt"));
+    }
+    final ArrayNode denials = node.putArray("denials");
+    for (final RecentActivity.Denial denial : activity.denials(cluster)) {
+      final ObjectNode d = denials.addObject();
+      d.put("namespace", denial.pod().namespace());
+      d.put("name", denial.pod().name());
+      d.put("group", denial.group());
+      d.put("reason", denial.reason());
+      d.put("source", denial.source());
+      d.put("warnedOnly", denial.warnedOnly());
+      d.put("last", denial.last().toEpochMilli());
+      d.put("count", denial.count());
+    }
+    return node;
+  }
+}
