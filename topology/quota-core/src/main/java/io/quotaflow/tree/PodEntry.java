@@ -17,9 +17,6 @@ final class PodEntry {
   /** The slot charged, or -1. */
   int group = -1;
 
-  /** The hash of the pod's reference, kept by {@link PodTable}. */
-  int hash;
-
   /** Where the entry sits in its group's {@link GroupPods}, or -1. */
   int position = -1;
 
