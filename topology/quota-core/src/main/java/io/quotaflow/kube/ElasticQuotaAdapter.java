@@ -67,6 +67,9 @@ public final class ElasticQuotaAdapter {
         .ifPresent(builder::lendingLimit);
     resourceAnnotation(annotations, QuotaLabels.BORROWING_LIMIT, problems)
         .ifPresent(builder::borrowingLimit);
+    // Its problems stay with the reservation: a bad one never invalidates the group's quota.
+    ReservationAnnotation.read(annotations.get(QuotaLabels.RESERVATION))
+        .ifPresent(builder::reservation);
     return builder.problems(problems).build();
   }
 

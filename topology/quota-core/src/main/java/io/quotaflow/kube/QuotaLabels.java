@@ -34,6 +34,18 @@ public final class QuotaLabels {
   /** ElasticQuota annotation: JSON resource list, at most this much above min is borrowed. */
   public static final String BORROWING_LIMIT = "quotaflow.io/borrowing-limit";
 
+  /**
+   * ElasticQuota annotation: JSON object, the group's node reservation ({@code policy}, {@code
+   * resource}, {@code percentage}); read by {@link ReservationAnnotation}.
+   */
+  public static final String RESERVATION = "quotaflow.io/reservation";
+
+  /**
+   * ElasticQuota annotation written by quotaflow's status writer: the reservation's state as JSON
+   * ({@code nodes}, {@code satisfied}, {@code idle}, ...).
+   */
+  public static final String RESERVATION_STATUS = "quotaflow.io/reservation-status";
+
   /** Pod label: the group the pod is charged to. */
   public static final String QUOTA_NAME = KOORDINATOR_PREFIX + "name";
 

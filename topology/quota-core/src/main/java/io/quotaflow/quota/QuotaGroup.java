@@ -20,6 +20,8 @@ import java.util.Optional;
  * @param borrowingLimit at most this much above min is borrowed (quotaflow.io/borrowing-limit)
  * @param namespaces namespaces whose pods belong to this group (the namespaces annotation)
  * @param problems fields that could not be read; the group exists but may be invalid (SPEC 9)
+ * @param reservation the node reservation (quotaflow.io/reservation); empty when not annotated. It
+ *     never affects the group's quota: an unreadable one carries its own problems
  */
 public record QuotaGroup(
     String name,
@@ -32,7 +34,8 @@ public record QuotaGroup(
     Optional<ResourceList> lendingLimit,
     Optional<ResourceList> borrowingLimit,
     List<String> namespaces,
-    List<SpecProblem> problems) {
+    List<SpecProblem> problems,
+    Optional<ReservationSpec> reservation) {
 
   public QuotaGroup {
     Objects.requireNonNull(name, "name");
@@ -44,6 +47,35 @@ public record QuotaGroup(
     Objects.requireNonNull(borrowingLimit, "borrowingLimit");
     namespaces = List.copyOf(namespaces);
     problems = List.copyOf(problems);
+    Objects.requireNonNull(reservation, "reservation");
+  }
+
+  /** A group without reservation: the fields the quota tree reads (SPEC 3, 12). */
+  public QuotaGroup(
+      String name,
+      String parent,
+      boolean parentGroup,
+      ResourceList min,
+      ResourceList max,
+      Optional<ResourceList> sharedWeight,
+      boolean allowLent,
+      Optional<ResourceList> lendingLimit,
+      Optional<ResourceList> borrowingLimit,
+      List<String> namespaces,
+      List<SpecProblem> problems) {
+    this(
+        name,
+        parent,
+        parentGroup,
+        min,
+        max,
+        sharedWeight,
+        allowLent,
+        lendingLimit,
+        borrowingLimit,
+        namespaces,
+        problems,
+        Optional.empty());
   }
 
   /** A builder with Koordinator's defaults: child of the root, leaf, lending, no limits. */
@@ -64,6 +96,7 @@ public record QuotaGroup(
     sharedWeight.ifPresent(builder::sharedWeight);
     lendingLimit.ifPresent(builder::lendingLimit);
     borrowingLimit.ifPresent(builder::borrowingLimit);
+    reservation.ifPresent(builder::reservation);
     return builder;
   }
 
@@ -80,6 +113,7 @@ public record QuotaGroup(
     private Optional<ResourceList> borrowingLimit = Optional.empty();
     private List<String> namespaces = List.of();
     private final List<SpecProblem> problems = new ArrayList<>();
+    private Optional<ReservationSpec> reservation = Optional.empty();
 
     private Builder(String name) {
       this.name = name;
@@ -141,6 +175,16 @@ public record QuotaGroup(
       return this;
     }
 
+    public Builder reservation(ReservationSpec reservation) {
+      this.reservation = Optional.of(reservation);
+      return this;
+    }
+
+    public Builder noReservation() {
+      this.reservation = Optional.empty();
+      return this;
+    }
+
     public QuotaGroup build() {
       return new QuotaGroup(
           name,
@@ -153,7 +197,8 @@ public record QuotaGroup(
           lendingLimit,
           borrowingLimit,
           namespaces,
-          problems);
+          problems,
+          reservation);
     }
   }
 }
