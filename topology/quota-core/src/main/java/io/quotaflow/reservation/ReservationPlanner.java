@@ -108,14 +108,13 @@ public final class ReservationPlanner {
       kept.put(input.name(), lock);
     }
     // Choose, oldest first, among what the kept locks leave.
+    final Map<String, List<String>> chosen = new HashMap<>(kept);
     for (final ReservationInput input : ordered) {
       final ReservationTarget target = targets.get(input.name());
       if (target == null) {
         continue;
       }
-      final ReservationSpec spec = input.group().reservation().orElseThrow();
       List<String> lock = kept.get(input.name());
-      Optional<String> reason = Optional.empty();
       if (lock == null) {
         final List<ReservationCandidate> candidates =
             cluster.candidates(input.name(), input.held(), taken, load);
@@ -126,11 +125,32 @@ public final class ReservationPlanner {
           lock = choice.get().nodes();
           locked = locked.plus(cluster.allocatable(lock));
           taken.addAll(lock);
-        } else {
-          reason = Optional.of(unsatisfied(input.name(), target, candidates, cluster, locked));
         }
       }
-      final List<String> nodesLocked = lock == null ? List.of() : List.copyOf(lock);
+      if (lock != null) {
+        chosen.put(input.name(), lock);
+      }
+    }
+    // Statuses last, so that why one is not satisfied is told against the locks as they end up:
+    // planning again with the same inputs then says exactly the same.
+    for (final ReservationInput input : ordered) {
+      final ReservationTarget target = targets.get(input.name());
+      if (target == null) {
+        continue;
+      }
+      final ReservationSpec spec = input.group().reservation().orElseThrow();
+      final List<String> lock = chosen.get(input.name());
+      final Optional<String> reason =
+          lock != null
+              ? Optional.empty()
+              : Optional.of(
+                  unsatisfied(
+                      input.name(),
+                      target,
+                      cluster.candidates(input.name(), List.of(), taken, load),
+                      cluster,
+                      locked));
+      final List<String> nodesLocked = lock == null ? List.of() : lock.stream().sorted().toList();
       statuses.put(
           input.name(),
           new ReservationStatus(
@@ -139,7 +159,7 @@ public final class ReservationPlanner {
               reason,
               target.amounts(),
               target.minNodes(),
-              nodesLocked.stream().sorted().toList(),
+              nodesLocked,
               lock != null,
               idle(cluster, load, nodesLocked),
               input.requestedAt()));
