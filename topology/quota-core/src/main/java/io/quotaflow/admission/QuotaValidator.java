@@ -5,6 +5,9 @@ import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.reservation.ReservationProblem;
+import io.quotaflow.reservation.ReservationRule;
+import io.quotaflow.reservation.ReservationRules;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.TreeSnapshot;
 import java.util.ArrayList;
@@ -13,6 +16,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -51,6 +55,19 @@ public final class QuotaValidator {
    */
   public static List<Violation> validate(
       QuotaChange change, Collection<QuotaGroup> current, Map<String, Integer> podsPerGroup) {
+    return validate(change, current, podsPerGroup, Optional.empty());
+  }
+
+  /**
+   * Every rule {@code change} breaks, the node reservation's included (docs/semantics.md section
+   * 14): its rules against {@code clusterTotal}, the total the tree shares; without it, a
+   * reservation is checked against the group's max only.
+   */
+  public static List<Violation> validate(
+      QuotaChange change,
+      Collection<QuotaGroup> current,
+      Map<String, Integer> podsPerGroup,
+      Optional<ResourceList> clusterTotal) {
     if (change instanceof QuotaChange.Update update && !update.changesTree()) {
       return List.of();
     }
@@ -97,7 +114,26 @@ public final class QuotaValidator {
       checkOwnChildren(group, after, podsPerGroup, violations);
     }
     checkNamespaces(group, after, violations);
+    checkReservation(group, clusterTotal, violations);
     return violations;
+  }
+
+  private static void checkReservation(
+      QuotaGroup group, Optional<ResourceList> clusterTotal, List<Violation> violations) {
+    for (final ReservationProblem problem : ReservationRules.check(group, clusterTotal, 0)) {
+      violations.add(
+          new Violation(rule(problem.rule()), group.name(), problem.field(), problem.message()));
+    }
+  }
+
+  private static Rule rule(ReservationRule rule) {
+    return switch (rule) {
+      case READABLE -> Rule.RESERVATION_READABLE;
+      case ON_LEAF -> Rule.RESERVATION_ON_LEAF;
+      case PERCENTAGE_IN_RANGE -> Rule.RESERVATION_PERCENTAGE_IN_RANGE;
+      case WITHIN_MAX -> Rule.RESERVATION_WITHIN_MAX;
+      case WITHIN_CLUSTER -> Rule.RESERVATION_WITHIN_CLUSTER;
+    };
   }
 
   private static void checkSpec(QuotaGroup group, List<Violation> violations) {

@@ -55,21 +55,17 @@ public final class ClusterReservations {
   private final Map<String, ReservationSpec> planned = new HashMap<>();
 
   /**
-   * @param options the quota options (derived resources, which nodes count)
-   * @param maxLockedPercent the locked-share cap, 0 to 100
+   * @param options the quota options: derived resources, which nodes count, and the locked-share
+   *     cap ({@link QuotaOptions#reservationMaxLockedPercent()})
    */
-  public ClusterReservations(QuotaOptions options, int maxLockedPercent) {
-    this(options, maxLockedPercent, LockChooser::choose);
+  public ClusterReservations(QuotaOptions options) {
+    this(options, LockChooser::choose);
   }
 
   /** With another way of choosing nodes (the benchmarks' peer). */
-  public ClusterReservations(QuotaOptions options, int maxLockedPercent, NodeChooser chooser) {
+  public ClusterReservations(QuotaOptions options, NodeChooser chooser) {
     this.options = Objects.requireNonNull(options, "options");
-    if (maxLockedPercent < 0 || maxLockedPercent > 100) {
-      throw new IllegalArgumentException(
-          "the locked-share cap is a percentage from 0 to 100: " + maxLockedPercent);
-    }
-    this.maxLockedPercent = maxLockedPercent;
+    this.maxLockedPercent = options.reservationMaxLockedPercent();
     this.chooser = Objects.requireNonNull(chooser, "chooser");
   }
 

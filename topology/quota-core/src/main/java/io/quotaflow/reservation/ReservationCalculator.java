@@ -21,8 +21,8 @@ public final class ReservationCalculator {
 
   /** The reservation statuses of {@code inputs}' groups that carry one, by group name. */
   public static Map<String, ReservationStatus> compute(
-      ClusterInputs inputs, TreeSnapshot snapshot, QuotaOptions options, int maxLockedPercent) {
-    final ClusterReservations reservations = new ClusterReservations(options, maxLockedPercent);
+      ClusterInputs inputs, TreeSnapshot snapshot, QuotaOptions options) {
+    final ClusterReservations reservations = new ClusterReservations(options);
     inputs.nodes().forEach(reservations::putNode);
     inputs.groups().forEach(reservations::putGroup);
     inputs.pods().forEach(reservations::putPod);

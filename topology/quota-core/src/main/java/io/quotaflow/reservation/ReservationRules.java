@@ -9,6 +9,7 @@ import io.quotaflow.quota.SpecialGroups;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The rules of a node reservation, shared by the quota webhook (which rejects a change that breaks
@@ -27,6 +28,15 @@ public final class ReservationRules {
    */
   public static List<ReservationProblem> check(
       QuotaGroup group, ResourceList clusterTotal, int nodes) {
+    return check(group, Optional.of(clusterTotal), nodes);
+  }
+
+  /**
+   * Every rule the reservation of {@code group} breaks; with the cluster total unknown, the
+   * reservation is not checked against it, and a percentage only for its range.
+   */
+  public static List<ReservationProblem> check(
+      QuotaGroup group, Optional<ResourceList> knownTotal, int nodes) {
     if (group.reservation().isEmpty()) {
       return List.of();
     }
@@ -60,7 +70,11 @@ public final class ReservationRules {
     if (!problems.isEmpty()) {
       return problems;
     }
-    final ReservationTarget target = ReservationTarget.of(spec, clusterTotal, nodes);
+    final ResourceList clusterTotal = knownTotal.orElse(ResourceList.empty());
+    final ReservationTarget target =
+        knownTotal.isPresent()
+            ? ReservationTarget.of(spec, clusterTotal, nodes)
+            : new ReservationTarget(spec.resource().orElse(ResourceList.empty()), 0);
     target
         .amounts()
         .asMap()
@@ -75,7 +89,7 @@ public final class ReservationRules {
                             "reservation %d is above the group's max %d in %s",
                             amount, group.max().get(dimension), dimension)));
               }
-              if (amount > clusterTotal.get(dimension)) {
+              if (knownTotal.isPresent() && amount > clusterTotal.get(dimension)) {
                 problems.add(
                     new ReservationProblem(
                         ReservationRule.WITHIN_CLUSTER,

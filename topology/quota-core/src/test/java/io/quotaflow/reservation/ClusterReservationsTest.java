@@ -30,7 +30,7 @@ class ClusterReservationsTest {
 
   @BeforeEach
   void fourNodesOfEightCores() {
-    reservations = new ClusterReservations(QuotaOptions.DEFAULTS, 50);
+    reservations = new ClusterReservations(QuotaOptions.DEFAULTS);
     for (int i = 1; i <= 4; i++) {
       reservations.putNode(QuotaNode.healthy("node-" + i, cpu(8_000)));
     }

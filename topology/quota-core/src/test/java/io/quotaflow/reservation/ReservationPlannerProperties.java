@@ -25,7 +25,8 @@ import net.jqwik.api.statistics.Statistics;
 class ReservationPlannerProperties {
 
   private static ClusterReservations fed(RandomClusters.Cluster cluster, int cap) {
-    final ClusterReservations reservations = new ClusterReservations(QuotaOptions.DEFAULTS, cap);
+    final ClusterReservations reservations =
+        new ClusterReservations(QuotaOptions.DEFAULTS.withReservationMaxLockedPercent(cap));
     cluster.nodes().forEach(reservations::putNode);
     cluster.groups().forEach(reservations::putGroup);
     cluster.pods().forEach(reservations::putPod);
