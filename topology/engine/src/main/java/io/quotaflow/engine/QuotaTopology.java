@@ -10,6 +10,7 @@ import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.PodId;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.internal.ClusterEvent;
@@ -49,7 +50,8 @@ import org.apache.kafka.streams.state.Stores;
  *                                                                        │
  *                          cluster-quota ─► runtime.v1, pod-classes.v1, evictions.v1
  *                          stores: cluster-inputs, runtime, pod-assignments,
- *                                  over-used-since, eviction-ledger, eviction-retry-at
+ *                                  over-used-since, eviction-ledger, eviction-retry-at,
+ *                                  reservations, reservation-intruders-since
  *
  * (With inputs partitioned by cluster only the results are repartitioned, through
  * eviction-results-by-cluster.)
@@ -157,7 +159,9 @@ public final class QuotaTopology {
         TopologyNames.POD_ASSIGNMENTS_STORE,
         TopologyNames.OVER_USED_SINCE_STORE,
         TopologyNames.EVICTION_LEDGER_STORE,
-        TopologyNames.EVICTION_RETRY_AT_STORE);
+        TopologyNames.EVICTION_RETRY_AT_STORE,
+        TopologyNames.RESERVATIONS_STORE,
+        TopologyNames.RESERVATION_INTRUDERS_SINCE_STORE);
 
     final Topology topology = builder.build();
     sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());
@@ -251,7 +255,15 @@ public final class QuotaTopology {
             PodId.serde(),
             AvroSerde.forValues(EvictionCommand.class)),
         Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.EVICTION_RETRY_AT_STORE), PodId.serde(), Serdes.Long()));
+            supplier.apply(TopologyNames.EVICTION_RETRY_AT_STORE), PodId.serde(), Serdes.Long()),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.RESERVATIONS_STORE),
+            GroupId.serde(),
+            AvroSerde.forValues(GroupReservation.class)),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.RESERVATION_INTRUDERS_SINCE_STORE),
+            PodId.serde(),
+            Serdes.Long()));
   }
 
   private static <K, V> void sink(

@@ -85,6 +85,10 @@ final class ProcessorHarness {
     return event(InputEvents.node(new NodeKey(cluster, name), node));
   }
 
+  ProcessorHarness deleteNode(final String cluster, final String name) {
+    return event(InputEvents.node(new NodeKey(cluster, name), (NodeState) null));
+  }
+
   /** The executor's result with {@code outcome} for {@code command}. */
   ProcessorHarness answer(
       final Record<PodKey, EvictionCommand> command, final EvictionOutcome outcome) {

@@ -202,6 +202,27 @@ public final class EngineSettings {
               + " 'nvidia.com/gpu -> quotaflow.io/gpu-memory x 32'.",
           Parsers.list(EngineSettings::derivedResource));
 
+  /** How often every reservation's locks are chosen again without any input changing. */
+  public static final Setting<Duration> RESERVATION_RELOCK_INTERVAL =
+      new Setting<>(
+          "reservation.relock.interval",
+          "duration",
+          "10s",
+          "Wall-clock interval at which the node reservations of every cluster are planned again"
+              + " (the design's relock); node and quota events plan them at once, pod events only"
+              + " refresh what is idle on the locked nodes.",
+          Parsers::duration);
+
+  /** The locked-share cap of node reservations. */
+  public static final Setting<Integer> RESERVATION_MAX_LOCKED_PERCENT =
+      new Setting<>(
+          "reservation.max.locked.percent",
+          "int",
+          String.valueOf(QuotaOptions.DEFAULT_RESERVATION_MAX_LOCKED_PERCENT),
+          "The most of the cluster total, in percent per dimension, that node reservations may"
+              + " lock together (0 to 100); the oldest reservation keeps its lock first.",
+          EngineSettings::percent);
+
   /** Every engine setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -223,7 +244,9 @@ public final class EngineSettings {
           USED_POLICY,
           COUNT_TERMINATING_PODS,
           ONLY_READY_SCHEDULABLE_NODES,
-          DERIVED_RESOURCES);
+          DERIVED_RESOURCES,
+          RESERVATION_RELOCK_INTERVAL,
+          RESERVATION_MAX_LOCKED_PERCENT);
 
   private EngineSettings() {}
 
@@ -235,7 +258,22 @@ public final class EngineSettings {
         .withUsedPolicy(config.get(USED_POLICY))
         .withCountTerminatingPods(config.get(COUNT_TERMINATING_PODS))
         .withOnlyReadySchedulableNodes(config.get(ONLY_READY_SCHEDULABLE_NODES))
-        .withDerivedResources(config.get(DERIVED_RESOURCES));
+        .withDerivedResources(config.get(DERIVED_RESOURCES))
+        .withReservationMaxLockedPercent(config.get(RESERVATION_MAX_LOCKED_PERCENT));
+  }
+
+  /** A whole percentage from 0 to 100. */
+  private static int percent(final String text) {
+    try {
+      final int value = Integer.parseInt(text.trim());
+      if (value >= 0 && value <= 100) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw new IllegalArgumentException(
+        "expected a whole percentage from 0 to 100, got '" + text + "'");
   }
 
   /**

@@ -48,8 +48,16 @@ public final class EngineMetrics {
    */
   public static final String EVICTIONS_EXHAUSTED = "quotaflow.engine.evictions.exhausted";
 
+  /**
+   * Timer of one cluster's node reservation plan (the locks chosen again, or their idle amounts
+   * refreshed), tag {@code kind}: {@code plan} or {@code refresh}.
+   */
+  public static final String RESERVATION_PLAN_TIME = "quotaflow.engine.reservations.plan";
+
   private final MeterRegistry registry;
   private final Timer recomputeTime;
+  private final Timer reservationPlanTime;
+  private final Timer reservationRefreshTime;
   private final Map<String, Counter> read = new ConcurrentHashMap<>();
   private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
   private final Map<String, Counter> evictions = new ConcurrentHashMap<>();
@@ -64,6 +72,20 @@ public final class EngineMetrics {
         Timer.builder(RECOMPUTE_TIME)
             .description("Time to recompute one cluster's quota tree and emit its changes")
             .register(registry);
+    this.reservationPlanTime = reservationTimer("plan");
+    this.reservationRefreshTime = reservationTimer("refresh");
+  }
+
+  private Timer reservationTimer(final String kind) {
+    return Timer.builder(RESERVATION_PLAN_TIME)
+        .description("Time to plan one cluster's node reservations")
+        .tag("kind", kind)
+        .register(registry);
+  }
+
+  /** One cluster's reservations were planned ({@code full}) or their idle amounts refreshed. */
+  public void reservationsPlanned(final boolean full, final Duration time) {
+    (full ? reservationPlanTime : reservationRefreshTime).record(time);
   }
 
   /** Meters that go nowhere, for tests and tools that do not export them. */
