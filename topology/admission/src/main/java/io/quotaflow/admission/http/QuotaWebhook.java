@@ -9,9 +9,13 @@ import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.kube.ElasticQuotaAdapter;
 import io.quotaflow.kube.ElasticQuotaApi;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.GroupStatus;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -22,7 +26,7 @@ import java.util.TreeSet;
 final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
 
   /** A parsed review: the request and the change it proposes (empty for CONNECT). */
-  record Review(AdmissionRequest request, java.util.Optional<QuotaChange> change) {}
+  record Review(AdmissionRequest request, Optional<QuotaChange> change) {}
 
   private final PluginConfig config;
 
@@ -55,7 +59,7 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
           case "DELETE" -> new QuotaChange.Delete(deletedName(request));
           default -> null;
         };
-    return new Review(request, java.util.Optional.ofNullable(change));
+    return new Review(request, Optional.ofNullable(change));
   }
 
   @Override
@@ -69,7 +73,7 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
       return unchanged(uid);
     }
     final List<Violation> violations =
-        QuotaValidator.validate(change, view.quotas(), podCounts(change, view));
+        QuotaValidator.validate(change, view.quotas(), podCounts(change, view), clusterTotal(view));
     if (violations.isEmpty()) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "allowed");
     }
@@ -115,6 +119,14 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
 
   private static Answer unchanged(String uid) {
     return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "unchanged");
+  }
+
+  /**
+   * The cluster total a reservation is checked against: the system group's runtime, which is
+   * reported as exactly that total (docs/semantics.md, special groups).
+   */
+  private static Optional<ResourceList> clusterTotal(ClusterView view) {
+    return view.group(SpecialGroups.SYSTEM).map(GroupStatus::runtime);
   }
 
   /** Pods of the groups the rules about pods look at: the changed group and its new parent. */
