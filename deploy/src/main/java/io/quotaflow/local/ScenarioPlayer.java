@@ -175,7 +175,7 @@ final class ScenarioPlayer {
         .forEach(
             (group, expected) -> {
               if (expected.absent()) {
-                say("  %s reserves no node any more", group);
+                say("  %s reserves no node", group);
               }
             });
     Map<String, String> refused = Map.of();
@@ -213,7 +213,7 @@ final class ScenarioPlayer {
     final List<PodRef> evicted =
         await(step, "evictions of " + step.expect().evicted(), () -> evictedIfExpected(step));
     for (final PodRef ref : step.expect().evicted()) {
-      say("  quotaflow evicted %s (lowest priority first), and it is gone", ref);
+      say("  quotaflow evicted %s through the eviction API, and it is gone", ref);
     }
     return new StepOutcome(runtime, evicted, answer, message, reservations, refused, placed);
   }
