@@ -3,6 +3,7 @@ package io.quotaflow.reservation;
 import io.quotaflow.quota.ResourceList;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,9 +17,11 @@ import java.util.Optional;
  * the design's criteria in its order, compared lexicographically:
  *
  * <ol>
- *   <li>least excess over the target: {@code Σ over the target's dimensions of (allocatable −
- *       target)}, each dimension scaled to millionths of the cluster total so dimensions of
- *       different units add up;
+ *   <li>least excess over the target: {@code Σ over the dimensions of (allocatable − target)}, each
+ *       dimension scaled to millionths of the cluster total so dimensions of different units add
+ *       up. Every dimension of the cluster counts, a dimension the reservation does not name with a
+ *       target of 0 (a GPU node locked for a cpu reservation wastes its GPUs), except the pod-slot
+ *       count {@code pods}, which every node has and would make fewer nodes always tighter;
  *   <li>most of the group's own use on the nodes (its pods' requests there, on the same scale);
  *   <li>fewest nodes;
  *   <li>most idle allocatable (on the same scale);
@@ -29,22 +32,26 @@ import java.util.Optional;
  * the search runs over how many nodes of each such shape to take, and within a shape takes the best
  * nodes by criteria 2, 4 and 5 (which is exact: those criteria are sums). The exact search is a
  * depth-first branch and bound over these counts; when it needs more than {@link
- * #EXACT_STEP_BUDGET} steps (never with 16 candidates or fewer, nor with few node shapes) the
- * heuristic decides: greedy on the largest reduction of what is still missing, pruned to an
- * irreducible set, then improved by single swaps (at most {@link #IMPROVEMENT_ROUNDS} rounds). The
- * heuristic always finds a set when the candidates cover the target and no cap binds; under a
- * binding cap it may miss one. Deterministic throughout.
+ * #EXACT_STEP_BUDGET} steps (never with 15 candidates or fewer: they have at most 2^16 subsets to
+ * visit; usually not with a few node types either) the heuristic decides: greedy on the most of
+ * what is still missing covered per unit of allocatable locked, pruned to an irreducible set, then
+ * improved by single swaps (at most {@link #IMPROVEMENT_ROUNDS} rounds). The heuristic always finds
+ * a set when the candidates cover the target and no cap binds; under a binding cap it may miss one.
+ * Deterministic throughout.
  *
  * <p>Rounding: scaling to millionths rounds each node's amount down and the target up; it only
  * ranks sets, coverage and the cap are checked on exact amounts.
  */
 public final class LockChooser {
 
-  /** Steps of the exact search before the heuristic decides instead: 2^18. */
-  public static final int EXACT_STEP_BUDGET = 1 << 18;
+  /** Steps of the exact search before the heuristic decides instead: 2^16. */
+  public static final int EXACT_STEP_BUDGET = 1 << 16;
 
   /** Rounds of single swaps the heuristic tries after its greedy choice. */
-  public static final int IMPROVEMENT_ROUNDS = 32;
+  public static final int IMPROVEMENT_ROUNDS = 16;
+
+  /** The pod-slot dimension, left out of the ranking (see the class comment). */
+  static final String POD_SLOTS = "pods";
 
   /** Amounts to cover are capped here (2^61), so that sums of a few nodes never overflow. */
   private static final long MAX_AMOUNT = 1L << 61;
@@ -195,8 +202,12 @@ public final class LockChooser {
     private final int minNodes;
     private final Shape[] shapes;
 
-    // Search state.
+    // Search state: how many nodes of each shape, and the shapes taken (a dense list, so that
+    // checking a set costs its size, not the number of shapes).
     private int[] counts;
+    private int[] chosen;
+    private int[] position;
+    private int chosenCount;
     private long[] sum;
     private long[] capSum;
     private long[] rankedSum;
@@ -204,6 +215,7 @@ public final class LockChooser {
     private long budget;
     private int[] best;
     private Rank bestRank;
+    private List<String> bestNames;
 
     Search(LockRequest request) {
       final Map<String, Long> amounts = new LinkedHashMap<>();
@@ -227,7 +239,7 @@ public final class LockChooser {
         cap[j] = Math.max(0, request.capRemaining().get(capDims[j]));
       }
       final ResourceList total = request.clusterTotal();
-      rankDims = coverDims.length > 0 ? coverDims : total.names().toArray(String[]::new);
+      rankDims = rankDimensions(coverDims, total);
       rankedTarget = new long[rankDims.length];
       rankTotals = new long[rankDims.length];
       for (int r = 0; r < rankDims.length; r++) {
@@ -237,6 +249,20 @@ public final class LockChooser {
       }
       minNodes = request.target().minNodes();
       shapes = shapes(request.candidates(), total);
+    }
+
+    /** The target's dimensions first, then every other one of the cluster but pod slots. */
+    private static String[] rankDimensions(String[] cover, ResourceList total) {
+      final List<String> dims = new ArrayList<>(List.of(cover));
+      for (final String dimension : total.names()) {
+        if (!dims.contains(dimension) && !POD_SLOTS.equals(dimension)) {
+          dims.add(dimension);
+        }
+      }
+      if (dims.isEmpty()) {
+        dims.addAll(total.names());
+      }
+      return dims.toArray(String[]::new);
     }
 
     private Shape[] shapes(List<ReservationCandidate> candidates, ResourceList total) {
@@ -332,11 +358,15 @@ public final class LockChooser {
 
     private void reset() {
       counts = new int[shapes.length];
+      chosen = new int[shapes.length];
+      position = new int[shapes.length];
+      chosenCount = 0;
       sum = new long[coverDims.length];
       capSum = new long[capDims.length];
       rankedSum = new long[rankDims.length];
       best = null;
       bestRank = null;
+      bestNames = null;
     }
 
     // ------------------------------------------------------------------------------------------
@@ -418,20 +448,24 @@ public final class LockChooser {
       return Optional.of(names(counts));
     }
 
-    /** The shape whose next node covers most of what is missing; -1 when none helps. */
+    /**
+     * The shape whose next node covers the most of what is missing per unit of allocatable it locks
+     * (all on the ranking scale); -1 when none helps. When only the node count is short, the
+     * smallest node.
+     */
     private int greediest(int count) {
       final long[] missing = new long[coverDims.length];
       boolean resourcesMissing = false;
       for (int j = 0; j < coverDims.length; j++) {
         final long deficit = target[j] - sum[j];
         if (deficit > 0) {
-          // Ranked on the same scale as the shapes (the rank dimensions are the target's here).
-          missing[j] = scaledDeficit(j, deficit);
+          // The target's dimensions come first among the rank dimensions: the same scale.
+          missing[j] = Math.max(1, scaled(deficit, rankTotals[j]));
           resourcesMissing = true;
         }
       }
-      int chosen = -1;
-      long chosenGain = -1;
+      int chosenShape = -1;
+      long chosenGain = 0;
       for (int s = 0; s < shapes.length; s++) {
         final Shape shape = shapes[s];
         if (counts[s] >= shape.nodes.size() || !fitsCap(shape)) {
@@ -440,37 +474,43 @@ public final class LockChooser {
         long gain = 0;
         boolean helps = false;
         for (int j = 0; j < coverDims.length; j++) {
-          if (target[j] - sum[j] > 0 && shape.cover[j] > 0) {
+          if (missing[j] > 0 && shape.cover[j] > 0) {
             helps = true;
-            gain += Math.min(shape.ranked[j], missing[j]);
+            gain += Math.max(1, Math.min(shape.ranked[j], missing[j]));
           }
         }
         if (resourcesMissing && !helps) {
           continue;
         }
-        if (chosen < 0 || better(s, gain, chosen, chosenGain)) {
-          chosen = s;
+        if (chosenShape < 0 || better(s, gain, chosenShape, chosenGain)) {
+          chosenShape = s;
           chosenGain = gain;
         }
       }
-      return chosen;
+      return chosenShape;
     }
 
-    private long scaledDeficit(int j, long deficit) {
-      // The target's dimensions are the rank dimensions here: the same scale as the shapes'.
-      return scaled(deficit, rankTotals[j]);
-    }
-
-    /** Greedy order: more gain, then smaller nodes (less waste), then the better next node. */
+    /**
+     * Greedy order: more gain per unit of size (compared exactly, by cross products), then more
+     * gain, then smaller nodes, then the better next node.
+     */
     private boolean better(int s, long gain, int other, long otherGain) {
+      final long size = Math.max(1, shapes[s].size);
+      final long otherSize = Math.max(1, shapes[other].size);
+      final int efficiency =
+          Long.compare(
+              Math.multiplyHigh(gain, otherSize) == 0 ? gain * otherSize : Long.MAX_VALUE,
+              Math.multiplyHigh(otherGain, size) == 0 ? otherGain * size : Long.MAX_VALUE);
+      if (efficiency != 0) {
+        return efficiency > 0;
+      }
       if (gain != otherGain) {
         return gain > otherGain;
       }
       if (shapes[s].size != shapes[other].size) {
         return shapes[s].size < shapes[other].size;
       }
-      final int c = compareNext(s, other);
-      return c < 0;
+      return compareNext(s, other) < 0;
     }
 
     /** Compares the next untaken node of two shapes: use, idle, held, then name. */
@@ -502,10 +542,12 @@ public final class LockChooser {
     private int prune(int count) {
       while (true) {
         int drop = -1;
-        for (int s = 0; s < shapes.length; s++) {
-          if (counts[s] > 0
-              && removable(s, count)
-              && (drop < 0 || shapes[s].size > shapes[drop].size)) {
+        for (int i = 0; i < chosenCount; i++) {
+          final int s = chosen[i];
+          if (removable(s, count)
+              && (drop < 0
+                  || shapes[s].size > shapes[drop].size
+                  || (shapes[s].size == shapes[drop].size && s > drop))) {
             drop = s;
           }
         }
@@ -532,31 +574,45 @@ public final class LockChooser {
 
     /**
      * One round of swaps: the single exchange of a taken node for a node of another shape that
-     * gives the best irreducible covering set, if it is better than the current one.
+     * gives the best irreducible covering set, if it is better than the current one. Candidates are
+     * looked at by excess first (cheap to know), so that only the few of the least excess are
+     * checked in full.
      */
     private boolean improve(int count) {
       final Rank current = rank(count);
-      Rank bestSwap = current;
-      int out = -1;
-      int in = -1;
-      for (int s = 0; s < shapes.length; s++) {
-        if (counts[s] == 0) {
-          continue;
-        }
+      final int[] taken = Arrays.copyOf(chosen, chosenCount);
+      Arrays.sort(taken);
+      final List<long[]> swaps = new ArrayList<>();
+      for (final int s : taken) {
         add(s, -1);
         for (int t = 0; t < shapes.length; t++) {
           if (t == s || counts[t] >= shapes[t].nodes.size()) {
             continue;
           }
-          // Cheap filter first: the excess after the swap must not grow.
-          if (excessWith(t) > bestSwap.excess()) {
-            continue;
+          final long excess = excessWith(t);
+          if (excess <= current.excess() && coveredWith(t, count)) {
+            swaps.add(new long[] {excess, s, t});
           }
-          if (!fitsCap(shapes[t])) {
-            continue;
-          }
+        }
+        add(s, 1);
+      }
+      swaps.sort(
+          Comparator.comparingLong((long[] swap) -> swap[0])
+              .thenComparingLong(swap -> swap[1])
+              .thenComparingLong(swap -> swap[2]));
+      Rank bestSwap = current;
+      int out = -1;
+      int in = -1;
+      for (final long[] swap : swaps) {
+        if (out >= 0 && swap[0] > bestSwap.excess()) {
+          break;
+        }
+        final int s = (int) swap[1];
+        final int t = (int) swap[2];
+        add(s, -1);
+        if (fitsCap(shapes[t])) {
           add(t, 1);
-          if (covered(count) && irreducibleNow(count)) {
+          if (irreducibleNow(count)) {
             final Rank candidate = rank(count);
             if (candidate.compareTo(bestSwap) < 0) {
               bestSwap = candidate;
@@ -576,6 +632,19 @@ public final class LockChooser {
       return true;
     }
 
+    /** Whether the set with one more node of shape {@code t} covers the target. */
+    private boolean coveredWith(int t, int count) {
+      if (count < minNodes) {
+        return false;
+      }
+      for (int j = 0; j < coverDims.length; j++) {
+        if (sum[j] + shapes[t].cover[j] < target[j]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
     private long excessWith(int t) {
       long excess = 0;
       for (int r = 0; r < rankDims.length; r++) {
@@ -588,7 +657,16 @@ public final class LockChooser {
     // Shared
 
     private void add(int s, int nodes) {
+      final int before = counts[s];
       counts[s] += nodes;
+      if (before == 0 && counts[s] > 0) {
+        position[s] = chosenCount;
+        chosen[chosenCount++] = s;
+      } else if (before > 0 && counts[s] == 0) {
+        final int last = chosen[--chosenCount];
+        chosen[position[s]] = last;
+        position[last] = position[s];
+      }
       final Shape shape = shapes[s];
       for (int j = 0; j < coverDims.length; j++) {
         sum[j] += nodes * shape.cover[j];
@@ -623,8 +701,8 @@ public final class LockChooser {
     }
 
     private boolean irreducibleNow(int count) {
-      for (int s = 0; s < shapes.length; s++) {
-        if (counts[s] > 0 && removable(s, count)) {
+      for (int i = 0; i < chosenCount; i++) {
+        if (removable(chosen[i], count)) {
           return false;
         }
       }
@@ -643,10 +721,12 @@ public final class LockChooser {
       long used = 0;
       long idle = 0;
       long held = 0;
-      for (int s = 0; s < shapes.length; s++) {
-        used += shapes[s].usedPrefix[counts[s]];
-        idle += shapes[s].idlePrefix[counts[s]];
-        held += shapes[s].heldPrefix[counts[s]];
+      for (int i = 0; i < chosenCount; i++) {
+        final Shape shape = shapes[chosen[i]];
+        final int c = counts[chosen[i]];
+        used += shape.usedPrefix[c];
+        idle += shape.idlePrefix[c];
+        held += shape.heldPrefix[c];
       }
       return new Rank(excess(), used, count, idle, held);
     }
@@ -657,10 +737,23 @@ public final class LockChooser {
       }
       final Rank rank = rank(count);
       final int order = bestRank == null ? -1 : rank.compareTo(bestRank);
-      if (order < 0 || (order == 0 && compareNames(names(counts), names(best)) < 0)) {
+      if (order > 0) {
+        return;
+      }
+      final List<String> names = order == 0 ? names(counts) : null;
+      if (order < 0 || compareNames(names, bestNames()) < 0) {
         best = counts.clone();
         bestRank = rank;
+        bestNames = names;
       }
+    }
+
+    /** The best set's names, built once it is needed to break a tie. */
+    private List<String> bestNames() {
+      if (bestNames == null) {
+        bestNames = names(best);
+      }
+      return bestNames;
     }
 
     private List<String> names(int[] chosen) {

@@ -70,6 +70,12 @@ final class BruteForceChooser {
                 dims.add(dimension);
               }
             });
+    // Every other dimension of the cluster counts too (with a target of 0), pod slots excepted.
+    for (final String dimension : request.clusterTotal().names()) {
+      if (!dims.contains(dimension) && !dimension.equals("pods")) {
+        dims.add(dimension);
+      }
+    }
     if (dims.isEmpty()) {
       dims.addAll(request.clusterTotal().names());
     }

@@ -127,19 +127,31 @@ class LockChooserTest {
   }
 
   @Test
-  void staysWithinWhatTheCapLeavesInEveryDimensionEvenOnesTheReservationDoesNotName() {
+  void doesNotLockAGpuNodeForACpuReservationWhenCpuNodesCoverItAsTightly() {
     final List<ReservationCandidate> nodes =
         List.of(
             node("gpu-node", res("cpu", 8_000, GPU, 8)),
             node("s-1", cpu(4_000)),
             node("s-2", cpu(4_000)));
+
+    // One node would beat two, but the GPU node's eight GPUs count as excess.
+    assertThat(chosen(request(cpu(8_000), nodes))).containsExactly("s-1", "s-2");
+  }
+
+  @Test
+  void staysWithinWhatTheCapLeavesInEveryDimensionPodSlotsIncluded() {
+    final List<ReservationCandidate> nodes =
+        List.of(
+            withIdle("few-slots", res("cpu", 8_000, "pods", 10), ResourceList.empty()),
+            withIdle("many-slots", res("cpu", 8_000, "pods", 110), cpu(8_000)));
     final ReservationTarget target = new ReservationTarget(cpu(8_000), 0);
 
-    // Uncapped, one node beats two; with no GPU left under the cap, the GPU node cannot be locked.
-    assertThat(chosen(request(target, nodes, ResourceList.empty()))).containsExactly("gpu-node");
-    assertThat(chosen(request(target, nodes, res("cpu", 100_000, GPU, 0))))
-        .containsExactly("s-1", "s-2");
-    assertThat(LockChooser.choose(request(target, nodes, res("cpu", 7_999, GPU, 8)))).isEmpty();
+    // Pod slots rank nothing: the idle node wins; the cap on pod slots rules it out.
+    assertThat(chosen(request(target, nodes, ResourceList.empty()))).containsExactly("many-slots");
+    assertThat(chosen(request(target, nodes, res("cpu", 100_000, "pods", 50))))
+        .containsExactly("few-slots");
+    assertThat(LockChooser.choose(request(target, nodes, res("cpu", 7_999, "pods", 200))))
+        .isEmpty();
   }
 
   @Test
