@@ -9,7 +9,10 @@ import io.quotaflow.reservation.ReservationCandidate;
 import io.quotaflow.reservation.ReservationPlanner;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.reservation.ReservationTarget;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,20 +22,27 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * What the two choices of {@link ReservationChoiceBenchmark} lock on its workload: reservations
  * satisfied, nodes locked, the allocatable locked beyond the targets (cores, GiB, GPUs, in total
- * and as a share of the targets), how many locks are irreducible, and how many of quotaflow's
- * choices the exact search made. Not timed.
+ * and as a share of the targets), how many locks are irreducible, how many of quotaflow's choices
+ * the exact search made, and the thread CPU time of one plan (median of 21 after 20 warm-up plans):
+ * on a shared machine, wall-clock figures grow with the wait for a core, thread CPU time does not
+ * (it leaves out the garbage collector's threads: a lower bound).
  *
  * <p>Usage: {@code java -cp bench/target/benchmarks.jar
  * io.quotaflow.bench.reservation.ReservationChoiceQuality}
  */
 public final class ReservationChoiceQuality {
 
+  private static final int WARM_UP = 20;
+  private static final int RUNS = 21;
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static Object sink;
+
   private ReservationChoiceQuality() {}
 
   /** Prints one line per shape and choice. */
   public static void main(final String[] args) {
     System.out.printf(
-        "%-7s %-10s %9s %6s %14s %14s %10s %11s %6s%n",
+        "%-7s %-10s %9s %6s %14s %14s %10s %11s %6s %12s%n",
         "shape",
         "choice",
         "satisfied",
@@ -41,7 +51,8 @@ public final class ReservationChoiceQuality {
         "excess GiB",
         "excess GPU",
         "irreducible",
-        "exact");
+        "exact",
+        "cpu ms p50");
     for (final ReservationWorkload.Shape shape : ReservationWorkload.Shape.values()) {
       final ReservationWorkload workload = new ReservationWorkload(shape);
       final AtomicInteger exact = new AtomicInteger();
@@ -103,7 +114,7 @@ public final class ReservationChoiceQuality {
       }
     }
     System.out.printf(
-        "%-7s %-10s %6d/%-2d %6d %7.1f (%3.0f%%) %7.1f (%3.0f%%) %4d (%3.0f%%) %7d/%-3d %6s%n",
+        "%-7s %-10s %6d/%-2d %6d %7.1f (%3.0f%%) %7.1f (%3.0f%%) %4d (%3.0f%%) %7d/%-3d %6s %12.1f%n",
         shape,
         name,
         satisfied,
@@ -117,7 +128,34 @@ public final class ReservationChoiceQuality {
         percent(excess, targets, "nvidia.com/gpu"),
         irreducible,
         satisfied,
-        exact == null ? "-" : Integer.toString(exact.get()));
+        exact == null ? "-" : Integer.toString(exact.get()),
+        cpuMillis(workload, chooser));
+  }
+
+  /** The median thread CPU time of one plan from scratch, in milliseconds. */
+  private static double cpuMillis(final ReservationWorkload workload, final NodeChooser chooser) {
+    for (int i = 0; i < WARM_UP; i++) {
+      sink = plan(workload, chooser);
+    }
+    final long[] times = new long[RUNS];
+    for (int i = 0; i < RUNS; i++) {
+      final long started = THREADS.getCurrentThreadCpuTime();
+      sink = plan(workload, chooser);
+      times[i] = THREADS.getCurrentThreadCpuTime() - started;
+    }
+    Arrays.sort(times);
+    return times[RUNS / 2] / 1e6;
+  }
+
+  private static Map<String, ReservationStatus> plan(
+      final ReservationWorkload workload, final NodeChooser chooser) {
+    return ReservationPlanner.plan(
+        workload.nodes,
+        workload.load,
+        workload.fresh,
+        workload.options,
+        workload.options.reservationMaxLockedPercent(),
+        chooser);
   }
 
   private static double percent(ResourceList excess, ResourceList targets, String dimension) {

@@ -31,10 +31,11 @@ import java.util.Optional;
  * <p>Nodes with the same allocatable are interchangeable for coverage, excess, count and cap, so
  * the search runs over how many nodes of each such shape to take, and within a shape takes the best
  * nodes by criteria 2, 4 and 5 (which is exact: those criteria are sums). The exact search is a
- * depth-first branch and bound over these counts; when it needs more than {@link
- * #EXACT_STEP_BUDGET} steps (never with 15 candidates or fewer: they have at most 2^16 subsets to
- * visit; usually not with a few node types either) the heuristic decides: greedy on the most of
- * what is still missing covered per unit of allocatable locked, pruned to an irreducible set, then
+ * depth-first branch and bound over these counts, tried when the candidates form at most {@link
+ * #EXACT_MAX_SHAPES} shapes; when it needs more than {@link #EXACT_STEP_BUDGET} steps (never with
+ * 15 candidates or fewer: they have at most 2^16 subsets to visit; usually not with a few node
+ * types either), or when there are more shapes, the heuristic decides: greedy on the most of what
+ * is still missing covered per unit of allocatable locked, pruned to an irreducible set, then
  * improved by single swaps (at most {@link #IMPROVEMENT_ROUNDS} rounds). The heuristic always finds
  * a set when the candidates cover the target and no cap binds; under a binding cap it may miss one.
  * Deterministic throughout.
@@ -46,6 +47,12 @@ public final class LockChooser {
 
   /** Steps of the exact search before the heuristic decides instead: 2^16. */
   public static final int EXACT_STEP_BUDGET = 1 << 16;
+
+  /**
+   * The most node shapes (candidates with distinct allocatable) the exact search is tried on: with
+   * more, it would almost always run out of steps, and trying costs more than the heuristic.
+   */
+  public static final int EXACT_MAX_SHAPES = 64;
 
   /** Rounds of single swaps the heuristic tries after its greedy choice. */
   public static final int IMPROVEMENT_ROUNDS = 16;
@@ -61,9 +68,15 @@ public final class LockChooser {
 
   private LockChooser() {}
 
-  /** The best set: exact when the search fits its budget, else the heuristic's. */
+  /**
+   * The best set: exact when the candidates form at most {@link #EXACT_MAX_SHAPES} shapes and the
+   * search fits its budget, else the heuristic's.
+   */
   public static Optional<LockChoice> choose(LockRequest request) {
     final Search search = new Search(request);
+    if (search.shapes.length > EXACT_MAX_SHAPES) {
+      return search.heuristic().map(nodes -> new LockChoice(nodes, false));
+    }
     try {
       return search.exact(EXACT_STEP_BUDGET).map(nodes -> new LockChoice(nodes, true));
     } catch (BudgetExhausted e) {
