@@ -5,6 +5,7 @@ import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.PodAccounting;
 import io.quotaflow.tree.QuotaOptions;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -303,8 +304,8 @@ public final class ReservationPlanner {
       this.cap = limit.build();
     }
 
-    private static java.math.BigDecimal percent(int value) {
-      return java.math.BigDecimal.valueOf(value).movePointLeft(2);
+    private static BigDecimal percent(int value) {
+      return BigDecimal.valueOf(value).movePointLeft(2);
     }
 
     ResourceList allocatable(List<String> nodes) {
