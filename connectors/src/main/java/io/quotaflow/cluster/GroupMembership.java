@@ -1,5 +1,6 @@
 package io.quotaflow.cluster;
 
+import io.quotaflow.kafka.ClientSettings;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -197,14 +198,8 @@ public final class GroupMembership {
 
   private static Map<String, Object> adminConfig(
       final Map<String, Object> kafka, final String groupId) {
-    final Set<String> known = AdminClientConfig.configNames();
-    final Map<String, Object> config = new HashMap<>();
-    kafka.forEach(
-        (key, value) -> {
-          if (known.contains(key)) {
-            config.put(key, value);
-          }
-        });
+    final Map<String, Object> config =
+        ClientSettings.knownTo(AdminClientConfig.configNames(), kafka);
     config.put(AdminClientConfig.CLIENT_ID_CONFIG, groupId + "-admin");
     return config;
   }

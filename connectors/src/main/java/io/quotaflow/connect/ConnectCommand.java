@@ -1,14 +1,11 @@
 package io.quotaflow.connect;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.kafka.KafkaSecurity;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -172,9 +169,10 @@ public final class ConnectCommand extends ServiceCommand {
         enabled.evict(),
         enabled.status(),
         String.join("\n  ", config.describe()));
+    // Fail on TLS and SASL settings a Kafka client would trip over, before any client starts.
+    KafkaSecurity.check(config.kafka());
 
-    final JvmGcMetrics gc = bindJvmMeters();
-    try {
+    try (JvmMeters jvm = JvmMeters.bindTo(registry())) {
       final int port = config.get(ConnectSettings.METRICS_PORT);
       final Optional<MetricsEndpoint> endpoint =
           port == ConnectSettings.METRICS_OFF
@@ -187,8 +185,6 @@ public final class ConnectCommand extends ServiceCommand {
         metrics = null;
         endpoint.ifPresent(MetricsEndpoint::close);
       }
-    } finally {
-      gc.close();
     }
   }
 
@@ -337,18 +333,8 @@ public final class ConnectCommand extends ServiceCommand {
     }
   }
 
-  /** Binds the JVM's memory, GC, thread and CPU meters; the GC binder must be closed. */
-  private JvmGcMetrics bindJvmMeters() {
-    new JvmMemoryMetrics().bindTo(registry());
-    new JvmThreadMetrics().bindTo(registry());
-    new ProcessorMetrics().bindTo(registry());
-    final JvmGcMetrics gc = new JvmGcMetrics();
-    gc.bindTo(registry());
-    return gc;
-  }
-
   /** Stops a running {@link #call()} as SIGTERM would, for callers that run it in-process. */
-  void requestStop() {
+  public void requestStop() {
     stop.countDown();
   }
 

@@ -271,16 +271,10 @@ public final class ConnectSettings {
           Parsers::duration);
 
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
-  public static final int METRICS_OFF = -1;
+  public static final int METRICS_OFF = EngineSettings.METRICS_OFF;
 
-  public static final Setting<Integer> METRICS_PORT =
-      new Setting<>(
-          "metrics.port",
-          "int",
-          "9404",
-          "Port of the plain-HTTP endpoint serving /metrics (Prometheus) and /healthz; 0 picks a"
-              + " free port, -1 turns the endpoint off.",
-          ConnectSettings::metricsPort);
+  /** The engine's metrics port setting: one file can serve both, as with the topic settings. */
+  public static final Setting<Integer> METRICS_PORT = EngineSettings.METRICS_PORT;
 
   /** Every setting, in the order the configuration is logged. */
   public static final List<Setting<?>> ALL =
@@ -319,19 +313,6 @@ public final class ConnectSettings {
           METRICS_PORT);
 
   private ConnectSettings() {}
-
-  /** A port as {@link Parsers#port} reads it, or {@link #METRICS_OFF}. */
-  private static int metricsPort(final String text) {
-    if (text.equals(Integer.toString(METRICS_OFF))) {
-      return METRICS_OFF;
-    }
-    try {
-      return Parsers.port(text);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(
-          "expected a port between 0 and 65535, or " + METRICS_OFF + " for off", e);
-    }
-  }
 
   /**
    * The source's Kafka settings: the configured ones, with the cluster partitioner when {@link

@@ -5,11 +5,15 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.EnginePlugin;
 import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.connect.JvmMeters;
+import io.quotaflow.connect.MetricsEndpoint;
 import io.quotaflow.connect.ServiceCommand;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.kafka.KafkaSecurity;
 import io.quotaflow.topics.ProvisioningReport;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -24,13 +28,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code quotaflow engine}: runs the Kafka Streams engine until the process is stopped. Creates
- * missing topics first, logs its effective configuration (secrets masked), and closes cleanly on
- * SIGTERM.
+ * {@code quotaflow engine}: runs the Kafka Streams engine until the process is stopped. Checks its
+ * Kafka security settings, creates missing topics, logs its effective configuration (secrets
+ * masked), serves its meters (the JVM's included) over plain HTTP on {@code metrics.port} besides
+ * the admission plugin's {@code /metrics}, and closes cleanly on SIGTERM.
  */
 @Command(
     name = "engine",
     mixinStandardHelpOptions = true,
+    // Declaration order keeps --bootstrap-servers=HOST:PORT whole on the first synopsis line.
+    sortSynopsis = false,
     description = {
       "Run the quota engine: reads pods, quotas and nodes, writes runtimes, pod classes and"
           + " eviction commands.",
@@ -71,6 +78,7 @@ public final class EngineCommand extends ServiceCommand {
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final CountDownLatch finished = new CountDownLatch(1);
   private volatile Engine running;
+  private volatile MetricsEndpoint metrics;
 
   /**
    * The command as the launcher runs it: the process environment, meters served by the admission
@@ -113,11 +121,37 @@ public final class EngineCommand extends ServiceCommand {
   public Integer call() throws InterruptedException {
     final EngineConfig config = configuration();
     LOG.info("Effective configuration:\n  {}", String.join("\n  ", config.describe()));
+    // Fail on TLS and SASL settings a Kafka client would trip over, before any client starts.
+    KafkaSecurity.check(config.kafka());
     if (PluginSettings.enabled(config.kafka())) {
       // Fail on a bad plugin setting (e.g. neither TLS files nor plain HTTP) before anything
       // starts.
       PluginSettings.config(config.kafka());
     }
+    final int metricsPort = config.get(EngineSettings.METRICS_PORT);
+    try (JvmMeters jvm = JvmMeters.bindTo(registry());
+        MetricsEndpoint endpoint =
+            metricsPort == EngineSettings.METRICS_OFF
+                ? null
+                : MetricsEndpoint.start(metricsPort, registry())) {
+      metrics = endpoint;
+      return run(config);
+    } finally {
+      metrics = null;
+    }
+  }
+
+  /** The engine while {@link #call()} runs it, for in-process callers such as tests. */
+  Optional<Engine> engine() {
+    return Optional.ofNullable(running);
+  }
+
+  /** Where the plain-HTTP metrics endpoint listens, while {@link #call()} runs with it on. */
+  Optional<InetSocketAddress> metricsAddress() {
+    return Optional.ofNullable(metrics).map(MetricsEndpoint::address);
+  }
+
+  private int run(final EngineConfig config) throws InterruptedException {
     final Engine engine = new Engine(config, registry());
     // The JVM halts when its hooks return: the hook asks call() to stop and waits for it, so the
     // admission plugin closes before the engine it reads, and both within the timeout.
@@ -173,7 +207,7 @@ public final class EngineCommand extends ServiceCommand {
   }
 
   /** Stops a running engine cleanly, as SIGTERM does (through the shutdown hook). */
-  void stop() {
+  public void stop() {
     final Engine engine = running;
     if (engine != null) {
       LOG.info("Shutdown requested");

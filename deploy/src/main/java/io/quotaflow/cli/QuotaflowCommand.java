@@ -1,5 +1,7 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.cli.topics.TopicsCommand;
+import io.quotaflow.cli.tree.TreeCommand;
 import io.quotaflow.connect.ConnectCommand;
 import io.quotaflow.simulate.SimulateCommand;
 import org.slf4j.Logger;
@@ -24,7 +26,10 @@ import picocli.CommandLine.Spec;
       CommandLine.HelpCommand.class,
       SimulateCommand.class,
       ConnectCommand.class,
-      EngineCommand.class
+      EngineCommand.class,
+      TreeCommand.class,
+      TopicsCommand.class,
+      CompletionCommand.class
     })
 public final class QuotaflowCommand implements Runnable {
 

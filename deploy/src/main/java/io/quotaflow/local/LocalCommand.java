@@ -28,11 +28,11 @@ import picocli.CommandLine.Spec;
     name = "local",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {
-      "Runs quotaflow on this machine until Ctrl-C: an embedded Kafka broker, a demo cluster",
-      "(a mock Kubernetes API server loaded with the example organisation), the connectors, the",
-      "engine and the admission plugin on localhost. Prints the quota tree whenever it changes."
-    })
+    description =
+        "Runs quotaflow on this machine until Ctrl-C: an embedded Kafka broker, a demo cluster (a"
+            + " mock Kubernetes API server loaded with the example organisation), the connectors,"
+            + " the engine and the admission plugin on localhost. Prints the quota tree whenever"
+            + " it changes.")
 public final class LocalCommand implements Callable<Integer> {
 
   private static final Logger LOG = LoggerFactory.getLogger(LocalCommand.class);

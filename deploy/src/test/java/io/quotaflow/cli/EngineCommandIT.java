@@ -49,6 +49,7 @@ class EngineCommandIT {
             Map.of(
                 "QUOTAFLOW_TOPIC_PREFIX", prefix,
                 "QUOTAFLOW_KAFKA_COMMIT_INTERVAL_MS", "100",
+                "QUOTAFLOW_METRICS_PORT", "0",
                 // The admission plugin comes up with the engine; plain HTTP on loopback for the
                 // test.
                 "QUOTAFLOW_ADMISSION_PLAIN_HTTP", "true",
@@ -122,9 +123,19 @@ class EngineCommandIT {
         .as("the engine's meters are served by the plugin")
         .contains("quotaflow_engine_records_read");
 
+    final int metricsPort = command.metricsAddress().orElseThrow().getPort();
+    final HttpResponse<String> plain = get(http, metricsPort, "/metrics");
+    assertThat(plain.statusCode()).isEqualTo(200);
+    assertThat(plain.body())
+        .as("the same meters over plain HTTP on metrics.port, the JVM's included")
+        .contains("quotaflow_engine_records_read")
+        .contains("quotaflow_engine_running 1.0")
+        .contains("jvm_memory_used_bytes");
+
     command.stop();
 
     assertThat(exit.get()).isZero();
+    assertThat(command.metricsAddress()).as("the endpoint stops with the engine").isEmpty();
   }
 
   private static HttpResponse<String> get(final HttpClient http, final int port, final String path)

@@ -48,7 +48,8 @@ class StopAfterCrashIT {
             dir.resolve("state").toString(),
             "--partitions",
             "1");
-    final Map<String, String> environment = Map.of("QUOTAFLOW_ADMISSION_ENABLED", "false");
+    final Map<String, String> environment =
+        Map.of("QUOTAFLOW_ADMISSION_ENABLED", "false", "QUOTAFLOW_METRICS_PORT", "0");
 
     crashRestartAndStop("engine", engine, environment, "REBALANCING -> RUNNING");
   }

@@ -2,12 +2,14 @@ package io.quotaflow.kubernetes;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
@@ -44,6 +46,8 @@ import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
 import io.quotaflow.connect.LeaderElectionSettings;
 import io.quotaflow.connect.MetricsEndpoint;
+import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.events.EventRecorder;
 import io.quotaflow.status.StatusMode;
 import io.quotaflow.tree.ClusterInputs;
@@ -162,13 +166,12 @@ class ManifestWiringTest {
     final StatefulSet engine = one(StatefulSet.class);
     final Container container = engine.getSpec().getTemplate().getSpec().getContainers().get(0);
 
+    final int metricsPort =
+        EngineConfig.builder().setAll(engineProperties()).build().get(EngineSettings.METRICS_PORT);
     assertThat(container.getPorts())
-        .singleElement()
-        .satisfies(
-            port -> {
-              assertThat(port.getName()).isEqualTo(HTTPS_PORT_NAME);
-              assertThat(port.getContainerPort()).isEqualTo(plugin.port());
-            });
+        .extracting(ContainerPort::getName, ContainerPort::getContainerPort)
+        .containsExactlyInAnyOrder(
+            tuple(HTTPS_PORT_NAME, plugin.port()), tuple(METRICS_PORT_NAME, metricsPort));
     for (final Probe probe :
         List.of(
             container.getStartupProbe(),
@@ -185,8 +188,10 @@ class ManifestWiringTest {
                 + engine.getSpec().getServiceName()
                 + ".$(POD_NAMESPACE).svc:"
                 + plugin.port());
+    // Prometheus scrapes the plain-HTTP metrics port; the plugin's HTTPS port serves the API.
     assertThat(engine.getSpec().getTemplate().getMetadata().getAnnotations())
-        .containsEntry("prometheus.io/port", Integer.toString(plugin.port()))
+        .containsEntry("prometheus.io/scheme", "http")
+        .containsEntry("prometheus.io/port", Integer.toString(metricsPort))
         .containsEntry("prometheus.io/path", "/metrics");
     for (final Service service : all(Service.class)) {
       assertThat(service.getSpec().getSelector())

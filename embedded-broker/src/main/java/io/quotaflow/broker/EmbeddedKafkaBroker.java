@@ -54,6 +54,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final Optional<Path> configuredDataDir;
   private final OptionalInt fixedPort;
   private final Map<String, String> extraProperties;
+  private final Optional<SaslPlainUsers> users;
 
   private State state = State.NEW;
   private Path dataDir;
@@ -64,6 +65,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     this.configuredDataDir = Optional.ofNullable(builder.dataDir);
     this.fixedPort = builder.port == null ? OptionalInt.empty() : OptionalInt.of(builder.port);
     this.extraProperties = Map.copyOf(builder.properties);
+    this.users = Optional.ofNullable(builder.users);
   }
 
   /** Starts describing a broker; {@code builder().build()} is a broker with all defaults. */
@@ -108,6 +110,24 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   public synchronized String bootstrapServers() {
     requireStarted();
     return BrokerProperties.endpoint(Ports.HOST, port);
+  }
+
+  /**
+   * The Kafka client settings that connect as {@code user} to a broker built with {@link
+   * Builder#saslPlain}: bootstrap servers, protocol, mechanism and JAAS configuration.
+   *
+   * @throws IllegalStateException when the broker does not authenticate clients
+   * @throws IllegalArgumentException when {@code user} is not one of its users
+   */
+  public synchronized Map<String, String> clientSettings(final String user) {
+    final Map<String, String> settings =
+        new LinkedHashMap<>(
+            users
+                .orElseThrow(
+                    () -> new IllegalStateException("This broker does not authenticate clients"))
+                .clientSettings(user));
+    settings.put("bootstrap.servers", bootstrapServers());
+    return settings;
   }
 
   /** The port clients connect to. */
@@ -175,6 +195,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     final Path logDir = dataDir.resolve(LOG_DIR);
     final Properties props =
         BrokerProperties.of(brokerPort, controllerPort, logDir, extraProperties);
+    users.ifPresent(u -> u.apply(props, brokerPort, BrokerProperties.CONTROLLER_LISTENER));
     StorageFormatter.formatIfNeeded(props, logDir, dataDir.resolve(CONFIG_FILE));
     final KafkaRaftServer raftServer =
         new KafkaRaftServer(KafkaConfig.fromProps(props), Time.SYSTEM);
@@ -247,8 +268,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private Path dataDir;
     private Integer port;
     private final Map<String, String> properties = new LinkedHashMap<>();
+    private SaslPlainUsers users;
 
     private Builder() {}
+
+    /**
+     * Makes clients authenticate with SASL/PLAIN as one of {@code passwords}' users and enforces
+     * ACLs (the standard authorizer: a user without an ACL for a resource may not use it); {@code
+     * superUser} may do anything, such as creating the others' ACLs. See {@link
+     * EmbeddedKafkaBroker#clientSettings}.
+     */
+    public Builder saslPlain(final String superUser, final Map<String, String> passwords) {
+      this.users = new SaslPlainUsers(superUser, passwords);
+      return this;
+    }
 
     /**
      * Keeps the broker's data in {@code dir} (created if missing) and leaves it there on close, so

@@ -238,6 +238,7 @@ final class ClusterQuotaProcessor
       final long started = System.nanoTime();
       final TreeDelta delta = tree.state().recompute();
       outputs.emit(tree, delta, reservations.afterRecompute(cluster, tree.state(), now), now);
+      metrics.groupsChanged(cluster, delta.changedGroups(), delta.removedGroups());
       metrics.recomputed(
           cluster, Duration.ofNanos(System.nanoTime() - started), tree.groups().size());
       if (LOG.isDebugEnabled() && !delta.isEmpty()) {
@@ -379,6 +380,7 @@ final class ClusterQuotaProcessor
                   new TreeSnapshot(rootRuntime(parts.groups), parts.groups, parts.pods));
           final ClusterTree tree = new ClusterTree(cluster, state);
           parts.groups.forEach(tree::noteGroup);
+          metrics.groupsChanged(cluster, parts.groups, List.of());
           tree.filedGroup().putAll(filed.getOrDefault(cluster, Map.of()));
           reservations.restore(cluster, state, parts.groupSpecs);
           clusters.put(cluster, tree);

@@ -6,16 +6,15 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.kafka.ClientSettings;
 import io.quotaflow.topics.ProvisioningReport;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.topics.TopicCheck;
 import io.quotaflow.topics.TopicProvisioner;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -51,7 +50,7 @@ public final class Engine implements AutoCloseable {
   public Engine(final EngineConfig config, final MeterRegistry registry) {
     this.config = Objects.requireNonNull(config, "config");
     this.topics = config.topics();
-    this.metrics = new EngineMetrics(registry);
+    this.metrics = new EngineMetrics(registry, config.get(EngineSettings.METRICS_GROUP_GAUGES_MAX));
     this.streams =
         new KafkaStreams(
             QuotaTopology.build(topics, config, metrics),
@@ -62,6 +61,7 @@ public final class Engine implements AutoCloseable {
           LOG.error("Stream thread failed; shutting the engine down", exception);
           return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
+    this.metrics.bindState(streams);
     this.streamsMetrics = new KafkaStreamsMetrics(streams);
     this.streamsMetrics.bindTo(registry);
   }
@@ -167,16 +167,6 @@ public final class Engine implements AutoCloseable {
   }
 
   private Map<String, Object> adminSettings() {
-    final Set<String> known = AdminClientConfig.configNames();
-    final Map<String, Object> settings = new HashMap<>();
-    config
-        .kafka()
-        .forEach(
-            (key, value) -> {
-              if (known.contains(key)) {
-                settings.put(key, value);
-              }
-            });
-    return settings;
+    return ClientSettings.knownTo(AdminClientConfig.configNames(), config.kafka());
   }
 }

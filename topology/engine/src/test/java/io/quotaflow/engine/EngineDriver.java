@@ -80,7 +80,9 @@ final class EngineDriver implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    this.metrics = new EngineMetrics(new SimpleMeterRegistry());
+    this.metrics =
+        new EngineMetrics(
+            new SimpleMeterRegistry(), config.get(EngineSettings.METRICS_GROUP_GAUGES_MAX));
     open(START);
   }
 

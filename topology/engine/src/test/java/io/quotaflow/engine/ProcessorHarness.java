@@ -1,5 +1,6 @@
 package io.quotaflow.engine;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.schemas.EvictionCommand;
@@ -36,6 +37,8 @@ final class ProcessorHarness {
   private MockProcessorContext<SpecificRecord, SpecificRecord> context;
   private ClusterQuotaProcessor processor;
   private Instant now = EngineDriver.START;
+  // Outlives the processors, as the instance's registry outlives its tasks.
+  private final EngineMetrics metrics = new EngineMetrics(new SimpleMeterRegistry());
 
   ProcessorHarness() {
     this.config = EngineConfig.defaults();
@@ -50,6 +53,11 @@ final class ProcessorHarness {
     start();
   }
 
+  /** The meters every processor of this harness records in. */
+  EngineMetrics metrics() {
+    return metrics;
+  }
+
   /** A new processor over the same stores. */
   ProcessorHarness restart() {
     processor.close();
@@ -61,7 +69,7 @@ final class ProcessorHarness {
     context = new MockProcessorContext<>();
     context.setCurrentSystemTimeMs(now.toEpochMilli());
     stores.forEach(context::addStateStore);
-    processor = new ClusterQuotaProcessor(config, EngineMetrics.discarding());
+    processor = new ClusterQuotaProcessor(config, metrics);
     processor.init(context);
     scheduled.clear();
     for (final CapturedPunctuator punctuator : context.scheduledPunctuators()) {

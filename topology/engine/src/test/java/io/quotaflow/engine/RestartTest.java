@@ -59,6 +59,23 @@ class RestartTest {
   }
 
   @Test
+  void theGroupGaugesComeBackWithTheRestoredTaskWithoutARecomputation() {
+    harness.restart();
+
+    assertThat(
+            harness
+                .metrics()
+                .registry()
+                .get("quotaflow.elastic.quota.status")
+                .tag("name", "team-a")
+                .tag("field", "used")
+                .tag("resource", "cpu")
+                .gauge()
+                .value())
+        .isEqualTo(8_000.0);
+  }
+
+  @Test
   void aRestartedTaskComputesOnFromTheRestoredState() {
     harness.restart();
 

@@ -62,6 +62,15 @@ public final class Parsers {
     return value;
   }
 
+  /** An int of at least 0. */
+  public static int nonNegativeInt(final String text) {
+    final int value = Integer.parseInt(text);
+    if (value < 0) {
+      throw new IllegalArgumentException("must be at least 0");
+    }
+    return value;
+  }
+
   /** A TCP port, 0 (any free port) to 65535. */
   public static int port(final String text) {
     final int port = Integer.parseInt(text);

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.kube.ElasticQuotaApi;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -35,7 +36,8 @@ import java.util.stream.Stream;
  * them: a file holds one or more documents separated by {@code ---} (YAML, or JSON in a {@code
  * .json} file); a {@code kind: List} (or {@code PodList}, ...) document contributes its items; a
  * directory contributes its {@code *.yaml}, {@code *.yml} and {@code *.json} files in name order,
- * not recursively.
+ * not recursively. The path {@value #STANDARD_INPUT} reads standard input instead (YAML, or JSON
+ * when it starts with <code>{</code>), so that {@code kubectl get ... -o yaml} can be piped in.
  *
  * <p>Only the kinds quotaflow computes with are returned: ElasticQuota ({@value
  * ElasticQuotaApi#API_VERSION}), Pod and Node ({@code v1}). Any other object is skipped with a
@@ -43,6 +45,12 @@ import java.util.stream.Stream;
  * document and, where it applies, the field.
  */
 public final class ManifestReader {
+
+  /** The path that names standard input, as in {@code kubectl apply -f -}. */
+  public static final String STANDARD_INPUT = "-";
+
+  /** How standard input is named in messages. */
+  static final String STANDARD_INPUT_NAME = "<stdin>";
 
   private static final Pattern DOCUMENT_SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(#.*)?$");
   private static final Pattern YAML_MARK = Pattern.compile("line (\\d+), column (\\d+)");
@@ -55,23 +63,59 @@ public final class ManifestReader {
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
   private final Consumer<String> warnings;
+  private final InputStream standardInput;
 
   /**
+   * A reader whose {@value #STANDARD_INPUT} is the process's standard input.
+   *
    * @param warnings receives one line per skipped object or empty directory
    */
   public ManifestReader(Consumer<String> warnings) {
+    this(warnings, System.in);
+  }
+
+  /**
+   * @param warnings receives one line per skipped object or empty directory
+   * @param standardInput what the path {@value #STANDARD_INPUT} reads
+   */
+  public ManifestReader(Consumer<String> warnings, InputStream standardInput) {
     this.warnings = Objects.requireNonNull(warnings, "warnings");
+    this.standardInput = Objects.requireNonNull(standardInput, "standardInput");
   }
 
   /** Reads every path in order; the result keeps file and document order. */
   public List<Manifest> read(List<Path> paths) throws BadInputException {
     final List<Manifest> manifests = new ArrayList<>();
+    boolean readStandardInput = false;
     for (final Path path : paths) {
+      if (path.toString().equals(STANDARD_INPUT)) {
+        // Standard input can be read once; a second "-" would silently read nothing.
+        if (readStandardInput) {
+          throw BadInputException.inFile(STANDARD_INPUT_NAME, "standard input is named twice");
+        }
+        readStandardInput = true;
+        manifests.addAll(readStandardInput());
+        continue;
+      }
       for (final Path file : files(path)) {
         manifests.addAll(readFile(file));
       }
     }
     return List.copyOf(manifests);
+  }
+
+  private List<Manifest> readStandardInput() throws BadInputException {
+    final String text;
+    try {
+      text = new String(standardInput.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw BadInputException.inFile(STANDARD_INPUT_NAME, "cannot read: " + e.getMessage());
+    }
+    if (text.isBlank()) {
+      warnings.accept(STANDARD_INPUT_NAME + ": no manifests on standard input");
+    }
+    // kubectl -o json prints one JSON object; YAML would reject its tab indentation, if any.
+    return readText(STANDARD_INPUT_NAME, text, text.stripLeading().startsWith("{"));
   }
 
   private List<Path> files(Path path) throws BadInputException {
@@ -112,7 +156,11 @@ public final class ManifestReader {
     } catch (IOException e) {
       throw BadInputException.inFile(file, "cannot read: " + e.getMessage());
     }
-    final boolean isJson = file.toLowerCase(Locale.ROOT).endsWith(".json");
+    return readText(file, text, file.toLowerCase(Locale.ROOT).endsWith(".json"));
+  }
+
+  private List<Manifest> readText(String file, String text, boolean isJson)
+      throws BadInputException {
     final List<Manifest> manifests = new ArrayList<>();
     if (isJson) {
       readJsonDocuments(file, text, manifests);

@@ -8,6 +8,7 @@ import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
 import io.quotaflow.tree.QuotaOptions.UsedPolicy;
 import io.quotaflow.tree.TreeSnapshot;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,10 +36,9 @@ import picocli.CommandLine.TypeConversionException;
     name = "simulate",
     mixinStandardHelpOptions = true,
     sortOptions = false,
-    description = {
-      "Computes the elastic quota tree of Kubernetes manifests (ElasticQuota, Pod, Node),",
-      "offline: each group's request, used and runtime, and each pod's group and class."
-    },
+    description =
+        "Computes the elastic quota tree of Kubernetes manifests (ElasticQuota, Pod, Node)"
+            + " offline: each group's request, used and runtime, and each pod's group and class.",
     footer = {
       "",
       "Exit codes: 0 computed (invalid groups are reported, not errors); 2 bad input or usage."
@@ -59,13 +59,29 @@ public final class SimulateCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
+  private final InputStream standardInput;
+
+  /** The command as the launcher runs it: {@code -f -} reads the process's standard input. */
+  public SimulateCommand() {
+    this(System.in);
+  }
+
+  /**
+   * @param standardInput what {@code -f -} reads
+   */
+  public SimulateCommand(InputStream standardInput) {
+    this.standardInput = standardInput;
+  }
+
   @Option(
       names = {"-f", "--filename"},
       required = true,
       paramLabel = "PATH",
       description =
-          "A manifest file (multi-document YAML or JSON, kind: List allowed) or a directory of"
-              + " *.yaml, *.yml and *.json files (not recursive). Repeatable.")
+          "A manifest file (multi-document YAML or JSON, kind: List allowed), a directory"
+              + " (its *.yaml, *.yml and *.json files, not recursive), or - for standard input, as"
+              + " in kubectl get elasticquotas,pods,nodes -A -o yaml | quotaflow simulate -f -."
+              + " Repeatable.")
   private List<Path> paths;
 
   @Option(
@@ -114,7 +130,7 @@ public final class SimulateCommand implements Callable<Integer> {
     try {
       final QuotaOptions options = options();
       final Consumer<String> warnings = warning -> err.println("warning: " + warning);
-      final List<Manifest> manifests = new ManifestReader(warnings).read(paths);
+      final List<Manifest> manifests = new ManifestReader(warnings, standardInput).read(paths);
       final ClusterInputs inputs = ManifestInputs.toClusterInputs(manifests, warnings);
       final TreeSnapshot snapshot = QuotaCalculator.compute(inputs, options);
       final Map<String, ReservationStatus> reservations =

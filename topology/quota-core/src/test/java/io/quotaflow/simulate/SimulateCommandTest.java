@@ -9,7 +9,13 @@ import static io.quotaflow.simulate.Manifests.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.quotaflow.quota.SpecialGroups;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -404,6 +410,56 @@ class SimulateCommandTest {
         .anySatisfy(
             line -> assertThat(line).matches("      memory +8Gi +32Gi +1\\.5Gi +1\\.5Gi +\\S+"));
     assertThat(lines).contains("team/t-1  team   in-quota");
+  }
+
+  @ParameterizedTest
+  @CsvSource({"yaml", "json"})
+  void aKubectlListOnStandardInputComputesAsTheSameManifestsInAFile(String format)
+      throws Exception {
+    final String list = kubectlList(format, Files.readString(twoTeams));
+
+    final SimulateRun piped = SimulateRun.withInput(list, "-f", "-", "--output", "json");
+    final SimulateRun fromFile = SimulateRun.of("-f", twoTeams.toString(), "--output", "json");
+
+    assertThat(piped.exitCode()).as(piped.err()).isZero();
+    assertThat(piped.err()).isEmpty();
+    assertThat(piped.json()).isEqualTo(fromFile.json());
+  }
+
+  @Test
+  void standardInputNamedTwiceIsBadInput() {
+    final SimulateRun run = SimulateRun.withInput("", "-f", "-", "-f", "-");
+
+    assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(run.err()).contains("<stdin>").contains("standard input is named twice");
+  }
+
+  @Test
+  void brokenYamlOnStandardInputNamesStandardInput() {
+    final SimulateRun run = SimulateRun.withInput("kind: [List\n", "-f", "-");
+
+    assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(run.err()).startsWith("error: <stdin>, document 1");
+  }
+
+  /**
+   * The documents of {@code yaml} as {@code kubectl get ... -o yaml} (or {@code -o json}) prints
+   * them: one {@code kind: List} object holding every object in {@code items}.
+   */
+  private static String kubectlList(String format, String yaml) throws Exception {
+    final YAMLMapper yamlMapper = new YAMLMapper();
+    final ObjectNode list = yamlMapper.createObjectNode();
+    list.put("apiVersion", "v1");
+    final ArrayNode items = list.putArray("items");
+    try (MappingIterator<JsonNode> documents =
+        yamlMapper.readerFor(JsonNode.class).readValues(yaml)) {
+      documents.forEachRemaining(items::add);
+    }
+    list.put("kind", "List");
+    list.putObject("metadata").put("resourceVersion", "");
+    return format.equals("json")
+        ? new JsonMapper().writerWithDefaultPrettyPrinter().writeValueAsString(list)
+        : yamlMapper.writeValueAsString(list);
   }
 
   private static List<String> fieldNames(JsonNode node) {

@@ -2,8 +2,10 @@ package io.quotaflow.simulate;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.stream.StreamSupport;
 import picocli.CommandLine;
 
@@ -13,9 +15,16 @@ record SimulateRun(int exitCode, String out, String err) {
   private static final JsonMapper JSON = new JsonMapper();
 
   static SimulateRun of(String... args) {
+    return withInput("", args);
+  }
+
+  /** A run whose standard input ({@code -f -}) holds {@code input}. */
+  static SimulateRun withInput(String input, String... args) {
     final StringWriter out = new StringWriter();
     final StringWriter err = new StringWriter();
-    final CommandLine commandLine = new CommandLine(new SimulateCommand());
+    final CommandLine commandLine =
+        new CommandLine(
+            new SimulateCommand(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8))));
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
     final int exitCode = commandLine.execute(args);

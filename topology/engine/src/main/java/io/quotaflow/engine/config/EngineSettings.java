@@ -2,6 +2,7 @@ package io.quotaflow.engine.config;
 
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
+import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
@@ -202,6 +203,30 @@ public final class EngineSettings {
               + " 'nvidia.com/gpu -> quotaflow.io/gpu-memory x 32'.",
           Parsers.list(EngineSettings::derivedResource));
 
+  /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
+  public static final int METRICS_OFF = -1;
+
+  /** The plain-HTTP port of {@code /metrics}. */
+  public static final Setting<Integer> METRICS_PORT =
+      new Setting<>(
+          "metrics.port",
+          "int",
+          "9404",
+          "Port of the plain-HTTP endpoint serving /metrics (Prometheus) and /healthz; 0 picks a"
+              + " free port, -1 turns the endpoint off.",
+          EngineSettings::metricsPort);
+
+  /** How many groups get per-group gauges; 0 turns them off. */
+  public static final Setting<Integer> METRICS_GROUP_GAUGES_MAX =
+      new Setting<>(
+          "metrics.group.gauges.max",
+          "int",
+          Integer.toString(EngineMetrics.DEFAULT_GROUP_GAUGES),
+          "How many quota groups this instance exports per-group gauges for"
+              + " (quotaflow_elastic_quota_status and _spec, about 5 series per group and"
+              + " resource); groups beyond it get none; 0 turns the gauges off.",
+          Parsers::nonNegativeInt);
+
   /** How often every reservation's locks are chosen again without any input changing. */
   public static final Setting<Duration> RESERVATION_RELOCK_INTERVAL =
       new Setting<>(
@@ -245,6 +270,8 @@ public final class EngineSettings {
           COUNT_TERMINATING_PODS,
           ONLY_READY_SCHEDULABLE_NODES,
           DERIVED_RESOURCES,
+          METRICS_PORT,
+          METRICS_GROUP_GAUGES_MAX,
           RESERVATION_RELOCK_INTERVAL,
           RESERVATION_MAX_LOCKED_PERCENT);
 
@@ -274,6 +301,19 @@ public final class EngineSettings {
     }
     throw new IllegalArgumentException(
         "expected a whole percentage from 0 to 100, got '" + text + "'");
+  }
+
+  /** A port as {@link Parsers#port} reads it, or {@link #METRICS_OFF}. */
+  private static int metricsPort(final String text) {
+    if (text.equals(Integer.toString(METRICS_OFF))) {
+      return METRICS_OFF;
+    }
+    try {
+      return Parsers.port(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "expected a port between 0 and 65535, or " + METRICS_OFF + " for off", e);
+    }
   }
 
   /**

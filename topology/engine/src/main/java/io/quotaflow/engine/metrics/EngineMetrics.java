@@ -5,11 +5,14 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.quotaflow.tree.GroupStatus;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The engine's own meters: input records read per topic, rejected records per topic, recomputation
@@ -48,6 +51,12 @@ public final class EngineMetrics {
    */
   public static final String EVICTIONS_EXHAUSTED = "quotaflow.engine.evictions.exhausted";
 
+  /** Gauge: 1 while the Kafka Streams application runs (RUNNING or REBALANCING), else 0. */
+  public static final String RUNNING = "quotaflow.engine.running";
+
+  /** Default of how many groups get per-group gauges, as the setting's default. */
+  public static final int DEFAULT_GROUP_GAUGES = 1000;
+
   /**
    * Timer of one cluster's node reservation plan (the locks chosen again, or their idle amounts
    * refreshed), tag {@code kind}: {@code plan} or {@code refresh}.
@@ -55,6 +64,7 @@ public final class EngineMetrics {
   public static final String RESERVATION_PLAN_TIME = "quotaflow.engine.reservations.plan";
 
   private final MeterRegistry registry;
+  private final GroupGauges groupGauges;
   private final Timer recomputeTime;
   private final Timer reservationPlanTime;
   private final Timer reservationRefreshTime;
@@ -65,9 +75,19 @@ public final class EngineMetrics {
   private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
 
-  /** Meters registered in {@code registry}. */
+  /** Meters registered in {@code registry}, with per-group gauges for the default number. */
   public EngineMetrics(final MeterRegistry registry) {
+    this(registry, DEFAULT_GROUP_GAUGES);
+  }
+
+  /**
+   * Meters registered in {@code registry}.
+   *
+   * @param maxGroupGauges how many groups get per-group gauges; 0 for none
+   */
+  public EngineMetrics(final MeterRegistry registry, final int maxGroupGauges) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.groupGauges = new GroupGauges(registry, maxGroupGauges);
     this.recomputeTime =
         Timer.builder(RECOMPUTE_TIME)
             .description("Time to recompute one cluster's quota tree and emit its changes")
@@ -140,8 +160,33 @@ public final class EngineMetrics {
         .set(groupCount);
   }
 
+  /**
+   * The statuses of {@code cluster}'s groups that changed (or were restored), and the groups that
+   * are gone, for the per-group gauges.
+   */
+  public void groupsChanged(
+      final String cluster, final List<GroupStatus> changed, final List<String> removed) {
+    groupGauges.changed(cluster, changed, removed);
+  }
+
+  /** Gauges whether {@code streams} runs: 1 in RUNNING or REBALANCING, else 0. */
+  public void bindState(final KafkaStreams streams) {
+    Gauge.builder(
+            RUNNING,
+            streams,
+            s ->
+                s.state() == KafkaStreams.State.RUNNING
+                        || s.state() == KafkaStreams.State.REBALANCING
+                    ? 1
+                    : 0)
+        .description("1 while the engine's Kafka Streams application runs, else 0")
+        .strongReference(true)
+        .register(registry);
+  }
+
   /** This instance no longer holds {@code cluster} (its task moved away). */
   public void clusterReleased(final String cluster) {
+    groupGauges.released(cluster);
     if (groups.remove(cluster) != null) {
       final Gauge gauge = registry.find(GROUPS).tag("cluster", cluster).gauge();
       if (gauge != null) {
