@@ -28,10 +28,10 @@ import java.util.regex.Pattern;
  *
  * <p>Strict, so that a typo is reported rather than ignored: unknown fields, a policy other than
  * {@code BestEffort} (or Volcano's {@code Best-Effort}) and {@code Guaranteed}, a quantity that
- * does not parse or is negative, a percentage value that is not a JSON number, dimensions that are
- * not distinct non-empty names, and an annotation naming neither {@code resource} nor {@code
- * percentage}. Range rules (the value within [0, 1], amounts within the group's max and the
- * cluster) are {@code ReservationRules}', which need the cluster.
+ * does not parse or is negative, a percentage value that is not a JSON number or has more than 18
+ * decimal places, dimensions that are not distinct non-empty names, and an annotation naming
+ * neither {@code resource} nor {@code percentage}. Range rules (the value within [0, 1], amounts
+ * within the group's max and the cluster) are {@code ReservationRules}', which need the cluster.
  */
 public final class ReservationAnnotation {
 
