@@ -91,10 +91,7 @@ public final class AdmissionCheck {
       extra = extra.plus(request.request());
     }
     return check(
-        request,
-        groups,
-        inFlight,
-        WhatIfRuntimes.compute(state, request.group(), extra, options));
+        request, groups, inFlight, WhatIfRuntimes.compute(state, request.group(), extra, options));
   }
 
   private static AdmissionDecision check(

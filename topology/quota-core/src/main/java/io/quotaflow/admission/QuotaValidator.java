@@ -72,9 +72,9 @@ public final class QuotaValidator {
   }
 
   /**
-   * Every rule {@code change} breaks, given what the cluster's state says of its groups: pods,
-   * used amounts (for {@code max-strict-check-resource-keys}), the cluster total (for reservations)
-   * and whether parent groups may own pods.
+   * Every rule {@code change} breaks, given what the cluster's state says of its groups: pods, used
+   * amounts (for {@code max-strict-check-resource-keys}), the cluster total (for reservations) and
+   * whether parent groups may own pods.
    */
   public static List<Violation> validate(
       QuotaChange change, Collection<QuotaGroup> current, ClusterFacts facts) {

@@ -21,9 +21,9 @@ import java.util.Set;
  * A pod fits back when, in every dimension it asks for, used plus its request stays within runtime.
  *
  * <p>Invalid groups, the system group, the root and parent groups (reclaimed through their leaves)
- * get an empty plan; a parent group that owns pods (docs/semantics.md section 18) gets victims among
- * its own pods. Terminating pods are counted as already gone, so that a group is not reclaimed
- * twice for the same excess.
+ * get an empty plan; a parent group that owns pods (docs/semantics.md section 18) gets victims
+ * among its own pods. Terminating pods are counted as already gone, so that a group is not
+ * reclaimed twice for the same excess.
  */
 public final class VictimSelector {
 

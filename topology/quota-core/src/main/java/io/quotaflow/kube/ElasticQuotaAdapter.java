@@ -157,8 +157,8 @@ public final class ElasticQuotaAdapter {
 
   /**
    * The resource names of {@code max-strict-check-resource-keys}: a JSON list of non-empty strings.
-   * Anything else is a problem naming the annotation (tolerated: the group stays valid and no max is
-   * checked strictly) and no key.
+   * Anything else is a problem naming the annotation (tolerated: the group stays valid and no max
+   * is checked strictly) and no key.
    */
   private static List<String> strictKeys(String annotation, List<SpecProblem> problems) {
     final String field = annotationField(QuotaLabels.MAX_STRICT_CHECK_RESOURCE_KEYS);

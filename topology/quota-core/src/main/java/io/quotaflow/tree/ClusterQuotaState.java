@@ -57,7 +57,8 @@ public final class ClusterQuotaState {
     this.directory = new GroupDirectory(options.parentPods());
     this.aggregation = new RequestAggregation(t, layout, marks, options.guaranteeUsage());
     this.nodes = new NodeTotals(t, options);
-    this.distribution = new RuntimeDistribution(
+    this.distribution =
+        new RuntimeDistribution(
             t, layout, marks, nodes, options.minScaling(), options.guaranteeUsage());
     this.ledger =
         new PodLedger(

@@ -31,7 +31,9 @@ public final class GroupRules {
     return names;
   }
 
-  /** The annotation whose problems only the quota webhook acts on (docs/semantics.md section 16). */
+  /**
+   * The annotation whose problems only the quota webhook acts on (docs/semantics.md section 16).
+   */
   static final String MAX_STRICT_CHECK = "max-strict-check-resource-keys";
 
   /** True when a source problem concerns the shared-weight annotation (tolerated, SPEC 9). */
@@ -39,7 +41,9 @@ public final class GroupRules {
     return problem.field().contains(SHARED_WEIGHT);
   }
 
-  /** True when a source problem concerns the strict max keys (tolerated: the tree never reads them). */
+  /**
+   * True when a source problem concerns the strict max keys (tolerated: the tree never reads them).
+   */
   static boolean isStrictKeysProblem(SpecProblem problem) {
     return problem.field().contains(MAX_STRICT_CHECK);
   }
@@ -219,8 +223,7 @@ public final class GroupRules {
       // Negative amounts make the group invalid; clamping keeps the arithmetic well defined.
       table.min[d][slot] = Math.max(0L, group.min().get(dimension));
       table.effMax[d][slot] = Math.max(0L, effectiveMax(group, dimension));
-      table.floor[d][slot] =
-          Math.max(0L, requestFloor(group, dimension, options.guaranteeUsage()));
+      table.floor[d][slot] = Math.max(0L, requestFloor(group, dimension, options.guaranteeUsage()));
       table.weight[d][slot] = Math.max(0L, weight(group, dimension, options.defaultWeight()));
     }
   }

@@ -215,8 +215,18 @@ final class GroupTable {
       p.move(tracked[d]);
       for (final long[][] columns :
           new long[][][] {
-            min, effMax, floor, weight, request, limited, used, npRequest, npUsed, scaledMin,
-            runtime, guaranteed
+            min,
+            effMax,
+            floor,
+            weight,
+            request,
+            limited,
+            used,
+            npRequest,
+            npUsed,
+            scaledMin,
+            runtime,
+            guaranteed
           }) {
         p.move(columns[d]);
       }

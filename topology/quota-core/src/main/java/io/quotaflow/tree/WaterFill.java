@@ -47,8 +47,7 @@ final class WaterFill {
       boolean minScaling,
       long[] scaledMin,
       long[] runtime) {
-    distribute(
-        available, unbounded, n, request, min, weight, minScaling, null, scaledMin, runtime);
+    distribute(available, unbounded, n, request, min, weight, minScaling, null, scaledMin, runtime);
   }
 
   /**

@@ -29,12 +29,13 @@ import java.util.TreeMap;
  *
  * <p>When the inputs do not know a leaf's own request and its request sits at its floor, the pods'
  * used amount stands in for it (a lower bound: used pods are among the requesting ones), which can
- * only make the result smaller. The system and default groups, invalid groups, parent groups (unless
- * they own pods, docs/semantics.md section 18) and groups without a complete status chain get their
- * current runtimes: a pending pod changes nothing there.
+ * only make the result smaller. The system and default groups, invalid groups, parent groups
+ * (unless they own pods, docs/semantics.md section 18) and groups without a complete status chain
+ * get their current runtimes: a pending pod changes nothing there.
  *
  * <p>With the guarantee of allocated usage on (section 17) every floor is the min and each level
- * runs the distribution with the children's guaranteed amounts, which a pending pod does not change.
+ * runs the distribution with the children's guaranteed amounts, which a pending pod does not
+ * change.
  */
 public final class WhatIfRuntimes {
 
@@ -207,8 +208,7 @@ public final class WhatIfRuntimes {
               .ownRequest(leaf.name())
               .map(request -> request.get(dimension))
               .orElseGet(() -> ownLowerBound(leaf, dimension, floor, known));
-      limited[0] =
-          limit(0, dimension, Math.max(Arith.add(Arith.add(own, children), added), floor));
+      limited[0] = limit(0, dimension, Math.max(Arith.add(Arith.add(own, children), added), floor));
       for (int i = 1; i < levels; i++) {
         if (limited[i - 1] == chain.get(i - 1).limitedRequest().get(dimension)
             || !chain.get(i).trackedDimensions().contains(dimension)) {
