@@ -307,7 +307,7 @@ public final class ClusterQuotaState {
    * last result (call it right after {@link #recompute()}).
    */
   public Map<String, ResourceList> whatIfRuntimes(String group, ResourceList extra) {
-    return WhatIfRuntimes.compute(whatIfInputs(), group, extra, options.minScaling());
+    return WhatIfRuntimes.compute(whatIfInputs(), group, extra, options);
   }
 
   /** This state's last result as {@link WhatIfInputs}, read in place (not a copy). */

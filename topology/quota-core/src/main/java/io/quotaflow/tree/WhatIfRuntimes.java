@@ -215,17 +215,26 @@ public final class WhatIfRuntimes {
           break;
         }
         long raw = 0;
+        long before = 0;
         for (final GroupStatus child : siblings.get(i - 1)) {
           if (child.trackedDimensions().contains(dimension)) {
+            final long current = child.limitedRequest().get(dimension);
+            before = Arith.add(before, current);
             raw =
                 Arith.add(
-                    raw,
-                    child.name().equals(chain.get(i - 1).name())
-                        ? limited[i - 1]
-                        : child.limitedRequest().get(dimension));
+                    raw, child.name().equals(chain.get(i - 1).name()) ? limited[i - 1] : current);
           }
         }
-        limited[i] = limit(i, dimension, Math.max(raw, floor(i, dimension)));
+        // A parent's own pods (section 18) count beside its children.
+        final long floorAbove = floor(i, dimension);
+        final GroupStatus above = chain.get(i);
+        final long childrenBefore = before;
+        final long aboveOwn =
+            inputs
+                .ownRequest(above.name())
+                .map(request -> request.get(dimension))
+                .orElseGet(() -> ownLowerBound(above, dimension, floorAbove, childrenBefore));
+        limited[i] = limit(i, dimension, Math.max(Arith.add(raw, aboveOwn), floorAbove));
       }
       return limited;
     }
