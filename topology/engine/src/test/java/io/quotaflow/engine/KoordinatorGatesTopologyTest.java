@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Koordinator's feature gates through the topology: quota.guarantee.usage (docs/semantics.md
  * section 17) puts each group's guaranteed amount on its runtime record and starts its share there;
- * quota.parent.pods (section 18) charges a parent group for its own pods. The runtime records always
- * equal the core's full computation under the same settings.
+ * quota.parent.pods (section 18) charges a parent group for its own pods. The runtime records
+ * always equal the core's full computation under the same settings.
  */
 class KoordinatorGatesTopologyTest {
   private static final String EAST = "east";
