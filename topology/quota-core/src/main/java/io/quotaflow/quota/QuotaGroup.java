@@ -22,6 +22,10 @@ import java.util.Optional;
  * @param problems fields that could not be read; the group exists but may be invalid (SPEC 9)
  * @param reservation the node reservation (quotaflow.io/reservation); empty when not annotated. It
  *     never affects the group's quota: an unreadable one carries its own problems
+ * @param allowForceUpdate {@code allow-force-update: "true"}: the quota webhook does not check the
+ *     children's min sums of a change of this group
+ * @param maxStrictCheckKeys the resource names whose max the quota webhook keeps at or above used
+ *     ({@code max-strict-check-resource-keys}); empty when absent or unreadable
  */
 public record QuotaGroup(
     String name,
@@ -35,7 +39,9 @@ public record QuotaGroup(
     Optional<ResourceList> borrowingLimit,
     List<String> namespaces,
     List<SpecProblem> problems,
-    Optional<ReservationSpec> reservation) {
+    Optional<ReservationSpec> reservation,
+    boolean allowForceUpdate,
+    List<String> maxStrictCheckKeys) {
 
   public QuotaGroup {
     Objects.requireNonNull(name, "name");
@@ -48,6 +54,38 @@ public record QuotaGroup(
     namespaces = List.copyOf(namespaces);
     problems = List.copyOf(problems);
     Objects.requireNonNull(reservation, "reservation");
+    maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
+  }
+
+  /** A group without the webhook switches: the fields the quota tree and reservations read. */
+  public QuotaGroup(
+      String name,
+      String parent,
+      boolean parentGroup,
+      ResourceList min,
+      ResourceList max,
+      Optional<ResourceList> sharedWeight,
+      boolean allowLent,
+      Optional<ResourceList> lendingLimit,
+      Optional<ResourceList> borrowingLimit,
+      List<String> namespaces,
+      List<SpecProblem> problems,
+      Optional<ReservationSpec> reservation) {
+    this(
+        name,
+        parent,
+        parentGroup,
+        min,
+        max,
+        sharedWeight,
+        allowLent,
+        lendingLimit,
+        borrowingLimit,
+        namespaces,
+        problems,
+        reservation,
+        false,
+        List.of());
   }
 
   /** A group without reservation: the fields the quota tree reads (SPEC 3, 12). */
@@ -92,7 +130,9 @@ public record QuotaGroup(
             .max(max)
             .allowLent(allowLent)
             .namespaces(namespaces)
-            .problems(problems);
+            .problems(problems)
+            .allowForceUpdate(allowForceUpdate)
+            .maxStrictCheckKeys(maxStrictCheckKeys);
     sharedWeight.ifPresent(builder::sharedWeight);
     lendingLimit.ifPresent(builder::lendingLimit);
     borrowingLimit.ifPresent(builder::borrowingLimit);
@@ -114,6 +154,8 @@ public record QuotaGroup(
     private List<String> namespaces = List.of();
     private final List<SpecProblem> problems = new ArrayList<>();
     private Optional<ReservationSpec> reservation = Optional.empty();
+    private boolean allowForceUpdate;
+    private List<String> maxStrictCheckKeys = List.of();
 
     private Builder(String name) {
       this.name = name;
@@ -185,6 +227,16 @@ public record QuotaGroup(
       return this;
     }
 
+    public Builder allowForceUpdate(boolean allowForceUpdate) {
+      this.allowForceUpdate = allowForceUpdate;
+      return this;
+    }
+
+    public Builder maxStrictCheckKeys(List<String> maxStrictCheckKeys) {
+      this.maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
+      return this;
+    }
+
     public QuotaGroup build() {
       return new QuotaGroup(
           name,
@@ -198,7 +250,9 @@ public record QuotaGroup(
           borrowingLimit,
           namespaces,
           problems,
-          reservation);
+          reservation,
+          allowForceUpdate,
+          maxStrictCheckKeys);
     }
   }
 }

@@ -59,6 +59,7 @@ public final class OutputRecords {
         .setRuntime(map(status.runtime()))
         .setOwnRequest(map(ownRequest))
         .setReservation(reservation)
+        .setGuaranteed(map(status.guaranteed()))
         .setComputedAt(computedAt)
         .build();
   }
@@ -87,7 +88,8 @@ public final class OutputRecords {
         list(runtime.getUsed()),
         list(runtime.getNonPreemptibleRequest()),
         list(runtime.getNonPreemptibleUsed()),
-        list(runtime.getRuntime()));
+        list(runtime.getRuntime()),
+        list(runtime.getGuaranteed()));
   }
 
   /**
