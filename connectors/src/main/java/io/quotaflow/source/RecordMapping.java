@@ -1,5 +1,6 @@
 package io.quotaflow.source;
 
+import io.quotaflow.engine.convert.ReservationRecords;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
@@ -72,6 +73,7 @@ public final class RecordMapping {
         .setBorrowingLimit(group.borrowingLimit().map(RecordMapping::resources).orElse(null))
         .setNamespaces(List.copyOf(group.namespaces()))
         .setProblems(problems(group.problems()))
+        .setReservation(group.reservation().map(ReservationRecords::record).orElse(null))
         .build();
   }
 

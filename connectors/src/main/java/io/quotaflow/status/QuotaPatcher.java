@@ -97,7 +97,7 @@ final class QuotaPatcher {
     }
     if (annotations) {
       bucket.acquire();
-      quotas.resource(quota).patch(MERGE, status.annotationsPatch(mode));
+      quotas.resource(quota).patch(MERGE, status.annotationsPatch(quota, mode));
       written.add(ANNOTATIONS);
     }
     if (used) {

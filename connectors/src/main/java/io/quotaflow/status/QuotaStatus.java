@@ -3,14 +3,17 @@ package io.quotaflow.status;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.quotaflow.engine.convert.ReservationRecords;
 import io.quotaflow.kube.QuotaLabels;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.simulate.StatusJson;
 import java.io.UncheckedIOException;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -19,20 +22,29 @@ import java.util.TreeMap;
  * quota.scheduling.koordinator.sh/runtime}, {@code .../request}, {@code
  * .../non-preemptible-request} and {@code .../non-preemptible-used} (JSON resource lists of
  * Kubernetes quantity strings, names sorted, as Go's encoding of a {@code ResourceList}) and {@code
- * status.used}. Pure.
+ * status.used}; and quotaflow's {@code quotaflow.io/reservation-status} for a group with a node
+ * reservation (the JSON of {@code simulate}'s {@code quotas[].reservation}), removed once the group
+ * has none. Pure.
  *
  * @param runtime the runtime annotation's value
  * @param request the request annotation's value
  * @param nonPreemptibleRequest the non-preemptible-request annotation's value
  * @param nonPreemptibleUsed the non-preemptible-used annotation's value
  * @param used status.used, quantity strings by resource name
+ * @param reservation the reservation-status annotation's value; empty for a group without
+ *     reservation
+ * @param guaranteed Koordinator's {@code quota.scheduling.koordinator.sh/guaranteed} annotation's
+ *     value, written in Koordinator's status mode; empty unless the guarantee of allocated usage is
+ *     on (docs/semantics.md section 17)
  */
 public record QuotaStatus(
     String runtime,
     String request,
     String nonPreemptibleRequest,
     String nonPreemptibleUsed,
-    SortedMap<String, String> used) {
+    SortedMap<String, String> used,
+    Optional<String> reservation,
+    Optional<String> guaranteed) {
 
   /** Koordinator's annotation for the group's runtime. */
   public static final String RUNTIME_ANNOTATION = QuotaLabels.KOORDINATOR_PREFIX + "runtime";
@@ -48,6 +60,9 @@ public record QuotaStatus(
   public static final String NON_PREEMPTIBLE_USED_ANNOTATION =
       QuotaLabels.KOORDINATOR_PREFIX + "non-preemptible-used";
 
+  /** quotaflow's annotation for the group's node reservation: locked nodes, satisfied, idle. */
+  public static final String RESERVATION_STATUS_ANNOTATION = QuotaLabels.RESERVATION_STATUS;
+
   private static final JsonMapper JSON = JsonMapper.builder().build();
 
   /** Requires every part; keeps an unmodifiable copy of {@code used}. */
@@ -57,6 +72,26 @@ public record QuotaStatus(
     Objects.requireNonNull(nonPreemptibleRequest, "nonPreemptibleRequest");
     Objects.requireNonNull(nonPreemptibleUsed, "nonPreemptibleUsed");
     used = Collections.unmodifiableSortedMap(new TreeMap<>(used));
+    Objects.requireNonNull(reservation, "reservation");
+    Objects.requireNonNull(guaranteed, "guaranteed");
+  }
+
+  /** A status without guaranteed amount. */
+  public QuotaStatus(
+      String runtime,
+      String request,
+      String nonPreemptibleRequest,
+      String nonPreemptibleUsed,
+      SortedMap<String, String> used,
+      Optional<String> reservation) {
+    this(
+        runtime,
+        request,
+        nonPreemptibleRequest,
+        nonPreemptibleUsed,
+        used,
+        reservation,
+        Optional.empty());
   }
 
   /** The status of a group as the engine computed it. */
@@ -66,7 +101,15 @@ public record QuotaStatus(
         json(quantities(group.getRequest())),
         json(quantities(group.getNonPreemptibleRequest())),
         json(quantities(group.getNonPreemptibleUsed())),
-        quantities(group.getUsed()));
+        quantities(group.getUsed()),
+        group
+            .getReservation()
+            .map(ReservationRecords::status)
+            .map(StatusJson::reservation)
+            .map(QuotaStatus::json),
+        group.getGuaranteed().isEmpty()
+            ? Optional.empty()
+            : Optional.of(json(quantities(group.getGuaranteed()))));
   }
 
   /** Whether the object already shows Koordinator's annotations as this status has them. */
@@ -79,7 +122,15 @@ public record QuotaStatus(
    */
   public boolean annotationsShownBy(final GenericKubernetesResource quota, final StatusMode mode) {
     final Map<String, String> annotations = quota.getMetadata().getAnnotations();
-    return annotations != null && annotations(mode).equals(subset(annotations, mode));
+    return annotations != null
+        && annotations(mode).equals(subset(annotations, mode))
+        && (reservation.isPresent() || !showsReservation(quota));
+  }
+
+  /** Whether the object shows a reservation-status annotation (a null value counts as none). */
+  private static boolean showsReservation(final GenericKubernetesResource quota) {
+    final Map<String, String> annotations = quota.getMetadata().getAnnotations();
+    return annotations != null && annotations.get(RESERVATION_STATUS_ANNOTATION) != null;
   }
 
   /** Koordinator's annotations, by name. */
@@ -98,7 +149,10 @@ public record QuotaStatus(
     if (mode == StatusMode.KOORDINATOR) {
       annotations.put(NON_PREEMPTIBLE_REQUEST_ANNOTATION, nonPreemptibleRequest);
       annotations.put(NON_PREEMPTIBLE_USED_ANNOTATION, nonPreemptibleUsed);
+      guaranteed.ifPresent(value -> annotations.put(QuotaLabels.GUARANTEED, value));
     }
+    // quotaflow's own annotation: written in either mode.
+    reservation.ifPresent(value -> annotations.put(RESERVATION_STATUS_ANNOTATION, value));
     return Collections.unmodifiableMap(annotations);
   }
 
@@ -126,6 +180,23 @@ public record QuotaStatus(
   }
 
   /**
+   * A JSON merge patch that sets the annotations of {@code mode} on {@code quota}, and removes its
+   * reservation-status annotation when the group no longer reserves nodes.
+   */
+  public String annotationsPatch(final GenericKubernetesResource quota, final StatusMode mode) {
+    return json(Map.of("metadata", Map.of("annotations", annotationChanges(quota, mode))));
+  }
+
+  private Map<String, String> annotationChanges(
+      final GenericKubernetesResource quota, final StatusMode mode) {
+    final Map<String, String> changes = new LinkedHashMap<>(annotations(mode));
+    if (reservation.isEmpty() && showsReservation(quota)) {
+      changes.put(RESERVATION_STATUS_ANNOTATION, null);
+    }
+    return changes;
+  }
+
+  /**
    * A JSON merge patch of the object itself, for a CRD without a status subresource
    * (Koordinator's): the annotations of {@code mode} when {@code annotations}, and {@code
    * status.used} as {@link #usedPatch} sets it when {@code used}.
@@ -137,7 +208,7 @@ public record QuotaStatus(
       final boolean used) {
     final Map<String, Object> patch = new LinkedHashMap<>();
     if (annotations) {
-      patch.put("metadata", Map.of("annotations", annotations(mode)));
+      patch.put("metadata", Map.of("annotations", annotationChanges(quota, mode)));
     }
     if (used) {
       patch.put("status", Map.of("used", usedChanges(quota)));

@@ -2,10 +2,14 @@ package io.quotaflow.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ReservationPercentage;
+import io.quotaflow.quota.ReservationPolicy;
+import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.quota.SpecialGroups;
@@ -13,6 +17,7 @@ import io.quotaflow.schemas.FieldProblem;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +108,19 @@ class RecordMappingTest {
     assertThat(spec.getBorrowingLimit()).contains(Map.of("cpu", 1_500L));
     assertThat(spec.getNamespaces()).containsExactly("ns-1", "ns-2");
     assertThat(RecordMapping.quotaKey("east", group).getName()).isEqualTo("a");
+  }
+
+  @Test
+  void aGroupsReservationReachesTheEngineAsReadAndAGroupWithoutOneHasNone() {
+    final ReservationSpec reservation =
+        ReservationSpec.of(ReservationPolicy.GUARANTEED, ResourceList.of("cpu", 16_000))
+            .withPercentage(new ReservationPercentage(new BigDecimal("0.2"), List.of("memory")));
+    final QuotaGroup group = QuotaGroup.builder("a").reservation(reservation).build();
+
+    final QuotaSpec spec = RecordMapping.quotaSpec(group);
+
+    assertThat(InputRecords.group("a", spec).reservation()).contains(reservation);
+    assertThat(RecordMapping.quotaSpec(QuotaGroup.builder("b").build()).getReservation()).isEmpty();
   }
 
   @Test

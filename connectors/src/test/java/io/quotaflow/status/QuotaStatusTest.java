@@ -4,9 +4,12 @@ import static io.quotaflow.fixtures.KubeObjects.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.ReservationPolicy;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -124,5 +127,79 @@ class QuotaStatusTest {
     assertThat(status.annotationsShownBy(koordinatorOnly, StatusMode.SHADOW)).isFalse();
     assertThat(status.annotationsShownBy(shadowed, StatusMode.SHADOW)).isTrue();
     assertThat(status.annotationsShownBy(shadowed)).isFalse();
+  }
+
+  @Test
+  void aReservingGroupShowsItsLockedNodesSatisfiedAndIdleInQuotaflowsAnnotationInEitherMode() {
+    final QuotaStatus reserving = QuotaStatus.of(withReservation(List.of("n1", "n2")));
+
+    final String expected =
+        "{\"nodes\":[\"n1\",\"n2\"],\"satisfied\":true,\"idle\":{\"cpu\":3000},"
+            + "\"policy\":\"Guaranteed\",\"valid\":true,\"reason\":null,"
+            + "\"target\":{\"cpu\":16000},\"minNodes\":0}";
+    assertThat(reserving.reservation()).contains(expected);
+    assertThat(reserving.annotations(StatusMode.KOORDINATOR))
+        .containsEntry(QuotaStatus.RESERVATION_STATUS_ANNOTATION, expected);
+    assertThat(reserving.annotations(StatusMode.SHADOW))
+        .containsEntry(QuotaStatus.RESERVATION_STATUS_ANNOTATION, expected);
+    assertThat(status.reservation()).isEmpty();
+    assertThat(status.annotations()).doesNotContainKey(QuotaStatus.RESERVATION_STATUS_ANNOTATION);
+  }
+
+  @Test
+  void aGroupThatNoLongerReservesNodesHasTheAnnotationRemoved() {
+    final GenericKubernetesResource stillShowing =
+        quota("ns", "a")
+            .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
+            .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
+            .annotation(
+                QuotaStatus.NON_PREEMPTIBLE_REQUEST_ANNOTATION, status.nonPreemptibleRequest())
+            .annotation(QuotaStatus.NON_PREEMPTIBLE_USED_ANNOTATION, status.nonPreemptibleUsed())
+            .annotation(QuotaStatus.RESERVATION_STATUS_ANNOTATION, "{\"nodes\":[\"n1\"]}")
+            .build();
+
+    assertThat(status.annotationsShownBy(stillShowing)).isFalse();
+    assertThat(status.annotationsPatch(stillShowing, StatusMode.KOORDINATOR))
+        .contains("\"quotaflow.io/reservation-status\":null");
+    assertThat(status.annotationsPatch(quota("ns", "a").build(), StatusMode.KOORDINATOR))
+        .doesNotContain("reservation-status");
+  }
+
+  @Test
+  void withGuaranteedUsageKoordinatorsGuaranteedAnnotationIsWrittenInKoordinatorsModeOnly() {
+    final QuotaStatus guaranteed =
+        QuotaStatus.of(
+            GroupRuntime.newBuilder()
+                .setRuntime(Map.of("cpu", 5_000L))
+                .setGuaranteed(Map.of("cpu", 3_500L, "memory", 2L << 30))
+                .setComputedAt(Instant.EPOCH)
+                .build());
+
+    assertThat(guaranteed.annotations())
+        .containsEntry(
+            "quota.scheduling.koordinator.sh/guaranteed", "{\"cpu\":\"3500m\",\"memory\":\"2Gi\"}");
+    assertThat(guaranteed.annotations(StatusMode.SHADOW))
+        .doesNotContainKey("quota.scheduling.koordinator.sh/guaranteed");
+    assertThat(status.annotations())
+        .doesNotContainKey("quota.scheduling.koordinator.sh/guaranteed");
+  }
+
+  private static GroupRuntime withReservation(final List<String> nodes) {
+    return GroupRuntime.newBuilder()
+        .setRuntime(Map.of("cpu", 1_000L))
+        .setReservation(
+            GroupReservation.newBuilder()
+                .setPolicy(ReservationPolicy.GUARANTEED)
+                .setValid(true)
+                .setReason(null)
+                .setTarget(Map.of("cpu", 16_000L))
+                .setMinNodes(0)
+                .setNodes(nodes)
+                .setSatisfied(true)
+                .setIdle(Map.of("cpu", 3_000L))
+                .setRequestedAt(Instant.EPOCH)
+                .build())
+        .setComputedAt(Instant.EPOCH)
+        .build();
   }
 }

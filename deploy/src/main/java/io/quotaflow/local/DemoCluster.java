@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -103,6 +104,18 @@ final class DemoCluster implements AutoCloseable {
       client.genericKubernetesResources(ElasticQuotas.CONTEXT).resource(quota).create();
     } else {
       client.resource(object).create();
+    }
+  }
+
+  /** Creates {@code object}, or replaces it when it exists: an ElasticQuota given a new spec. */
+  void apply(final HasMetadata object) {
+    if (object instanceof GenericKubernetesResource quota) {
+      client
+          .genericKubernetesResources(ElasticQuotas.CONTEXT)
+          .resource(quota)
+          .createOr(NonDeletingOperation::update);
+    } else {
+      client.resource(object).createOr(NonDeletingOperation::update);
     }
   }
 

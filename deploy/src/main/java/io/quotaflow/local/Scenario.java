@@ -40,18 +40,24 @@ record Scenario(
    *
    * @param say what happens, in plain words
    * @param create manifest files whose objects are created
+   * @param apply manifest files whose objects are created or, when they exist, replaced (an
+   *     ElasticQuota given or relieved of a reservation)
    * @param bind pods the scheduler places on {@code node} (node name set, phase Running)
    * @param node the node {@code bind} places pods on
    * @param admit a pod manifest sent to the admission webhook; created only if admitted
+   * @param schedule a pod manifest sent to the scheduler filter with every node of the cluster;
+   *     created on the first node that passes, if one does
    * @param expect the state to wait for
    * @param within how long to wait for it at most
    */
   record Step(
       String say,
       List<Path> create,
+      List<Path> apply,
       List<PodRef> bind,
       Optional<String> node,
       Optional<Path> admit,
+      Optional<Path> schedule,
       Expect expect,
       Duration within) {
 
@@ -59,6 +65,8 @@ record Scenario(
     Step {
       Objects.requireNonNull(say, "say");
       create = List.copyOf(create);
+      apply = List.copyOf(apply);
+      Objects.requireNonNull(schedule, "schedule");
       bind = List.copyOf(bind);
       Objects.requireNonNull(node, "node");
       Objects.requireNonNull(admit, "admit");
@@ -70,6 +78,9 @@ record Scenario(
       if (expect.admission().isPresent() && admit.isEmpty()) {
         throw new IllegalArgumentException("a step expecting an admission answer has 'admit'");
       }
+      if (expect.scheduled().isPresent() && schedule.isEmpty()) {
+        throw new IllegalArgumentException("a step expecting a filter answer has 'schedule'");
+      }
     }
   }
 
@@ -79,17 +90,53 @@ record Scenario(
    * @param runtime group to resource to quantity (Kubernetes notation), as the engine computes it
    * @param evicted pods that must have been evicted and be gone
    * @param admission whether the pod of {@code admit} is admitted or denied
+   * @param reservation group to its node reservation as the engine holds it
+   * @param scheduled what the scheduler filter answers for the pod of {@code schedule}
    */
   record Expect(
       Map<String, Map<String, String>> runtime,
       List<PodRef> evicted,
-      Optional<AdmissionAnswer> admission) {
+      Optional<AdmissionAnswer> admission,
+      Map<String, ReservationExpect> reservation,
+      Optional<ScheduledExpect> scheduled) {
 
     /** Requires every part. */
     Expect {
       runtime = Map.copyOf(runtime);
       evicted = List.copyOf(evicted);
       Objects.requireNonNull(admission, "admission");
+      reservation = Map.copyOf(reservation);
+      Objects.requireNonNull(scheduled, "scheduled");
+    }
+  }
+
+  /**
+   * A group's reservation a step waits for.
+   *
+   * @param nodes the locked nodes, by name
+   * @param satisfied whether they cover the reservation
+   * @param absent the group has no reservation (any more); the other fields are then ignored
+   */
+  record ReservationExpect(List<String> nodes, boolean satisfied, boolean absent) {
+
+    /** Requires every part. */
+    ReservationExpect {
+      nodes = List.copyOf(nodes);
+    }
+  }
+
+  /**
+   * The scheduler filter's answer a step expects.
+   *
+   * @param refused the nodes it refuses, by name
+   * @param node where the pod is then placed: the first node that passes, by name; empty for none
+   */
+  record ScheduledExpect(List<String> refused, Optional<String> node) {
+
+    /** Requires every part. */
+    ScheduledExpect {
+      refused = List.copyOf(refused);
+      Objects.requireNonNull(node, "node");
     }
   }
 

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -33,10 +34,14 @@ import java.util.stream.Stream;
  *     bind: [team-b/b-1]                         # optional, with node:
  *     node: gpu-node
  *     admit: gpu-borrowing/a-4.yaml              # optional
+ *     apply: [queue-reservation/team-a.yaml]     # optional: create or replace
+ *     schedule: queue-reservation/b-3.yaml       # optional: ask the scheduler filter
  *     expect:
  *       runtime: {team-a: {nvidia.com/gpu: "4"}}
  *       evicted: [team-a/a-3]
  *       admission: denied
+ *       reservation: {team-a: {nodes: [node-2, node-3], satisfied: true}}
+ *       scheduled: {refused: [node-2, node-3], node: node-1}
  *     within: 30s                                # optional, default 30s
  * </pre>
  *
@@ -122,15 +127,41 @@ final class ScenarioCatalogue {
     return new Scenario.Step(
         raw.say().strip(),
         files(raw.create()),
+        files(raw.apply()),
         refs(raw.bind()),
         Optional.ofNullable(raw.node()),
         Optional.ofNullable(raw.admit()).map(directory::resolve),
+        Optional.ofNullable(raw.schedule()).map(directory::resolve),
         new Scenario.Expect(
             checkedRuntime(expect.runtime()),
             refs(expect.evicted()),
             Optional.ofNullable(expect.admission())
-                .map(text -> Scenario.AdmissionAnswer.valueOf(text.toUpperCase(Locale.ROOT)))),
+                .map(text -> Scenario.AdmissionAnswer.valueOf(text.toUpperCase(Locale.ROOT))),
+            reservations(expect.reservation()),
+            Optional.ofNullable(expect.scheduled())
+                .map(
+                    scheduled ->
+                        new Scenario.ScheduledExpect(
+                            scheduled.refused() == null ? List.of() : scheduled.refused(),
+                            Optional.ofNullable(scheduled.node())))),
         raw.within() == null ? DEFAULT_WITHIN : EngineSettings.REVOKE_DELAY.parse(raw.within()));
+  }
+
+  private static Map<String, Scenario.ReservationExpect> reservations(
+      final Map<String, ReservationFile> raw) {
+    if (raw == null) {
+      return Map.of();
+    }
+    final Map<String, Scenario.ReservationExpect> reservations = new TreeMap<>();
+    raw.forEach(
+        (group, expected) ->
+            reservations.put(
+                group,
+                new Scenario.ReservationExpect(
+                    expected.nodes() == null ? List.of() : expected.nodes(),
+                    Boolean.TRUE.equals(expected.satisfied()),
+                    Boolean.TRUE.equals(expected.absent()))));
+    return reservations;
   }
 
   private List<Path> files(final List<String> names) {
@@ -177,15 +208,30 @@ final class ScenarioCatalogue {
   record StepFile(
       String say,
       List<String> create,
+      List<String> apply,
       List<String> bind,
       String node,
       String admit,
+      String schedule,
       ExpectFile expect,
       String within) {}
 
   /** An expectation as written. */
   record ExpectFile(
-      Map<String, Map<String, String>> runtime, List<String> evicted, String admission) {
-    static final ExpectFile NONE = new ExpectFile(null, null, null);
+      Map<String, Map<String, String>> runtime,
+      List<String> evicted,
+      String admission,
+      Map<String, ReservationFile> reservation,
+      ScheduledFile scheduled) {
+    static final ExpectFile NONE = new ExpectFile(null, null, null, null, null);
   }
+
+  /**
+   * An expected reservation as written: {@code {nodes: [...], satisfied: true}} or {@code {absent:
+   * true}}.
+   */
+  record ReservationFile(List<String> nodes, Boolean satisfied, Boolean absent) {}
+
+  /** An expected filter answer as written: {@code {refused: [...], node: node-1}}. */
+  record ScheduledFile(List<String> refused, String node) {}
 }

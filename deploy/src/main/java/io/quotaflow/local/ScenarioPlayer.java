@@ -1,5 +1,8 @@
 package io.quotaflow.local;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GroupVersionKind;
 import io.fabric8.kubernetes.api.model.GroupVersionResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -14,6 +17,7 @@ import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.Quantities;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.simulate.BadInputException;
 import io.quotaflow.simulate.Manifest;
 import io.quotaflow.simulate.ManifestReader;
@@ -59,12 +63,19 @@ final class ScenarioPlayer {
    *     quantity)
    * @param evicted the pods evicted so far
    * @param admission the webhook's answer to the step's pod and its message, if the step asked
+   * @param reservations the reservations it expected, as the engine holds them (group to status; a
+   *     group expected without one is absent)
+   * @param refused the nodes the scheduler filter refused the step's pod, with the reasons
+   * @param placed the node the step's pod was placed on, if any passed
    */
   record StepOutcome(
       Map<String, Map<String, String>> runtime,
       List<PodRef> evicted,
       Optional<Scenario.AdmissionAnswer> admission,
-      Optional<String> admissionMessage) {}
+      Optional<String> admissionMessage,
+      Map<String, ReservationStatus> reservations,
+      Map<String, String> refused,
+      Optional<String> placed) {}
 
   private final LocalRun run;
   private final DemoCluster demo;
@@ -108,6 +119,12 @@ final class ScenarioPlayer {
         say("  created %s %s", object.getKind(), describe(object));
       }
     }
+    for (final Path file : step.apply()) {
+      for (final HasMetadata object : read(file)) {
+        demo.apply(object);
+        say("  applied %s %s", object.getKind(), describe(object));
+      }
+    }
     for (final PodRef ref : step.bind()) {
       bind(ref, step.node().orElseThrow());
       say("  the scheduler placed %s on %s", ref, step.node().orElseThrow());
@@ -140,6 +157,46 @@ final class ScenarioPlayer {
                     "expected the webhook to answer " + expected + ", it answered " + seen.get());
               });
     }
+    final Map<String, ReservationStatus> reservations =
+        await(
+            step,
+            "reservations " + step.expect().reservation(),
+            () -> reservationsIfExpected(step));
+    reservations.forEach(
+        (group, status) ->
+            say(
+                "  %s's reservation (%s) locks %s%s",
+                group,
+                status.policy().label(),
+                status.nodes().isEmpty() ? "no node" : String.join(", ", status.nodes()),
+                status.satisfied() ? "" : ": " + status.reason().orElse("not satisfied")));
+    step.expect()
+        .reservation()
+        .forEach(
+            (group, expected) -> {
+              if (expected.absent()) {
+                say("  %s reserves no node", group);
+              }
+            });
+    Map<String, String> refused = Map.of();
+    Optional<String> placed = Optional.empty();
+    if (step.schedule().isPresent()) {
+      final Pod pod = onlyPod(step.schedule().get());
+      final JsonNode filtered = askFilter(pod);
+      refused = refusedNodes(filtered);
+      refused.forEach((node, reason) -> say("  the scheduler filter refuses %s: %s", node, reason));
+      placed = firstPassing(filtered);
+      if (placed.isPresent()) {
+        demo.create(pod);
+        bind(
+            new PodRef(pod.getMetadata().getNamespace(), pod.getMetadata().getName()),
+            placed.get());
+        say("  the scheduler places %s on %s", describe(pod), placed.get());
+      } else {
+        say("  no node takes %s", describe(pod));
+      }
+      checkScheduled(step, refused, placed);
+    }
     final Map<String, Map<String, String>> runtime =
         await(step, "runtimes " + step.expect().runtime(), () -> runtimesIfExpected(step));
     runtime.forEach(
@@ -156,9 +213,113 @@ final class ScenarioPlayer {
     final List<PodRef> evicted =
         await(step, "evictions of " + step.expect().evicted(), () -> evictedIfExpected(step));
     for (final PodRef ref : step.expect().evicted()) {
-      say("  quotaflow evicted %s (lowest priority first), and it is gone", ref);
+      say("  quotaflow evicted %s through the eviction API, and it is gone", ref);
     }
-    return new StepOutcome(runtime, evicted, answer, message);
+    return new StepOutcome(runtime, evicted, answer, message, reservations, refused, placed);
+  }
+
+  /** The expected groups' reservations when they all match, else empty. */
+  private Optional<Map<String, ReservationStatus>> reservationsIfExpected(
+      final Scenario.Step step) {
+    final Map<String, ReservationStatus> held;
+    try {
+      held = RuntimeQueries.of(engine().streams()).reservations(DemoCluster.NAME);
+    } catch (final InvalidStateStoreException e) {
+      return Optional.empty();
+    }
+    final Map<String, ReservationStatus> seen = new TreeMap<>();
+    for (final Map.Entry<String, Scenario.ReservationExpect> expected :
+        step.expect().reservation().entrySet()) {
+      final ReservationStatus status = held.get(expected.getKey());
+      if (expected.getValue().absent()) {
+        if (status != null) {
+          return Optional.empty();
+        }
+        continue;
+      }
+      if (status == null
+          || status.satisfied() != expected.getValue().satisfied()
+          || !status.nodes().equals(expected.getValue().nodes())) {
+        return Optional.empty();
+      }
+      seen.put(expected.getKey(), status);
+    }
+    return Optional.of(seen);
+  }
+
+  private void checkScheduled(
+      final Scenario.Step step, final Map<String, String> refused, final Optional<String> placed) {
+    step.expect()
+        .scheduled()
+        .ifPresent(
+            expected -> {
+              if (!expected.refused().equals(List.copyOf(refused.keySet()))
+                  || !expected.node().equals(placed)) {
+                throw new ScenarioFailedException(
+                    "expected the scheduler filter to refuse "
+                        + expected.refused()
+                        + " and the pod to go to "
+                        + expected.node().orElse("no node")
+                        + "; it refused "
+                        + refused.keySet()
+                        + " and the pod went to "
+                        + placed.orElse("no node"));
+              }
+            });
+  }
+
+  /** Asks the scheduler filter about {@code pod} with every node of the cluster, by name. */
+  private JsonNode askFilter(final Pod pod) {
+    if (run.adminUrl().isEmpty()) {
+      throw new ScenarioFailedException("the admission plugin is off: no scheduler filter");
+    }
+    final ObjectNode args = Serialization.jsonMapper().createObjectNode();
+    args.set("Pod", Serialization.jsonMapper().valueToTree(pod));
+    args.putNull("Nodes");
+    final ArrayNode names = args.putArray("NodeNames");
+    demo.client().nodes().list().getItems().stream()
+        .map(node -> node.getMetadata().getName())
+        .sorted()
+        .forEach(names::add);
+    final URI uri =
+        URI.create(run.adminUrl().get() + "/clusters/" + DemoCluster.NAME + "/scheduler/filter");
+    try {
+      final HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(uri)
+                  .timeout(HTTP_TIMEOUT)
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(args.toString()))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new ScenarioFailedException(
+            "the scheduler filter answered HTTP " + response.statusCode() + ": " + response.body());
+      }
+      return Serialization.jsonMapper().readTree(response.body());
+    } catch (final IOException e) {
+      throw new ScenarioFailedException("cannot reach the scheduler filter at " + uri + ": " + e);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ScenarioFailedException("interrupted while asking the scheduler filter");
+    }
+  }
+
+  private static Map<String, String> refusedNodes(final JsonNode answer) {
+    final Map<String, String> refused = new TreeMap<>();
+    for (final String field : List.of("FailedNodes", "FailedAndUnresolvableNodes")) {
+      answer
+          .path(field)
+          .fields()
+          .forEachRemaining(e -> refused.put(e.getKey(), e.getValue().asText()));
+    }
+    return refused;
+  }
+
+  private static Optional<String> firstPassing(final JsonNode answer) {
+    final List<String> passing = new ArrayList<>();
+    answer.path("NodeNames").forEach(node -> passing.add(node.asText()));
+    return passing.stream().sorted().findFirst();
   }
 
   /** The expected groups' runtimes when they all match, else empty. */

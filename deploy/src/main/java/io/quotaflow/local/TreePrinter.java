@@ -5,6 +5,7 @@ import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.quota.QuotaNode;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.simulate.TableReport;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.TreeSnapshot;
@@ -102,7 +103,11 @@ final class TreePrinter implements AutoCloseable {
   private void poll() {
     try {
       for (final KubeCluster cluster : clusters) {
-        snapshot(cluster).map(TableReport::render).ifPresent(table -> show(cluster, table));
+        final Map<String, ReservationStatus> reservations =
+            RuntimeQueries.of(engine.streams()).reservations(cluster.name());
+        snapshot(cluster)
+            .map(tree -> TableReport.render(tree, reservations))
+            .ifPresent(table -> show(cluster, table));
       }
     } catch (final RuntimeException e) {
       // A cluster that cannot be listed right now is shown on the next poll.

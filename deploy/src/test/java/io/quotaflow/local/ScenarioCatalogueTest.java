@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,26 @@ class ScenarioCatalogueTest {
   }
 
   @Test
+  void queueReservationReadsAsItsFileSays() {
+    final Scenario scenario = new ScenarioCatalogue(SCENARIOS).named("queue-reservation");
+
+    assertThat(scenario.steps()).hasSize(5);
+    assertThat(scenario.steps().get(0).expect().reservation())
+        .isEqualTo(Map.of("team-a", new Scenario.ReservationExpect(List.of(), false, true)));
+    assertThat(scenario.steps().get(1).apply()).singleElement().matches(Files::isRegularFile);
+    assertThat(scenario.steps().get(1).expect().reservation())
+        .isEqualTo(
+            Map.of(
+                "team-a",
+                new Scenario.ReservationExpect(List.of("node-2", "node-3"), true, false)));
+    assertThat(scenario.steps().get(2).schedule()).get().matches(Files::isRegularFile);
+    assertThat(scenario.steps().get(2).expect().scheduled())
+        .contains(new Scenario.ScheduledExpect(List.of("node-2", "node-3"), Optional.of("node-1")));
+    assertThat(scenario.steps().get(3).expect().evicted())
+        .containsExactly(new PodRef("team-b", "b-1"));
+  }
+
+  @Test
   void everyScenarioOfTheCheckoutReadsAndNamesFilesThatExist() {
     assertThat(new ScenarioCatalogue(SCENARIOS).all())
         .isNotEmpty()
@@ -53,7 +74,12 @@ class ScenarioCatalogueTest {
               assertThat(scenario.cluster()).isNotEmpty().allMatch(Files::isRegularFile);
               scenario
                   .steps()
-                  .forEach(step -> assertThat(step.create()).allMatch(Files::isRegularFile));
+                  .forEach(
+                      step -> {
+                        assertThat(step.create()).allMatch(Files::isRegularFile);
+                        assertThat(step.apply()).allMatch(Files::isRegularFile);
+                        step.schedule().ifPresent(file -> assertThat(file).isRegularFile());
+                      });
             });
   }
 

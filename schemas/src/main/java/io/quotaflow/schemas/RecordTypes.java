@@ -23,6 +23,8 @@ public final class RecordTypes {
           PodQuotaClass.class,
           EvictionCommand.class,
           EvictionResult.class,
+          // Internal to the engine: the value of its reservations store.
+          GroupReservation.class,
           // Internal to the engine: its repartition topic and store, versioned like the rest.
           ClusterEvent.class);
 

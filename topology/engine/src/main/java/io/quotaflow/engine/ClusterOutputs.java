@@ -1,11 +1,13 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.reservation.ReservationKeeper;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
@@ -17,6 +19,7 @@ import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.TreeDelta;
 import java.time.Instant;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
@@ -34,17 +37,28 @@ final class ClusterOutputs {
   private final ProcessorContext<SpecificRecord, SpecificRecord> context;
   private final KeyValueStore<GroupId, GroupRuntime> runtime;
   private final KeyValueStore<GroupPodId, PodQuotaClass> assignments;
+  private final ReservationKeeper reservations;
 
   ClusterOutputs(
       final ProcessorContext<SpecificRecord, SpecificRecord> context,
       final KeyValueStore<GroupId, GroupRuntime> runtime,
-      final KeyValueStore<GroupPodId, PodQuotaClass> assignments) {
+      final KeyValueStore<GroupPodId, PodQuotaClass> assignments,
+      final ReservationKeeper reservations) {
     this.context = context;
     this.runtime = runtime;
     this.assignments = assignments;
+    this.reservations = reservations;
   }
 
-  void emit(final ClusterTree tree, final TreeDelta delta, final Instant now) {
+  /**
+   * Writes {@code delta}, and the runtime record of every group whose node reservation changed
+   * ({@code reservationsChanged}, by group) whose status did not.
+   */
+  void emit(
+      final ClusterTree tree,
+      final TreeDelta delta,
+      final Map<String, GroupReservation> reservationsChanged,
+      final Instant now) {
     final String cluster = tree.cluster();
     final long timestamp = now.toEpochMilli();
     final ClusterQuotaState state = tree.state();
@@ -64,6 +78,12 @@ final class ClusterOutputs {
       final Optional<GroupStatus> status = state.group(group);
       if (stored != null && status.isPresent() && !OutputRecords.ownRequest(stored).equals(own)) {
         publishRuntime(cluster, status.get(), own, now);
+      }
+    }
+    for (final String group : reservationsChanged.keySet()) {
+      final Optional<GroupStatus> status = state.group(group);
+      if (emitted.add(group) && status.isPresent() && !delta.removedGroups().contains(group)) {
+        publishRuntime(cluster, status.get(), ownRequest(state, group), now);
       }
     }
     for (final String group : delta.removedGroups()) {
@@ -98,7 +118,8 @@ final class ClusterOutputs {
       final GroupStatus status,
       final ResourceList ownRequest,
       final Instant now) {
-    final GroupRuntime record = OutputRecords.runtime(status, ownRequest, now);
+    final GroupRuntime record =
+        OutputRecords.runtime(status, ownRequest, reservations.record(cluster, status.name()), now);
     runtime.put(new GroupId(cluster, status.name()), record);
     context.forward(
         new Record<SpecificRecord, SpecificRecord>(

@@ -7,6 +7,7 @@ import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.ReclaimPolicy;
 import io.quotaflow.engine.reclaim.Reclaimer;
+import io.quotaflow.engine.reservation.ReservationKeeper;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
@@ -75,12 +76,14 @@ final class ClusterQuotaProcessor
   private final boolean reclaimEnabled;
   private final Duration revokeCheckInterval;
   private final ReclaimPolicy reclaimPolicy;
+  private final Duration relockInterval;
   private final EngineMetrics metrics;
 
   private ProcessorContext<SpecificRecord, SpecificRecord> context;
   private KeyValueStore<InputId, ClusterEvent> inputs;
   private ClusterOutputs outputs;
   private Reclaimer reclaimer;
+  private ReservationKeeper reservations;
   private final Map<String, ClusterTree> clusters = new HashMap<>();
   private final Set<String> dirty = new TreeSet<>();
   private final List<Cancellable> punctuators = new ArrayList<>();
@@ -99,6 +102,7 @@ final class ClusterQuotaProcessor
             config.get(EngineSettings.REVOKE_DELAY),
             config.get(EngineSettings.REVOKE_RETRY_BACKOFF),
             config.get(EngineSettings.REVOKE_MAX_ATTEMPTS));
+    this.relockInterval = config.get(EngineSettings.RESERVATION_RELOCK_INTERVAL);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
   }
 
@@ -108,6 +112,9 @@ final class ClusterQuotaProcessor
     clusters.clear();
     dirty.clear();
     pacer.clear();
+    if (reservations != null) {
+      reservations.clear();
+    }
     punctuators.forEach(Cancellable::cancel);
     punctuators.clear();
     this.context = context;
@@ -122,7 +129,14 @@ final class ClusterQuotaProcessor
         context.getStateStore(TopologyNames.EVICTION_LEDGER_STORE);
     final KeyValueStore<PodId, Long> retryAt =
         context.getStateStore(TopologyNames.EVICTION_RETRY_AT_STORE);
-    this.outputs = new ClusterOutputs(context, runtime, assignments);
+    this.reservations =
+        new ReservationKeeper(
+            context.getStateStore(TopologyNames.RESERVATIONS_STORE),
+            context.getStateStore(TopologyNames.RESERVATION_INTRUDERS_SINCE_STORE),
+            options,
+            reclaimPolicy.revokeDelay(),
+            metrics);
+    this.outputs = new ClusterOutputs(context, runtime, assignments, reservations);
     this.reclaimer =
         new Reclaimer(
             context,
@@ -151,6 +165,8 @@ final class ClusterQuotaProcessor
       punctuators.add(
           context.schedule(revokeCheckInterval, PunctuationType.WALL_CLOCK_TIME, this::reclaim));
     }
+    punctuators.add(
+        context.schedule(relockInterval, PunctuationType.WALL_CLOCK_TIME, this::relock));
   }
 
   @Override
@@ -188,6 +204,7 @@ final class ClusterQuotaProcessor
       inputs.put(id, event);
     }
     apply(tree, id, value);
+    reservations.inputChanged(cluster, tree.state(), id, value);
     if (id.kind() == InputKind.POD) {
       reclaimer.podChanged(cluster, new PodRef(id.namespace(), id.name()), (PodState) value);
     }
@@ -225,7 +242,7 @@ final class ClusterQuotaProcessor
       final ClusterTree tree = clusters.get(cluster);
       final long started = System.nanoTime();
       final TreeDelta delta = tree.state().recompute();
-      outputs.emit(tree, delta, now);
+      outputs.emit(tree, delta, reservations.afterRecompute(cluster, tree.state(), now), now);
       metrics.groupsChanged(cluster, delta.changedGroups(), delta.removedGroups());
       metrics.recomputed(
           cluster, Duration.ofNanos(System.nanoTime() - started), tree.groups().size());
@@ -257,6 +274,16 @@ final class ClusterQuotaProcessor
           tree.overUsed(),
           tree.overUsedSince(),
           Instant.ofEpochMilli(timestamp));
+      reservations.reclaim(
+          tree.cluster(), tree.state(), Instant.ofEpochMilli(timestamp), reclaimer);
+    }
+  }
+
+  /** The design's relock: every followed cluster's reservations are planned at its next tick. */
+  private void relock(final long timestamp) {
+    for (final String cluster : reservations.clusters()) {
+      reservations.relock(cluster);
+      dirty.add(cluster);
     }
   }
 
@@ -360,6 +387,7 @@ final class ClusterQuotaProcessor
           parts.groups.forEach(tree::noteGroup);
           metrics.groupsChanged(cluster, parts.groups, List.of());
           tree.filedGroup().putAll(filed.getOrDefault(cluster, Map.of()));
+          reservations.restore(cluster, state, parts.groupSpecs);
           clusters.put(cluster, tree);
           dirty.add(cluster);
         });

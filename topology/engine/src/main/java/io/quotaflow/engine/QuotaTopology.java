@@ -10,6 +10,7 @@ import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.PodId;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodQuotaClass;
@@ -51,7 +52,7 @@ import org.apache.kafka.streams.state.Stores;
  * eviction-results.v1 ─► eviction-results-to-cluster-events ─► eviction-results-by-cluster
  *                        (repartition to the cluster's partition) ─┘
  *          stores: cluster-inputs, runtime, pod-assignments, over-used-since, eviction-ledger,
- *                  eviction-retry-at
+ *                  eviction-retry-at, reservations, reservation-intruders-since
  * </pre>
  *
  * <p>With {@code inputs.partitioned.by.cluster=false} (inputs placed by key, by producers other
@@ -171,7 +172,9 @@ public final class QuotaTopology {
         TopologyNames.POD_ASSIGNMENTS_STORE,
         TopologyNames.OVER_USED_SINCE_STORE,
         TopologyNames.EVICTION_LEDGER_STORE,
-        TopologyNames.EVICTION_RETRY_AT_STORE);
+        TopologyNames.EVICTION_RETRY_AT_STORE,
+        TopologyNames.RESERVATIONS_STORE,
+        TopologyNames.RESERVATION_INTRUDERS_SINCE_STORE);
 
     final Topology topology = builder.build();
     sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());
@@ -266,7 +269,15 @@ public final class QuotaTopology {
             PodId.serde(),
             AvroSerde.forValues(EvictionCommand.class)),
         Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.EVICTION_RETRY_AT_STORE), PodId.serde(), Serdes.Long()));
+            supplier.apply(TopologyNames.EVICTION_RETRY_AT_STORE), PodId.serde(), Serdes.Long()),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.RESERVATIONS_STORE),
+            GroupId.serde(),
+            AvroSerde.forValues(GroupReservation.class)),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.RESERVATION_INTRUDERS_SINCE_STORE),
+            PodId.serde(),
+            Serdes.Long()));
   }
 
   private static <K, V> void sink(

@@ -86,5 +86,18 @@ public final class TopologyNames {
    */
   public static final String EVICTION_RETRY_AT_STORE = "eviction-retry-at";
 
+  /**
+   * Store (queryable): each reserving group's node reservation as last planned (locked nodes,
+   * satisfied, idle, age), by cluster then group: the scheduler filter's locks, and the locks a
+   * restarted task keeps.
+   */
+  public static final String RESERVATIONS_STORE = "reservations";
+
+  /**
+   * Store: since when each pod of another group has run on a node locked by a Guaranteed
+   * reservation (epoch millis): it is evicted once that lasts the revoke delay.
+   */
+  public static final String RESERVATION_INTRUDERS_SINCE_STORE = "reservation-intruders-since";
+
   private TopologyNames() {}
 }

@@ -9,6 +9,7 @@ import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
+import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
@@ -30,6 +31,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -128,7 +130,8 @@ final class EngineDriver implements AutoCloseable {
   RuntimeQueries queries() {
     return RuntimeQueries.of(
         driver.getKeyValueStore(TopologyNames.RUNTIME_STORE),
-        driver.getKeyValueStore(TopologyNames.POD_ASSIGNMENTS_STORE));
+        driver.getKeyValueStore(TopologyNames.POD_ASSIGNMENTS_STORE),
+        driver.getKeyValueStore(TopologyNames.RESERVATIONS_STORE));
   }
 
   // Inputs: stamped with the wall-clock time, as a connector publishing a change as it happens.
@@ -271,6 +274,16 @@ final class EngineDriver implements AutoCloseable {
       throw new AssertionError("No runtime record for " + cluster + "/" + name);
     }
     return status;
+  }
+
+  /** The node reservation on group {@code name}'s latest runtime record, if it has one. */
+  Optional<GroupReservation> reservation(final String cluster, final String name) {
+    runtimeRecords();
+    final GroupRuntime record = runtimeTable.get(new QuotaKey(cluster, name));
+    if (record == null) {
+      throw new AssertionError("No runtime record for " + cluster + "/" + name);
+    }
+    return record.getReservation();
   }
 
   /** The core's full computation on the inputs given so far, by group name. */

@@ -3,10 +3,13 @@ package io.quotaflow.engine;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
+import io.quotaflow.schemas.FieldProblem;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.ReservationPolicy;
+import io.quotaflow.schemas.ReservationSpec;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +27,11 @@ public final class Inputs {
 
   public static QuotaBuilder quota() {
     return new QuotaBuilder();
+  }
+
+  /** A node of {@code cpuMillis} that is cordoned (not schedulable). */
+  public static NodeState cordoned(final long cpuMillis) {
+    return NodeState.newBuilder(node(cpuMillis)).setSchedulable(false).build();
   }
 
   public static NodeState node(final long cpuMillis) {
@@ -179,6 +187,35 @@ public final class Inputs {
 
     public QuotaBuilder weight(final Map<String, Long> value) {
       spec.setSharedWeight(value);
+      return this;
+    }
+
+    /** Annotation quotaflow.io/reservation of {@code resource} with {@code policy}. */
+    public QuotaBuilder reserve(final Map<String, Long> resource, final ReservationPolicy policy) {
+      spec.setReservation(
+          ReservationSpec.newBuilder()
+              .setPolicy(policy)
+              .setResource(resource)
+              .setPercentage(null)
+              .setProblems(List.of())
+              .build());
+      return this;
+    }
+
+    /** A reservation annotation that could not be read. */
+    public QuotaBuilder unreadableReservation(final String reason) {
+      spec.setReservation(
+          ReservationSpec.newBuilder()
+              .setPolicy(ReservationPolicy.BEST_EFFORT)
+              .setResource(null)
+              .setPercentage(null)
+              .setProblems(
+                  List.of(
+                      FieldProblem.newBuilder()
+                          .setField("metadata.annotations[quotaflow.io/reservation]")
+                          .setReason(reason)
+                          .build()))
+              .build());
       return this;
     }
 

@@ -97,6 +97,11 @@ final class ProcessorHarness {
     return event(InputEvents.node(new NodeKey(cluster, name), node, InputEvents.Source.UNKNOWN));
   }
 
+  ProcessorHarness deleteNode(final String cluster, final String name) {
+    return event(
+        InputEvents.node(new NodeKey(cluster, name), (NodeState) null, InputEvents.Source.UNKNOWN));
+  }
+
   /** The executor's result with {@code outcome} for {@code command}. */
   ProcessorHarness answer(
       final Record<PodKey, EvictionCommand> command, final EvictionOutcome outcome) {

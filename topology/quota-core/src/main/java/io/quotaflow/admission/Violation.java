@@ -24,6 +24,7 @@ public record Violation(Rule rule, String group, String field, String message) {
     UNREADABLE_FIELD("unreadable-field"),
     NEGATIVE_VALUE("non-negative"),
     MIN_ABOVE_MAX("min-not-above-max"),
+    MAX_NOT_BELOW_USED("max-not-below-used"),
     RESERVED_NAME("reserved-name"),
     PARENT_MISSING("parent-exists"),
     PARENT_NOT_A_PARENT("parent-is-parent"),
@@ -35,7 +36,12 @@ public record Violation(Rule rule, String group, String field, String message) {
     DELETE_WITH_PODS("delete-without-pods"),
     CHILD_MINS_EXCEED_PARENT_MIN("children-mins-fit-parent-min"),
     CHILD_MIN_NOT_IN_PARENT("child-min-dimensions-in-parent"),
-    NAMESPACE_TAKEN("namespace-in-one-group");
+    NAMESPACE_TAKEN("namespace-in-one-group"),
+    RESERVATION_READABLE("reservation-readable"),
+    RESERVATION_ON_LEAF("reservation-on-leaf"),
+    RESERVATION_PERCENTAGE_IN_RANGE("reservation-percentage-in-range"),
+    RESERVATION_WITHIN_MAX("reservation-within-max"),
+    RESERVATION_WITHIN_CLUSTER("reservation-within-cluster");
 
     private final String id;
 

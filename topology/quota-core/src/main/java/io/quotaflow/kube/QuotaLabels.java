@@ -28,11 +28,42 @@ public final class QuotaLabels {
   /** ElasticQuota annotation: JSON list of namespaces whose pods belong to the group. */
   public static final String NAMESPACES = KOORDINATOR_PREFIX + "namespaces";
 
+  /**
+   * ElasticQuota label (Koordinator's spelling) or annotation (accepted too): {@code "true"} lets a
+   * change of the group bypass the quota webhook's checks of the children's min sums.
+   */
+  public static final String ALLOW_FORCE_UPDATE = KOORDINATOR_PREFIX + "allow-force-update";
+
+  /**
+   * ElasticQuota annotation: JSON list of resource names for which the quota webhook rejects a max
+   * below the group's used.
+   */
+  public static final String MAX_STRICT_CHECK_RESOURCE_KEYS =
+      KOORDINATOR_PREFIX + "max-strict-check-resource-keys";
+
+  /**
+   * ElasticQuota annotation written by quotaflow's status writer when the guarantee of allocated
+   * usage is on: the group's guaranteed amount, a JSON resource list (Koordinator's name).
+   */
+  public static final String GUARANTEED = KOORDINATOR_PREFIX + "guaranteed";
+
   /** ElasticQuota annotation: JSON resource list, at most this much of min is lent. */
   public static final String LENDING_LIMIT = "quotaflow.io/lending-limit";
 
   /** ElasticQuota annotation: JSON resource list, at most this much above min is borrowed. */
   public static final String BORROWING_LIMIT = "quotaflow.io/borrowing-limit";
+
+  /**
+   * ElasticQuota annotation: JSON object, the group's node reservation ({@code policy}, {@code
+   * resource}, {@code percentage}); read by {@link ReservationAnnotation}.
+   */
+  public static final String RESERVATION = "quotaflow.io/reservation";
+
+  /**
+   * ElasticQuota annotation written by quotaflow's status writer: the reservation's state as JSON
+   * ({@code nodes}, {@code satisfied}, {@code idle}, ...).
+   */
+  public static final String RESERVATION_STATUS = "quotaflow.io/reservation-status";
 
   /** Pod label: the group the pod is charged to. */
   public static final String QUOTA_NAME = KOORDINATOR_PREFIX + "name";

@@ -20,6 +20,12 @@ import java.util.Optional;
  * @param borrowingLimit at most this much above min is borrowed (quotaflow.io/borrowing-limit)
  * @param namespaces namespaces whose pods belong to this group (the namespaces annotation)
  * @param problems fields that could not be read; the group exists but may be invalid (SPEC 9)
+ * @param reservation the node reservation (quotaflow.io/reservation); empty when not annotated. It
+ *     never affects the group's quota: an unreadable one carries its own problems
+ * @param allowForceUpdate {@code allow-force-update: "true"}: the quota webhook does not check the
+ *     children's min sums of a change of this group
+ * @param maxStrictCheckKeys the resource names whose max the quota webhook keeps at or above used
+ *     ({@code max-strict-check-resource-keys}); empty when absent or unreadable
  */
 public record QuotaGroup(
     String name,
@@ -32,7 +38,10 @@ public record QuotaGroup(
     Optional<ResourceList> lendingLimit,
     Optional<ResourceList> borrowingLimit,
     List<String> namespaces,
-    List<SpecProblem> problems) {
+    List<SpecProblem> problems,
+    Optional<ReservationSpec> reservation,
+    boolean allowForceUpdate,
+    List<String> maxStrictCheckKeys) {
 
   public QuotaGroup {
     Objects.requireNonNull(name, "name");
@@ -44,6 +53,67 @@ public record QuotaGroup(
     Objects.requireNonNull(borrowingLimit, "borrowingLimit");
     namespaces = List.copyOf(namespaces);
     problems = List.copyOf(problems);
+    Objects.requireNonNull(reservation, "reservation");
+    maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
+  }
+
+  /** A group without the webhook switches: the fields the quota tree and reservations read. */
+  public QuotaGroup(
+      String name,
+      String parent,
+      boolean parentGroup,
+      ResourceList min,
+      ResourceList max,
+      Optional<ResourceList> sharedWeight,
+      boolean allowLent,
+      Optional<ResourceList> lendingLimit,
+      Optional<ResourceList> borrowingLimit,
+      List<String> namespaces,
+      List<SpecProblem> problems,
+      Optional<ReservationSpec> reservation) {
+    this(
+        name,
+        parent,
+        parentGroup,
+        min,
+        max,
+        sharedWeight,
+        allowLent,
+        lendingLimit,
+        borrowingLimit,
+        namespaces,
+        problems,
+        reservation,
+        false,
+        List.of());
+  }
+
+  /** A group without reservation: the fields the quota tree reads (SPEC 3, 12). */
+  public QuotaGroup(
+      String name,
+      String parent,
+      boolean parentGroup,
+      ResourceList min,
+      ResourceList max,
+      Optional<ResourceList> sharedWeight,
+      boolean allowLent,
+      Optional<ResourceList> lendingLimit,
+      Optional<ResourceList> borrowingLimit,
+      List<String> namespaces,
+      List<SpecProblem> problems) {
+    this(
+        name,
+        parent,
+        parentGroup,
+        min,
+        max,
+        sharedWeight,
+        allowLent,
+        lendingLimit,
+        borrowingLimit,
+        namespaces,
+        problems,
+        Optional.empty());
   }
 
   /** A builder with Koordinator's defaults: child of the root, leaf, lending, no limits. */
@@ -60,10 +130,13 @@ public record QuotaGroup(
             .max(max)
             .allowLent(allowLent)
             .namespaces(namespaces)
-            .problems(problems);
+            .problems(problems)
+            .allowForceUpdate(allowForceUpdate)
+            .maxStrictCheckKeys(maxStrictCheckKeys);
     sharedWeight.ifPresent(builder::sharedWeight);
     lendingLimit.ifPresent(builder::lendingLimit);
     borrowingLimit.ifPresent(builder::borrowingLimit);
+    reservation.ifPresent(builder::reservation);
     return builder;
   }
 
@@ -80,6 +153,9 @@ public record QuotaGroup(
     private Optional<ResourceList> borrowingLimit = Optional.empty();
     private List<String> namespaces = List.of();
     private final List<SpecProblem> problems = new ArrayList<>();
+    private Optional<ReservationSpec> reservation = Optional.empty();
+    private boolean allowForceUpdate;
+    private List<String> maxStrictCheckKeys = List.of();
 
     private Builder(String name) {
       this.name = name;
@@ -141,6 +217,26 @@ public record QuotaGroup(
       return this;
     }
 
+    public Builder reservation(ReservationSpec reservation) {
+      this.reservation = Optional.of(reservation);
+      return this;
+    }
+
+    public Builder noReservation() {
+      this.reservation = Optional.empty();
+      return this;
+    }
+
+    public Builder allowForceUpdate(boolean allowForceUpdate) {
+      this.allowForceUpdate = allowForceUpdate;
+      return this;
+    }
+
+    public Builder maxStrictCheckKeys(List<String> maxStrictCheckKeys) {
+      this.maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
+      return this;
+    }
+
     public QuotaGroup build() {
       return new QuotaGroup(
           name,
@@ -153,7 +249,10 @@ public record QuotaGroup(
           lendingLimit,
           borrowingLimit,
           namespaces,
-          problems);
+          problems,
+          reservation,
+          allowForceUpdate,
+          maxStrictCheckKeys);
     }
   }
 }

@@ -9,6 +9,7 @@ import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.tree.ClusterInputs;
 import java.util.ArrayList;
@@ -58,6 +59,17 @@ final class ManifestInputs {
       } else if (manifest.object() instanceof GenericKubernetesResource quota) {
         final QuotaGroup group = ElasticQuotaAdapter.toQuotaGroup(quota);
         rejectProblems(manifest, group.problems(), true, warnings);
+        // An unreadable reservation is reported on the group too, as invalid: here a warning.
+        for (final SpecProblem problem :
+            group.reservation().map(ReservationSpec::problems).orElse(List.of())) {
+          warnings.accept(
+              manifest.location()
+                  + " ("
+                  + manifest.describe()
+                  + "): "
+                  + problem
+                  + "; the reservation locks nothing");
+        }
         // Group names are unique per cluster: the namespace is not part of a group's identity.
         unique(seen, manifest, "ElasticQuota " + group.name(), group.name());
         groups.add(group);

@@ -1,5 +1,7 @@
 package io.quotaflow.simulate;
 
+import io.quotaflow.reservation.ReservationCalculator;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.QuotaOptions;
@@ -11,6 +13,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import picocli.CommandLine.Command;
@@ -115,7 +118,8 @@ public final class SimulateCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "A properties file with the same settings and more (count-terminating-pods,"
-              + " only-ready-schedulable-nodes, default-group-max, derived-resources);"
+              + " only-ready-schedulable-nodes, default-group-max, derived-resources,"
+              + " reservation-max-locked-percent, guarantee-usage, parent-pods);"
               + " flags override it.")
   private Path config;
 
@@ -129,8 +133,12 @@ public final class SimulateCommand implements Callable<Integer> {
       final List<Manifest> manifests = new ManifestReader(warnings, standardInput).read(paths);
       final ClusterInputs inputs = ManifestInputs.toClusterInputs(manifests, warnings);
       final TreeSnapshot snapshot = QuotaCalculator.compute(inputs, options);
+      final Map<String, ReservationStatus> reservations =
+          ReservationCalculator.compute(inputs, snapshot, options);
       out.print(
-          output == OutputFormat.JSON ? JsonReport.render(snapshot) : TableReport.render(snapshot));
+          output == OutputFormat.JSON
+              ? JsonReport.render(snapshot, reservations)
+              : TableReport.render(snapshot, reservations));
       out.flush();
       err.flush();
       return OK;

@@ -36,6 +36,9 @@ import java.util.regex.Pattern;
  * only-ready-schedulable-nodes=false
  * default-group-max={"cpu": "4", "memory": "8Gi"}
  * derived-resources=nvidia.com/gpu->quotaflow.io/gpu-memory*32, nvidia.com/mig-1g.10gb->quotaflow.io/gpu-memory*10
+ * reservation-max-locked-percent=50
+ * guarantee-usage=false
+ * parent-pods=false
  * </pre>
  */
 final class SimulateConfig {
@@ -48,7 +51,10 @@ final class SimulateConfig {
     COUNT_TERMINATING_PODS("count-terminating-pods"),
     ONLY_READY_SCHEDULABLE_NODES("only-ready-schedulable-nodes"),
     DEFAULT_GROUP_MAX("default-group-max"),
-    DERIVED_RESOURCES("derived-resources");
+    DERIVED_RESOURCES("derived-resources"),
+    RESERVATION_MAX_LOCKED_PERCENT("reservation-max-locked-percent"),
+    GUARANTEE_USAGE("guarantee-usage"),
+    PARENT_PODS("parent-pods");
 
     final String property;
 
@@ -99,6 +105,10 @@ final class SimulateConfig {
                 options.withOnlyReadySchedulableNodes(bool(file, key, value));
             case DEFAULT_GROUP_MAX -> options.withDefaultGroupMax(resources(file, key, value));
             case DERIVED_RESOURCES -> options.withDerivedResources(rules(file, key, value));
+            case RESERVATION_MAX_LOCKED_PERCENT ->
+                options.withReservationMaxLockedPercent(percent(file, key, value));
+            case GUARANTEE_USAGE -> options.withGuaranteeUsage(bool(file, key, value));
+            case PARENT_PODS -> options.withParentPods(bool(file, key, value));
           };
     }
     return options;
@@ -148,6 +158,18 @@ final class SimulateConfig {
       return Boolean.parseBoolean(value);
     }
     throw invalid(file, key, value, "true or false");
+  }
+
+  private static int percent(String file, Key key, String value) throws BadInputException {
+    try {
+      final int percent = Integer.parseInt(value);
+      if (percent >= 0 && percent <= 100) {
+        return percent;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below with what is expected.
+    }
+    throw invalid(file, key, value, "a whole percentage from 0 to 100");
   }
 
   private static <E extends Enum<E>> E choice(

@@ -1,11 +1,14 @@
 package io.quotaflow.simulate;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.PodClass;
+import java.util.Optional;
 
 /**
  * The JSON of one group's status and of one pod's assignment, documented in {@code
@@ -15,6 +18,38 @@ import io.quotaflow.tree.PodClass;
 public final class StatusJson {
 
   private StatusJson() {}
+
+  /**
+   * A group's status, in the field order the documents give, with {@code reservation} last when the
+   * group has one.
+   */
+  public static ObjectNode quota(GroupStatus group, Optional<ReservationStatus> reservation) {
+    final ObjectNode quota = quota(group);
+    reservation.ifPresent(status -> quota.set("reservation", reservation(status)));
+    return quota;
+  }
+
+  /**
+   * A reservation's state: {@code nodes}, {@code satisfied}, {@code idle} (the names tools rely
+   * on), then {@code policy}, {@code valid}, {@code reason}, {@code target} and {@code minNodes}.
+   */
+  public static ObjectNode reservation(ReservationStatus status) {
+    final ObjectNode node = JsonNodeFactory.instance.objectNode();
+    final ArrayNode nodes = node.putArray("nodes");
+    status.nodes().forEach(nodes::add);
+    node.put("satisfied", status.satisfied());
+    node.set("idle", resources(status.idle()));
+    node.put("policy", status.policy().label());
+    node.put("valid", status.valid());
+    if (status.reason().isPresent()) {
+      node.put("reason", status.reason().get());
+    } else {
+      node.putNull("reason");
+    }
+    node.set("target", resources(status.target()));
+    node.put("minNodes", status.minNodes());
+    return node;
+  }
 
   /** A group's status, in the field order the documents give. */
   public static ObjectNode quota(GroupStatus group) {
@@ -40,6 +75,10 @@ public final class StatusJson {
     quota.set("limitedRequest", resources(group.limitedRequest()));
     quota.set("used", resources(group.used()));
     quota.set("runtime", resources(group.runtime()));
+    // Only with the guarantee of allocated usage on (docs/semantics.md section 17).
+    if (!group.guaranteed().isEmpty()) {
+      quota.set("guaranteed", resources(group.guaranteed()));
+    }
     return quota;
   }
 

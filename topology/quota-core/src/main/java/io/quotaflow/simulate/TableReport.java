@@ -1,6 +1,7 @@
 package io.quotaflow.simulate;
 
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.TreeSnapshot;
@@ -27,18 +28,27 @@ public final class TableReport {
 
   /** The tree and pods of {@code snapshot}, as {@code simulate --output table} prints them. */
   public static String render(TreeSnapshot snapshot) {
+    return render(snapshot, Map.of());
+  }
+
+  /**
+   * The tree and pods of {@code snapshot}, with a {@code reservation} line under each group that
+   * has one in {@code reservations} (by group name).
+   */
+  public static String render(TreeSnapshot snapshot, Map<String, ReservationStatus> reservations) {
     final StringBuilder out = new StringBuilder();
     out.append("Cluster total: ").append(inline(snapshot.total())).append('\n');
     out.append("(cpu in cores, memory in Gi; ")
         .append(NOT_SET)
         .append(": not set, a dimension without max is unbounded)\n\n");
-    quotas(snapshot, out);
+    quotas(snapshot, reservations, out);
     out.append('\n');
     pods(snapshot.pods(), out);
     return out.toString();
   }
 
-  private static void quotas(TreeSnapshot snapshot, StringBuilder out) {
+  private static void quotas(
+      TreeSnapshot snapshot, Map<String, ReservationStatus> reservations, StringBuilder out) {
     final Map<String, Integer> depths = depths(snapshot.groups());
     int nameWidth = "QUOTA / RESOURCE".length();
     for (final GroupStatus group : snapshot.groups()) {
@@ -70,7 +80,42 @@ public final class TableReport {
         }
         out.append('\n');
       }
+      final ReservationStatus reservation = reservations.get(group.name());
+      if (reservation != null) {
+        out.append(indent).append("  reservation ").append(reservation(reservation)).append('\n');
+      }
     }
+  }
+
+  /**
+   * One line of a reservation: its policy, then the locked nodes with what they cover and what is
+   * idle on them, or why nothing is locked.
+   */
+  static String reservation(ReservationStatus status) {
+    final StringBuilder line = new StringBuilder(status.policy().label()).append(": ");
+    if (!status.valid()) {
+      return line.append("INVALID: ")
+          .append(status.reason().orElse("(no reason given)"))
+          .toString();
+    }
+    if (!status.satisfied()) {
+      return line.append("NOT SATISFIED: ")
+          .append(status.reason().orElse("(no reason given)"))
+          .toString();
+    }
+    line.append("reserves ")
+        .append(status.nodes().size())
+        .append(status.nodes().size() == 1 ? " node" : " nodes");
+    if (!status.nodes().isEmpty()) {
+      line.append(" (").append(String.join(", ", status.nodes())).append(')');
+    }
+    line.append(" for ").append(inline(status.target()));
+    if (status.minNodes() > 0) {
+      line.append(", at least ")
+          .append(status.minNodes())
+          .append(status.minNodes() == 1 ? " node" : " nodes");
+    }
+    return line.append("; idle ").append(inline(status.idle())).toString();
   }
 
   private static void pods(List<PodAssignment> pods, StringBuilder out) {

@@ -38,7 +38,7 @@ public final class ClusterQuotaState {
 
   private final QuotaOptions options;
   private final GroupTable t;
-  private final GroupDirectory directory = new GroupDirectory();
+  private final GroupDirectory directory;
   private final ChangeMarks marks;
   private final TreeLayout layout;
   private final NodeTotals nodes;
@@ -59,12 +59,15 @@ public final class ClusterQuotaState {
   private ClusterQuotaState(QuotaOptions options, int groups, int expectedPods) {
     this.options = Objects.requireNonNull(options, "options");
     this.t = new GroupTable(Math.max(64, groups + GroupTable.DEFAULT + 1));
+    this.directory = new GroupDirectory(options.parentPods());
     this.marks = new ChangeMarks(t);
     this.layout = new TreeLayout(t, marks);
-    this.aggregation = new RequestAggregation(t, layout, marks);
+    this.aggregation = new RequestAggregation(t, layout, marks, options.guaranteeUsage());
     this.lastResult = new TableWhatIfInputs(t);
     this.nodes = new NodeTotals(t, options);
-    this.distribution = new RuntimeDistribution(t, layout, marks, nodes, options.minScaling());
+    this.distribution =
+        new RuntimeDistribution(
+            t, layout, marks, nodes, options.minScaling(), options.guaranteeUsage());
     this.ledger =
         new PodLedger(
             t,
@@ -93,7 +96,7 @@ public final class ClusterQuotaState {
             },
             expectedPods);
     this.pods = ledger.pods();
-    this.output = new DeltaEmitter(t, layout, marks, nodes, pods);
+    this.output = new DeltaEmitter(t, layout, marks, nodes, pods, options.guaranteeUsage());
     setUpFixedSlot(GroupTable.ROOT, SpecialGroups.ROOT);
     setUpFixedSlot(GroupTable.SYSTEM, SpecialGroups.SYSTEM);
     setUpFixedSlot(GroupTable.DEFAULT, SpecialGroups.DEFAULT);
@@ -316,7 +319,7 @@ public final class ClusterQuotaState {
    * last result (call it right after {@link #recompute()}).
    */
   public Map<String, ResourceList> whatIfRuntimes(String group, ResourceList extra) {
-    return WhatIfRuntimes.compute(whatIfInputs(), group, extra, options.minScaling());
+    return WhatIfRuntimes.compute(whatIfInputs(), group, extra, options);
   }
 
   /** This state's last result as {@link WhatIfInputs}, read in place (not a copy). */

@@ -53,12 +53,17 @@ final class DeltaEmitter {
   private boolean[] rootDims = new boolean[0];
 
   DeltaEmitter(
-      GroupTable t, TreeLayout layout, ChangeMarks marks, NodeTotals nodes, PodTable pods) {
+      GroupTable t,
+      TreeLayout layout,
+      ChangeMarks marks,
+      NodeTotals nodes,
+      PodTable pods,
+      boolean guaranteeUsage) {
     this.t = t;
     this.layout = layout;
     this.marks = marks;
     this.nodes = nodes;
-    this.statuses = new StatusBuilder(t);
+    this.statuses = new StatusBuilder(t, guaranteeUsage);
     this.markPending = marks::markPending;
     this.pods = pods;
   }

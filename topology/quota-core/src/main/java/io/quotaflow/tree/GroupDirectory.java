@@ -13,8 +13,8 @@ import java.util.TreeSet;
 /**
  * Resolves the group a pod is charged to (SPEC 4): the quota-name label if it names an existing
  * group, else a group named like the namespace, else a group listing the namespace, else the
- * default group. A pod that resolves to a parent group (or to the root) gets a problem instead of
- * being charged.
+ * default group. A pod that resolves to the root, or to a parent group while parent groups may not
+ * own pods (docs/semantics.md section 18), gets a problem instead of being charged.
  *
  * <p>The system and default groups always exist, with or without an ElasticQuota object. Mutable
  * and not thread-safe; {@link #of} builds one for a one-off lookup.
@@ -23,12 +23,31 @@ public final class GroupDirectory {
 
   private final Map<String, QuotaGroup> groups = new HashMap<>();
   private final Map<String, TreeSet<String>> namespaceOwners = new HashMap<>();
+  private final boolean parentPods;
+
+  /** A directory in which only leaf groups are charged for pods (Koordinator's default). */
+  public GroupDirectory() {
+    this(false);
+  }
+
+  /**
+   * A directory in which parent groups own the pods that resolve to them when {@code parentPods}
+   * (Koordinator's SupportParentQuotaSubmitPod).
+   */
+  public GroupDirectory(boolean parentPods) {
+    this.parentPods = parentPods;
+  }
 
   /** The group a pod resolves to; {@code problem} is set when it cannot be charged there. */
   public record Target(String group, Optional<String> problem) {}
 
   public static GroupDirectory of(Collection<QuotaGroup> groups) {
-    final GroupDirectory directory = new GroupDirectory();
+    return of(groups, false);
+  }
+
+  /** A directory of {@code groups}; parent groups own pods when {@code parentPods}. */
+  public static GroupDirectory of(Collection<QuotaGroup> groups, boolean parentPods) {
+    final GroupDirectory directory = new GroupDirectory(parentPods);
     groups.forEach(directory::put);
     return directory;
   }
@@ -73,8 +92,13 @@ public final class GroupDirectory {
   }
 
   public Target resolve(QuotaPod pod) {
+    return resolve(pod, parentPods);
+  }
+
+  /** {@link #resolve(QuotaPod)}, parent groups owning pods when {@code parentPods}. */
+  public Target resolve(QuotaPod pod, boolean parentPods) {
     final String name = groupOf(pod);
-    return new Target(name, Optional.ofNullable(problemOf(name)));
+    return new Target(name, Optional.ofNullable(problemOf(name, parentPods)));
   }
 
   /** The name of the group a pod resolves to, whether it can be charged there or not. */
@@ -96,7 +120,11 @@ public final class GroupDirectory {
 
   /** Why a pod resolving to group {@code name} cannot be charged there, or null. */
   String problemOf(String name) {
-    return isParent(name)
+    return problemOf(name, parentPods);
+  }
+
+  private String problemOf(String name, boolean parentPods) {
+    return SpecialGroups.ROOT.equals(name) || (!parentPods && isParent(name))
         ? "pod resolves to parent group " + name + "; only leaf groups are charged for pods"
         : null;
   }

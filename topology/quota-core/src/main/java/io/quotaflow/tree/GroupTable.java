@@ -72,6 +72,12 @@ final class GroupTable {
   long[][] runtime = new long[0][];
 
   /**
+   * Guaranteed usage (docs/semantics.md section 17): {@code max(min, own used + Σ children's
+   * guaranteed)}; all zero unless the guarantee of allocated usage is on.
+   */
+  long[][] guaranteed = new long[0][];
+
+  /**
    * Whether any computation has written the output columns yet: until then they are all zero, and
    * renumbering the slots (the first layout of a cold start) has nothing to move there.
    */
@@ -162,6 +168,7 @@ final class GroupTable {
       npUsed[d][slot] = 0;
       scaledMin[d][slot] = 0;
       runtime[d][slot] = 0;
+      guaranteed[d][slot] = 0;
     }
     ownRequest.clear(slot);
     ownUsed.clear(slot);
@@ -209,7 +216,9 @@ final class GroupTable {
       }
       if (outputsWritten) {
         for (final long[][] columns :
-            new long[][][] {request, limited, used, npRequest, npUsed, scaledMin, runtime}) {
+            new long[][][] {
+              request, limited, used, npRequest, npUsed, scaledMin, runtime, guaranteed
+            }) {
           p.move(columns[d]);
         }
       }
@@ -256,6 +265,7 @@ final class GroupTable {
     npUsed = extend(npUsed, count);
     scaledMin = extend(scaledMin, count);
     runtime = extend(runtime, count);
+    guaranteed = extend(guaranteed, count);
     trackCount = Arrays.copyOf(trackCount, count);
     for (int d = old; d < count; d++) {
       tracked[d] = new boolean[capacity];
@@ -315,6 +325,7 @@ final class GroupTable {
       npUsed[d] = Arrays.copyOf(npUsed[d], newCapacity);
       scaledMin[d] = Arrays.copyOf(scaledMin[d], newCapacity);
       runtime[d] = Arrays.copyOf(runtime[d], newCapacity);
+      guaranteed[d] = Arrays.copyOf(guaranteed[d], newCapacity);
     }
     ownRequest.ensure(tracked.length, newCapacity);
     ownUsed.ensure(tracked.length, newCapacity);

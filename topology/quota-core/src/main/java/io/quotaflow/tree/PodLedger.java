@@ -207,13 +207,10 @@ final class PodLedger {
       final Integer slot = t.index.get(label);
       if (slot != null) {
         entry.groupName = label;
-        if (t.isNormal(slot) && t.spec[slot].parentGroup()) {
-          entry.problem = directory.problemOf(label);
-          entry.group = -1;
-        } else {
-          entry.problem = null;
-          entry.group = slot;
-        }
+        // A parent group is charged only when parent groups may own pods (the directory says).
+        entry.problem =
+            t.isNormal(slot) && t.spec[slot].parentGroup() ? directory.problemOf(label) : null;
+        entry.group = entry.problem == null ? slot : -1;
         return;
       }
     }

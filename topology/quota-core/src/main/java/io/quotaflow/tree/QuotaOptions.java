@@ -17,6 +17,14 @@ import java.util.function.Consumer;
  * @param derivedResources rules adding derived dimensions to each pod's request
  * @param defaultGroupMax the default group's max when no ElasticQuota object defines the group
  *     (empty: unbounded)
+ * @param reservationMaxLockedPercent the most of the cluster total, in percent per dimension, that
+ *     node reservations may lock together (docs/semantics.md section 14); 0 to 100
+ * @param guaranteeUsage Koordinator's feature gate ElasticQuotaGuaranteeUsage: what a group has
+ *     allocated is guaranteed to it, and no group lends (docs/semantics.md section 17); off by
+ *     default, as the gate
+ * @param parentPods Koordinator's feature gate SupportParentQuotaSubmitPod: a parent group may own
+ *     pods, counted in its own request before its children's (docs/semantics.md section 18); off by
+ *     default, as the gate
  */
 public record QuotaOptions(
     boolean minScaling,
@@ -25,7 +33,13 @@ public record QuotaOptions(
     boolean countTerminatingPods,
     boolean onlyReadySchedulableNodes,
     List<DerivedResourceRule> derivedResources,
-    ResourceList defaultGroupMax) {
+    ResourceList defaultGroupMax,
+    int reservationMaxLockedPercent,
+    boolean guaranteeUsage,
+    boolean parentPods) {
+
+  /** The locked-share cap of node reservations unless configured: half the cluster. */
+  public static final int DEFAULT_RESERVATION_MAX_LOCKED_PERCENT = 50;
 
   public static final QuotaOptions DEFAULTS =
       new QuotaOptions(
@@ -35,13 +49,21 @@ public record QuotaOptions(
           true,
           false,
           List.of(),
-          ResourceList.empty());
+          ResourceList.empty(),
+          DEFAULT_RESERVATION_MAX_LOCKED_PERCENT,
+          false,
+          false);
 
   public QuotaOptions {
     Objects.requireNonNull(defaultWeight, "defaultWeight");
     Objects.requireNonNull(usedPolicy, "usedPolicy");
     derivedResources = List.copyOf(derivedResources);
     Objects.requireNonNull(defaultGroupMax, "defaultGroupMax");
+    if (reservationMaxLockedPercent < 0 || reservationMaxLockedPercent > 100) {
+      throw new IllegalArgumentException(
+          "reservationMaxLockedPercent is a percentage from 0 to 100: "
+              + reservationMaxLockedPercent);
+    }
   }
 
   public QuotaOptions withMinScaling(boolean value) {
@@ -72,6 +94,18 @@ public record QuotaOptions(
     return change(copy -> copy.defaultGroupMax = value);
   }
 
+  public QuotaOptions withReservationMaxLockedPercent(int value) {
+    return change(copy -> copy.reservationMaxLockedPercent = value);
+  }
+
+  public QuotaOptions withGuaranteeUsage(boolean value) {
+    return change(copy -> copy.guaranteeUsage = value);
+  }
+
+  public QuotaOptions withParentPods(boolean value) {
+    return change(copy -> copy.parentPods = value);
+  }
+
   /** These options with one switch changed, so that each wither names only its own switch. */
   private QuotaOptions change(final Consumer<Draft> edit) {
     final Draft draft = new Draft(this);
@@ -88,6 +122,9 @@ public record QuotaOptions(
     boolean onlyReadySchedulableNodes;
     List<DerivedResourceRule> derivedResources;
     ResourceList defaultGroupMax;
+    int reservationMaxLockedPercent;
+    boolean guaranteeUsage;
+    boolean parentPods;
 
     Draft(final QuotaOptions from) {
       minScaling = from.minScaling;
@@ -97,6 +134,9 @@ public record QuotaOptions(
       onlyReadySchedulableNodes = from.onlyReadySchedulableNodes;
       derivedResources = from.derivedResources;
       defaultGroupMax = from.defaultGroupMax;
+      reservationMaxLockedPercent = from.reservationMaxLockedPercent;
+      guaranteeUsage = from.guaranteeUsage;
+      parentPods = from.parentPods;
     }
 
     QuotaOptions build() {
@@ -107,7 +147,10 @@ public record QuotaOptions(
           countTerminatingPods,
           onlyReadySchedulableNodes,
           derivedResources,
-          defaultGroupMax);
+          defaultGroupMax,
+          reservationMaxLockedPercent,
+          guaranteeUsage,
+          parentPods);
     }
   }
 

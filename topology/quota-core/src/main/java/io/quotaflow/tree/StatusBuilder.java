@@ -20,6 +20,7 @@ final class StatusBuilder {
   static final int NP_USED = 16;
   static final int SCALED = 32;
   static final int RUNTIME = 64;
+  static final int GUARANTEED = 256;
 
   /** Anything else: spec, structure, validity, reported dimensions. */
   static final int ALL = 128;
@@ -29,10 +30,12 @@ final class StatusBuilder {
   private static final int MEMO_DIMENSIONS = 10;
 
   private final GroupTable t;
+  private final boolean guaranteeUsage;
   private int[][] memo = new int[0][];
 
-  StatusBuilder(GroupTable t) {
+  StatusBuilder(GroupTable t, boolean guaranteeUsage) {
     this.t = t;
+    this.guaranteeUsage = guaranteeUsage;
   }
 
   /**
@@ -112,7 +115,13 @@ final class StatusBuilder {
         (fields & USED) != 0 ? list(t.used, g, dims) : previous.used(),
         (fields & NP_REQUEST) != 0 ? list(t.npRequest, g, dims) : previous.nonPreemptibleRequest(),
         (fields & NP_USED) != 0 ? list(t.npUsed, g, dims) : previous.nonPreemptibleUsed(),
-        (fields & RUNTIME) != 0 && t.valid[g] ? list(t.runtime, g, dims) : previous.runtime());
+        (fields & RUNTIME) != 0 && t.valid[g] ? list(t.runtime, g, dims) : previous.runtime(),
+        (fields & GUARANTEED) != 0 ? guaranteed(g, dims) : previous.guaranteed());
+  }
+
+  /** The guaranteed amount a status lists: only normal groups have one, only with the switch on. */
+  private ResourceList guaranteed(int g, int[] dims) {
+    return guaranteeUsage && t.isNormal(g) ? list(t.guaranteed, g, dims) : ResourceList.empty();
   }
 
   private GroupStatus buildAll(int g, int[] dims, boolean participates) {
@@ -149,7 +158,8 @@ final class StatusBuilder {
         list(t.used, g, dims),
         list(t.npRequest, g, dims),
         list(t.npUsed, g, dims),
-        runtime);
+        runtime,
+        guaranteed(g, dims));
   }
 
   /**
@@ -193,7 +203,10 @@ final class StatusBuilder {
         && same(t.limited, g, dims, previous.limitedRequest())
         && same(t.used, g, dims, previous.used())
         && same(t.npRequest, g, dims, previous.nonPreemptibleRequest())
-        && same(t.npUsed, g, dims, previous.nonPreemptibleUsed());
+        && same(t.npUsed, g, dims, previous.nonPreemptibleUsed())
+        && (guaranteeUsage && t.isNormal(g)
+            ? same(t.guaranteed, g, dims, previous.guaranteed())
+            : previous.guaranteed().isEmpty());
   }
 
   /** Whether {@code list} is what {@link #list} would build of these columns. */

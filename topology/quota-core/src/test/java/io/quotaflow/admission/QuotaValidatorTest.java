@@ -5,13 +5,18 @@ import static io.quotaflow.tree.Fixtures.cpuMemory;
 import static io.quotaflow.tree.Fixtures.parentQuota;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.quotaflow.admission.Violation.Rule;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ReservationPolicy;
+import io.quotaflow.quota.ReservationSpec;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.quota.SpecialGroups;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** SPEC 9: every webhook rule, each with its rule id, field and numbers. */
@@ -234,5 +239,72 @@ class QuotaValidatorTest {
                     GROUPS,
                     PODS)))
         .contains(Rule.MIN_ABOVE_MAX, Rule.CHILD_MINS_EXCEED_PARENT_MIN);
+  }
+
+  @Test
+  void aReservationAboveTheClusterOrTheMaxIsRejectedNamingTheDimension() {
+    final QuotaGroup reserving =
+        quota("team-c")
+            .parent("dept")
+            .min(cpu(10))
+            .max(cpu(50))
+            .reservation(
+                ReservationSpec.of(
+                    ReservationPolicy.BEST_EFFORT, ResourceList.of("cpu", 60, "nvidia.com/gpu", 1)))
+            .build();
+
+    final List<Violation> violations =
+        QuotaValidator.validate(
+            new QuotaChange.Create(reserving), GROUPS, PODS, Optional.of(cpu(1_000)));
+
+    assertThat(violations)
+        .extracting(Violation::rule, Violation::field, Violation::message)
+        .containsExactly(
+            tuple(
+                Rule.RESERVATION_WITHIN_MAX,
+                "metadata.annotations[quotaflow.io/reservation].resource[cpu]",
+                "reservation 60 is above the group's max 50 in cpu"),
+            tuple(
+                Rule.RESERVATION_WITHIN_CLUSTER,
+                "metadata.annotations[quotaflow.io/reservation].resource[nvidia.com/gpu]",
+                "reservation 1 is above the cluster total 0 in nvidia.com/gpu"));
+  }
+
+  @Test
+  void addingChangingOrRemovingAReservationIsAChangeTheWebhookChecks() {
+    final QuotaGroup solo = GROUPS.get(3);
+    final QuotaGroup reserving =
+        solo.toBuilder()
+            .reservation(ReservationSpec.of(ReservationPolicy.GUARANTEED, cpu(30)))
+            .build();
+
+    assertThat(new QuotaChange.Update(solo, reserving).changesTree()).isTrue();
+    assertThat(new QuotaChange.Update(reserving, solo).changesTree()).isTrue();
+    assertThat(
+            rules(
+                QuotaValidator.validate(
+                    new QuotaChange.Update(solo, reserving), GROUPS, PODS, Optional.of(cpu(100)))))
+        .containsExactly(Rule.RESERVATION_WITHIN_MAX);
+    assertThat(
+            QuotaValidator.validate(
+                new QuotaChange.Update(reserving, solo), GROUPS, PODS, Optional.of(cpu(100))))
+        .isEmpty();
+  }
+
+  @Test
+  void anUnreadableReservationIsRejectedButNeverTheQuotaRulesOfTheGroup() {
+    final QuotaGroup unreadable =
+        quota("team-c")
+            .parent("dept")
+            .min(cpu(10))
+            .max(cpu(50))
+            .reservation(
+                ReservationSpec.unreadable(
+                    List.of(
+                        new SpecProblem(
+                            "metadata.annotations[quotaflow.io/reservation]", "is not JSON"))))
+            .build();
+
+    assertThat(rules(create(unreadable.toBuilder()))).containsExactly(Rule.RESERVATION_READABLE);
   }
 }

@@ -28,6 +28,10 @@ public final class SimulateJsonFields {
           "used",
           "runtime");
 
+  /** The fields of a quota's {@code reservation} object, present only for a reserving group. */
+  public static final List<String> RESERVATION =
+      List.of("nodes", "satisfied", "idle", "policy", "valid", "reason", "target", "minNodes");
+
   /** The fields of a pod object. */
   public static final List<String> POD = List.of("namespace", "name", "group", "class");
 

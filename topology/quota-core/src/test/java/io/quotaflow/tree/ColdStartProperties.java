@@ -21,12 +21,21 @@ import net.jqwik.api.constraints.IntRange;
  */
 class ColdStartProperties {
 
+  /**
+   * Random options, with Koordinator's gates (parent pods, guaranteed usage) when {@code gates}.
+   */
+  private static QuotaOptions options(Random random, boolean gates) {
+    return gates
+        ? IncrementalEqualsFullProperties.randomOptionsWithGates(random)
+        : IncrementalEqualsFullProperties.randomOptions(random);
+  }
+
   @Property(tries = 200)
   void aRestoredStateBehavesLikeOneFedEventByEvent(
-      @ForAll long seed, @ForAll @IntRange(min = 1, max = 12) int groups) {
+      @ForAll long seed, @ForAll @IntRange(min = 1, max = 12) int groups, @ForAll boolean gates) {
     final RandomClusters gen = new RandomClusters(seed, groups, true);
     final Random random = gen.random();
-    final QuotaOptions options = IncrementalEqualsFullProperties.randomOptions(random);
+    final QuotaOptions options = options(random, gates);
     final ClusterInputs inputs = withRepeats(gen, random, groups);
 
     final ClusterQuotaState byEvents = new ClusterQuotaState(options);
@@ -53,10 +62,10 @@ class ColdStartProperties {
 
   @Property(tries = 200)
   void aComputationsSnapshotEqualsTheOneAnEmittingStateGives(
-      @ForAll long seed, @ForAll @IntRange(min = 1, max = 12) int groups) {
+      @ForAll long seed, @ForAll @IntRange(min = 1, max = 12) int groups, @ForAll boolean gates) {
     final RandomClusters gen = new RandomClusters(seed, groups, true);
     final Random random = gen.random();
-    final QuotaOptions options = IncrementalEqualsFullProperties.randomOptions(random);
+    final QuotaOptions options = options(random, gates);
     // The previous result of other inputs: invalid groups keep runtimes from it, groups and pods
     // gone since are reported removed.
     final TreeSnapshot previous =

@@ -54,7 +54,7 @@ final class QueryApi {
     @Override
     public Answer decide(String cluster, Void request, ClusterView view) {
       final List<GroupStatus> groups = view.groups();
-      return Answer.json(200, QuotaJson.tree(cluster, groups), "ok");
+      return Answer.json(200, QuotaJson.tree(cluster, groups, view.reservations()), "ok");
     }
   }
 
@@ -74,7 +74,14 @@ final class QueryApi {
         return Answer.error(
             404, "cluster " + cluster + " has no quota group " + group, "not-found");
       }
-      return Answer.json(200, QuotaJson.group(cluster, status.get(), view.podsOf(group)), "ok");
+      return Answer.json(
+          200,
+          QuotaJson.group(
+              cluster,
+              status.get(),
+              view.podsOf(group),
+              Optional.ofNullable(view.reservations().get(group))),
+          "ok");
     }
   }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.simulate.StatusJson;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -25,12 +27,24 @@ final class QuotaJson {
 
   /** {@code {"cluster", "total", "quotas"}}: every group, the root first, then depth-first. */
   static ObjectNode tree(String cluster, List<GroupStatus> groups) {
+    return tree(cluster, groups, Map.of());
+  }
+
+  /**
+   * {@code {"cluster", "total", "quotas"}}, each reserving group's quota with its {@code
+   * reservation} (by group name in {@code reservations}).
+   */
+  static ObjectNode tree(
+      String cluster, List<GroupStatus> groups, Map<String, ReservationStatus> reservations) {
     final ObjectNode tree = Json.object();
     tree.put("cluster", cluster);
     final List<GroupStatus> ordered = treeOrder(groups);
     tree.set("total", Json.resources(clusterTotal(ordered)));
     final ArrayNode quotas = tree.putArray("quotas");
-    ordered.forEach(group -> quotas.add(StatusJson.quota(group)));
+    ordered.forEach(
+        group ->
+            quotas.add(
+                StatusJson.quota(group, Optional.ofNullable(reservations.get(group.name())))));
     return tree;
   }
 
@@ -50,9 +64,18 @@ final class QuotaJson {
 
   /** One group with its pods: {@code {"cluster", "quota", "pods"}}. */
   static ObjectNode group(String cluster, GroupStatus group, List<PodAssignment> pods) {
+    return group(cluster, group, pods, Optional.empty());
+  }
+
+  /** One group with its pods and, when it reserves nodes, its {@code reservation}. */
+  static ObjectNode group(
+      String cluster,
+      GroupStatus group,
+      List<PodAssignment> pods,
+      Optional<ReservationStatus> reservation) {
     final ObjectNode node = Json.object();
     node.put("cluster", cluster);
-    node.set("quota", StatusJson.quota(group));
+    node.set("quota", StatusJson.quota(group, reservation));
     final ArrayNode list = node.putArray("pods");
     pods.stream()
         .sorted((a, b) -> a.ref().compareTo(b.ref()))

@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.quotaflow.admission.ClusterFacts;
 import io.quotaflow.admission.QuotaChange;
 import io.quotaflow.admission.QuotaValidator;
 import io.quotaflow.admission.Violation;
@@ -9,9 +10,14 @@ import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.kube.ElasticQuotaAdapter;
 import io.quotaflow.kube.ElasticQuotaApi;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -22,12 +28,14 @@ import java.util.TreeSet;
 final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
 
   /** A parsed review: the request and the change it proposes (empty for CONNECT). */
-  record Review(AdmissionRequest request, java.util.Optional<QuotaChange> change) {}
+  record Review(AdmissionRequest request, Optional<QuotaChange> change) {}
 
   private final PluginConfig config;
+  private final QuotaOptions options;
 
-  QuotaWebhook(PluginConfig config) {
+  QuotaWebhook(PluginConfig config, QuotaOptions options) {
     this.config = config;
+    this.options = options;
   }
 
   @Override
@@ -55,7 +63,7 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
           case "DELETE" -> new QuotaChange.Delete(deletedName(request));
           default -> null;
         };
-    return new Review(request, java.util.Optional.ofNullable(change));
+    return new Review(request, Optional.ofNullable(change));
   }
 
   @Override
@@ -68,8 +76,10 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
     if (leavesTreeAsItWas(change)) {
       return unchanged(uid);
     }
-    final List<Violation> violations =
-        QuotaValidator.validate(change, view.quotas(), podCounts(change, view));
+    final ClusterFacts facts =
+        new ClusterFacts(
+            podCounts(change, view), used(change, view), clusterTotal(view), options.parentPods());
+    final List<Violation> violations = QuotaValidator.validate(change, view.quotas(), facts);
     if (violations.isEmpty()) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "allowed");
     }
@@ -115,6 +125,21 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
 
   private static Answer unchanged(String uid) {
     return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "unchanged");
+  }
+
+  /**
+   * The cluster total a reservation is checked against: the system group's runtime, which is
+   * reported as exactly that total (docs/semantics.md, special groups).
+   */
+  private static Optional<ResourceList> clusterTotal(ClusterView view) {
+    return view.group(SpecialGroups.SYSTEM).map(GroupStatus::runtime);
+  }
+
+  /** The engine's used amount of the changed group, for its strict max keys. */
+  private static Map<String, ResourceList> used(QuotaChange change, ClusterView view) {
+    return view.group(change.name())
+        .map(status -> Map.of(change.name(), status.used()))
+        .orElse(Map.of());
   }
 
   /** Pods of the groups the rules about pods look at: the changed group and its new parent. */

@@ -9,8 +9,11 @@ import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.reservation.LockedNodes;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -26,6 +29,11 @@ import java.util.Optional;
  * group's request and is not added again ({@link Occasion#SCHEDULE}). A pod that fits holds a
  * reservation (renewed on each filter) until it is seen as used, so two pods scheduled one after
  * the other cannot take the same room.
+ *
+ * <p>Node reservations (docs/semantics.md section 14) do depend on the node: a pod that fits its
+ * quota passes every candidate except the nodes another group's reservation locks, which fail as
+ * unresolvable with a reason naming that group. Pods of excluded namespaces, of the system group
+ * and of DaemonSets pass locked nodes too, and so does every pod in {@code warn} mode.
  */
 final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
 
@@ -111,6 +119,20 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
   public Answer decide(String cluster, Args args, ClusterView view) {
     final QuotaPod pod = PodAdapter.toQuotaPod(args.pod());
     final PodCheck.Verdict verdict = check.check(cluster, pod, view, Occasion.SCHEDULE);
+    if (verdict.outcome() == PodCheck.Outcome.ALLOWED
+        && check.config().mode() == AdmissionMode.ENFORCE
+        && !isDaemonSetPod(args.pod())) {
+      final LockedNodes locks = view.lockedNodes();
+      final Map<String, String> refused = new LinkedHashMap<>();
+      if (!locks.isEmpty()) {
+        for (final String node : args.candidates()) {
+          locks.refusal(verdict.group(), node).ifPresent(reason -> refused.put(node, reason));
+        }
+      }
+      if (!refused.isEmpty()) {
+        return Answer.json(200, failSome(args, refused), "locked-nodes");
+      }
+    }
     if (verdict.outcome() != PodCheck.Outcome.DENIED) {
       return Answer.json(200, passAll(args), verdict.outcome().label());
     }
@@ -138,6 +160,43 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
   @Override
   public Answer stale(Answer answer, String cluster, Staleness staleness, String reason) {
     return StaleAnswers.filter(answer, cluster, staleness, reason);
+  }
+
+  /** A pod of a DaemonSet runs on every node it selects, locked or not. */
+  private static boolean isDaemonSetPod(Pod pod) {
+    return pod.getMetadata().getOwnerReferences() != null
+        && pod.getMetadata().getOwnerReferences().stream()
+            .anyMatch(owner -> "DaemonSet".equals(owner.getKind()));
+  }
+
+  /** The candidates of {@code refused} fail as unresolvable with their reasons; the rest pass. */
+  static ObjectNode failSome(Args args, Map<String, String> refused) {
+    final ObjectNode result = Json.object();
+    if (args.nodeList().isPresent()) {
+      final ObjectNode list = args.nodeList().get().deepCopy();
+      final ArrayNode items = list.putArray("items");
+      for (final JsonNode item : args.nodeList().get().path("items")) {
+        if (!refused.containsKey(item.path("metadata").path("name").asText())) {
+          items.add(item.deepCopy());
+        }
+      }
+      result.set("Nodes", list);
+    } else {
+      result.putNull("Nodes");
+    }
+    if (args.nodeNames().isPresent()) {
+      final ArrayNode names = result.putArray("NodeNames");
+      args.nodeNames().get().stream()
+          .filter(name -> !refused.containsKey(name))
+          .forEach(names::add);
+    } else {
+      result.putNull("NodeNames");
+    }
+    result.putObject("FailedNodes");
+    final ObjectNode unresolvable = result.putObject("FailedAndUnresolvableNodes");
+    refused.forEach(unresolvable::put);
+    result.put("Error", "");
+    return result;
   }
 
   /** Every candidate passes. */

@@ -143,7 +143,8 @@ public final class ViewFeed {
       if (old.isPresent()
           && old.get().equals(status)
           && before.childNames(name).size() == now.childNames(name).size()
-          && Objects.equals(sinceBefore.get(name), sinceNow.get(name))) {
+          && Objects.equals(sinceBefore.get(name), sinceNow.get(name))
+          && Objects.equals(before.reservations().get(name), now.reservations().get(name))) {
         continue;
       }
       if (++count > MAX_ROWS) {

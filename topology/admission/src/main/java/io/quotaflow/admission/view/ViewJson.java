@@ -8,6 +8,7 @@ import io.quotaflow.eviction.OverUse;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.simulate.HumanUnits;
 import io.quotaflow.tree.GroupStatus;
 import java.time.Instant;
@@ -32,11 +33,24 @@ public final class ViewJson {
     return row(
         status,
         view.childNames(status.name()).size(),
-        Optional.ofNullable(view.overUsedSince().get(status.name())));
+        Optional.ofNullable(view.overUsedSince().get(status.name())),
+        Optional.ofNullable(view.reservations().get(status.name())));
   }
 
-  /** The row of {@code status}. */
+  /** The row of {@code status}, without reservation. */
   public static ObjectNode row(GroupStatus status, int children, Optional<Instant> overSince) {
+    return row(status, children, overSince, Optional.empty());
+  }
+
+  /**
+   * The row of {@code status}; {@code reservation}, when the group reserves nodes, becomes {@code
+   * {"nodes": [...], "satisfied": bool, "text": "reserves 2 nodes"}}, else null.
+   */
+  public static ObjectNode row(
+      GroupStatus status,
+      int children,
+      Optional<Instant> overSince,
+      Optional<ReservationStatus> reservation) {
     final ObjectNode row = NODES.objectNode();
     row.put("name", status.name());
     row.put("parent", status.parent());
@@ -72,7 +86,27 @@ public final class ViewJson {
     } else {
       row.put("overSince", overSince.get().toEpochMilli());
     }
+    if (reservation.isEmpty()) {
+      row.putNull("reservation");
+    } else {
+      row.set("reservation", reservation(reservation.get()));
+    }
     return row;
+  }
+
+  private static ObjectNode reservation(ReservationStatus status) {
+    final ObjectNode node = NODES.objectNode();
+    final ArrayNode nodes = node.putArray("nodes");
+    status.nodes().forEach(nodes::add);
+    node.put("satisfied", status.satisfied());
+    final int count = status.nodes().size();
+    node.put(
+        "text",
+        status.satisfied()
+            ? "reserves " + count + (count == 1 ? " node" : " nodes")
+            : (status.valid() ? "reservation not satisfied: " : "reservation invalid: ")
+                + status.reason().orElse(""));
+    return node;
   }
 
   /** A resource list as {@code {resource: text}} in the table's units. */

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.quota.ReservationPolicy;
+import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.simulate.SimulateJsonFields;
 import io.quotaflow.tree.Fixtures;
@@ -33,7 +35,43 @@ class QueryApiTest {
             .holding(SpecialGroups.SYSTEM, Fixtures.cpu(300))
             .inputs(),
         QuotaOptions.DEFAULTS);
+    final Fixtures.ClusterBuilder locking = Fixtures.cluster();
+    for (int i = 1; i <= 4; i++) {
+      locking.node(Fixtures.node("n" + i, Fixtures.cpu(8_000)));
+    }
+    state.put(
+        "locking",
+        locking
+            .group(
+                Fixtures.quota("team-a")
+                    .max(Fixtures.cpu(32_000))
+                    .reservation(
+                        ReservationSpec.of(ReservationPolicy.GUARANTEED, Fixtures.cpu(16_000))))
+            .group(Fixtures.quota("team-b").max(Fixtures.cpu(32_000)))
+            .inputs(),
+        QuotaOptions.DEFAULTS);
     plugin = Plugin.start(state);
+  }
+
+  @Test
+  void aReservingGroupCarriesItsReservationAsSimulatePrintsItAndNoOtherGroupDoes() {
+    final JsonNode tree = plugin.get("/api/v1/clusters/locking/quotas").json();
+    final JsonNode one = plugin.get("/api/v1/clusters/locking/quotas/team-a").json();
+
+    JsonNode teamA = null;
+    for (final JsonNode quota : tree.get("quotas")) {
+      if (quota.get("name").asText().equals("team-a")) {
+        teamA = quota;
+      } else {
+        assertThat(quota.has("reservation")).as(quota.get("name").asText()).isFalse();
+      }
+    }
+    assertThat(teamA).isNotNull();
+    assertThat(fields(teamA.get("reservation"))).isEqualTo(SimulateJsonFields.RESERVATION);
+    assertThat(teamA.get("reservation").get("nodes").toString()).isEqualTo("[\"n1\",\"n2\"]");
+    assertThat(teamA.get("reservation").get("satisfied").asBoolean()).isTrue();
+    assertThat(teamA.get("reservation").get("idle").get("cpu").asLong()).isEqualTo(16_000);
+    assertThat(one.get("quota").get("reservation")).isEqualTo(teamA.get("reservation"));
   }
 
   @AfterAll
@@ -64,7 +102,7 @@ class QueryApiTest {
 
     assertThat(body.get("clusters"))
         .extracting(JsonNode::asText)
-        .containsExactly("busy", "east", "west");
+        .containsExactly("busy", "east", "locking", "west");
     assertThat(body.get("unreachable").isEmpty()).isTrue();
   }
 

@@ -58,6 +58,49 @@ class QuotaWebhookTest {
   }
 
   @Test
+  void aReservationAboveTheClusterTotalOrTheMaxIsRefusedNamingTheDimension() {
+    // The east cluster has 10 cores and 40Gi; team-c's max is 2 cores.
+    final JsonNode response =
+        answer(
+            createQuota(
+                "u-r",
+                quota("team-c")
+                    .max("cpu", "2")
+                    .annotation(
+                        "quotaflow.io/reservation",
+                        "{\"resource\": {\"cpu\": \"4\", \"memory\": \"64Gi\"}}")));
+
+    assertThat(response.get("allowed").asBoolean()).isFalse();
+    assertThat(response.get("status").get("message").asText())
+        .contains("breaks 2 rules")
+        .contains("reservation-within-max", "reservation 4000 is above the group's max 2000 in cpu")
+        .contains("reservation-within-cluster", "above the cluster total 42949672960 in memory");
+  }
+
+  @Test
+  void anUnreadableReservationIsRefusedAndAReadableOneWithinBoundsAllowed() {
+    final JsonNode unreadable =
+        answer(
+            createQuota(
+                "u-u",
+                quota("team-c").max("cpu", "2").annotation("quotaflow.io/reservation", "{nope")));
+    final JsonNode fine =
+        answer(
+            createQuota(
+                "u-f",
+                quota("team-c")
+                    .max("cpu", "2")
+                    .annotation(
+                        "quotaflow.io/reservation",
+                        "{\"policy\": \"Guaranteed\", \"percentage\": {\"value\": 0.1}}")));
+
+    assertThat(unreadable.get("allowed").asBoolean()).isFalse();
+    assertThat(unreadable.get("status").get("message").asText())
+        .contains("reservation-readable", "is not JSON");
+    assertThat(fine.get("allowed").asBoolean()).isTrue();
+  }
+
+  @Test
   void aParentThatDoesNotExistIsRefused() {
     final JsonNode response =
         answer(createQuota("u3", quota("lost").parent("nowhere").min("cpu", "1")));

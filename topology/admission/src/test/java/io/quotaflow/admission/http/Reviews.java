@@ -51,6 +51,19 @@ final class Reviews {
       return label("quota.scheduling.koordinator.sh/name", group);
     }
 
+    /** A controller owner reference, e.g. {@code ownedBy("DaemonSet", "agent")}. */
+    PodJson ownedBy(String kind, String name) {
+      ((ObjectNode) pod.get("metadata"))
+          .withArrayProperty("ownerReferences")
+          .addObject()
+          .put("apiVersion", "apps/v1")
+          .put("kind", kind)
+          .put("name", name)
+          .put("uid", name + "-uid")
+          .put("controller", true);
+      return this;
+    }
+
     PodJson nonPreemptible() {
       return label("quota.scheduling.koordinator.sh/preemptible", "false");
     }

@@ -11,6 +11,8 @@ import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.admission.view.SecurityHeaders;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ReservationPolicy;
+import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.Fixtures;
@@ -119,6 +121,33 @@ class WebViewTest {
     assertThat(busy.path("over").toString()).isEqualTo("[\"cpu\"]");
     assertThat(busy.path("overSince").asLong()).isEqualTo(since.toEpochMilli());
     assertThat(busy.path("dims").get(0).path("runtime").asLong()).isEqualTo(6_000);
+  }
+
+  @Test
+  void aReservingGroupIsMarkedWithHowManyNodesItReservesAndOthersAreNot() {
+    // One node of 10 cores; a second one of 10 joins so that 50 % of the cluster can be locked.
+    start(
+        new SnapshotClusterState()
+            .put(
+                CLUSTER,
+                cluster()
+                    .total(cpu(10_000))
+                    .group(
+                        quota("reserving")
+                            .max(cpu(10_000))
+                            .reservation(
+                                ReservationSpec.of(ReservationPolicy.BEST_EFFORT, cpu(6_000))))
+                    .inputs(),
+                QuotaOptions.DEFAULTS));
+
+    final JsonNode page =
+        plugin.get("/api/v1/clusters/view/view/rows?parent=" + SpecialGroups.ROOT).json();
+
+    final JsonNode reservation = row(page, "reserving").path("reservation");
+    assertThat(reservation.path("text").asText()).isEqualTo("reserves 1 node");
+    assertThat(reservation.path("satisfied").asBoolean()).isTrue();
+    assertThat(reservation.path("nodes").size()).isEqualTo(1);
+    assertThat(row(page, "busy").path("reservation").isNull()).isTrue();
   }
 
   @Test

@@ -217,6 +217,28 @@ public final class EngineSettings {
               + " 'nvidia.com/gpu -> quotaflow.io/gpu-memory x 32'.",
           Parsers.list(EngineSettings::derivedResource));
 
+  /** Koordinator's feature gate ElasticQuotaGuaranteeUsage (docs/semantics.md section 17). */
+  public static final Setting<Boolean> GUARANTEE_USAGE =
+      new Setting<>(
+          "quota.guarantee.usage",
+          "boolean",
+          "false",
+          "Koordinator's ElasticQuotaGuaranteeUsage: what a group's pods use (and its children are"
+              + " guaranteed) is guaranteed to it as max(min, allocated), no group lends, and each"
+              + " group starts its share at its guaranteed amount.",
+          Parsers::bool);
+
+  /** Koordinator's feature gate SupportParentQuotaSubmitPod (docs/semantics.md section 18). */
+  public static final Setting<Boolean> PARENT_PODS =
+      new Setting<>(
+          "quota.parent.pods",
+          "boolean",
+          "false",
+          "Koordinator's SupportParentQuotaSubmitPod: a parent group may own pods, counted in its"
+              + " own request before its children's; off, such pods are charged nowhere and"
+              + " denied.",
+          Parsers::bool);
+
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
   public static final int METRICS_OFF = -1;
 
@@ -241,6 +263,27 @@ public final class EngineSettings {
               + " resource); groups beyond it get none; 0 turns the gauges off.",
           Parsers::nonNegativeInt);
 
+  /** How often every reservation's locks are chosen again without any input changing. */
+  public static final Setting<Duration> RESERVATION_RELOCK_INTERVAL =
+      new Setting<>(
+          "reservation.relock.interval",
+          "duration",
+          "10s",
+          "Wall-clock interval at which the node reservations of every cluster are planned again"
+              + " (the design's relock); node and quota events plan them at once, pod events only"
+              + " refresh what is idle on the locked nodes.",
+          Parsers::duration);
+
+  /** The locked-share cap of node reservations. */
+  public static final Setting<Integer> RESERVATION_MAX_LOCKED_PERCENT =
+      new Setting<>(
+          "reservation.max.locked.percent",
+          "int",
+          String.valueOf(QuotaOptions.DEFAULT_RESERVATION_MAX_LOCKED_PERCENT),
+          "The most of the cluster total, in percent per dimension, that node reservations may"
+              + " lock together (0 to 100); the oldest reservation keeps its lock first.",
+          EngineSettings::percent);
+
   /** Every engine setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -264,8 +307,12 @@ public final class EngineSettings {
           COUNT_TERMINATING_PODS,
           ONLY_READY_SCHEDULABLE_NODES,
           DERIVED_RESOURCES,
+          GUARANTEE_USAGE,
+          PARENT_PODS,
           METRICS_PORT,
-          METRICS_GROUP_GAUGES_MAX);
+          METRICS_GROUP_GAUGES_MAX,
+          RESERVATION_RELOCK_INTERVAL,
+          RESERVATION_MAX_LOCKED_PERCENT);
 
   private EngineSettings() {}
 
@@ -277,7 +324,24 @@ public final class EngineSettings {
         .withUsedPolicy(config.get(USED_POLICY))
         .withCountTerminatingPods(config.get(COUNT_TERMINATING_PODS))
         .withOnlyReadySchedulableNodes(config.get(ONLY_READY_SCHEDULABLE_NODES))
-        .withDerivedResources(config.get(DERIVED_RESOURCES));
+        .withDerivedResources(config.get(DERIVED_RESOURCES))
+        .withReservationMaxLockedPercent(config.get(RESERVATION_MAX_LOCKED_PERCENT))
+        .withGuaranteeUsage(config.get(GUARANTEE_USAGE))
+        .withParentPods(config.get(PARENT_PODS));
+  }
+
+  /** A whole percentage from 0 to 100. */
+  private static int percent(final String text) {
+    try {
+      final int value = Integer.parseInt(text.trim());
+      if (value >= 0 && value <= 100) {
+        return value;
+      }
+    } catch (NumberFormatException e) {
+      // Reported below.
+    }
+    throw new IllegalArgumentException(
+        "expected a whole percentage from 0 to 100, got '" + text + "'");
   }
 
   /** A port as {@link Parsers#port} reads it, or {@link #METRICS_OFF}. */

@@ -49,7 +49,8 @@ public final class InputRecords {
         spec.getLendingLimit().map(InputRecords::resources),
         spec.getBorrowingLimit().map(InputRecords::resources),
         spec.getNamespaces(),
-        problems(spec.getProblems()));
+        problems(spec.getProblems()),
+        spec.getReservation().map(ReservationRecords::spec));
   }
 
   /** The node {@code name} as the core sees it. */

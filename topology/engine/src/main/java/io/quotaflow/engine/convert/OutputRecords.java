@@ -3,6 +3,7 @@ package io.quotaflow.engine.convert;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.QuotaClass;
@@ -27,6 +28,18 @@ public final class OutputRecords {
    */
   public static GroupRuntime runtime(
       final GroupStatus status, final ResourceList ownRequest, final Instant computedAt) {
+    return runtime(status, ownRequest, null, computedAt);
+  }
+
+  /**
+   * The runtime record of a group status, with its node reservation's state ({@code reservation},
+   * null for a group without one).
+   */
+  public static GroupRuntime runtime(
+      final GroupStatus status,
+      final ResourceList ownRequest,
+      final GroupReservation reservation,
+      final Instant computedAt) {
     final boolean parentIsRoot =
         status.parent().isEmpty() || SpecialGroups.ROOT.equals(status.parent());
     return GroupRuntime.newBuilder()
@@ -45,6 +58,8 @@ public final class OutputRecords {
         .setNonPreemptibleUsed(map(status.nonPreemptibleUsed()))
         .setRuntime(map(status.runtime()))
         .setOwnRequest(map(ownRequest))
+        .setReservation(reservation)
+        .setGuaranteed(map(status.guaranteed()))
         .setComputedAt(computedAt)
         .build();
   }
@@ -73,7 +88,8 @@ public final class OutputRecords {
         list(runtime.getUsed()),
         list(runtime.getNonPreemptibleRequest()),
         list(runtime.getNonPreemptibleUsed()),
-        list(runtime.getRuntime()));
+        list(runtime.getRuntime()),
+        list(runtime.getGuaranteed()));
   }
 
   /**

@@ -63,10 +63,18 @@ public final class EngineMetrics {
   /** Default of how many groups get per-group gauges, as the setting's default. */
   public static final int DEFAULT_GROUP_GAUGES = 1000;
 
+  /**
+   * Timer of one cluster's node reservation plan (the locks chosen again, or their idle amounts
+   * refreshed), tag {@code kind}: {@code plan} or {@code refresh}.
+   */
+  public static final String RESERVATION_PLAN_TIME = "quotaflow.engine.reservations.plan";
+
   private final MeterRegistry registry;
   private final GroupGauges groupGauges;
   private final Timer recomputeTime;
   private final Timer rebuildTime;
+  private final Timer reservationPlanTime;
+  private final Timer reservationRefreshTime;
   private final Map<String, Counter> read = new ConcurrentHashMap<>();
   private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
   private final Map<String, Counter> evictions = new ConcurrentHashMap<>();
@@ -95,6 +103,20 @@ public final class EngineMetrics {
         Timer.builder(REBUILD_TIME)
             .description("Time to rebuild a task's quota trees from its stores when it starts")
             .register(registry);
+    this.reservationPlanTime = reservationTimer("plan");
+    this.reservationRefreshTime = reservationTimer("refresh");
+  }
+
+  private Timer reservationTimer(final String kind) {
+    return Timer.builder(RESERVATION_PLAN_TIME)
+        .description("Time to plan one cluster's node reservations")
+        .tag("kind", kind)
+        .register(registry);
+  }
+
+  /** One cluster's reservations were planned ({@code full}) or their idle amounts refreshed. */
+  public void reservationsPlanned(final boolean full, final Duration time) {
+    (full ? reservationPlanTime : reservationRefreshTime).record(time);
   }
 
   /** Meters that go nowhere, for tests and tools that do not export them. */

@@ -3,19 +3,24 @@ package io.quotaflow.engine.query;
 import io.quotaflow.admission.GroupLookup;
 import io.quotaflow.engine.TopologyNames;
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.convert.ReservationRecords;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.reservation.ReservationStatus;
+import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.tree.GroupStatus;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.KeyValue;
@@ -34,19 +39,30 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 public final class RuntimeQueries {
   private final ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtime;
   private final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods;
+  private final Optional<ReadOnlyKeyValueStore<GroupId, GroupReservation>> reservations;
 
   private RuntimeQueries(
       final ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtime,
-      final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods) {
+      final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods,
+      final Optional<ReadOnlyKeyValueStore<GroupId, GroupReservation>> reservations) {
     this.runtime = Objects.requireNonNull(runtime, "runtime");
     this.pods = Objects.requireNonNull(pods, "pods");
+    this.reservations = Objects.requireNonNull(reservations, "reservations");
+  }
+
+  /** Queries over the given stores (e.g. those of a test driver), without reservations. */
+  public static RuntimeQueries of(
+      final ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtime,
+      final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods) {
+    return new RuntimeQueries(runtime, pods, Optional.empty());
   }
 
   /** Queries over the given stores (e.g. those of a test driver). */
   public static RuntimeQueries of(
       final ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtime,
-      final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods) {
-    return new RuntimeQueries(runtime, pods);
+      final ReadOnlyKeyValueStore<GroupPodId, PodQuotaClass> pods,
+      final ReadOnlyKeyValueStore<GroupId, GroupReservation> reservations) {
+    return new RuntimeQueries(runtime, pods, Optional.of(reservations));
   }
 
   /**
@@ -64,7 +80,36 @@ public final class RuntimeQueries {
         streams.store(
             StoreQueryParameters.fromNameAndType(
                 TopologyNames.POD_ASSIGNMENTS_STORE,
-                QueryableStoreTypes.<GroupPodId, PodQuotaClass>keyValueStore())));
+                QueryableStoreTypes.<GroupPodId, PodQuotaClass>keyValueStore())),
+        Optional.of(
+            streams.store(
+                StoreQueryParameters.fromNameAndType(
+                    TopologyNames.RESERVATIONS_STORE,
+                    QueryableStoreTypes.<GroupId, GroupReservation>keyValueStore()))));
+  }
+
+  /**
+   * The node reservation of every reserving group of {@code cluster}, by group: one prefix scan of
+   * the reservations store, which holds only reserving groups. Empty without that store.
+   */
+  public Map<String, ReservationStatus> reservations(final String cluster) {
+    if (reservations.isEmpty()) {
+      return Map.of();
+    }
+    final Map<String, ReservationStatus> result = new TreeMap<>();
+    try (KeyValueIterator<GroupId, GroupReservation> scan =
+        reservations.get().prefixScan(cluster, KeyPrefixes.cluster())) {
+      scan.forEachRemaining(
+          entry -> result.put(entry.key.name(), ReservationRecords.status(entry.value)));
+    }
+    return result;
+  }
+
+  /** The node reservation of group {@code name} of {@code cluster}, if it has one. */
+  public Optional<ReservationStatus> reservation(final String cluster, final String name) {
+    return reservations
+        .map(store -> store.get(new GroupId(cluster, name)))
+        .map(ReservationRecords::status);
   }
 
   /**

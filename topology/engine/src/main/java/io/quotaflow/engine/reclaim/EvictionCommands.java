@@ -2,10 +2,15 @@ package io.quotaflow.engine.reclaim;
 
 import io.quotaflow.eviction.Victim;
 import io.quotaflow.eviction.VictimPlan;
+import io.quotaflow.reservation.Intruder;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.tree.GroupStatus;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 
 /** Builds eviction commands from the core's victim plans. Pure functions. */
@@ -85,6 +90,52 @@ public final class EvictionCommands {
                 plan.runtime(),
                 victim.pod(),
                 victim.priority(),
+                attempt == 1 ? "" : " (attempt " + attempt + " of " + maxAttempts + ")"))
+        .setIssuedAt(now)
+        .setAttempt(attempt)
+        .build();
+  }
+
+  /**
+   * The command that is attempt {@code attempt} at evicting {@code intruder}, a pod of another
+   * group on a node locked by a Guaranteed reservation, issued at {@code now}. It carries the pod's
+   * own group, with that group's used and runtime when known, and no over-used dimension.
+   */
+  public static EvictionCommand reservationCommand(
+      final String cluster,
+      final Intruder intruder,
+      final Optional<GroupStatus> group,
+      final Duration onLockedNodeFor,
+      final Instant now,
+      final int attempt,
+      final int maxAttempts) {
+    return EvictionCommand.newBuilder()
+        .setId(
+            commandId(
+                cluster,
+                intruder.pod().namespace(),
+                intruder.pod().name(),
+                intruder.uid(),
+                attempt))
+        .setPodUid(intruder.uid())
+        .setGroup(intruder.group())
+        .setPriority(intruder.priority())
+        .setDimensionsOver(List.of())
+        .setUsed(group.map(status -> status.used().asMap()).orElse(Map.of()))
+        .setRuntime(group.map(status -> status.runtime().asMap()).orElse(Map.of()))
+        .setPodRequest(intruder.request().asMap())
+        .setReason(
+            String.format(
+                "Node %s of cluster %s is locked by the Guaranteed reservation of quota group %s"
+                    + " (quotaflow.io/reservation); pod %s of group %s (priority %d) has run there"
+                    + " for %d s and is evicted to free it%s",
+                intruder.node(),
+                cluster,
+                intruder.reservingGroup(),
+                intruder.pod(),
+                intruder.group(),
+                intruder.priority(),
+                onLockedNodeFor.toSeconds(),
                 attempt == 1 ? "" : " (attempt " + attempt + " of " + maxAttempts + ")"))
         .setIssuedAt(now)
         .setAttempt(attempt)

@@ -8,6 +8,7 @@ import io.quotaflow.eviction.Victim;
 import io.quotaflow.eviction.VictimPlan;
 import io.quotaflow.eviction.VictimSelector;
 import io.quotaflow.quota.PodRef;
+import io.quotaflow.reservation.Intruder;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
@@ -20,11 +21,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.IntFunction;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -209,42 +210,86 @@ public final class Reclaimer {
       final Duration overFor,
       final Instant now) {
     final VictimPlan plan = VictimSelector.select(status, state.podsOf(status.name()), options);
-    final List<Victim> victims = plan.victims();
-    for (final Victim victim : victims) {
-      final PodId id = PodId.of(cluster, victim.pod());
-      final EvictionCommand issued = inLedger.contains(id) ? ledger.get(id) : null;
-      final int attempt;
-      if (issued == null || !issued.getPodUid().equals(victim.uid())) {
-        attempt = 1;
-      } else if (released(id, now)) {
-        attempt = issued.getAttempt() + 1;
-      } else {
-        continue;
-      }
-      final EvictionCommand command =
-          EvictionCommands.command(
-              cluster, plan, victim, overFor, now, attempt, policy.maxAttempts());
-      // The ledger entry and the command are committed together: a crash loses or keeps both.
-      ledger.put(id, command);
-      retryAt.delete(id);
-      inLedger.add(id);
-      context.forward(
-          new Record<SpecificRecord, SpecificRecord>(
-              new PodKey(cluster, id.namespace(), id.name()), command, now.toEpochMilli()),
-          sink);
-      metrics.evictionIssued(cluster);
-      if (attempt > 1) {
-        metrics.evictionRetried(cluster);
-      }
-      LOG.info(
-          "Evicting {}/{} (uid {}) of group {}, attempt {}: {}",
+    for (final Victim victim : plan.victims()) {
+      issue(
           cluster,
-          victim.pod(),
+          PodId.of(cluster, victim.pod()),
           victim.uid(),
-          status.name(),
-          attempt,
-          command.getReason());
+          now,
+          attempt ->
+              EvictionCommands.command(
+                  cluster, plan, victim, overFor, now, attempt, policy.maxAttempts()));
     }
+  }
+
+  /**
+   * Commands the eviction of a pod of another group from a node a Guaranteed reservation locks,
+   * through the same ledger, attempts and retries as a victim of over-use: once per pod uid, again
+   * only after a result other than EVICTED and the retry backoff.
+   *
+   * @param cluster the cluster
+   * @param intruder the pod, its node and the reserving group
+   * @param group the status of the pod's own group (its used and runtime go on the command)
+   * @param onLockedNodeFor how long the pod has run on the locked node
+   * @param now the time of the check
+   */
+  public void evictIntruder(
+      final String cluster,
+      final Intruder intruder,
+      final Optional<GroupStatus> group,
+      final Duration onLockedNodeFor,
+      final Instant now) {
+    issue(
+        cluster,
+        PodId.of(cluster, intruder.pod()),
+        intruder.uid(),
+        now,
+        attempt ->
+            EvictionCommands.reservationCommand(
+                cluster, intruder, group, onLockedNodeFor, now, attempt, policy.maxAttempts()));
+  }
+
+  /**
+   * Issues attempt n of evicting pod {@code id} with {@code uid}, unless a command for that uid is
+   * pending: the first for a uid the ledger does not hold, the next once a result released it.
+   */
+  private void issue(
+      final String cluster,
+      final PodId id,
+      final String uid,
+      final Instant now,
+      final IntFunction<EvictionCommand> commandOfAttempt) {
+    final EvictionCommand issued = inLedger.contains(id) ? ledger.get(id) : null;
+    final int attempt;
+    if (issued == null || !issued.getPodUid().equals(uid)) {
+      attempt = 1;
+    } else if (released(id, now)) {
+      attempt = issued.getAttempt() + 1;
+    } else {
+      return;
+    }
+    final EvictionCommand command = commandOfAttempt.apply(attempt);
+    // The ledger entry and the command are committed together: a crash loses or keeps both.
+    ledger.put(id, command);
+    retryAt.delete(id);
+    inLedger.add(id);
+    context.forward(
+        new Record<SpecificRecord, SpecificRecord>(
+            new PodKey(cluster, id.namespace(), id.name()), command, now.toEpochMilli()),
+        sink);
+    metrics.evictionIssued(cluster);
+    if (attempt > 1) {
+      metrics.evictionRetried(cluster);
+    }
+    LOG.info(
+        "Evicting {}/{}/{} (uid {}) of group {}, attempt {}: {}",
+        cluster,
+        id.namespace(),
+        id.name(),
+        uid,
+        command.getGroup(),
+        attempt,
+        command.getReason());
   }
 
   /** Whether a result released pod {@code id} and its backoff has passed at {@code now}. */

@@ -2,6 +2,8 @@ package io.quotaflow.admission.http.state;
 
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.reservation.LockedNodes;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
@@ -30,6 +32,8 @@ public final class ClusterSnapshot implements ClusterView {
   private final Map<String, List<PodAssignment>> podsByGroup;
   private final Map<String, List<String>> childNames;
   private final Map<String, Instant> overUsedSince;
+  private final Map<String, ReservationStatus> reservations;
+  private final LockedNodes lockedNodes;
 
   private ClusterSnapshot(
       Instant asOf,
@@ -37,8 +41,11 @@ public final class ClusterSnapshot implements ClusterView {
       List<QuotaGroup> quotas,
       Map<String, ResourceList> ownRequests,
       Map<String, List<PodAssignment>> podsByGroup,
-      Map<String, Instant> overUsedSince) {
+      Map<String, Instant> overUsedSince,
+      Map<String, ReservationStatus> reservations) {
     this.asOf = Objects.requireNonNull(asOf, "asOf");
+    this.reservations = Map.copyOf(reservations);
+    this.lockedNodes = LockedNodes.of(this.reservations);
     this.overUsedSince = Map.copyOf(overUsedSince);
     this.groups = List.copyOf(groups);
     this.quotas = List.copyOf(quotas);
@@ -84,7 +91,8 @@ public final class ClusterSnapshot implements ClusterView {
         pods.put(status.name(), groupPods);
       }
     }
-    return new ClusterSnapshot(asOf, groups, view.quotas(), own, pods, view.overUsedSince());
+    return new ClusterSnapshot(
+        asOf, groups, view.quotas(), own, pods, view.overUsedSince(), view.reservations());
   }
 
   /** When the state was read from the stores. */
@@ -130,6 +138,16 @@ public final class ClusterSnapshot implements ClusterView {
   @Override
   public Map<String, Instant> overUsedSince() {
     return overUsedSince;
+  }
+
+  @Override
+  public Map<String, ReservationStatus> reservations() {
+    return reservations;
+  }
+
+  @Override
+  public LockedNodes lockedNodes() {
+    return lockedNodes;
   }
 
   @Override

@@ -5,6 +5,8 @@ import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.reservation.LockedNodes;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
@@ -81,6 +83,19 @@ public interface ClusterView {
    */
   default Map<String, Instant> overUsedSince() {
     return Map.of();
+  }
+
+  /**
+   * The node reservation of every reserving group, by group name (docs/semantics.md section 14);
+   * empty when no group reserves nodes or this view does not know.
+   */
+  default Map<String, ReservationStatus> reservations() {
+    return Map.of();
+  }
+
+  /** Which group's reservation locks each node: what the scheduler filter refuses. */
+  default LockedNodes lockedNodes() {
+    return LockedNodes.of(reservations());
   }
 
   /** The pod {@code ref} as the engine last read it (priority, node, request), if known here. */

@@ -4,6 +4,9 @@ import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.reservation.LockedNodes;
+import io.quotaflow.reservation.ReservationCalculator;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.GroupDirectory;
@@ -46,7 +49,14 @@ public final class SnapshotClusterState implements ClusterStateReader {
     for (final GroupStatus status : snapshot.groups()) {
       computed.ownRequest(status.name()).ifPresent(request -> own.put(status.name(), request));
     }
-    local.put(cluster, new SnapshotView(snapshot, inputs, options, own));
+    local.put(
+        cluster,
+        new SnapshotView(
+            snapshot,
+            inputs,
+            options,
+            own,
+            ReservationCalculator.compute(inputs, snapshot, options)));
     elsewhere.remove(cluster);
     return this;
   }
@@ -164,12 +174,17 @@ public final class SnapshotClusterState implements ClusterStateReader {
     private final Map<String, List<PodAssignment>> podsByGroup = new HashMap<>();
     private final Map<PodRef, QuotaPod> podInputs = new HashMap<>();
     private volatile Map<String, Instant> overUsedSince = Map.of();
+    private final Map<String, ReservationStatus> reservations;
+    private final LockedNodes lockedNodes;
 
     SnapshotView(
         TreeSnapshot snapshot,
         ClusterInputs inputs,
         QuotaOptions options,
-        Map<String, ResourceList> ownRequests) {
+        Map<String, ResourceList> ownRequests,
+        Map<String, ReservationStatus> reservations) {
+      this.reservations = Map.copyOf(reservations);
+      this.lockedNodes = LockedNodes.of(this.reservations);
       final List<QuotaGroup> quotas = inputs.groups();
       this.snapshot = snapshot;
       this.inputs = inputs;
@@ -235,6 +250,16 @@ public final class SnapshotClusterState implements ClusterStateReader {
     @Override
     public Map<String, Instant> overUsedSince() {
       return overUsedSince;
+    }
+
+    @Override
+    public Map<String, ReservationStatus> reservations() {
+      return reservations;
+    }
+
+    @Override
+    public LockedNodes lockedNodes() {
+      return lockedNodes;
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodState;
@@ -299,6 +300,12 @@ public final class StreamsClusterState implements ClusterStateReader {
             }
             return children;
           });
+    }
+
+    /** One prefix scan of the engine's reservations store, which holds reserving groups only. */
+    @Override
+    public Map<String, ReservationStatus> reservations() {
+      return read(() -> queries.reservations(cluster));
     }
 
     /** One prefix scan of the engine's reclaim clock (store {@code over-used-since}). */

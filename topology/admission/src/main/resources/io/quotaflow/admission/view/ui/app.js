@@ -117,6 +117,12 @@
     else if (row.reason) head.appendChild(el('span', 'badge', row.reason));
     if (row.lends.length) head.appendChild(el('span', 'badge', 'LENDS ' + row.lends.join(', ')));
     if (row.borrows.length) head.appendChild(el('span', 'badge', 'BORROWS ' + row.borrows.join(', ')));
+    if (row.reservation) {
+      const mark = el('span', 'badge' + (row.reservation.satisfied ? '' : ' invalid'), '⚑ ' + row.reservation.text);
+      mark.title = row.reservation.nodes.join(', ');
+      mark.dataset.reservation = String(row.reservation.satisfied);
+      head.appendChild(mark);
+    }
     if (row.over.length) {
       const over = el('span', 'badge over', '⚠ OVER: ' + overText(row));
       over.dataset.over = 'true';

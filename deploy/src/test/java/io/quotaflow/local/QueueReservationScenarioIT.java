@@ -1,0 +1,145 @@
+package io.quotaflow.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quotaflow.cluster.ElasticQuotas;
+import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.kube.ElasticQuotaAdapter;
+import io.quotaflow.kube.NodeAdapter;
+import io.quotaflow.kube.PodAdapter;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.reservation.ReservationCalculator;
+import io.quotaflow.reservation.ReservationStatus;
+import io.quotaflow.tree.ClusterInputs;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaCalculator;
+import io.quotaflow.tree.TreeSnapshot;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code quotaflow local --scenario queue-reservation} in this JVM: team-a's reservation locks two
+ * nodes, the scheduler filter turns team-b's pod away from them, the Guaranteed policy evicts
+ * team-b's pod already on one, and removing the annotation frees the nodes. After every step the
+ * engine's runtimes and locks equal what {@code simulate}'s calculators compute from the demo
+ * cluster's objects at that moment.
+ */
+class QueueReservationScenarioIT {
+
+  private static final Path LOCAL = LocalFiles.localDir();
+  private static final Duration CONVERGED = Duration.ofSeconds(15);
+
+  @Test
+  void aReservationLocksNodesKeepsAnotherGroupOffThemEvictsItsPodAndIsReleased() {
+    final Scenario scenario =
+        new ScenarioCatalogue(LOCAL.resolve("scenarios")).named("queue-reservation");
+    final StringWriter printed = new StringWriter();
+    final PrintWriter out = new PrintWriter(printed, true);
+    final List<Integer> checkedSteps = new ArrayList<>();
+    final LocalRun run =
+        LocalRun.start(
+            LocalSettings.demo(LOCAL.resolve("examples"), 0).withScenario(scenario), out);
+    final List<ScenarioPlayer.StepOutcome> outcomes;
+    try {
+      assertThat(run.readyAfter()).isLessThan(Duration.ofSeconds(30));
+      outcomes =
+          new ScenarioPlayer(
+                  run,
+                  out,
+                  (number, step, outcome) -> {
+                    await()
+                        .atMost(CONVERGED)
+                        .untilAsserted(
+                            () -> {
+                              final ClusterInputs inputs = inputs(run);
+                              final TreeSnapshot snapshot =
+                                  QuotaCalculator.compute(
+                                      inputs, run.engineConfig().quotaOptions());
+                              assertThat(engineRuntimes(run))
+                                  .as("engine runtimes after step %d", number)
+                                  .isEqualTo(runtimes(snapshot));
+                              assertThat(locks(engineReservations(run)))
+                                  .as("engine locks after step %d", number)
+                                  .isEqualTo(
+                                      locks(
+                                          ReservationCalculator.compute(
+                                              inputs,
+                                              snapshot,
+                                              run.engineConfig().quotaOptions())));
+                            });
+                    checkedSteps.add(number);
+                  })
+              .play(scenario);
+
+      final KubernetesClient client = run.demo().orElseThrow().client();
+      final Pod placed = client.pods().inNamespace("team-b").withName("b-3").get();
+      assertThat(placed.getSpec().getNodeName()).isEqualTo("node-1");
+    } finally {
+      run.close();
+    }
+
+    assertThat(checkedSteps).containsExactly(1, 2, 3, 4, 5);
+    assertThat(outcomes.get(1).reservations().get("team-a").nodes())
+        .containsExactly("node-2", "node-3");
+    assertThat(outcomes.get(2).refused()).containsOnlyKeys("node-2", "node-3");
+    assertThat(outcomes.get(2).refused().get("node-2"))
+        .contains("locked by the reservation of quota group team-a");
+    assertThat(outcomes.get(2).placed()).contains("node-1");
+    assertThat(outcomes.get(3).evicted()).containsExactly(new PodRef("team-b", "b-1"));
+    assertThat(outcomes.get(4).refused()).isEmpty();
+    assertThat(printed.toString())
+        .contains("Step 5/5")
+        .contains("the scheduler filter refuses node-2")
+        .contains("reservation Guaranteed: reserves 2 nodes (node-2, node-3)");
+  }
+
+  private static ClusterInputs inputs(final LocalRun run) {
+    final KubernetesClient client = run.demo().orElseThrow().client();
+    return new ClusterInputs(
+        client
+            .genericKubernetesResources(ElasticQuotas.CONTEXT)
+            .inAnyNamespace()
+            .list()
+            .getItems()
+            .stream()
+            .map(ElasticQuotaAdapter::toQuotaGroup)
+            .toList(),
+        client.pods().inAnyNamespace().list().getItems().stream()
+            .map(PodAdapter::toQuotaPod)
+            .toList(),
+        client.nodes().list().getItems().stream().map(NodeAdapter::toQuotaNode).toList());
+  }
+
+  private static Map<String, Map<String, Long>> engineRuntimes(final LocalRun run) {
+    return RuntimeQueries.of(run.engine().streams()).tree(DemoCluster.NAME).stream()
+        .collect(Collectors.toMap(GroupStatus::name, group -> group.runtime().asMap()));
+  }
+
+  private static Map<String, Map<String, Long>> runtimes(final TreeSnapshot snapshot) {
+    return snapshot.groups().stream()
+        .collect(Collectors.toMap(GroupStatus::name, group -> group.runtime().asMap()));
+  }
+
+  private static Map<String, ReservationStatus> engineReservations(final LocalRun run) {
+    return RuntimeQueries.of(run.engine().streams()).reservations(DemoCluster.NAME);
+  }
+
+  /** Each group's locked nodes and whether they cover it: what does not depend on history. */
+  private static Map<String, String> locks(final Map<String, ReservationStatus> reservations) {
+    final Map<String, String> locks = new TreeMap<>();
+    reservations.forEach(
+        (group, status) -> locks.put(group, status.nodes() + " satisfied=" + status.satisfied()));
+    return locks;
+  }
+}
