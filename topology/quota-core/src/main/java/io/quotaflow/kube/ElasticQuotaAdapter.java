@@ -59,7 +59,8 @@ public final class ElasticQuotaAdapter {
             .allowLent(!"false".equals(labels.get(QuotaLabels.ALLOW_LENT_RESOURCE)))
             .min(resources(spec.get("min"), "spec.min", problems))
             .max(resources(spec.get("max"), "spec.max", problems))
-            .namespaces(namespaces(annotations.get(QuotaLabels.NAMESPACES), problems));
+            .namespaces(namespaces(annotations.get(QuotaLabels.NAMESPACES), problems))
+            .treeId(labels.getOrDefault(QuotaLabels.TREE_ID, "").trim());
     resourceAnnotation(annotations, QuotaLabels.SHARED_WEIGHT, problems)
         .filter(ElasticQuotaAdapter::hasNonZero)
         .ifPresent(builder::sharedWeight);

@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param problems fields that could not be read; the group exists but may be invalid (SPEC 9)
  * @param reservation the node reservation (quotaflow.io/reservation); empty when not annotated. It
  *     never affects the group's quota: an unreadable one carries its own problems
+ * @param treeId the label {@code quota.scheduling.koordinator.sh/tree-id}: the quota tree (one per
+ *     ElasticQuotaProfile) the group belongs to; empty when not labelled (the parent's tree)
  */
 public record QuotaGroup(
     String name,
@@ -35,7 +37,8 @@ public record QuotaGroup(
     Optional<ResourceList> borrowingLimit,
     List<String> namespaces,
     List<SpecProblem> problems,
-    Optional<ReservationSpec> reservation) {
+    Optional<ReservationSpec> reservation,
+    String treeId) {
 
   public QuotaGroup {
     Objects.requireNonNull(name, "name");
@@ -48,6 +51,37 @@ public record QuotaGroup(
     namespaces = List.copyOf(namespaces);
     problems = List.copyOf(problems);
     Objects.requireNonNull(reservation, "reservation");
+    Objects.requireNonNull(treeId, "treeId");
+  }
+
+  /** A group without a tree-id label. */
+  public QuotaGroup(
+      String name,
+      String parent,
+      boolean parentGroup,
+      ResourceList min,
+      ResourceList max,
+      Optional<ResourceList> sharedWeight,
+      boolean allowLent,
+      Optional<ResourceList> lendingLimit,
+      Optional<ResourceList> borrowingLimit,
+      List<String> namespaces,
+      List<SpecProblem> problems,
+      Optional<ReservationSpec> reservation) {
+    this(
+        name,
+        parent,
+        parentGroup,
+        min,
+        max,
+        sharedWeight,
+        allowLent,
+        lendingLimit,
+        borrowingLimit,
+        namespaces,
+        problems,
+        reservation,
+        "");
   }
 
   /** A group without reservation: the fields the quota tree reads (SPEC 3, 12). */
@@ -92,7 +126,8 @@ public record QuotaGroup(
             .max(max)
             .allowLent(allowLent)
             .namespaces(namespaces)
-            .problems(problems);
+            .problems(problems)
+            .treeId(treeId);
     sharedWeight.ifPresent(builder::sharedWeight);
     lendingLimit.ifPresent(builder::lendingLimit);
     borrowingLimit.ifPresent(builder::borrowingLimit);
@@ -114,6 +149,7 @@ public record QuotaGroup(
     private List<String> namespaces = List.of();
     private final List<SpecProblem> problems = new ArrayList<>();
     private Optional<ReservationSpec> reservation = Optional.empty();
+    private String treeId = "";
 
     private Builder(String name) {
       this.name = name;
@@ -185,6 +221,11 @@ public record QuotaGroup(
       return this;
     }
 
+    public Builder treeId(String treeId) {
+      this.treeId = treeId;
+      return this;
+    }
+
     public QuotaGroup build() {
       return new QuotaGroup(
           name,
@@ -198,7 +239,8 @@ public record QuotaGroup(
           borrowingLimit,
           namespaces,
           problems,
-          reservation);
+          reservation,
+          treeId);
     }
   }
 }
