@@ -6,7 +6,9 @@ import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.schemas.internal.ClusterEventKind;
@@ -57,6 +59,20 @@ final class InputEvents {
       requireNonNegative("allocatable", value.getAllocatable());
     }
     return event(ClusterEventKind.NODE, key.getCluster(), "", key.getName(), value);
+  }
+
+  /** The event of an ElasticQuotaProfile record (a null value is a tombstone). */
+  static ClusterEvent.Builder profile(final ProfileKey key, final QuotaProfileSpec value) {
+    if (key == null) {
+      throw new InvalidInputException("profile record without a key");
+    }
+    requireName("cluster", key.getCluster());
+    requireName("profile name", key.getName());
+    if (value != null) {
+      requireName("profile tree id", value.getTreeId());
+    }
+    return event(ClusterEventKind.PROFILE, key.getCluster(), "", key.getName(), null)
+        .setProfile(value);
   }
 
   /**

@@ -46,6 +46,7 @@ import org.apache.kafka.streams.state.Stores;
  * pods.v1             ─► pods-to-cluster-events             ─┐
  * quotas.v1           ─► quotas-to-cluster-events           ─┤
  * nodes.v1            ─► nodes-to-cluster-events            ─┼─► cluster-events (repartition
+ * profiles.v1         ─► profiles-to-cluster-events         ─┤
  * eviction-results.v1 ─► eviction-results-to-cluster-events ─┘          by cluster)
  *                                                                        │
  *                          cluster-quota ─► runtime.v1, pod-classes.v1, evictions.v1
@@ -112,6 +113,16 @@ public final class QuotaTopology {
             metrics,
             placementCheck(config));
 
+    final KStream<String, ClusterEvent> profiles =
+        events(
+            builder,
+            topics.profiles(),
+            TopologyNames.PROFILES_SOURCE,
+            TopologyNames.PROFILES_TO_EVENTS,
+            InputEvents::profile,
+            metrics,
+            placementCheck(config));
+
     // Results are written by the eviction executor keyed by pod, on no particular partition.
     final KStream<String, ClusterEvent> results =
         events(
@@ -128,7 +139,8 @@ public final class QuotaTopology {
 
     final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
-            .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS));
+            .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
+            .merge(profiles, Named.as(TopologyNames.MERGE_PROFILE_EVENTS));
     final KStream<String, ClusterEvent> events;
     if (partitionedByCluster(config)) {
       // Inputs already partitioned by cluster need no hop: each task reads whole clusters. Only
