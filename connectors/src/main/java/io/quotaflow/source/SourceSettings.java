@@ -10,8 +10,16 @@ import java.util.Objects;
  * @param reconcileInterval how often every key the topics hold is checked against the cluster, on
  *     top of the check after each (re)list
  * @param startTimeout how long reading the topics at start may take
+ * @param watchProfiles whether ElasticQuotaProfiles are watched (off for clusters without the CRD)
  */
-public record SourceSettings(Duration resync, Duration reconcileInterval, Duration startTimeout) {
+public record SourceSettings(
+    Duration resync, Duration reconcileInterval, Duration startTimeout, boolean watchProfiles) {
+
+  /** Settings that watch ElasticQuotaProfiles. */
+  public SourceSettings(
+      final Duration resync, final Duration reconcileInterval, final Duration startTimeout) {
+    this(resync, reconcileInterval, startTimeout, true);
+  }
 
   /** Validates the durations. */
   public SourceSettings {
