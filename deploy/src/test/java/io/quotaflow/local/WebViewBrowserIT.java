@@ -26,12 +26,14 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -119,8 +121,7 @@ class WebViewBrowserIT {
 
       final JsonNode tree = get(url + "/api/v1/clusters/demo/quotas");
       assertThat(tree.path("quotas").size()).isGreaterThan(8);
-      await()
-          .atMost(SHOWN)
+      shownWithin()
           .untilAsserted(
               () -> {
                 for (final JsonNode quota : tree.path("quotas")) {
@@ -145,7 +146,7 @@ class WebViewBrowserIT {
       browser.findElement(By.id("wi-amount")).sendKeys("4");
       browser.findElement(By.id("wi-add")).click();
       browser.findElement(By.id("wi-run")).click();
-      await().atMost(SHOWN).until(() -> !browser.findElements(By.id("wi-table")).isEmpty());
+      shownWithin().until(() -> !browser.findElements(By.id("wi-table")).isEmpty());
 
       final Map<String, Long> shown = new TreeMap<>();
       for (final WebElement row :
@@ -184,13 +185,12 @@ class WebViewBrowserIT {
             LocalSettings.demo(LOCAL.resolve("examples"), 0).withScenario(scenario), out);
     try {
       browser.get(run.adminUrl().orElseThrow() + "/");
-      await().atMost(SHOWN).until(() -> group("team-a") != null);
+      shownWithin().until(() -> group("team-a") != null);
       browser.executeScript("window.quotaflowTestMarker = 'same page';");
 
       new ScenarioPlayer(run, out, (number, step, outcome) -> {}).play(scenario);
 
-      await()
-          .atMost(SHOWN)
+      shownWithin()
           .until(
               () ->
                   !browser
@@ -202,8 +202,7 @@ class WebViewBrowserIT {
           .as("the page was not reloaded")
           .isEqualTo("same page");
       assertThat(browser.findElement(By.id("evictions")).getText()).contains("team-a/a-3");
-      await()
-          .atMost(SHOWN)
+      shownWithin()
           .until(() -> browser.findElement(By.id("denials")).getText().contains("team-a/a-4"));
       shoot("eviction");
     } finally {
@@ -234,8 +233,7 @@ class WebViewBrowserIT {
       final String url = "http://127.0.0.1:" + server.port() + "/ui/";
       final long started = System.nanoTime();
       browser.get(url);
-      await()
-          .atMost(SHOWN)
+      shownWithin()
           .until(
               () ->
                   browser
@@ -267,7 +265,7 @@ class WebViewBrowserIT {
   /** Waits until {@code condition}; else fails with a screenshot and what the page says. */
   private static void shown(java.util.concurrent.Callable<Boolean> condition) throws IOException {
     try {
-      await().atMost(SHOWN).ignoreExceptions().until(condition);
+      shownWithin().ignoreExceptions().until(condition);
     } catch (org.awaitility.core.ConditionTimeoutException e) {
       shoot("failure");
       throw new AssertionError(
@@ -287,22 +285,28 @@ class WebViewBrowserIT {
 
   /** Expands group {@code name}; a row redrawn under the click (a live update) is clicked again. */
   private static void expand(String name) {
-    await()
-        .atMost(SHOWN)
+    shownWithin()
         .ignoreExceptions()
         .until(
             () -> {
               toggle(name).click();
               return true;
             });
-    await()
-        .atMost(SHOWN)
+    shownWithin()
         .ignoreExceptions()
         .until(() -> "true".equals(toggle(name).getDomAttribute("aria-expanded")));
   }
 
   private static WebElement toggle(String name) {
     return group(name).findElement(By.cssSelector(":scope > div.row > button.toggle"));
+  }
+
+  /**
+   * An await of what the page shows. The live stream re-renders rows, so an element found a moment
+   * ago may be gone: such a read is tried again, as a person would look again.
+   */
+  private static ConditionFactory shownWithin() {
+    return await().atMost(SHOWN).ignoreExceptionsInstanceOf(StaleElementReferenceException.class);
   }
 
   /** The runtime the page shows for {@code resource} of group {@code name}, canonical units. */

@@ -1,5 +1,6 @@
 package io.quotaflow.admission.view;
 
+import io.quotaflow.kafka.ClientSettings;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionResult;
@@ -7,7 +8,6 @@ import io.quotaflow.schemas.PodKey;
 import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -51,14 +51,8 @@ public final class KafkaEvictionFeed implements AutoCloseable {
    */
   public KafkaEvictionFeed(
       Map<String, String> kafka, TopicCatalogue topics, RecentActivity activity, int tail) {
-    final Map<String, Object> config = new HashMap<>();
-    final java.util.Set<String> known = ConsumerConfig.configNames();
-    kafka.forEach(
-        (key, value) -> {
-          if (known.contains(key)) {
-            config.put(key, value);
-          }
-        });
+    // Config provider definitions kept, so secrets referenced as ${dir:...} are resolved.
+    final Map<String, Object> config = ClientSettings.knownTo(ConsumerConfig.configNames(), kafka);
     config.remove(ConsumerConfig.GROUP_ID_CONFIG);
     config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     config.remove(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
