@@ -33,6 +33,9 @@ import java.util.TreeMap;
  * @param used status.used, quantity strings by resource name
  * @param reservation the reservation-status annotation's value; empty for a group without
  *     reservation
+ * @param guaranteed Koordinator's {@code quota.scheduling.koordinator.sh/guaranteed} annotation's
+ *     value, written in Koordinator's status mode; empty unless the guarantee of allocated usage is
+ *     on (docs/semantics.md section 17)
  */
 public record QuotaStatus(
     String runtime,
@@ -40,7 +43,8 @@ public record QuotaStatus(
     String nonPreemptibleRequest,
     String nonPreemptibleUsed,
     SortedMap<String, String> used,
-    Optional<String> reservation) {
+    Optional<String> reservation,
+    Optional<String> guaranteed) {
 
   /** Koordinator's annotation for the group's runtime. */
   public static final String RUNTIME_ANNOTATION = QuotaLabels.KOORDINATOR_PREFIX + "runtime";
@@ -69,6 +73,25 @@ public record QuotaStatus(
     Objects.requireNonNull(nonPreemptibleUsed, "nonPreemptibleUsed");
     used = Collections.unmodifiableSortedMap(new TreeMap<>(used));
     Objects.requireNonNull(reservation, "reservation");
+    Objects.requireNonNull(guaranteed, "guaranteed");
+  }
+
+  /** A status without guaranteed amount. */
+  public QuotaStatus(
+      String runtime,
+      String request,
+      String nonPreemptibleRequest,
+      String nonPreemptibleUsed,
+      SortedMap<String, String> used,
+      Optional<String> reservation) {
+    this(
+        runtime,
+        request,
+        nonPreemptibleRequest,
+        nonPreemptibleUsed,
+        used,
+        reservation,
+        Optional.empty());
   }
 
   /** The status of a group as the engine computed it. */
@@ -83,7 +106,10 @@ public record QuotaStatus(
             .getReservation()
             .map(ReservationRecords::status)
             .map(StatusJson::reservation)
-            .map(QuotaStatus::json));
+            .map(QuotaStatus::json),
+        group.getGuaranteed().isEmpty()
+            ? Optional.empty()
+            : Optional.of(json(quantities(group.getGuaranteed()))));
   }
 
   /** Whether the object already shows Koordinator's annotations as this status has them. */
@@ -123,6 +149,7 @@ public record QuotaStatus(
     if (mode == StatusMode.KOORDINATOR) {
       annotations.put(NON_PREEMPTIBLE_REQUEST_ANNOTATION, nonPreemptibleRequest);
       annotations.put(NON_PREEMPTIBLE_USED_ANNOTATION, nonPreemptibleUsed);
+      guaranteed.ifPresent(value -> annotations.put(QuotaLabels.GUARANTEED, value));
     }
     // quotaflow's own annotation: written in either mode.
     reservation.ifPresent(value -> annotations.put(RESERVATION_STATUS_ANNOTATION, value));

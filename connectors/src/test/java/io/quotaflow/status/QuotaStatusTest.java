@@ -165,6 +165,25 @@ class QuotaStatusTest {
         .doesNotContain("reservation-status");
   }
 
+  @Test
+  void withGuaranteedUsageKoordinatorsGuaranteedAnnotationIsWrittenInKoordinatorsModeOnly() {
+    final QuotaStatus guaranteed =
+        QuotaStatus.of(
+            GroupRuntime.newBuilder()
+                .setRuntime(Map.of("cpu", 5_000L))
+                .setGuaranteed(Map.of("cpu", 3_500L, "memory", 2L << 30))
+                .setComputedAt(Instant.EPOCH)
+                .build());
+
+    assertThat(guaranteed.annotations())
+        .containsEntry(
+            "quota.scheduling.koordinator.sh/guaranteed", "{\"cpu\":\"3500m\",\"memory\":\"2Gi\"}");
+    assertThat(guaranteed.annotations(StatusMode.SHADOW))
+        .doesNotContainKey("quota.scheduling.koordinator.sh/guaranteed");
+    assertThat(status.annotations())
+        .doesNotContainKey("quota.scheduling.koordinator.sh/guaranteed");
+  }
+
   private static GroupRuntime withReservation(final List<String> nodes) {
     return GroupRuntime.newBuilder()
         .setRuntime(Map.of("cpu", 1_000L))

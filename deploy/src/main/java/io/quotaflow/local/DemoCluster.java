@@ -157,7 +157,13 @@ final class DemoCluster implements AutoCloseable {
     closed = true;
     deleter.shutdownNow();
     client.close();
-    server.destroy();
+    try {
+      server.destroy();
+    } catch (final IllegalStateException e) {
+      // The mock server waits a bounded time for its connections to end; on a loaded machine a
+      // watch of an already closed client can outlast it. Its port goes with the process.
+      LOG.warn("The demo API server did not close in time: {}", e.getMessage());
+    }
   }
 
   /** CRUD mode plus {@code POST .../pods/{name}/eviction}, answered 201 and the pod deleted. */

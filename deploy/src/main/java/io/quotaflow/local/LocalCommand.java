@@ -1,7 +1,10 @@
 package io.quotaflow.local;
 
 import io.quotaflow.connect.ServiceCommand;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -9,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -118,6 +123,20 @@ public final class LocalCommand implements Callable<Integer> {
               + " (default: the scenario's, else 120s).")
   private String revokeDelay;
 
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "Properties file with engine, admission plugin and Kafka settings, as the engine"
+              + " reads them (docs/engine.md).")
+  private Path configFile;
+
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description = "One engine, admission plugin or Kafka setting, over --config. Repeatable.")
+  private Map<String, String> overrides = new LinkedHashMap<>();
+
   private final CountDownLatch stopped = new CountDownLatch(1);
   private final CountDownLatch finished = new CountDownLatch(1);
   private volatile LocalRun running;
@@ -212,7 +231,25 @@ public final class LocalCommand implements Callable<Integer> {
         examples == null ? LocalFiles.localDir().resolve("examples") : examples,
         Optional.empty(),
         Optional.ofNullable(revokeDelay),
-        evict);
+        evict,
+        engineSettings());
+  }
+
+  /** The settings of {@code --config}, then those of {@code --set} over them. */
+  private Map<String, String> engineSettings() {
+    final Map<String, String> settings = new LinkedHashMap<>();
+    if (configFile != null) {
+      final Properties file = new Properties();
+      try (Reader reader = Files.newBufferedReader(configFile, StandardCharsets.UTF_8)) {
+        file.load(reader);
+      } catch (final IOException e) {
+        throw new IllegalArgumentException(
+            "Cannot read --config " + configFile + ": " + e.getMessage(), e);
+      }
+      new TreeMap<>(file).forEach((key, value) -> settings.put((String) key, (String) value));
+    }
+    settings.putAll(overrides);
+    return settings;
   }
 
   private Path scenariosDir() {

@@ -125,6 +125,8 @@ final class LocalRun implements AutoCloseable {
       requireFree(settings.httpPort(), "--http-port");
     }
     dataDir = dataDir();
+    // A setting that does not parse is refused before anything starts.
+    engineConfig(settings, settings.bootstrapServers().orElse("localhost:9092"), dataDir);
     // The broker and the demo cluster take seconds each to start: start them side by side.
     final CompletableFuture<List<KubeCluster>> watched =
         CompletableFuture.supplyAsync(
@@ -141,7 +143,7 @@ final class LocalRun implements AutoCloseable {
     } catch (final CompletionException e) {
       throw e.getCause() instanceof RuntimeException cause ? cause : e;
     }
-    engineConfig = buildEngineConfig();
+    engineConfig = engineConfig(settings, bootstrapServers, dataDir);
     final TopicCatalogue topics = engineConfig.topics();
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     engine = new Engine(engineConfig, registry);
@@ -373,7 +375,14 @@ final class LocalRun implements AutoCloseable {
     return List.copyOf(real);
   }
 
-  private EngineConfig buildEngineConfig() {
+  /**
+   * The local engine's configuration: local's defaults, then the user's {@code --config} and {@code
+   * --set}, then what local decides itself (Kafka, state directory, the plugin's port).
+   *
+   * @throws IllegalArgumentException naming the setting whose value does not parse
+   */
+  static EngineConfig engineConfig(
+      final LocalSettings settings, final String bootstrapServers, final Path dataDir) {
     final EngineConfig.Builder builder =
         EngineConfig.builder()
             .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
@@ -392,14 +401,21 @@ final class LocalRun implements AutoCloseable {
             .set(EngineSettings.TOPIC_PARTITIONS.key(), "1")
             .set(EngineSettings.REVOKE_CHECK_INTERVAL.key(), "500ms")
             .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), SHUTDOWN_TIMEOUT.toSeconds() + "s")
+            // The user's settings over local's defaults, under what local must decide itself.
+            .setAll(settings.engineSettings())
             .set(PluginSettings.PLAIN_HTTP.key(), "true")
             .set(
                 PluginSettings.BIND_ADDRESS.key(),
                 InetAddress.getLoopbackAddress().getHostAddress())
             .set(PluginSettings.PORT.key(), Integer.toString(settings.httpPort()));
+    // --revoke-delay, else a --set or --config revoke.delay, else the scenario's.
     settings
         .revokeDelay()
-        .or(() -> settings.scenario().flatMap(Scenario::revokeDelay))
+        .or(
+            () ->
+                settings.engineSettings().containsKey(EngineSettings.REVOKE_DELAY.key())
+                    ? Optional.empty()
+                    : settings.scenario().flatMap(Scenario::revokeDelay))
         .ifPresent(delay -> builder.set(EngineSettings.REVOKE_DELAY.key(), delay));
     return builder.build();
   }

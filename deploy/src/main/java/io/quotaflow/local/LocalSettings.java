@@ -1,6 +1,8 @@
 package io.quotaflow.local;
 
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -21,6 +23,8 @@ import java.util.OptionalInt;
  * @param revokeDelay how long a group stays over-used before its pods are evicted; empty: the
  *     scenario's, else the engine's default
  * @param evict on real clusters, evict for real and write quota status (default: dry-run)
+ * @param engineSettings engine, admission plugin and Kafka settings given with {@code --config} and
+ *     {@code --set}, in that order; never one that {@code local} sets itself ({@link #OWN_KEYS})
  */
 record LocalSettings(
     int httpPort,
@@ -32,7 +36,23 @@ record LocalSettings(
     Path examples,
     Optional<Scenario> scenario,
     Optional<String> revokeDelay,
-    boolean evict) {
+    boolean evict,
+    Map<String, String> engineSettings) {
+
+  /**
+   * The settings {@code local} decides itself: where Kafka and the state are, and the plugin on
+   * plain HTTP on loopback at {@code --http-port}. Given anyway, they would be silently replaced.
+   */
+  static final Map<String, String> OWN_KEYS =
+      Map.of(
+          "bootstrap.servers", "--bootstrap-servers",
+          "application.id", "nothing (local's engine is quotaflow-local)",
+          "state.dir", "--data-dir",
+          "admission.port", "--http-port",
+          "admission.bind.address", "nothing (local listens on loopback)",
+          "admission.plain.http", "nothing (local serves plain HTTP on loopback)",
+          "admission.tls.cert.file", "nothing (local serves plain HTTP on loopback)",
+          "admission.tls.key.file", "nothing (local serves plain HTTP on loopback)");
 
   /** Checks the combination. */
   LocalSettings {
@@ -51,6 +71,13 @@ record LocalSettings(
     if (kubeconfig.isPresent() && clusters.isEmpty()) {
       throw new IllegalArgumentException(
           "--kubeconfig needs at least one --cluster NAME=CONTEXT to watch");
+    }
+    engineSettings = Collections.unmodifiableMap(new LinkedHashMap<>(engineSettings));
+    for (final String key : engineSettings.keySet()) {
+      if (OWN_KEYS.containsKey(key)) {
+        throw new IllegalArgumentException(
+            key + " is set by local itself; to change it use " + OWN_KEYS.get(key));
+      }
     }
     if (bootstrapServers.isPresent() && kafkaPort.isPresent()) {
       throw new IllegalArgumentException(
@@ -75,7 +102,8 @@ record LocalSettings(
         examples,
         Optional.empty(),
         Optional.empty(),
-        false);
+        false,
+        Map.of());
   }
 
   /** These settings with a scenario. */
@@ -90,6 +118,7 @@ record LocalSettings(
         examples,
         Optional.of(value),
         revokeDelay,
-        evict);
+        evict,
+        engineSettings);
   }
 }

@@ -72,6 +72,30 @@ class LocalCommandTest {
     assertThat(run.err()).contains("--scenario plays against the demo cluster");
   }
 
+  @Test
+  void aSettingLocalDecidesItselfIsRefusedNamingTheOptionThatChangesIt() {
+    final Run run = Run.of("local", "--set", "admission.port=9999");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("admission.port is set by local itself").contains("--http-port");
+  }
+
+  @Test
+  void aSettingThatDoesNotParseIsRefusedNamingItBeforeAnythingStarts() {
+    final Run run = Run.of("local", "--http-port", "0", "--set", "quota.guarantee.usage=maybe");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("quota.guarantee.usage").doesNotContain("ready");
+  }
+
+  @Test
+  void aConfigFileThatCannotBeReadIsRefusedNamingIt() {
+    final Run run = Run.of("local", "--config", "/nonexistent/local.properties");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("Cannot read --config /nonexistent/local.properties");
+  }
+
   /** One in-process run of {@code quotaflow}, with what it printed. */
   private record Run(int exitCode, String out, String err) {
 

@@ -4,6 +4,7 @@ import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.WhatIfInputs;
 import io.quotaflow.tree.WhatIfRuntimes;
 import java.util.ArrayList;
@@ -67,6 +68,20 @@ public final class AdmissionCheck {
       InFlight inFlight,
       PodState pod,
       boolean minScaling) {
+    return check(request, state, inFlight, pod, QuotaOptions.DEFAULTS.withMinScaling(minScaling));
+  }
+
+  /**
+   * {@link #check(AdmissionRequest, WhatIfInputs, InFlight, PodState, boolean)} under every switch
+   * of {@code options} the state was computed with (min scaling, the guarantee of allocated usage,
+   * parent groups owning pods).
+   */
+  public static AdmissionDecision check(
+      AdmissionRequest request,
+      WhatIfInputs state,
+      InFlight inFlight,
+      PodState pod,
+      QuotaOptions options) {
     final GroupLookup groups = state::status;
     if (request.problem().isPresent()) {
       return check(request, groups, inFlight);
@@ -76,10 +91,7 @@ public final class AdmissionCheck {
       extra = extra.plus(request.request());
     }
     return check(
-        request,
-        groups,
-        inFlight,
-        WhatIfRuntimes.compute(state, request.group(), extra, minScaling));
+        request, groups, inFlight, WhatIfRuntimes.compute(state, request.group(), extra, options));
   }
 
   private static AdmissionDecision check(

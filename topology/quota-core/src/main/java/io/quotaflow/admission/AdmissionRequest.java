@@ -30,7 +30,7 @@ public record AdmissionRequest(
 
   /** The request for {@code pod}, resolving its group through {@code directory}. */
   public static AdmissionRequest of(QuotaPod pod, GroupDirectory directory, QuotaOptions options) {
-    final GroupDirectory.Target target = directory.resolve(pod);
+    final GroupDirectory.Target target = directory.resolve(pod, options.parentPods());
     return new AdmissionRequest(
         pod.ref(),
         target.group(),

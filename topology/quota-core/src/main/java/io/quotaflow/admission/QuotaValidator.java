@@ -68,6 +68,17 @@ public final class QuotaValidator {
       Collection<QuotaGroup> current,
       Map<String, Integer> podsPerGroup,
       Optional<ResourceList> clusterTotal) {
+    return validate(change, current, new ClusterFacts(podsPerGroup, Map.of(), clusterTotal, false));
+  }
+
+  /**
+   * Every rule {@code change} breaks, given what the cluster's state says of its groups: pods, used
+   * amounts (for {@code max-strict-check-resource-keys}), the cluster total (for reservations) and
+   * whether parent groups may own pods.
+   */
+  public static List<Violation> validate(
+      QuotaChange change, Collection<QuotaGroup> current, ClusterFacts facts) {
+    final Map<String, Integer> podsPerGroup = facts.podsPerGroup();
     if (change instanceof QuotaChange.Update update && !update.changesTree()) {
       return List.of();
     }
@@ -109,12 +120,13 @@ public final class QuotaValidator {
             : ((QuotaChange.Update) change).updated();
     after.put(name, group);
     checkSpec(group, violations);
+    MaxStrictCheck.check(group, facts.used(), violations);
     if (!SpecialGroups.isSpecial(name)) {
-      checkParent(group, after, podsPerGroup, violations);
+      checkParent(group, after, facts, violations);
       checkOwnChildren(group, after, podsPerGroup, violations);
     }
     checkNamespaces(group, after, violations);
-    checkReservation(group, clusterTotal, violations);
+    checkReservation(group, facts.clusterTotal(), violations);
     return violations;
   }
 
@@ -186,7 +198,7 @@ public final class QuotaValidator {
   private static void checkParent(
       QuotaGroup group,
       Map<String, QuotaGroup> after,
-      Map<String, Integer> podsPerGroup,
+      ClusterFacts facts,
       List<Violation> violations) {
     final String parentName = parentOf(group);
     if (SpecialGroups.ROOT.equals(parentName)) {
@@ -222,8 +234,9 @@ public final class QuotaValidator {
               "parent chain returns to the group: " + String.join(" -> ", path)));
       return;
     }
-    final int parentPods = podsPerGroup.getOrDefault(parentName, 0);
-    if (parentPods > 0) {
+    final int parentPods = facts.podsPerGroup().getOrDefault(parentName, 0);
+    // With parent pods allowed (section 18) a parent's own pods stay with it beside its children.
+    if (parentPods > 0 && !facts.parentPods()) {
       violations.add(
           new Violation(
               Rule.PARENT_HAS_PODS,
@@ -235,7 +248,10 @@ public final class QuotaValidator {
                   + parentPods
                   + " pods; a group with pods holds no child groups"));
     }
-    checkChildrenFit(parent, after, violations);
+    // allow-force-update skips the min sums, as Koordinator's checkMinQuotaValidate (section 16).
+    if (!group.allowForceUpdate()) {
+      checkChildrenFit(parent, after, violations);
+    }
     for (final String dimension : group.min().names()) {
       if (!parent.min().contains(dimension)) {
         violations.add(
@@ -276,7 +292,9 @@ public final class QuotaValidator {
               "group has " + pods + " pods; it cannot become a parent"));
     }
     if (!children.isEmpty()) {
-      checkChildrenFit(group, after, violations);
+      if (!group.allowForceUpdate()) {
+        checkChildrenFit(group, after, violations);
+      }
       for (final String child : children) {
         for (final String dimension : after.get(child).min().names()) {
           if (!group.min().contains(dimension)) {

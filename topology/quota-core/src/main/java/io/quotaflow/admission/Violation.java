@@ -24,6 +24,7 @@ public record Violation(Rule rule, String group, String field, String message) {
     UNREADABLE_FIELD("unreadable-field"),
     NEGATIVE_VALUE("non-negative"),
     MIN_ABOVE_MAX("min-not-above-max"),
+    MAX_NOT_BELOW_USED("max-not-below-used"),
     RESERVED_NAME("reserved-name"),
     PARENT_MISSING("parent-exists"),
     PARENT_NOT_A_PARENT("parent-is-parent"),

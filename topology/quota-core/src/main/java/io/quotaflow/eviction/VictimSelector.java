@@ -21,8 +21,9 @@ import java.util.Set;
  * A pod fits back when, in every dimension it asks for, used plus its request stays within runtime.
  *
  * <p>Invalid groups, the system group, the root and parent groups (reclaimed through their leaves)
- * get an empty plan. Terminating pods are counted as already gone, so that a group is not reclaimed
- * twice for the same excess.
+ * get an empty plan; a parent group that owns pods (docs/semantics.md section 18) gets victims
+ * among its own pods. Terminating pods are counted as already gone, so that a group is not
+ * reclaimed twice for the same excess.
  */
 public final class VictimSelector {
 
@@ -57,7 +58,7 @@ public final class VictimSelector {
       }
     }
     final List<String> over = overDimensions(dims, used, runtime);
-    if (over.isEmpty() || !eligible(group)) {
+    if (over.isEmpty() || !eligible(group, options)) {
       return new VictimPlan(group.name(), runtime, used, used, over, List.of());
     }
     candidates.sort(EVICTION_ORDER);
@@ -92,9 +93,10 @@ public final class VictimSelector {
     return new VictimPlan(group.name(), runtime, used, after, over, result);
   }
 
-  private static boolean eligible(GroupStatus group) {
+  /** A parent group is reclaimed through its leaves, and through its own pods when it owns pods. */
+  private static boolean eligible(GroupStatus group, QuotaOptions options) {
     return group.valid()
-        && !group.parentGroup()
+        && (!group.parentGroup() || options.parentPods())
         && !SpecialGroups.ROOT.equals(group.name())
         && !SpecialGroups.SYSTEM.equals(group.name());
   }

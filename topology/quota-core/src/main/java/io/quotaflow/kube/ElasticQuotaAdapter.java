@@ -60,7 +60,12 @@ public final class ElasticQuotaAdapter {
             .min(resources(spec.get("min"), "spec.min", problems))
             .max(resources(spec.get("max"), "spec.max", problems))
             .namespaces(namespaces(annotations.get(QuotaLabels.NAMESPACES), problems))
-            .treeId(labels.getOrDefault(QuotaLabels.TREE_ID, "").trim());
+            .treeId(labels.getOrDefault(QuotaLabels.TREE_ID, "").trim())
+            .allowForceUpdate(
+                "true".equals(labels.get(QuotaLabels.ALLOW_FORCE_UPDATE))
+                    || "true".equals(annotations.get(QuotaLabels.ALLOW_FORCE_UPDATE)))
+            .maxStrictCheckKeys(
+                strictKeys(annotations.get(QuotaLabels.MAX_STRICT_CHECK_RESOURCE_KEYS), problems));
     resourceAnnotation(annotations, QuotaLabels.SHARED_WEIGHT, problems)
         .filter(ElasticQuotaAdapter::hasNonZero)
         .ifPresent(builder::sharedWeight);
@@ -149,6 +154,36 @@ public final class ElasticQuotaAdapter {
     }
     problems.add(new SpecProblem(field, "expected a JSON list of namespace names"));
     return List.of();
+  }
+
+  /**
+   * The resource names of {@code max-strict-check-resource-keys}: a JSON list of non-empty strings.
+   * Anything else is a problem naming the annotation (tolerated: the group stays valid and no max
+   * is checked strictly) and no key.
+   */
+  private static List<String> strictKeys(String annotation, List<SpecProblem> problems) {
+    final String field = annotationField(QuotaLabels.MAX_STRICT_CHECK_RESOURCE_KEYS);
+    final Optional<JsonNode> json = json(annotation, field, problems);
+    if (json.isEmpty()) {
+      return List.of();
+    }
+    if (!json.get().isArray()) {
+      problems.add(
+          new SpecProblem(field, "expected a JSON list of resource names, found " + json.get()));
+      return List.of();
+    }
+    final List<String> keys = new ArrayList<>();
+    for (final JsonNode element : json.get()) {
+      if (!element.isTextual() || element.asText().isBlank()) {
+        problems.add(
+            new SpecProblem(field, "expected a JSON list of resource names, found " + element));
+        return List.of();
+      }
+      if (!keys.contains(element.asText())) {
+        keys.add(element.asText());
+      }
+    }
+    return keys;
   }
 
   private static Optional<JsonNode> json(String text, String field, List<SpecProblem> problems) {

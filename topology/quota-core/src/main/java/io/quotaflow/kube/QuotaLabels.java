@@ -28,6 +28,25 @@ public final class QuotaLabels {
   /** ElasticQuota annotation: JSON list of namespaces whose pods belong to the group. */
   public static final String NAMESPACES = KOORDINATOR_PREFIX + "namespaces";
 
+  /**
+   * ElasticQuota label (Koordinator's spelling) or annotation (accepted too): {@code "true"} lets a
+   * change of the group bypass the quota webhook's checks of the children's min sums.
+   */
+  public static final String ALLOW_FORCE_UPDATE = KOORDINATOR_PREFIX + "allow-force-update";
+
+  /**
+   * ElasticQuota annotation: JSON list of resource names for which the quota webhook rejects a max
+   * below the group's used.
+   */
+  public static final String MAX_STRICT_CHECK_RESOURCE_KEYS =
+      KOORDINATOR_PREFIX + "max-strict-check-resource-keys";
+
+  /**
+   * ElasticQuota annotation written by quotaflow's status writer when the guarantee of allocated
+   * usage is on: the group's guaranteed amount, a JSON resource list (Koordinator's name).
+   */
+  public static final String GUARANTEED = KOORDINATOR_PREFIX + "guaranteed";
+
   /** ElasticQuota annotation: JSON resource list, at most this much of min is lent. */
   public static final String LENDING_LIMIT = "quotaflow.io/lending-limit";
 

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Reads the ElasticQuota annotation {@code quotaflow.io/reservation}: a JSON object {@code
@@ -27,10 +28,10 @@ import java.util.Set;
  *
  * <p>Strict, so that a typo is reported rather than ignored: unknown fields, a policy other than
  * {@code BestEffort} (or Volcano's {@code Best-Effort}) and {@code Guaranteed}, a quantity that
- * does not parse or is negative, a percentage value that is not a JSON number, dimensions that are
- * not distinct non-empty names, and an annotation naming neither {@code resource} nor {@code
- * percentage}. Range rules (the value within [0, 1], amounts within the group's max and the
- * cluster) are {@code ReservationRules}', which need the cluster.
+ * does not parse or is negative, a percentage value that is not a JSON number or has more than 18
+ * decimal places, dimensions that are not distinct non-empty names, and an annotation naming
+ * neither {@code resource} nor {@code percentage}. Range rules (the value within [0, 1], amounts
+ * within the group's max and the cluster) are {@code ReservationRules}', which need the cluster.
  */
 public final class ReservationAnnotation {
 
@@ -46,7 +47,22 @@ public final class ReservationAnnotation {
           .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
           .build();
 
+  /** The finest percentage value read: 18 decimal places. */
+  static final int MAX_DECIMAL_PLACES = 18;
+
+  /** Jackson's note of where its parse failed, cut down to what a user can act on. */
+  private static final Pattern SOURCE_NOTE =
+      Pattern.compile("\\s*\\(start marker at \\[Source:.*?]\\)");
+
   private ReservationAnnotation() {}
+
+  /** Why the text is not JSON, with the column where reading stopped. */
+  private static String jsonError(JsonProcessingException e) {
+    final String why = SOURCE_NOTE.matcher(e.getOriginalMessage()).replaceAll("");
+    return e.getLocation() == null
+        ? why
+        : why + " (at column " + e.getLocation().getColumnNr() + ")";
+  }
 
   /** The reservation the annotation's text states; empty when {@code text} is null or blank. */
   public static Optional<ReservationSpec> read(String text) {
@@ -59,9 +75,7 @@ public final class ReservationAnnotation {
     } catch (JsonProcessingException e) {
       return Optional.of(
           ReservationSpec.unreadable(
-              List.of(
-                  new SpecProblem(
-                      FIELD, "\"" + text + "\" is not JSON: " + e.getOriginalMessage()))));
+              List.of(new SpecProblem(FIELD, "\"" + text + "\" is not JSON: " + jsonError(e)))));
     }
     if (json == null || !json.isObject()) {
       return Optional.of(
@@ -171,6 +185,14 @@ public final class ReservationAnnotation {
       share = value.decimalValue().stripTrailingZeros();
       if (share.signum() == 0) {
         share = BigDecimal.ZERO;
+      }
+      // A share finer than this means nothing for amounts of at most 2^63, and exponents like
+      // 1e-999999999 would cost the floor of the target a billion-digit power of ten.
+      if (share.scale() > MAX_DECIMAL_PLACES) {
+        problems.add(
+            new SpecProblem(
+                field + ".value",
+                value.asText() + " has more than " + MAX_DECIMAL_PLACES + " decimal places"));
       }
     }
     final List<String> dimensions = dimensions(node.get("dimensions"), field, problems);

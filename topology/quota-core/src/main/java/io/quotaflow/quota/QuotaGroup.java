@@ -24,6 +24,10 @@ import java.util.Optional;
  *     never affects the group's quota: an unreadable one carries its own problems
  * @param treeId the label {@code quota.scheduling.koordinator.sh/tree-id}: the quota tree (one per
  *     ElasticQuotaProfile) the group belongs to; empty when not labelled (the parent's tree)
+ * @param allowForceUpdate {@code allow-force-update: "true"}: the quota webhook does not check the
+ *     children's min sums of a change of this group
+ * @param maxStrictCheckKeys the resource names whose max the quota webhook keeps at or above used
+ *     ({@code max-strict-check-resource-keys}); empty when absent or unreadable
  */
 public record QuotaGroup(
     String name,
@@ -38,7 +42,9 @@ public record QuotaGroup(
     List<String> namespaces,
     List<SpecProblem> problems,
     Optional<ReservationSpec> reservation,
-    String treeId) {
+    String treeId,
+    boolean allowForceUpdate,
+    List<String> maxStrictCheckKeys) {
 
   public QuotaGroup {
     Objects.requireNonNull(name, "name");
@@ -52,9 +58,13 @@ public record QuotaGroup(
     problems = List.copyOf(problems);
     Objects.requireNonNull(reservation, "reservation");
     Objects.requireNonNull(treeId, "treeId");
+    maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
   }
 
-  /** A group without a tree-id label. */
+  /**
+   * A group without a tree-id label nor the webhook switches: the fields the quota tree and
+   * reservations read.
+   */
   public QuotaGroup(
       String name,
       String parent,
@@ -81,7 +91,9 @@ public record QuotaGroup(
         namespaces,
         problems,
         reservation,
-        "");
+        "",
+        false,
+        List.of());
   }
 
   /** A group without reservation: the fields the quota tree reads (SPEC 3, 12). */
@@ -127,7 +139,9 @@ public record QuotaGroup(
             .allowLent(allowLent)
             .namespaces(namespaces)
             .problems(problems)
-            .treeId(treeId);
+            .treeId(treeId)
+            .allowForceUpdate(allowForceUpdate)
+            .maxStrictCheckKeys(maxStrictCheckKeys);
     sharedWeight.ifPresent(builder::sharedWeight);
     lendingLimit.ifPresent(builder::lendingLimit);
     borrowingLimit.ifPresent(builder::borrowingLimit);
@@ -150,6 +164,8 @@ public record QuotaGroup(
     private final List<SpecProblem> problems = new ArrayList<>();
     private Optional<ReservationSpec> reservation = Optional.empty();
     private String treeId = "";
+    private boolean allowForceUpdate;
+    private List<String> maxStrictCheckKeys = List.of();
 
     private Builder(String name) {
       this.name = name;
@@ -226,6 +242,16 @@ public record QuotaGroup(
       return this;
     }
 
+    public Builder allowForceUpdate(boolean allowForceUpdate) {
+      this.allowForceUpdate = allowForceUpdate;
+      return this;
+    }
+
+    public Builder maxStrictCheckKeys(List<String> maxStrictCheckKeys) {
+      this.maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
+      return this;
+    }
+
     public QuotaGroup build() {
       return new QuotaGroup(
           name,
@@ -240,7 +266,9 @@ public record QuotaGroup(
           namespaces,
           problems,
           reservation,
-          treeId);
+          treeId,
+          allowForceUpdate,
+          maxStrictCheckKeys);
     }
   }
 }

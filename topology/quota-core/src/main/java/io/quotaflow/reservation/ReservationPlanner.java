@@ -1,5 +1,6 @@
 package io.quotaflow.reservation;
 
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.ResourceList;
@@ -232,19 +233,9 @@ public final class ReservationPlanner {
     for (final ReservationCandidate candidate : candidates) {
       sum = sum.plus(candidate.allocatable());
     }
-    final ResourceList free = sum;
-    final List<String> missing = new ArrayList<>();
-    target
-        .amounts()
-        .asMap()
-        .forEach(
-            (dimension, amount) -> {
-              if (free.get(dimension) < amount) {
-                missing.add(dimension + " " + free.get(dimension) + " < " + amount);
-              }
-            });
+    final List<String> missing = shortOf(target.amounts(), sum, "free");
     if (candidates.size() < target.minNodes()) {
-      missing.add(candidates.size() + " nodes < " + target.minNodes());
+      missing.add(candidates.size() + " nodes free, " + target.minNodes() + " wanted");
     }
     if (!missing.isEmpty()) {
       return "the schedulable nodes no other reservation locks cannot cover the reservation of "
@@ -252,15 +243,50 @@ public final class ReservationPlanner {
           + ": "
           + String.join(", ", missing);
     }
+    final ResourceList room = cluster.capLeft(locked);
+    final List<String> capped = shortOf(target.amounts(), room, "left under the cap");
     return "locking nodes for "
         + group
         + " would take the locked share of the cluster above "
         + cluster.maxLockedPercent
-        + " % (locked now "
-        + locked
-        + ", at most "
-        + cluster.cap
+        + " % ("
+        + (capped.isEmpty()
+            ? "no set of nodes that covers it fits in what is left: " + readable(room)
+            : String.join(", ", capped))
         + ")";
+  }
+
+  /** The dimensions where {@code available} is below {@code wanted}, each with both amounts. */
+  private static List<String> shortOf(ResourceList wanted, ResourceList available, String what) {
+    final List<String> gaps = new ArrayList<>();
+    wanted
+        .asMap()
+        .forEach(
+            (dimension, amount) -> {
+              if (available.get(dimension) < amount) {
+                gaps.add(
+                    dimension
+                        + " "
+                        + Quantities.format(dimension, available.get(dimension))
+                        + " "
+                        + what
+                        + ", "
+                        + Quantities.format(dimension, amount)
+                        + " wanted");
+              }
+            });
+    return gaps;
+  }
+
+  /** {@code amounts} as Kubernetes quantities, for messages: {@code cpu 4, memory 16Gi}. */
+  private static String readable(ResourceList amounts) {
+    final List<String> parts = new ArrayList<>();
+    amounts
+        .asMap()
+        .forEach(
+            (dimension, amount) ->
+                parts.add(dimension + " " + Quantities.format(dimension, amount)));
+    return String.join(", ", parts);
   }
 
   /** The nodes of one plan, read once. */

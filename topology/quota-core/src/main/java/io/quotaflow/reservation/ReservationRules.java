@@ -64,7 +64,7 @@ public final class ReservationRules {
             new ReservationProblem(
                 ReservationRule.PERCENTAGE_IN_RANGE,
                 FIELD + ".percentage.value",
-                "percentage " + value.toPlainString() + " is outside [0, 1]"));
+                "percentage " + readable(value) + " is outside [0, 1]"));
       }
     }
     if (!problems.isEmpty()) {
@@ -100,6 +100,11 @@ public final class ReservationRules {
               }
             });
     return problems;
+  }
+
+  /** The value as written, but in exponent form where the plain digits would run long (1e400). */
+  private static String readable(BigDecimal value) {
+    return Math.abs(value.scale()) > 18 ? value.toString() : value.toPlainString();
   }
 
   /** The field a target dimension comes from: the resource entry, else the percentage. */

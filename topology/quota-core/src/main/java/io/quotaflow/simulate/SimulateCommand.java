@@ -125,7 +125,7 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "A properties file with the same settings and more (count-terminating-pods,"
               + " only-ready-schedulable-nodes, default-group-max, derived-resources,"
-              + " reservation-max-locked-percent);"
+              + " reservation-max-locked-percent, guarantee-usage, parent-pods);"
               + " flags override it.")
   private Path config;
 

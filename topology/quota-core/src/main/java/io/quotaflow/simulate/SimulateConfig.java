@@ -37,6 +37,8 @@ import java.util.regex.Pattern;
  * default-group-max={"cpu": "4", "memory": "8Gi"}
  * derived-resources=nvidia.com/gpu->quotaflow.io/gpu-memory*32, nvidia.com/mig-1g.10gb->quotaflow.io/gpu-memory*10
  * reservation-max-locked-percent=50
+ * guarantee-usage=false
+ * parent-pods=false
  * </pre>
  */
 final class SimulateConfig {
@@ -50,7 +52,9 @@ final class SimulateConfig {
     ONLY_READY_SCHEDULABLE_NODES("only-ready-schedulable-nodes"),
     DEFAULT_GROUP_MAX("default-group-max"),
     DERIVED_RESOURCES("derived-resources"),
-    RESERVATION_MAX_LOCKED_PERCENT("reservation-max-locked-percent");
+    RESERVATION_MAX_LOCKED_PERCENT("reservation-max-locked-percent"),
+    GUARANTEE_USAGE("guarantee-usage"),
+    PARENT_PODS("parent-pods");
 
     final String property;
 
@@ -103,6 +107,8 @@ final class SimulateConfig {
             case DERIVED_RESOURCES -> options.withDerivedResources(rules(file, key, value));
             case RESERVATION_MAX_LOCKED_PERCENT ->
                 options.withReservationMaxLockedPercent(percent(file, key, value));
+            case GUARANTEE_USAGE -> options.withGuaranteeUsage(bool(file, key, value));
+            case PARENT_PODS -> options.withParentPods(bool(file, key, value));
           };
     }
     return options;

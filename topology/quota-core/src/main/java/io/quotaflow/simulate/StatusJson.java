@@ -75,6 +75,10 @@ public final class StatusJson {
     quota.set("limitedRequest", resources(group.limitedRequest()));
     quota.set("used", resources(group.used()));
     quota.set("runtime", resources(group.runtime()));
+    // Only with the guarantee of allocated usage on (docs/semantics.md section 17).
+    if (!group.guaranteed().isEmpty()) {
+      quota.set("guaranteed", resources(group.guaranteed()));
+    }
     return quota;
   }
 

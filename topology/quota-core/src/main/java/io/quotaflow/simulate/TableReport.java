@@ -132,7 +132,9 @@ public final class TableReport {
     }
     line.append(" for ").append(inline(status.target()));
     if (status.minNodes() > 0) {
-      line.append(", at least ").append(status.minNodes()).append(" nodes");
+      line.append(", at least ")
+          .append(status.minNodes())
+          .append(status.minNodes() == 1 ? " node" : " nodes");
     }
     return line.append("; idle ").append(inline(status.idle())).toString();
   }

@@ -39,11 +39,11 @@ public final class ClusterQuotaState {
 
   private final QuotaOptions options;
   private final GroupTable t = new GroupTable(64);
-  private final GroupDirectory directory = new GroupDirectory();
+  private final GroupDirectory directory;
   private final ChangeMarks marks = new ChangeMarks(t);
   private final TreeLayout layout = new TreeLayout(t, marks);
   private final NodeTotals nodes;
-  private final RequestAggregation aggregation = new RequestAggregation(t, layout, marks);
+  private final RequestAggregation aggregation;
   private final RuntimeDistribution distribution;
   private final PodLedger ledger;
   private final DeltaEmitter output;
@@ -54,8 +54,12 @@ public final class ClusterQuotaState {
 
   public ClusterQuotaState(QuotaOptions options) {
     this.options = Objects.requireNonNull(options, "options");
+    this.directory = new GroupDirectory(options.parentPods());
+    this.aggregation = new RequestAggregation(t, layout, marks, options.guaranteeUsage());
     this.nodes = new NodeTotals(t, options);
-    this.distribution = new RuntimeDistribution(t, layout, marks, nodes, options.minScaling());
+    this.distribution =
+        new RuntimeDistribution(
+            t, layout, marks, nodes, options.minScaling(), options.guaranteeUsage());
     this.ledger =
         new PodLedger(
             t,
@@ -83,7 +87,7 @@ public final class ClusterQuotaState {
               }
             });
     this.pods = ledger.pods();
-    this.output = new DeltaEmitter(t, layout, marks, nodes, pods);
+    this.output = new DeltaEmitter(t, layout, marks, nodes, pods, options.guaranteeUsage());
     setUpFixedSlot(GroupTable.ROOT, SpecialGroups.ROOT);
     setUpFixedSlot(GroupTable.SYSTEM, SpecialGroups.SYSTEM);
     setUpFixedSlot(GroupTable.DEFAULT, SpecialGroups.DEFAULT);
@@ -303,7 +307,7 @@ public final class ClusterQuotaState {
    * last result (call it right after {@link #recompute()}).
    */
   public Map<String, ResourceList> whatIfRuntimes(String group, ResourceList extra) {
-    return WhatIfRuntimes.compute(whatIfInputs(), group, extra, options.minScaling());
+    return WhatIfRuntimes.compute(whatIfInputs(), group, extra, options);
   }
 
   /** This state's last result as {@link WhatIfInputs}, read in place (not a copy). */

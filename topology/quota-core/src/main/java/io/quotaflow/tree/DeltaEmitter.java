@@ -53,12 +53,13 @@ final class DeltaEmitter {
       TreeLayout layout,
       ChangeMarks marks,
       NodeTotals nodes,
-      Map<PodRef, PodEntry> pods) {
+      Map<PodRef, PodEntry> pods,
+      boolean guaranteeUsage) {
     this.t = t;
     this.layout = layout;
     this.marks = marks;
     this.nodes = nodes;
-    this.statuses = new StatusBuilder(t);
+    this.statuses = new StatusBuilder(t, guaranteeUsage);
     this.pods = pods;
   }
 

@@ -13,8 +13,8 @@ import java.util.TreeSet;
 /**
  * Resolves the group a pod is charged to (SPEC 4): the quota-name label if it names an existing
  * group, else a group named like the namespace, else a group listing the namespace, else the
- * default group. A pod that resolves to a parent group (or to the root) gets a problem instead of
- * being charged.
+ * default group. A pod that resolves to the root, or to a parent group while parent groups may not
+ * own pods (docs/semantics.md section 18), gets a problem instead of being charged.
  *
  * <p>The system and default groups always exist, with or without an ElasticQuota object. Mutable
  * and not thread-safe; {@link #of} builds one for a one-off lookup.
@@ -23,12 +23,31 @@ public final class GroupDirectory {
 
   private final Map<String, QuotaGroup> groups = new HashMap<>();
   private final Map<String, TreeSet<String>> namespaceOwners = new HashMap<>();
+  private final boolean parentPods;
+
+  /** A directory in which only leaf groups are charged for pods (Koordinator's default). */
+  public GroupDirectory() {
+    this(false);
+  }
+
+  /**
+   * A directory in which parent groups own the pods that resolve to them when {@code parentPods}
+   * (Koordinator's SupportParentQuotaSubmitPod).
+   */
+  public GroupDirectory(boolean parentPods) {
+    this.parentPods = parentPods;
+  }
 
   /** The group a pod resolves to; {@code problem} is set when it cannot be charged there. */
   public record Target(String group, Optional<String> problem) {}
 
   public static GroupDirectory of(Collection<QuotaGroup> groups) {
-    final GroupDirectory directory = new GroupDirectory();
+    return of(groups, false);
+  }
+
+  /** A directory of {@code groups}; parent groups own pods when {@code parentPods}. */
+  public static GroupDirectory of(Collection<QuotaGroup> groups, boolean parentPods) {
+    final GroupDirectory directory = new GroupDirectory(parentPods);
     groups.forEach(directory::put);
     return directory;
   }
@@ -73,6 +92,11 @@ public final class GroupDirectory {
   }
 
   public Target resolve(QuotaPod pod) {
+    return resolve(pod, parentPods);
+  }
+
+  /** {@link #resolve(QuotaPod)}, parent groups owning pods when {@code parentPods}. */
+  public Target resolve(QuotaPod pod, boolean parentPods) {
     final String label = pod.quotaName().orElse("");
     final String name;
     if (SpecialGroups.ROOT.equals(label)) {
@@ -85,7 +109,7 @@ public final class GroupDirectory {
       final TreeSet<String> owners = namespaceOwners.get(pod.ref().namespace());
       name = owners == null ? SpecialGroups.DEFAULT : owners.first();
     }
-    if (isParent(name)) {
+    if (SpecialGroups.ROOT.equals(name) || (!parentPods && isParent(name))) {
       return new Target(
           name,
           Optional.of(

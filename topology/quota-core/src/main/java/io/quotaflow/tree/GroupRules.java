@@ -31,9 +31,21 @@ public final class GroupRules {
     return names;
   }
 
+  /**
+   * The annotation whose problems only the quota webhook acts on (docs/semantics.md section 16).
+   */
+  static final String MAX_STRICT_CHECK = "max-strict-check-resource-keys";
+
   /** True when a source problem concerns the shared-weight annotation (tolerated, SPEC 9). */
   static boolean isWeightProblem(SpecProblem problem) {
     return problem.field().contains(SHARED_WEIGHT);
+  }
+
+  /**
+   * True when a source problem concerns the strict max keys (tolerated: the tree never reads them).
+   */
+  static boolean isStrictKeysProblem(SpecProblem problem) {
+    return problem.field().contains(MAX_STRICT_CHECK);
   }
 
   /**
@@ -43,7 +55,7 @@ public final class GroupRules {
   public static Optional<String> localProblem(QuotaGroup group) {
     final List<String> problems = new ArrayList<>();
     for (final SpecProblem problem : group.problems()) {
-      if (!isWeightProblem(problem)) {
+      if (!isWeightProblem(problem) && !isStrictKeysProblem(problem)) {
         problems.add(problem.toString());
       }
     }
@@ -79,14 +91,22 @@ public final class GroupRules {
             });
   }
 
-  /** The warning for a valid group whose shared weight could not be read, or empty. */
+  /**
+   * The warning for a valid group whose shared weight or strict max keys could not be read, or
+   * empty.
+   */
   public static Optional<String> warning(QuotaGroup group) {
+    final List<String> warnings = new ArrayList<>();
     for (final SpecProblem problem : group.problems()) {
       if (isWeightProblem(problem)) {
-        return Optional.of("warning: " + problem + "; the default weight is used");
+        warnings.add(problem + "; the default weight is used");
+      } else if (isStrictKeysProblem(problem)) {
+        warnings.add(problem + "; no max is checked against used");
       }
     }
-    return Optional.empty();
+    return warnings.isEmpty()
+        ? Optional.empty()
+        : Optional.of("warning: " + String.join("; ", warnings));
   }
 
   /**
@@ -139,8 +159,16 @@ public final class GroupRules {
    * {@code min - lending limit} with a lending limit, else nothing.
    */
   public static long requestFloor(QuotaGroup group, String dimension) {
+    return requestFloor(group, dimension, false);
+  }
+
+  /**
+   * {@link #requestFloor(QuotaGroup, String)}; with {@code guaranteeUsage} no group lends, as
+   * Koordinator turns allow-lent-resource off for every group under ElasticQuotaGuaranteeUsage.
+   */
+  public static long requestFloor(QuotaGroup group, String dimension, boolean guaranteeUsage) {
     final long min = group.min().get(dimension);
-    if (!group.allowLent()) {
+    if (!group.allowLent() || guaranteeUsage) {
       return min;
     }
     if (group.lendingLimit().isPresent() && group.lendingLimit().get().contains(dimension)) {
@@ -195,7 +223,7 @@ public final class GroupRules {
       // Negative amounts make the group invalid; clamping keeps the arithmetic well defined.
       table.min[d][slot] = Math.max(0L, group.min().get(dimension));
       table.effMax[d][slot] = Math.max(0L, effectiveMax(group, dimension));
-      table.floor[d][slot] = Math.max(0L, requestFloor(group, dimension));
+      table.floor[d][slot] = Math.max(0L, requestFloor(group, dimension, options.guaranteeUsage()));
       table.weight[d][slot] = Math.max(0L, weight(group, dimension, options.defaultWeight()));
     }
   }

@@ -26,6 +26,9 @@ import java.util.Optional;
  * @param nonPreemptibleUsed used of non-preemptible pods
  * @param runtime what the group may hold right now (SPEC 7); frozen at its last valid value while
  *     the group is invalid
+ * @param guaranteed with the guarantee of allocated usage on (docs/semantics.md section 17), {@code
+ *     max(min, own used + Σ children's guaranteed)}; empty when it is off, and for the root and the
+ *     special groups
  */
 public record GroupStatus(
     String name,
@@ -42,7 +45,8 @@ public record GroupStatus(
     ResourceList used,
     ResourceList nonPreemptibleRequest,
     ResourceList nonPreemptibleUsed,
-    ResourceList runtime) {
+    ResourceList runtime,
+    ResourceList guaranteed) {
 
   public GroupStatus {
     Objects.requireNonNull(name, "name");
@@ -58,6 +62,43 @@ public record GroupStatus(
     Objects.requireNonNull(nonPreemptibleRequest, "nonPreemptibleRequest");
     Objects.requireNonNull(nonPreemptibleUsed, "nonPreemptibleUsed");
     Objects.requireNonNull(runtime, "runtime");
+    Objects.requireNonNull(guaranteed, "guaranteed");
+  }
+
+  /** A status without guaranteed amount (the guarantee of allocated usage off). */
+  public GroupStatus(
+      String name,
+      String parent,
+      boolean parentGroup,
+      boolean valid,
+      Optional<String> reason,
+      ResourceList min,
+      ResourceList scaledMin,
+      ResourceList max,
+      ResourceList sharedWeight,
+      ResourceList request,
+      ResourceList limitedRequest,
+      ResourceList used,
+      ResourceList nonPreemptibleRequest,
+      ResourceList nonPreemptibleUsed,
+      ResourceList runtime) {
+    this(
+        name,
+        parent,
+        parentGroup,
+        valid,
+        reason,
+        min,
+        scaledMin,
+        max,
+        sharedWeight,
+        request,
+        limitedRequest,
+        used,
+        nonPreemptibleRequest,
+        nonPreemptibleUsed,
+        runtime,
+        ResourceList.empty());
   }
 
   /** The dimensions this group tracks: every aggregate (request, used, ...) lists exactly these. */

@@ -74,6 +74,12 @@ final class GroupTable {
   long[][] scaledMin = new long[0][];
   long[][] runtime = new long[0][];
 
+  /**
+   * Guaranteed usage (docs/semantics.md section 17): {@code max(min, own used + Σ children's
+   * guaranteed)}; all zero unless the guarantee of allocated usage is on.
+   */
+  long[][] guaranteed = new long[0][];
+
   // Dirty flags.
   boolean[] aggDirty;
   boolean[] distDirty;
@@ -164,6 +170,7 @@ final class GroupTable {
       npUsed[d][slot] = 0;
       scaledMin[d][slot] = 0;
       runtime[d][slot] = 0;
+      guaranteed[d][slot] = 0;
     }
     ownRequest.clear(slot);
     ownUsed.clear(slot);
@@ -208,8 +215,18 @@ final class GroupTable {
       p.move(tracked[d]);
       for (final long[][] columns :
           new long[][][] {
-            min, effMax, floor, weight, request, limited, used, npRequest, npUsed, scaledMin,
-            runtime
+            min,
+            effMax,
+            floor,
+            weight,
+            request,
+            limited,
+            used,
+            npRequest,
+            npUsed,
+            scaledMin,
+            runtime,
+            guaranteed
           }) {
         p.move(columns[d]);
       }
@@ -256,6 +273,7 @@ final class GroupTable {
     npUsed = extend(npUsed, count);
     scaledMin = extend(scaledMin, count);
     runtime = extend(runtime, count);
+    guaranteed = extend(guaranteed, count);
     trackCount = Arrays.copyOf(trackCount, count);
     for (int d = old; d < count; d++) {
       tracked[d] = new boolean[capacity];
@@ -315,6 +333,7 @@ final class GroupTable {
       npUsed[d] = Arrays.copyOf(npUsed[d], newCapacity);
       scaledMin[d] = Arrays.copyOf(scaledMin[d], newCapacity);
       runtime[d] = Arrays.copyOf(runtime[d], newCapacity);
+      guaranteed[d] = Arrays.copyOf(guaranteed[d], newCapacity);
     }
     ownRequest.ensure(tracked.length, newCapacity);
     ownUsed.ensure(tracked.length, newCapacity);

@@ -19,6 +19,12 @@ import java.util.function.Consumer;
  *     (empty: unbounded)
  * @param reservationMaxLockedPercent the most of the cluster total, in percent per dimension, that
  *     node reservations may lock together (docs/semantics.md section 14); 0 to 100
+ * @param guaranteeUsage Koordinator's feature gate ElasticQuotaGuaranteeUsage: what a group has
+ *     allocated is guaranteed to it, and no group lends (docs/semantics.md section 17); off by
+ *     default, as the gate
+ * @param parentPods Koordinator's feature gate SupportParentQuotaSubmitPod: a parent group may own
+ *     pods, counted in its own request before its children's (docs/semantics.md section 18); off by
+ *     default, as the gate
  */
 public record QuotaOptions(
     boolean minScaling,
@@ -28,7 +34,9 @@ public record QuotaOptions(
     boolean onlyReadySchedulableNodes,
     List<DerivedResourceRule> derivedResources,
     ResourceList defaultGroupMax,
-    int reservationMaxLockedPercent) {
+    int reservationMaxLockedPercent,
+    boolean guaranteeUsage,
+    boolean parentPods) {
 
   /** The locked-share cap of node reservations unless configured: half the cluster. */
   public static final int DEFAULT_RESERVATION_MAX_LOCKED_PERCENT = 50;
@@ -42,7 +50,9 @@ public record QuotaOptions(
           false,
           List.of(),
           ResourceList.empty(),
-          DEFAULT_RESERVATION_MAX_LOCKED_PERCENT);
+          DEFAULT_RESERVATION_MAX_LOCKED_PERCENT,
+          false,
+          false);
 
   public QuotaOptions {
     Objects.requireNonNull(defaultWeight, "defaultWeight");
@@ -88,6 +98,14 @@ public record QuotaOptions(
     return change(copy -> copy.reservationMaxLockedPercent = value);
   }
 
+  public QuotaOptions withGuaranteeUsage(boolean value) {
+    return change(copy -> copy.guaranteeUsage = value);
+  }
+
+  public QuotaOptions withParentPods(boolean value) {
+    return change(copy -> copy.parentPods = value);
+  }
+
   /** These options with one switch changed, so that each wither names only its own switch. */
   private QuotaOptions change(final Consumer<Draft> edit) {
     final Draft draft = new Draft(this);
@@ -105,6 +123,8 @@ public record QuotaOptions(
     List<DerivedResourceRule> derivedResources;
     ResourceList defaultGroupMax;
     int reservationMaxLockedPercent;
+    boolean guaranteeUsage;
+    boolean parentPods;
 
     Draft(final QuotaOptions from) {
       minScaling = from.minScaling;
@@ -115,6 +135,8 @@ public record QuotaOptions(
       derivedResources = from.derivedResources;
       defaultGroupMax = from.defaultGroupMax;
       reservationMaxLockedPercent = from.reservationMaxLockedPercent;
+      guaranteeUsage = from.guaranteeUsage;
+      parentPods = from.parentPods;
     }
 
     QuotaOptions build() {
@@ -126,7 +148,9 @@ public record QuotaOptions(
           onlyReadySchedulableNodes,
           derivedResources,
           defaultGroupMax,
-          reservationMaxLockedPercent);
+          reservationMaxLockedPercent,
+          guaranteeUsage,
+          parentPods);
     }
   }
 

@@ -7,6 +7,10 @@ package io.quotaflow.tree;
  * limited by its max; used and the non-preemptible sums add up raw. Changes are stored in place in
  * the {@link GroupTable} and noted in the {@link ChangeMarks}.
  *
+ * <p>With the guarantee of allocated usage on (docs/semantics.md section 17), a normal group's
+ * guaranteed amount is {@code max(min, own used + Σ guaranteed of its children)}, its children
+ * counted like used (invalid ones included); a change of it makes the parent split again.
+ *
  * <p>Two walks: {@link #aggregateUp} redoes the marked groups deepest first, marking a parent only
  * while its child's results change; {@link #aggregateDimension} redoes every group in one
  * dimension, the leaves in slot runs.
@@ -19,15 +23,18 @@ final class RequestAggregation {
   // What aggregate(g) reports changed.
   private static final int LIMITED_CHANGED = 1;
   private static final int SUMS_CHANGED = 2;
+  private static final int GUARANTEE_CHANGED = 4;
 
   private final GroupTable t;
   private final TreeLayout layout;
   private final ChangeMarks marks;
+  private final boolean guaranteeUsage;
 
-  RequestAggregation(GroupTable t, TreeLayout layout, ChangeMarks marks) {
+  RequestAggregation(GroupTable t, TreeLayout layout, ChangeMarks marks, boolean guaranteeUsage) {
     this.t = t;
     this.layout = layout;
     this.marks = marks;
+    this.guaranteeUsage = guaranteeUsage;
   }
 
   /** Redoes the marked groups, children before parents, and marks the splits they change. */
@@ -54,7 +61,7 @@ final class RequestAggregation {
         final int changes = aggregate(g);
         if (changes != 0 && g != GroupTable.ROOT) {
           marks.markAgg(t.parent[g]);
-          if ((changes & LIMITED_CHANGED) != 0 && participating[g]) {
+          if ((changes & (LIMITED_CHANGED | GUARANTEE_CHANGED)) != 0 && participating[g]) {
             marks.markDist(t.parent[g]);
           }
         }
@@ -69,6 +76,7 @@ final class RequestAggregation {
     int fields = 0;
     final int[] kids = t.children[g];
     final boolean validGroup = t.valid[g];
+    final boolean guarantees = guaranteeUsage && t.isNormal(g);
     final int count = t.dims.count();
     for (int d = 0; d < count; d++) {
       final boolean[] tracked = t.tracked[d];
@@ -77,6 +85,8 @@ final class RequestAggregation {
       }
       long request = t.ownRequest.get(d, g);
       long used = t.ownUsed.get(d, g);
+      long allocated = used;
+      final long[] guaranteedColumn = t.guaranteed[d];
       long npRequest = t.ownNpRequest.get(d, g);
       long npUsed = t.ownNpUsed.get(d, g);
       final long[] limitedColumn = t.limited[d];
@@ -93,8 +103,15 @@ final class RequestAggregation {
           request = Arith.add(request, limitedColumn[c]);
         }
         used = Arith.add(used, usedColumn[c]);
+        allocated = Arith.add(allocated, guaranteedColumn[c]);
         npRequest = Arith.add(npRequest, npRequestColumn[c]);
         npUsed = Arith.add(npUsed, npUsedColumn[c]);
+      }
+      final long guaranteed = guarantees ? Math.max(t.min[d][g], allocated) : 0L;
+      if (guaranteedColumn[g] != guaranteed) {
+        guaranteedColumn[g] = guaranteed;
+        changes |= GUARANTEE_CHANGED;
+        fields |= StatusBuilder.GUARANTEED;
       }
       request = Math.max(request, t.floor[d][g]);
       final long limited = Math.min(request, t.effMax[d][g]);
@@ -162,6 +179,8 @@ final class RequestAggregation {
     private final long[] usedColumn;
     private final long[] npRequestColumn;
     private final long[] npUsedColumn;
+    private final long[] minColumn;
+    private final long[] guaranteedColumn;
 
     ColumnAggregator(int d) {
       tracked = t.tracked[d];
@@ -176,6 +195,8 @@ final class RequestAggregation {
       usedColumn = t.used[d];
       npRequestColumn = t.npRequest[d];
       npUsedColumn = t.npUsed[d];
+      minColumn = t.min[d];
+      guaranteedColumn = t.guaranteed[d];
     }
 
     /** {@link #aggregate} for the groups {@code [from, to)}, none with children. */
@@ -187,7 +208,7 @@ final class RequestAggregation {
         }
         for (int g = start; g < end; g++) {
           if (tracked[g]) {
-            record(g, ownRequest[g], ownUsed[g], ownNpRequest[g], ownNpUsed[g]);
+            record(g, ownRequest[g], ownUsed[g], ownNpRequest[g], ownNpUsed[g], ownUsed[g]);
           }
         }
       }
@@ -203,12 +224,14 @@ final class RequestAggregation {
       for (int g = from; g < to; g++) {
         final long request = Math.max(ownRequest[g], floor[g]);
         final long limited = Math.min(request, effMax[g]);
+        final long guaranteed = guarantees(g) ? Math.max(minColumn[g], ownUsed[g]) : 0L;
         final long change =
             (requestColumn[g] ^ request)
                 | (limitedColumn[g] ^ limited)
                 | (usedColumn[g] ^ ownUsed[g])
                 | (npRequestColumn[g] ^ ownNpRequest[g])
-                | (npUsedColumn[g] ^ ownNpUsed[g]);
+                | (npUsedColumn[g] ^ ownNpUsed[g])
+                | (guaranteedColumn[g] ^ guaranteed);
         difference |= tracked[g] ? change : 0;
       }
       return difference == 0;
@@ -222,6 +245,7 @@ final class RequestAggregation {
       long used = ownUsed[g];
       long npRequest = ownNpRequest[g];
       long npUsed = ownNpUsed[g];
+      long allocated = ownUsed[g];
       final boolean validGroup = valid[g];
       // Without branches, and without a saturation check per addition: every amount is
       // non-negative, so a plain sum overflowed iff it went negative at some point, and the
@@ -230,6 +254,7 @@ final class RequestAggregation {
       boolean usedOverflow = false;
       boolean npRequestOverflow = false;
       boolean npUsedOverflow = false;
+      boolean allocatedOverflow = false;
       for (final int c : children[g]) {
         final boolean counted = tracked[c];
         // A valid parent asks only for its valid children; the other sums add up raw.
@@ -237,6 +262,8 @@ final class RequestAggregation {
         used += counted ? usedColumn[c] : 0;
         npRequest += counted ? npRequestColumn[c] : 0;
         npUsed += counted ? npUsedColumn[c] : 0;
+        allocated += counted ? guaranteedColumn[c] : 0;
+        allocatedOverflow |= allocated < 0;
         requestOverflow |= request < 0;
         usedOverflow |= used < 0;
         npRequestOverflow |= npRequest < 0;
@@ -247,14 +274,26 @@ final class RequestAggregation {
           requestOverflow ? Long.MAX_VALUE : request,
           usedOverflow ? Long.MAX_VALUE : used,
           npRequestOverflow ? Long.MAX_VALUE : npRequest,
-          npUsedOverflow ? Long.MAX_VALUE : npUsed);
+          npUsedOverflow ? Long.MAX_VALUE : npUsed,
+          allocatedOverflow ? Long.MAX_VALUE : allocated);
+    }
+
+    /** Whether group {@code g} has a guaranteed amount to compute. */
+    private boolean guarantees(int g) {
+      return guaranteeUsage && t.isNormal(g);
     }
 
     /** Applies the floor and the max to the summed request and stores what changed. */
-    private void record(int g, long summedRequest, long used, long npRequest, long npUsed) {
+    private void record(
+        int g, long summedRequest, long used, long npRequest, long npUsed, long allocated) {
       final long request = Math.max(summedRequest, floor[g]);
       final long limited = Math.min(request, effMax[g]);
+      final long guaranteed = guarantees(g) ? Math.max(minColumn[g], allocated) : 0L;
       int fields = 0;
+      if (guaranteedColumn[g] != guaranteed) {
+        guaranteedColumn[g] = guaranteed;
+        fields |= StatusBuilder.GUARANTEED;
+      }
       if (requestColumn[g] != request) {
         requestColumn[g] = request;
         fields |= StatusBuilder.REQUEST;

@@ -17,6 +17,7 @@ final class RuntimeDistribution {
   private final ChangeMarks marks;
   private final NodeTotals nodes;
   private final boolean minScaling;
+  private final boolean guaranteeUsage;
   private final WaterFill fill = new WaterFill();
 
   /** Per dimension: what the root distributes. */
@@ -29,14 +30,21 @@ final class RuntimeDistribution {
   private long[] bufWeight = new long[16];
   private long[] bufScaled = new long[16];
   private long[] bufRuntime = new long[16];
+  private long[] bufGuaranteed = new long[16];
 
   RuntimeDistribution(
-      GroupTable t, TreeLayout layout, ChangeMarks marks, NodeTotals nodes, boolean minScaling) {
+      GroupTable t,
+      TreeLayout layout,
+      ChangeMarks marks,
+      NodeTotals nodes,
+      boolean minScaling,
+      boolean guaranteeUsage) {
     this.t = t;
     this.layout = layout;
     this.marks = marks;
     this.nodes = nodes;
     this.minScaling = minScaling;
+    this.guaranteeUsage = guaranteeUsage;
   }
 
   /** Makes room for {@code count} dimensions. */
@@ -131,6 +139,8 @@ final class RuntimeDistribution {
     final long[] limitedColumn = t.limited[d];
     final long[] minColumn = t.min[d];
     final long[] weightColumn = t.weight[d];
+    final long[] guaranteedColumn = t.guaranteed[d];
+    final long[] guaranteed = bufGuaranteed;
     final int[] kids = t.children[p];
     final int[] firstChild = layout.contiguousChildren(d);
     final int first = p < firstChild.length ? firstChild[p] : -1;
@@ -147,6 +157,7 @@ final class RuntimeDistribution {
         request[i] = limitedColumn[first + i];
         min[i] = minColumn[first + i];
         weight[i] = weightColumn[first + i];
+        guaranteed[i] = guaranteedColumn[first + i];
       }
     } else {
       // Without branches: most children of a parent tracking a rare dimension do not track it.
@@ -155,6 +166,7 @@ final class RuntimeDistribution {
         request[n] = limitedColumn[c];
         min[n] = minColumn[c];
         weight[n] = weightColumn[c];
+        guaranteed[n] = guaranteedColumn[c];
         n += tracked[c] & participating[c] ? 1 : 0;
       }
     }
@@ -163,7 +175,17 @@ final class RuntimeDistribution {
     }
     final long[] scaled = bufScaled;
     final long[] runtime = bufRuntime;
-    fill.distribute(available, unbounded, n, request, min, weight, minScaling, scaled, runtime);
+    fill.distribute(
+        available,
+        unbounded,
+        n,
+        request,
+        min,
+        weight,
+        minScaling,
+        guaranteeUsage ? guaranteed : null,
+        scaled,
+        runtime);
     final long[] scaledColumn = t.scaledMin[d];
     final long[] runtimeColumn = t.runtime[d];
     // Usually nothing changed: one loop without branches tells, before the one that marks.
@@ -218,6 +240,7 @@ final class RuntimeDistribution {
       bufWeight = new long[size];
       bufScaled = new long[size];
       bufRuntime = new long[size];
+      bufGuaranteed = new long[size];
     }
   }
 }

@@ -19,14 +19,17 @@ final class StatusBuilder {
   static final int NP_USED = 16;
   static final int SCALED = 32;
   static final int RUNTIME = 64;
+  static final int GUARANTEED = 256;
 
   /** Anything else: spec, structure, validity, reported dimensions. */
   static final int ALL = 128;
 
   private final GroupTable t;
+  private final boolean guaranteeUsage;
 
-  StatusBuilder(GroupTable t) {
+  StatusBuilder(GroupTable t, boolean guaranteeUsage) {
     this.t = t;
+    this.guaranteeUsage = guaranteeUsage;
   }
 
   /**
@@ -83,7 +86,13 @@ final class StatusBuilder {
         (fields & USED) != 0 ? list(t.used, g, dims) : previous.used(),
         (fields & NP_REQUEST) != 0 ? list(t.npRequest, g, dims) : previous.nonPreemptibleRequest(),
         (fields & NP_USED) != 0 ? list(t.npUsed, g, dims) : previous.nonPreemptibleUsed(),
-        (fields & RUNTIME) != 0 && t.valid[g] ? list(t.runtime, g, dims) : previous.runtime());
+        (fields & RUNTIME) != 0 && t.valid[g] ? list(t.runtime, g, dims) : previous.runtime(),
+        (fields & GUARANTEED) != 0 ? guaranteed(g, dims) : previous.guaranteed());
+  }
+
+  /** The guaranteed amount a status lists: only normal groups have one, only with the switch on. */
+  private ResourceList guaranteed(int g, int[] dims) {
+    return guaranteeUsage && t.isNormal(g) ? list(t.guaranteed, g, dims) : ResourceList.empty();
   }
 
   private GroupStatus buildAll(int g, int[] dims, boolean participates) {
@@ -120,7 +129,8 @@ final class StatusBuilder {
         list(t.used, g, dims),
         list(t.npRequest, g, dims),
         list(t.npUsed, g, dims),
-        runtime);
+        runtime,
+        guaranteed(g, dims));
   }
 
   private static String parentName(QuotaGroup spec) {

@@ -47,6 +47,29 @@ final class WaterFill {
       boolean minScaling,
       long[] scaledMin,
       long[] runtime) {
+    distribute(available, unbounded, n, request, min, weight, minScaling, null, scaledMin, runtime);
+  }
+
+  /**
+   * {@link #distribute(long, boolean, int, long[], long[], long[], boolean, long[], long[])} with
+   * guaranteed amounts (docs/semantics.md section 17), as Koordinator's redistribution under
+   * ElasticQuotaGuaranteeUsage: each child starts at {@code max(scaled min, guaranteed)} even when
+   * it asks for less (no group lends), and borrows above it. Guarantees are never scaled, so the
+   * starts may sum above what is available; then nobody borrows.
+   *
+   * @param guaranteed each child's guaranteed amount; null for the plain distribution
+   */
+  void distribute(
+      long available,
+      boolean unbounded,
+      int n,
+      long[] request,
+      long[] min,
+      long[] weight,
+      boolean minScaling,
+      long[] guaranteed,
+      long[] scaledMin,
+      long[] runtime) {
     ensure(n);
     // The mins and their sum, in one loop (amounts are non-negative: the sum overflowed iff it
     // went negative at some point).
@@ -72,8 +95,8 @@ final class WaterFill {
     boolean needOverflow = false;
     for (int i = 0; i < n; i++) {
       final long asked = request[i];
-      final long floor = scaledMin[i];
-      final long first = Math.min(asked, floor);
+      final long floor = guaranteed == null ? scaledMin[i] : Math.max(scaledMin[i], guaranteed[i]);
+      final long first = guaranteed == null ? Math.min(asked, floor) : floor;
       runtime[i] = first;
       final boolean weighted = asked > floor & weight[i] > 0;
       active[borrowers] = i;

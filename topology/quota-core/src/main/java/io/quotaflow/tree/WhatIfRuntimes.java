@@ -29,9 +29,13 @@ import java.util.TreeMap;
  *
  * <p>When the inputs do not know a leaf's own request and its request sits at its floor, the pods'
  * used amount stands in for it (a lower bound: used pods are among the requesting ones), which can
- * only make the result smaller. The system and default groups, invalid groups, parent groups and
- * groups without a complete status chain get their current runtimes: a pending pod changes nothing
- * there.
+ * only make the result smaller. The system and default groups, invalid groups, parent groups
+ * (unless they own pods, docs/semantics.md section 18) and groups without a complete status chain
+ * get their current runtimes: a pending pod changes nothing there.
+ *
+ * <p>With the guarantee of allocated usage on (section 17) every floor is the min and each level
+ * runs the distribution with the children's guaranteed amounts, which a pending pod does not
+ * change.
  */
 public final class WhatIfRuntimes {
 
@@ -46,6 +50,16 @@ public final class WhatIfRuntimes {
    */
   public static Map<String, ResourceList> compute(
       WhatIfInputs inputs, String group, ResourceList extra, boolean minScaling) {
+    return compute(inputs, group, extra, QuotaOptions.DEFAULTS.withMinScaling(minScaling));
+  }
+
+  /**
+   * {@link #compute(WhatIfInputs, String, ResourceList, boolean)} under every switch of {@code
+   * options} the computation that produced the inputs ran with: min scaling, the guarantee of
+   * allocated usage and parent groups owning pods.
+   */
+  public static Map<String, ResourceList> compute(
+      WhatIfInputs inputs, String group, ResourceList extra, QuotaOptions options) {
     final List<GroupStatus> chain = chain(inputs, group);
     final Map<String, ResourceList> current = new LinkedHashMap<>();
     chain.forEach(status -> current.put(status.name(), status.runtime()));
@@ -53,7 +67,7 @@ public final class WhatIfRuntimes {
         || !reachesRoot(chain)
         || SpecialGroups.isSpecial(group)
         || !chain.get(0).valid()
-        || chain.get(0).parentGroup()
+        || (chain.get(0).parentGroup() && !options.parentPods())
         || extra.isEmpty()) {
       return Collections.unmodifiableMap(current);
     }
@@ -69,7 +83,7 @@ public final class WhatIfRuntimes {
     if (root.isEmpty()) {
       return Collections.unmodifiableMap(current);
     }
-    return new Path(inputs, chain, specs, root.get(), minScaling).compute(extra);
+    return new Path(inputs, chain, specs, root.get(), options).compute(extra);
   }
 
   /** The group, then each ancestor below the root, as far as statuses are known. */
@@ -99,6 +113,7 @@ public final class WhatIfRuntimes {
     private final List<QuotaGroup> specs;
     private final GroupStatus root;
     private final boolean minScaling;
+    private final boolean guaranteeUsage;
 
     /** siblings.get(i): the participants of the distribution that gives chain[i] its runtime. */
     private final List<List<GroupStatus>> siblings = new ArrayList<>();
@@ -110,12 +125,13 @@ public final class WhatIfRuntimes {
         List<GroupStatus> chain,
         List<QuotaGroup> specs,
         GroupStatus root,
-        boolean minScaling) {
+        QuotaOptions options) {
       this.inputs = inputs;
       this.chain = chain;
       this.specs = specs;
       this.root = root;
-      this.minScaling = minScaling;
+      this.minScaling = options.minScaling();
+      this.guaranteeUsage = options.guaranteeUsage();
     }
 
     Map<String, ResourceList> compute(ResourceList extra) {
@@ -177,29 +193,48 @@ public final class WhatIfRuntimes {
       }
       final GroupStatus leaf = chain.get(0);
       final long floor = floor(0, dimension);
+      // A parent owning pods (section 18) asks for them and for its valid children.
+      long children = 0;
+      if (leaf.parentGroup()) {
+        for (final GroupStatus child : participants(leaf.name())) {
+          if (child.trackedDimensions().contains(dimension)) {
+            children = Arith.add(children, child.limitedRequest().get(dimension));
+          }
+        }
+      }
+      final long known = children;
       final long own =
           inputs
               .ownRequest(leaf.name())
               .map(request -> request.get(dimension))
-              .orElseGet(() -> ownLowerBound(leaf, dimension, floor));
-      limited[0] = limit(0, dimension, Math.max(Arith.add(own, added), floor));
+              .orElseGet(() -> ownLowerBound(leaf, dimension, floor, known));
+      limited[0] = limit(0, dimension, Math.max(Arith.add(Arith.add(own, children), added), floor));
       for (int i = 1; i < levels; i++) {
         if (limited[i - 1] == chain.get(i - 1).limitedRequest().get(dimension)
             || !chain.get(i).trackedDimensions().contains(dimension)) {
           break;
         }
         long raw = 0;
+        long before = 0;
         for (final GroupStatus child : siblings.get(i - 1)) {
           if (child.trackedDimensions().contains(dimension)) {
+            final long current = child.limitedRequest().get(dimension);
+            before = Arith.add(before, current);
             raw =
                 Arith.add(
-                    raw,
-                    child.name().equals(chain.get(i - 1).name())
-                        ? limited[i - 1]
-                        : child.limitedRequest().get(dimension));
+                    raw, child.name().equals(chain.get(i - 1).name()) ? limited[i - 1] : current);
           }
         }
-        limited[i] = limit(i, dimension, Math.max(raw, floor(i, dimension)));
+        // A parent's own pods (section 18) count beside its children.
+        final long floorAbove = floor(i, dimension);
+        final GroupStatus above = chain.get(i);
+        final long childrenBefore = before;
+        final long aboveOwn =
+            inputs
+                .ownRequest(above.name())
+                .map(request -> request.get(dimension))
+                .orElseGet(() -> ownLowerBound(above, dimension, floorAbove, childrenBefore));
+        limited[i] = limit(i, dimension, Math.max(Arith.add(raw, aboveOwn), floorAbove));
       }
       return limited;
     }
@@ -210,13 +245,20 @@ public final class WhatIfRuntimes {
     }
 
     private long floor(int i, String dimension) {
-      return Math.max(0L, GroupRules.requestFloor(specs.get(i), dimension));
+      return Math.max(0L, GroupRules.requestFloor(specs.get(i), dimension, guaranteeUsage));
     }
 
-    /** A request above the floor is the pods' own; at the floor, used is a lower bound of it. */
-    private static long ownLowerBound(GroupStatus leaf, String dimension, long floor) {
-      final long request = leaf.request().get(dimension);
-      return request > floor ? request : Math.min(leaf.used().get(dimension), request);
+    /**
+     * A request above the floor is the pods' own and the children's; at the floor, used is a lower
+     * bound of a leaf's own, and nothing is known of a parent's.
+     */
+    private static long ownLowerBound(
+        GroupStatus group, String dimension, long floor, long children) {
+      final long request = group.request().get(dimension);
+      if (request > floor) {
+        return Math.max(0L, request - children);
+      }
+      return group.parentGroup() ? 0L : Math.min(group.used().get(dimension), request);
     }
 
     /** Runs the distribution that gives chain[i] its runtime, with its limited request raised. */
@@ -233,6 +275,7 @@ public final class WhatIfRuntimes {
       final long[] request = new long[n];
       final long[] min = new long[n];
       final long[] weight = new long[n];
+      final long[] guaranteed = new long[n];
       int self = -1;
       for (int c = 0; c < n; c++) {
         final GroupStatus child = participants.get(c);
@@ -244,13 +287,24 @@ public final class WhatIfRuntimes {
         }
         min[c] = Math.max(0L, child.min().get(dimension));
         weight[c] = Math.max(0L, child.sharedWeight().get(dimension));
+        guaranteed[c] = Math.max(0L, child.guaranteed().get(dimension));
       }
       if (self < 0) {
         return chain.get(i).runtime().get(dimension);
       }
       final long[] scaled = new long[n];
       final long[] runtime = new long[n];
-      fill.distribute(available, unbounded, n, request, min, weight, minScaling, scaled, runtime);
+      fill.distribute(
+          available,
+          unbounded,
+          n,
+          request,
+          min,
+          weight,
+          minScaling,
+          guaranteeUsage ? guaranteed : null,
+          scaled,
+          runtime);
       return runtime[self];
     }
 

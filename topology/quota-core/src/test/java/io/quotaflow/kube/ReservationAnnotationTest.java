@@ -114,6 +114,9 @@ class ReservationAnnotationTest {
         "an unknown percentage field    | {\"percentage\": {\"value\": 0.2, \"share\": 1}}       | "
             + FIELD
             + ".percentage.share | unknown field",
+        "a value finer than 18 places   | {\"percentage\": {\"value\": 1e-999999999}}       | "
+            + FIELD
+            + ".percentage.value | has more than 18 decimal places",
         "a duplicate key                | {\"resource\": {\"cpu\": 1}, \"resource\": {\"cpu\": 2}} | "
             + FIELD
             + " | is not JSON",
@@ -129,6 +132,30 @@ class ReservationAnnotationTest {
               assertThat(problem.field()).isEqualTo(field);
               assertThat(problem.reason()).contains(reason);
             });
+  }
+
+  @Test
+  void textThatIsNotJsonIsReportedWithWhereReadingStoppedAndNotTheParsersInternals() {
+    final ReservationSpec spec = read("{\"resource\": {\"cpu\": \"1\"}");
+
+    assertThat(spec.problems())
+        .singleElement()
+        .satisfies(
+            problem ->
+                assertThat(problem.reason())
+                    .startsWith("\"{\"resource\": {\"cpu\": \"1\"}\" is not JSON: ")
+                    .contains("(at column ")
+                    .doesNotContain("Source")
+                    .doesNotContain("StreamReadFeature"));
+  }
+
+  @Test
+  void aValueWithEighteenDecimalPlacesIsReadExactly() {
+    final ReservationSpec spec = read("{\"percentage\": {\"value\": 0.123456789012345678}}");
+
+    assertThat(spec.problems()).isEmpty();
+    assertThat(spec.percentage().orElseThrow().value())
+        .isEqualByComparingTo(new BigDecimal("0.123456789012345678"));
   }
 
   @Test

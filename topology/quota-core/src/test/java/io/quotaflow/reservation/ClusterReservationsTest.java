@@ -130,6 +130,37 @@ class ClusterReservationsTest {
   }
 
   @Test
+  void aReservationBeyondTheCapSaysWhichDimensionIsShortUnderIt() {
+    reservations.putGroup(reserving("team-a", 16_000, ReservationPolicy.BEST_EFFORT));
+    reservations.putGroup(reserving("team-b", 8_000, ReservationPolicy.BEST_EFFORT));
+
+    final ReservationStatus status = plan(0).get("team-b");
+
+    assertThat(status.satisfied()).isFalse();
+    assertThat(status.reason().orElseThrow())
+        .isEqualTo(
+            "locking nodes for team-b would take the locked share of the cluster above 50 %"
+                + " (cpu 0 left under the cap, 8 wanted)");
+  }
+
+  @Test
+  void aReservationTheFreeNodesCannotCoverSaysWhichDimensionIsShort() {
+    reservations.putGroup(reserving("team-a", 16_000, ReservationPolicy.BEST_EFFORT));
+    // Three nodes cordoned: still in the cluster total, but not lockable.
+    for (int i = 2; i <= 4; i++) {
+      reservations.putNode(new QuotaNode("node-" + i, cpu(8_000), true, false, false, List.of()));
+    }
+
+    final ReservationStatus status = plan(0).get("team-a");
+
+    assertThat(status.satisfied()).isFalse();
+    assertThat(status.reason().orElseThrow())
+        .isEqualTo(
+            "the schedulable nodes no other reservation locks cannot cover the reservation of"
+                + " team-a: cpu 8 free, 16 wanted");
+  }
+
+  @Test
   void aPolicyChangeKeepsTheReservationsAgeAndLock() {
     reservations.putGroup(reserving("team-a", 8_000, ReservationPolicy.BEST_EFFORT));
     final ReservationStatus before = plan(0).get("team-a");

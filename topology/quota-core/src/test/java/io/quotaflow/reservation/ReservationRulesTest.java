@@ -127,6 +127,16 @@ class ReservationRulesTest {
   }
 
   @Test
+  void aHugePercentageIsRejectedInExponentFormNotAsABillionDigits() {
+    assertThat(check(quota("a").reservation(share("1e999999999", "cpu")).build()))
+        .singleElement()
+        .satisfies(
+            problem ->
+                assertThat(problem.message())
+                    .isEqualTo("percentage 1E+999999999 is outside [0, 1]"));
+  }
+
+  @Test
   void onlyALeafGroupOtherThanTheSystemGroupReserves() {
     assertThat(check(quota("dept").parentGroup(true).reservation(reserve(cpu(1))).build()))
         .extracting(ReservationProblem::rule)

@@ -26,7 +26,22 @@ class IncrementalEqualsFullProperties {
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 12) int groups) {
     final RandomClusters gen = new RandomClusters(seed, groups, true);
     final Random random = gen.random();
-    final QuotaOptions options = randomOptions(random);
+    checkRandomEvents(gen, random, groups, randomOptions(random));
+  }
+
+  /**
+   * The same with Koordinator's gates (docs/semantics.md sections 17 and 18) switched at random.
+   */
+  @Property(tries = 200)
+  void incrementalRecomputationEqualsFullRecomputationWithKoordinatorsGates(
+      @ForAll long seed, @ForAll @IntRange(min = 1, max = 12) int groups) {
+    final RandomClusters gen = new RandomClusters(seed, groups, true);
+    final Random random = gen.random();
+    checkRandomEvents(gen, random, groups, randomOptionsWithGates(random));
+  }
+
+  private static void checkRandomEvents(
+      RandomClusters gen, Random random, int groups, QuotaOptions options) {
     final ClusterQuotaState state = new ClusterQuotaState(options);
     final ClusterInputs initial = gen.cluster(groups, random.nextInt(25), 1 + random.nextInt(3));
     initial.groups().forEach(state::putGroup);
@@ -41,6 +56,13 @@ class IncrementalEqualsFullProperties {
       }
       previous = checkRecompute(state, options, previous);
     }
+  }
+
+  /** {@link #randomOptions} with guaranteed usage and parent pods each on or off. */
+  static QuotaOptions randomOptionsWithGates(Random random) {
+    return randomOptions(random)
+        .withGuaranteeUsage(random.nextBoolean())
+        .withParentPods(random.nextBoolean());
   }
 
   static QuotaOptions randomOptions(Random random) {

@@ -28,14 +28,33 @@ class WhatIfRuntimesProperties {
       @ForAll long seed, @ForAll @IntRange(min = 1, max = 12) int groups) {
     final RandomClusters gen = new RandomClusters(seed, groups, true);
     final Random random = gen.random();
-    final QuotaOptions options = IncrementalEqualsFullProperties.randomOptions(random);
+    checkWhatIf(gen, random, groups, IncrementalEqualsFullProperties.randomOptions(random));
+  }
+
+  /**
+   * The same with Koordinator's gates switched at random (docs/semantics.md sections 17 and 18):
+   * with parent pods on, the pending pod may go to a parent group.
+   */
+  @Property(tries = 400)
+  void whatIfEqualsRecomputationWithKoordinatorsGates(
+      @ForAll long seed, @ForAll @IntRange(min = 1, max = 12) int groups) {
+    final RandomClusters gen = new RandomClusters(seed, groups, true);
+    final Random random = gen.random();
+    checkWhatIf(
+        gen, random, groups, IncrementalEqualsFullProperties.randomOptionsWithGates(random));
+  }
+
+  private static void checkWhatIf(
+      RandomClusters gen, Random random, int groups, QuotaOptions options) {
     final ClusterInputs inputs = gen.cluster(groups, random.nextInt(30), 1 + random.nextInt(3));
     final ClusterQuotaState state =
         ClusterQuotaState.restore(options, inputs, IncrementalEqualsFullProperties.emptySnapshot());
     state.recompute();
     final List<String> leaves = new ArrayList<>();
     for (final GroupStatus status : state.snapshot().groups()) {
-      if (!status.parentGroup() && !SpecialGroups.isSpecial(status.name())) {
+      if ((!status.parentGroup() || options.parentPods())
+          && !SpecialGroups.isSpecial(status.name())
+          && !SpecialGroups.ROOT.equals(status.name())) {
         leaves.add(status.name());
       }
     }
@@ -49,7 +68,7 @@ class WhatIfRuntimesProperties {
             WhatIfInputs.of(state.snapshot(), inputs.groups(), ownRequests(state)),
             group,
             extra,
-            options.minScaling());
+            options);
 
     state.putPod(pod);
     state.recompute();

@@ -138,7 +138,7 @@ public final class AdmissionServer implements AutoCloseable {
               config,
               reader,
               new PodWebhook(podCheck),
-              new QuotaWebhook(config),
+              new QuotaWebhook(config, options),
               new SchedulerFilter(podCheck),
               forwarder,
               registry,

@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.quotaflow.admission.ClusterFacts;
 import io.quotaflow.admission.QuotaChange;
 import io.quotaflow.admission.QuotaValidator;
 import io.quotaflow.admission.Violation;
@@ -12,6 +13,7 @@ import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +31,11 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
   record Review(AdmissionRequest request, Optional<QuotaChange> change) {}
 
   private final PluginConfig config;
+  private final QuotaOptions options;
 
-  QuotaWebhook(PluginConfig config) {
+  QuotaWebhook(PluginConfig config, QuotaOptions options) {
     this.config = config;
+    this.options = options;
   }
 
   @Override
@@ -72,8 +76,10 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
     if (leavesTreeAsItWas(change)) {
       return unchanged(uid);
     }
-    final List<Violation> violations =
-        QuotaValidator.validate(change, view.quotas(), podCounts(change, view), clusterTotal(view));
+    final ClusterFacts facts =
+        new ClusterFacts(
+            podCounts(change, view), used(change, view), clusterTotal(view), options.parentPods());
+    final List<Violation> violations = QuotaValidator.validate(change, view.quotas(), facts);
     if (violations.isEmpty()) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "allowed");
     }
@@ -127,6 +133,13 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
    */
   private static Optional<ResourceList> clusterTotal(ClusterView view) {
     return view.group(SpecialGroups.SYSTEM).map(GroupStatus::runtime);
+  }
+
+  /** The engine's used amount of the changed group, for its strict max keys. */
+  private static Map<String, ResourceList> used(QuotaChange change, ClusterView view) {
+    return view.group(change.name())
+        .map(status -> Map.of(change.name(), status.used()))
+        .orElse(Map.of());
   }
 
   /** Pods of the groups the rules about pods look at: the changed group and its new parent. */

@@ -203,6 +203,28 @@ public final class EngineSettings {
               + " 'nvidia.com/gpu -> quotaflow.io/gpu-memory x 32'.",
           Parsers.list(EngineSettings::derivedResource));
 
+  /** Koordinator's feature gate ElasticQuotaGuaranteeUsage (docs/semantics.md section 17). */
+  public static final Setting<Boolean> GUARANTEE_USAGE =
+      new Setting<>(
+          "quota.guarantee.usage",
+          "boolean",
+          "false",
+          "Koordinator's ElasticQuotaGuaranteeUsage: what a group's pods use (and its children are"
+              + " guaranteed) is guaranteed to it as max(min, allocated), no group lends, and each"
+              + " group starts its share at its guaranteed amount.",
+          Parsers::bool);
+
+  /** Koordinator's feature gate SupportParentQuotaSubmitPod (docs/semantics.md section 18). */
+  public static final Setting<Boolean> PARENT_PODS =
+      new Setting<>(
+          "quota.parent.pods",
+          "boolean",
+          "false",
+          "Koordinator's SupportParentQuotaSubmitPod: a parent group may own pods, counted in its"
+              + " own request before its children's; off, such pods are charged nowhere and"
+              + " denied.",
+          Parsers::bool);
+
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
   public static final int METRICS_OFF = -1;
 
@@ -270,6 +292,8 @@ public final class EngineSettings {
           COUNT_TERMINATING_PODS,
           ONLY_READY_SCHEDULABLE_NODES,
           DERIVED_RESOURCES,
+          GUARANTEE_USAGE,
+          PARENT_PODS,
           METRICS_PORT,
           METRICS_GROUP_GAUGES_MAX,
           RESERVATION_RELOCK_INTERVAL,
@@ -286,7 +310,9 @@ public final class EngineSettings {
         .withCountTerminatingPods(config.get(COUNT_TERMINATING_PODS))
         .withOnlyReadySchedulableNodes(config.get(ONLY_READY_SCHEDULABLE_NODES))
         .withDerivedResources(config.get(DERIVED_RESOURCES))
-        .withReservationMaxLockedPercent(config.get(RESERVATION_MAX_LOCKED_PERCENT));
+        .withReservationMaxLockedPercent(config.get(RESERVATION_MAX_LOCKED_PERCENT))
+        .withGuaranteeUsage(config.get(GUARANTEE_USAGE))
+        .withParentPods(config.get(PARENT_PODS));
   }
 
   /** A whole percentage from 0 to 100. */

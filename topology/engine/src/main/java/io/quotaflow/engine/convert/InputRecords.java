@@ -59,7 +59,10 @@ public final class InputRecords {
         spec.getNamespaces(),
         problems(spec.getProblems()),
         spec.getReservation().map(ReservationRecords::spec),
-        spec.getTreeId());
+        spec.getTreeId(),
+        // The webhook switches are read by the quota webhook from the object, never by the engine.
+        false,
+        List.of());
   }
 
   /** The node {@code name} as the core sees it. */
@@ -106,6 +109,7 @@ public final class InputRecords {
     return new QuotaProfile(
         name,
         spec.getTreeId(),
+        // The webhook switches are read by the quota webhook from the object, never by the engine.
         spec.getQuotaName(),
         spec.getQuotaLabels(),
         ratio,

@@ -73,6 +73,7 @@ public final class OutputRecords {
         .setRuntime(map(status.runtime()))
         .setOwnRequest(map(ownRequest))
         .setReservation(reservation)
+        .setGuaranteed(map(status.guaranteed()))
         .setComputedAt(computedAt)
         .setTree(QuotaTrees.DEFAULT_TREE.equals(tree) ? null : tree)
         .build();
@@ -102,7 +103,8 @@ public final class OutputRecords {
         list(runtime.getUsed()),
         list(runtime.getNonPreemptibleRequest()),
         list(runtime.getNonPreemptibleUsed()),
-        list(runtime.getRuntime()));
+        list(runtime.getRuntime()),
+        list(runtime.getGuaranteed()));
   }
 
   /**

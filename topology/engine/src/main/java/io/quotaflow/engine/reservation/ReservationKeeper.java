@@ -211,10 +211,14 @@ public final class ReservationKeeper {
         (group, status) -> {
           gone.remove(group);
           final GroupReservation record = ReservationRecords.record(status);
-          if (!record.equals(held.records.get(group))) {
+          final GroupReservation before = held.records.get(group);
+          if (!record.equals(before)) {
             changed.put(group, record);
             held.records.put(group, record);
             store.put(new GroupId(cluster, group), record);
+          }
+          // Logged when the lock changes, not when only its idle amounts (pod events) do.
+          if (before == null || !sameLock(before, record)) {
             LOG.info(
                 "Cluster {}: reservation of {} {}",
                 cluster,
@@ -314,5 +318,13 @@ public final class ReservationKeeper {
         .group(group)
         .filter(status -> !status.valid())
         .map(status -> status.reason().orElse("invalid"));
+  }
+
+  /** Whether two states lock the same nodes for the same reason. */
+  private static boolean sameLock(final GroupReservation a, final GroupReservation b) {
+    return a.getNodes().equals(b.getNodes())
+        && a.getSatisfied() == b.getSatisfied()
+        && a.getValid() == b.getValid()
+        && Objects.equals(a.getReason(), b.getReason());
   }
 }

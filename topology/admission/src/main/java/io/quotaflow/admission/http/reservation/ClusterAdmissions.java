@@ -99,7 +99,7 @@ public final class ClusterAdmissions {
       final InFlight inFlight =
           book.view(chain, occasion.recheck ? Optional.of(request.pod()) : Optional.empty());
       final AdmissionDecision decision =
-          AdmissionCheck.check(request, state, inFlight, pod, options.minScaling());
+          AdmissionCheck.check(request, state, inFlight, pod, options);
       if (occasion.hold && decision.reservation().isPresent()) {
         book.add(decision.reservation().get(), now.plus(ttl));
       }
