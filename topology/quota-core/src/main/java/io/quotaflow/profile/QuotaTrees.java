@@ -13,6 +13,7 @@ import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.PodAccounting;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -261,19 +262,43 @@ public final class QuotaTrees {
     trees.clear();
     rootTree.clear();
     rejectedProfiles.clear();
-    for (final QuotaProfile profile : profiles.values()) {
-      final Optional<String> reason = rejection(profile);
+    accept(profiles.values(), trees, rejectedProfiles);
+    trees.forEach((tree, profile) -> rootTree.put(profile.quotaName(), tree));
+  }
+
+  /**
+   * The profiles that head a tree, by tree id, as {@link #putProfile} accepts them: what a reader
+   * of the profiles alone (the admission plugin) needs to know which tree a root heads and which
+   * node pool a tree has.
+   */
+  public static Map<String, QuotaProfile> acceptedTrees(Collection<QuotaProfile> profiles) {
+    final Map<String, QuotaProfile> byName = new TreeMap<>();
+    profiles.forEach(profile -> byName.put(profile.name(), profile));
+    final Map<String, QuotaProfile> accepted = new TreeMap<>();
+    accept(byName.values(), accepted, new TreeMap<>());
+    return accepted;
+  }
+
+  /** Accepts {@code profiles} (in name order) into {@code trees}, the others into rejected. */
+  private static void accept(
+      Collection<QuotaProfile> profiles,
+      Map<String, QuotaProfile> trees,
+      Map<String, String> rejected) {
+    final Map<String, String> roots = new HashMap<>();
+    for (final QuotaProfile profile : profiles) {
+      final Optional<String> reason = rejection(profile, trees, roots);
       if (reason.isPresent()) {
-        rejectedProfiles.put(profile.name(), reason.get());
+        rejected.put(profile.name(), reason.get());
       } else {
         trees.put(profile.treeId(), profile);
-        rootTree.put(profile.quotaName(), profile.treeId());
+        roots.put(profile.quotaName(), profile.treeId());
       }
     }
   }
 
   /** Why a profile cannot head a tree (the earlier profile by name keeps a shared id or root). */
-  private Optional<String> rejection(QuotaProfile profile) {
+  private static Optional<String> rejection(
+      QuotaProfile profile, Map<String, QuotaProfile> trees, Map<String, String> rootTree) {
     if (profile.quotaName().isEmpty()) {
       return Optional.of("spec.quotaName is empty: a tree needs a root group");
     }
