@@ -56,7 +56,8 @@ class QuotaTreesAdmissionTest {
         .build();
   }
 
-  private static SnapshotClusterState state() {
+  /** The scene above, as cluster east. */
+  static SnapshotClusterState state() {
     final Fixtures.ClusterBuilder cluster =
         Fixtures.cluster()
             .node(node("cpu-1", "cpu"))
