@@ -19,7 +19,6 @@ import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodState;
-import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.tree.ClusterInputs;
@@ -227,10 +226,12 @@ public final class StreamsClusterState implements ClusterStateReader {
             && entry.value != null
             && entry.value.getValue().orElse(null) instanceof QuotaSpec spec) {
           quotas.add(InputRecords.group(entry.key.name(), spec));
-        } else if (entry.key.kind() == InputId.InputKind.PROFILE
-            && entry.value != null
-            && entry.value.getValue().orElse(null) instanceof QuotaProfileSpec spec) {
-          profiles.add(InputRecords.profile(entry.key.name(), spec));
+        } else if (entry.key.kind() == InputId.InputKind.PROFILE && entry.value != null) {
+          // A profile travels beside the value field of its event.
+          entry
+              .value
+              .getProfile()
+              .ifPresent(spec -> profiles.add(InputRecords.profile(entry.key.name(), spec)));
         }
       }
     }
