@@ -55,6 +55,15 @@ public final class ConnectSettings {
           "How long reading each source topic at start may take.",
           Parsers::duration);
 
+  public static final Setting<Boolean> SOURCE_PROFILES =
+      new Setting<>(
+          "source.profiles",
+          "boolean",
+          "true",
+          "Watch ElasticQuotaProfiles (quota.koordinator.sh/v1alpha1) for one quota tree per node"
+              + " pool; false on clusters without that CRD.",
+          Parsers::bool);
+
   public static final Setting<Boolean> SOURCE_PARTITION_BY_CLUSTER =
       new Setting<>(
           "source.partition.by.cluster",
@@ -282,6 +291,7 @@ public final class ConnectSettings {
           SOURCE_RESYNC,
           SOURCE_RECONCILE_INTERVAL,
           SOURCE_START_TIMEOUT,
+          SOURCE_PROFILES,
           SOURCE_PARTITION_BY_CLUSTER,
           EVICTION_DRY_RUN,
           EVICTION_MAX_ATTEMPTS,
@@ -317,7 +327,8 @@ public final class ConnectSettings {
         config.get(SOURCE_RESYNC),
         config.get(SOURCE_RECONCILE_INTERVAL),
         config.get(SOURCE_START_TIMEOUT),
-        config.get(SOURCE_PARTITION_BY_CLUSTER));
+        config.get(SOURCE_PARTITION_BY_CLUSTER),
+        config.get(SOURCE_PROFILES));
   }
 
   /** The eviction executor's settings from a configuration. */

@@ -126,6 +126,16 @@ public final class KubeSource implements AutoCloseable {
       sources.add(
           new ClusterSource<>(
               cluster, new NodeKind(topics.nodes()), settings, producer, registry, reconciler));
+      if (settings.watchProfiles()) {
+        sources.add(
+            new ClusterSource<>(
+                cluster,
+                new ProfileKind(topics.profiles()),
+                settings,
+                producer,
+                registry,
+                reconciler));
+      }
     }
   }
 

@@ -1,6 +1,9 @@
 package io.quotaflow.source;
 
 import io.quotaflow.engine.convert.ReservationRecords;
+import io.quotaflow.profile.NodeSelector;
+import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.profile.ResourceRatio;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
@@ -8,13 +11,19 @@ import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.FieldProblem;
+import io.quotaflow.schemas.LabelOperator;
+import io.quotaflow.schemas.LabelRequirement;
 import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.NodeSelectorSpec;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -74,6 +83,7 @@ public final class RecordMapping {
         .setNamespaces(List.copyOf(group.namespaces()))
         .setProblems(problems(group.problems()))
         .setReservation(group.reservation().map(ReservationRecords::record).orElse(null))
+        .setTreeId(group.treeId())
         .build();
   }
 
@@ -90,6 +100,38 @@ public final class RecordMapping {
         .setSchedulable(node.schedulable())
         .setDeleting(node.deleting())
         .setProblems(problems(node.problems()))
+        .setLabels(new TreeMap<>(node.labels()))
+        .build();
+  }
+
+  /** The key of an ElasticQuotaProfile in {@code cluster}. */
+  public static ProfileKey profileKey(final String cluster, final QuotaProfile profile) {
+    return new ProfileKey(cluster, profile.name());
+  }
+
+  /** The record of an ElasticQuotaProfile, its ratio as written. */
+  public static QuotaProfileSpec profileSpec(final QuotaProfile profile) {
+    final List<LabelRequirement> expressions = new ArrayList<>();
+    for (final NodeSelector.Requirement requirement : profile.nodeSelector().expressions()) {
+      expressions.add(
+          LabelRequirement.newBuilder()
+              .setKey(requirement.key())
+              .setOperator(LabelOperator.valueOf(requirement.operator().name()))
+              .setValues(requirement.values())
+              .build());
+    }
+    return QuotaProfileSpec.newBuilder()
+        .setTreeId(profile.treeId())
+        .setQuotaName(profile.quotaName())
+        .setQuotaLabels(new TreeMap<>(profile.quotaLabels()))
+        .setResourceRatio(
+            profile.ratio().equals(ResourceRatio.ONE) ? null : profile.ratio().toString())
+        .setNodeSelector(
+            NodeSelectorSpec.newBuilder()
+                .setMatchLabels(new TreeMap<>(profile.nodeSelector().matchLabels()))
+                .setMatchExpressions(expressions)
+                .build())
+        .setProblems(problems(profile.problems()))
         .build();
   }
 

@@ -13,12 +13,14 @@ import java.util.Objects;
  * @param partitionByCluster whether every record of a cluster goes to one partition of each input
  *     topic ({@code ClusterPartitioner}), as the engine's default topology expects; false places
  *     records by key (the producer's default partitioner, or the one configured)
+ * @param watchProfiles whether ElasticQuotaProfiles are watched (off for clusters without the CRD)
  */
 public record SourceSettings(
     Duration resync,
     Duration reconcileInterval,
     Duration startTimeout,
-    boolean partitionByCluster) {
+    boolean partitionByCluster,
+    boolean watchProfiles) {
 
   /** Validates the durations. */
   public SourceSettings {
@@ -27,14 +29,14 @@ public record SourceSettings(
     requirePositive(startTimeout, "startTimeout");
   }
 
-  /** The given timing, records partitioned by cluster. */
+  /** The given timing, records partitioned by cluster, ElasticQuotaProfiles watched. */
   public SourceSettings(Duration resync, Duration reconcileInterval, Duration startTimeout) {
-    this(resync, reconcileInterval, startTimeout, true);
+    this(resync, reconcileInterval, startTimeout, true, true);
   }
 
   /**
    * Resync every 10 minutes, reconcile every 5 minutes, a minute to read the topics at start,
-   * records partitioned by cluster.
+   * records partitioned by cluster, ElasticQuotaProfiles watched.
    */
   public static SourceSettings defaults() {
     return new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(5), Duration.ofMinutes(1));

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMixedDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -14,8 +15,10 @@ import io.fabric8.mockwebserver.ServerRequest;
 import io.fabric8.mockwebserver.ServerResponse;
 import io.fabric8.mockwebserver.http.MockResponse;
 import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.quotaflow.cluster.ElasticQuotaProfiles;
 import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.kube.ElasticQuotaProfileApi;
 import io.quotaflow.quota.PodRef;
 import java.net.InetAddress;
 import java.util.HashMap;
@@ -98,10 +101,10 @@ final class DemoCluster implements AutoCloseable {
     objects.forEach(this::create);
   }
 
-  /** Creates one object: a pod, node or ElasticQuota. */
+  /** Creates one object: a pod, node, ElasticQuota or ElasticQuotaProfile. */
   void create(final HasMetadata object) {
     if (object instanceof GenericKubernetesResource quota) {
-      client.genericKubernetesResources(ElasticQuotas.CONTEXT).resource(quota).create();
+      client.genericKubernetesResources(context(quota)).resource(quota).create();
     } else {
       client.resource(object).create();
     }
@@ -111,12 +114,19 @@ final class DemoCluster implements AutoCloseable {
   void apply(final HasMetadata object) {
     if (object instanceof GenericKubernetesResource quota) {
       client
-          .genericKubernetesResources(ElasticQuotas.CONTEXT)
+          .genericKubernetesResources(context(quota))
           .resource(quota)
           .createOr(NonDeletingOperation::update);
     } else {
       client.resource(object).createOr(NonDeletingOperation::update);
     }
+  }
+
+  /** The custom resource a generic object is: an ElasticQuotaProfile or an ElasticQuota. */
+  private static ResourceDefinitionContext context(final GenericKubernetesResource resource) {
+    return ElasticQuotaProfileApi.isProfile(resource.getApiVersion(), resource.getKind())
+        ? ElasticQuotaProfiles.CONTEXT
+        : ElasticQuotas.CONTEXT;
   }
 
   /** The cluster as the connectors take it. */

@@ -12,13 +12,14 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class RecordTypes {
   private static final List<Class<? extends SpecificRecord>> KEYS =
-      List.of(PodKey.class, QuotaKey.class, NodeKey.class);
+      List.of(PodKey.class, QuotaKey.class, NodeKey.class, ProfileKey.class);
 
   private static final List<Class<? extends SpecificRecord>> VALUES =
       List.of(
           PodState.class,
           QuotaSpec.class,
           NodeState.class,
+          QuotaProfileSpec.class,
           GroupRuntime.class,
           PodQuotaClass.class,
           EvictionCommand.class,

@@ -8,7 +8,9 @@ import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.serde.AvroSerde;
 import java.time.Duration;
@@ -52,6 +54,7 @@ public final class TopicCatalogue {
   private final Topic<PodKey, PodState> pods;
   private final Topic<QuotaKey, QuotaSpec> quotas;
   private final Topic<NodeKey, NodeState> nodes;
+  private final Topic<ProfileKey, QuotaProfileSpec> profiles;
   private final Topic<QuotaKey, GroupRuntime> runtime;
   private final Topic<PodKey, PodQuotaClass> podClasses;
   private final Topic<PodKey, EvictionCommand> evictions;
@@ -63,6 +66,7 @@ public final class TopicCatalogue {
     this.pods = compacted("pods.v1", PodKey.class, PodState.class);
     this.quotas = compacted("quotas.v1", QuotaKey.class, QuotaSpec.class);
     this.nodes = compacted("nodes.v1", NodeKey.class, NodeState.class);
+    this.profiles = compacted("profiles.v1", ProfileKey.class, QuotaProfileSpec.class);
     this.runtime = compacted("runtime.v1", QuotaKey.class, GroupRuntime.class);
     this.podClasses = compacted("pod-classes.v1", PodKey.class, PodQuotaClass.class);
     this.evictions =
@@ -123,6 +127,14 @@ public final class TopicCatalogue {
     return nodes;
   }
 
+  /**
+   * ElasticQuotaProfiles by profile: one quota tree per node pool (compacted; a tombstone when
+   * deleted).
+   */
+  public Topic<ProfileKey, QuotaProfileSpec> profiles() {
+    return profiles;
+  }
+
   /** Computed group status by group (compacted; a tombstone when the group is gone). */
   public Topic<QuotaKey, GroupRuntime> runtime() {
     return runtime;
@@ -153,7 +165,8 @@ public final class TopicCatalogue {
 
   /** Every topic, in a stable order. */
   public List<Topic<?, ?>> all() {
-    return List.of(pods, quotas, nodes, runtime, podClasses, evictions, evictionResults, rejected);
+    return List.of(
+        pods, quotas, nodes, profiles, runtime, podClasses, evictions, evictionResults, rejected);
   }
 
   /** The topic with this full name, if it is one of ours. */

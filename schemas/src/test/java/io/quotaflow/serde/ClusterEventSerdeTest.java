@@ -86,6 +86,7 @@ class ClusterEventSerdeTest {
             "a",
             null,
             Fixtures.evictionResult().build(),
+            null,
             "results",
             2,
             7L);
@@ -109,6 +110,6 @@ class ClusterEventSerdeTest {
 
   private static ClusterEvent event(
       final ClusterEventKind kind, final String namespace, final Object value) {
-    return new ClusterEvent(kind, "east", namespace, "a", value, null, "pods.v1", 3, 12_345L);
+    return new ClusterEvent(kind, "east", namespace, "a", value, null, null, "pods.v1", 3, 12_345L);
   }
 }

@@ -4,6 +4,7 @@ import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.reservation.ReservationKeeper;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
+import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
@@ -28,7 +29,8 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Writes one recomputation's changes: each changed group to the runtime store and runtime.v1 (a
+ * Writes one recomputation of one quota tree: each changed group the tree reports (a profile's tree
+ * keeps its virtual root and special groups to itself) to the runtime store and runtime.v1 (a
  * tombstone for a removed group; a group whose own pod request changed counts as changed), each
  * changed pod assignment to the pod-assignments store, and a pod's record on pod-classes.v1 only
  * when what it says changes (a tombstone once the pod is gone or no longer has a class).
@@ -65,7 +67,9 @@ final class ClusterOutputs {
     final Set<String> emitted = new HashSet<>();
     for (final GroupStatus status : delta.changedGroups()) {
       emitted.add(status.name());
-      publishRuntime(cluster, status, ownRequest(state, status.name()), now);
+      if (QuotaTrees.reports(tree.tree(), status.name())) {
+        publishRuntime(tree, status, ownRequest(state, status.name()), now);
+      }
     }
     // The admission check needs each group's own request current; it changes without the status
     // where the group's request sits at its floor, so those groups are emitted too.
@@ -77,16 +81,19 @@ final class ClusterOutputs {
       final ResourceList own = ownRequest(state, group);
       final Optional<GroupStatus> status = state.group(group);
       if (stored != null && status.isPresent() && !OutputRecords.ownRequest(stored).equals(own)) {
-        publishRuntime(cluster, status.get(), own, now);
+        publishRuntime(tree, status.get(), own, now);
       }
     }
     for (final String group : reservationsChanged.keySet()) {
       final Optional<GroupStatus> status = state.group(group);
       if (emitted.add(group) && status.isPresent() && !delta.removedGroups().contains(group)) {
-        publishRuntime(cluster, status.get(), ownRequest(state, group), now);
+        publishRuntime(tree, status.get(), ownRequest(state, group), now);
       }
     }
     for (final String group : delta.removedGroups()) {
+      if (!QuotaTrees.reports(tree.tree(), group)) {
+        continue;
+      }
       runtime.delete(new GroupId(cluster, group));
       context.forward(
           new Record<SpecificRecord, SpecificRecord>(new QuotaKey(cluster, group), null, timestamp),
@@ -114,12 +121,14 @@ final class ClusterOutputs {
   }
 
   private void publishRuntime(
-      final String cluster,
+      final ClusterTree tree,
       final GroupStatus status,
       final ResourceList ownRequest,
       final Instant now) {
+    final String cluster = tree.cluster();
     final GroupRuntime record =
-        OutputRecords.runtime(status, ownRequest, reservations.record(cluster, status.name()), now);
+        OutputRecords.runtime(
+            status, ownRequest, reservations.record(cluster, status.name()), tree.tree(), now);
     runtime.put(new GroupId(cluster, status.name()), record);
     context.forward(
         new Record<SpecificRecord, SpecificRecord>(

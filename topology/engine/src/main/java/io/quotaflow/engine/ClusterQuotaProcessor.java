@@ -13,6 +13,9 @@ import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.engine.store.PodId;
+import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.profile.QuotaTrees;
+import io.quotaflow.profile.TreeOp;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
@@ -20,14 +23,15 @@ import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.schemas.internal.ClusterEventKind;
-import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
@@ -60,11 +64,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The quota trees of the clusters of one partition of the cluster-events topic. Input events update
- * the {@code cluster-inputs} store and the cluster's in-memory {@link ClusterQuotaState}, and only
- * mark the cluster dirty. A wall-clock punctuator recomputes dirty clusters (so a burst of events
- * costs one recomputation) and emits what changed; a second one reclaims over-used groups. The
- * in-memory state is rebuilt from the stores whenever the task starts, so it always matches what
- * was committed.
+ * the {@code cluster-inputs} store and, routed by the cluster's {@link QuotaTrees}, the in-memory
+ * {@link ClusterQuotaState} of each tree they belong to (one per cluster without
+ * ElasticQuotaProfiles), and only mark those trees dirty. A wall-clock punctuator recomputes dirty
+ * clusters (so a burst of events costs one recomputation) and emits what changed; a second one
+ * reclaims over-used groups. The in-memory state is rebuilt from the stores whenever the task
+ * starts, so it always matches what was committed.
  */
 final class ClusterQuotaProcessor
     implements Processor<String, ClusterEvent, SpecificRecord, SpecificRecord> {
@@ -84,8 +89,11 @@ final class ClusterQuotaProcessor
   private ClusterOutputs outputs;
   private Reclaimer reclaimer;
   private ReservationKeeper reservations;
-  private final Map<String, ClusterTree> clusters = new HashMap<>();
-  private final Set<String> dirty = new TreeSet<>();
+  // Which tree each input of a cluster belongs to, and each tree's state: a change in one tree
+  // marks only that tree dirty, so the others are not recomputed.
+  private final Map<String, QuotaTrees> routers = new HashMap<>();
+  private final Map<TreeKey, ClusterTree> clusters = new HashMap<>();
+  private final Set<TreeKey> dirty = new TreeSet<>();
   private final List<Cancellable> punctuators = new ArrayList<>();
 
   ClusterQuotaProcessor(final EngineConfig config, final EngineMetrics metrics) {
@@ -109,6 +117,7 @@ final class ClusterQuotaProcessor
   @Override
   public void init(final ProcessorContext<SpecificRecord, SpecificRecord> context) {
     // A task revived after a failure initialises its processors again: start from the stores only.
+    routers.clear();
     clusters.clear();
     dirty.clear();
     pacer.clear();
@@ -153,10 +162,11 @@ final class ClusterQuotaProcessor
     final Duration rebuilt = Duration.ofNanos(System.nanoTime() - started);
     metrics.rebuilt(rebuilt);
     LOG.info(
-        "Task {} holds {} clusters {} (rebuilt in {} ms)",
+        "Task {} holds {} clusters {} in {} trees (rebuilt in {} ms)",
         context.taskId(),
+        routers.size(),
+        routers.keySet(),
         clusters.size(),
-        clusters.keySet(),
         rebuilt.toMillis());
 
     punctuators.add(
@@ -196,19 +206,25 @@ final class ClusterQuotaProcessor
           event.getSourceOffset());
       return;
     }
-    final ClusterTree tree = tree(cluster);
-    final Object value = event.getValue().orElse(null);
+    final Object value = value(event, id);
     if (value == null) {
       inputs.delete(id);
     } else {
       inputs.put(id, event);
     }
-    apply(tree, id, value);
-    reservations.inputChanged(cluster, tree.state(), id, value);
+    for (final TreeOp op : route(router(cluster), id, value)) {
+      final ClusterTree tree = tree(new TreeKey(cluster, op.tree()));
+      op.applyTo(tree.state());
+      dirty.add(tree.key());
+    }
+    if (id.kind() != InputKind.PROFILE) {
+      // Node reservations are planned over the default tree (docs/semantics.md section 15).
+      reservations.inputChanged(
+          cluster, tree(new TreeKey(cluster, QuotaTrees.DEFAULT_TREE)).state(), id, value);
+    }
     if (id.kind() == InputKind.POD) {
       reclaimer.podChanged(cluster, new PodRef(id.namespace(), id.name()), (PodState) value);
     }
-    dirty.add(cluster);
     pacer.arrived(cluster, record.timestamp(), now);
   }
 
@@ -216,7 +232,8 @@ final class ClusterQuotaProcessor
   public void close() {
     punctuators.forEach(Cancellable::cancel);
     punctuators.clear();
-    clusters.keySet().forEach(metrics::clusterReleased);
+    routers.keySet().forEach(metrics::clusterReleased);
+    routers.clear();
     clusters.clear();
     dirty.clear();
   }
@@ -232,24 +249,29 @@ final class ClusterQuotaProcessor
       return;
     }
     final Instant now = Instant.ofEpochMilli(timestamp);
-    for (final Iterator<String> it = dirty.iterator(); it.hasNext(); ) {
-      final String cluster = it.next();
+    for (final Iterator<TreeKey> it = dirty.iterator(); it.hasNext(); ) {
+      final TreeKey key = it.next();
+      final String cluster = key.cluster();
       if (!chosen.test(cluster)) {
         continue;
       }
       it.remove();
       pacer.recomputed(cluster, timestamp);
-      final ClusterTree tree = clusters.get(cluster);
+      final ClusterTree tree = clusters.get(key);
       final long started = System.nanoTime();
       final TreeDelta delta = tree.state().recompute();
-      outputs.emit(tree, delta, reservations.afterRecompute(cluster, tree.state(), now), now);
+      final Map<String, GroupReservation> reserved =
+          QuotaTrees.DEFAULT_TREE.equals(key.tree())
+              ? reservations.afterRecompute(cluster, tree.state(), now)
+              : Map.of();
+      outputs.emit(tree, delta, reserved, now);
       metrics.groupsChanged(cluster, delta.changedGroups(), delta.removedGroups());
       metrics.recomputed(
           cluster, Duration.ofNanos(System.nanoTime() - started), tree.groups().size());
       if (LOG.isDebugEnabled() && !delta.isEmpty()) {
         LOG.debug(
-            "Cluster {}: {} groups changed, {} removed, {} pods changed, {} removed",
-            cluster,
+            "Tree {}: {} groups changed, {} removed, {} pods changed, {} removed",
+            key,
             delta.changedGroups().size(),
             delta.removedGroups().size(),
             delta.changedPods().size(),
@@ -265,7 +287,7 @@ final class ClusterQuotaProcessor
     for (final ClusterTree tree : clusters.values()) {
       // A cluster still reading a backlog (at start-up, its whole history) has a partial tree:
       // its groups are judged once it has caught up and its last events are computed.
-      if (dirty.contains(tree.cluster()) || !pacer.caughtUp(tree.cluster(), timestamp)) {
+      if (dirty.contains(tree.key()) || !pacer.caughtUp(tree.cluster(), timestamp)) {
         continue;
       }
       reclaimer.check(
@@ -274,8 +296,10 @@ final class ClusterQuotaProcessor
           tree.overUsed(),
           tree.overUsedSince(),
           Instant.ofEpochMilli(timestamp));
-      reservations.reclaim(
-          tree.cluster(), tree.state(), Instant.ofEpochMilli(timestamp), reclaimer);
+      if (QuotaTrees.DEFAULT_TREE.equals(tree.tree())) {
+        reservations.reclaim(
+            tree.cluster(), tree.state(), Instant.ofEpochMilli(timestamp), reclaimer);
+      }
     }
   }
 
@@ -283,40 +307,45 @@ final class ClusterQuotaProcessor
   private void relock(final long timestamp) {
     for (final String cluster : reservations.clusters()) {
       reservations.relock(cluster);
-      dirty.add(cluster);
+      dirty.add(new TreeKey(cluster, QuotaTrees.DEFAULT_TREE));
     }
   }
 
-  private ClusterTree tree(final String cluster) {
-    return clusters.computeIfAbsent(
-        cluster, name -> new ClusterTree(name, new ClusterQuotaState(options)));
+  private ClusterTree tree(final TreeKey key) {
+    return clusters.computeIfAbsent(key, k -> new ClusterTree(k, new ClusterQuotaState(options)));
   }
 
-  private static void apply(final ClusterTree tree, final InputId id, final Object value) {
-    final ClusterQuotaState state = tree.state();
-    switch (id.kind()) {
-      case POD -> {
-        if (value == null) {
-          state.removePod(new PodRef(id.namespace(), id.name()));
-        } else {
-          state.putPod(InputRecords.pod(id.namespace(), id.name(), (PodState) value));
-        }
-      }
-      case QUOTA -> {
-        if (value == null) {
-          state.removeGroup(id.name());
-        } else {
-          state.putGroup(InputRecords.group(id.name(), (QuotaSpec) value));
-        }
-      }
-      case NODE -> {
-        if (value == null) {
-          state.removeNode(id.name());
-        } else {
-          state.putNode(InputRecords.node(id.name(), (NodeState) value));
-        }
-      }
-    }
+  private QuotaTrees router(final String cluster) {
+    return routers.computeIfAbsent(cluster, c -> new QuotaTrees(options));
+  }
+
+  /** The input's value: a profile travels beside the value field; null for a tombstone. */
+  private static Object value(final ClusterEvent event, final InputId id) {
+    return id.kind() == InputKind.PROFILE
+        ? event.getProfile().orElse(null)
+        : event.getValue().orElse(null);
+  }
+
+  /** The input as changes of the trees it belongs to. */
+  private static List<TreeOp> route(final QuotaTrees router, final InputId id, final Object value) {
+    return switch (id.kind()) {
+      case POD ->
+          value == null
+              ? router.removePod(new PodRef(id.namespace(), id.name()))
+              : router.putPod(InputRecords.pod(id.namespace(), id.name(), (PodState) value));
+      case QUOTA ->
+          value == null
+              ? router.removeGroup(id.name())
+              : router.putGroup(InputRecords.group(id.name(), (QuotaSpec) value));
+      case NODE ->
+          value == null
+              ? router.removeNode(id.name())
+              : router.putNode(InputRecords.node(id.name(), (NodeState) value));
+      case PROFILE ->
+          value == null
+              ? router.removeProfile(id.name())
+              : router.putProfile(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
+    };
   }
 
   private static InputId inputId(final ClusterEvent event) {
@@ -331,13 +360,15 @@ final class ClusterQuotaProcessor
       case POD -> InputKind.POD;
       case QUOTA -> InputKind.QUOTA;
       case NODE -> InputKind.NODE;
+      case PROFILE -> InputKind.PROFILE;
       case EVICTION_RESULT, UNKNOWN -> null;
     };
   }
 
   /**
-   * Rebuilds every cluster of this task from the stores: the inputs into a fresh state, and the
-   * last emitted results as the state's previous result, so the first recomputation emits only what
+   * Rebuilds every cluster of this task from the stores: the inputs routed to their trees, each
+   * tree's inputs into a fresh state, and the last emitted results as that state's previous result
+   * (filed under the tree the group or pod is in now), so the first recomputation emits only what
    * the stores do not already say.
    */
   private void restore(
@@ -350,51 +381,64 @@ final class ClusterQuotaProcessor
         final KeyValue<InputId, ClusterEvent> entry = all.next();
         restored
             .computeIfAbsent(entry.key.cluster(), c -> new Restored())
-            .add(entry.key, entry.value.getValue().orElse(null));
+            .add(entry.key, value(entry.value, entry.key));
       }
     }
+    restored.forEach((cluster, parts) -> parts.route(router(cluster)));
+    final Map<TreeKey, List<GroupStatus>> statuses = new TreeMap<>();
     try (KeyValueIterator<GroupId, GroupRuntime> all = runtime.all()) {
       while (all.hasNext()) {
         final KeyValue<GroupId, GroupRuntime> entry = all.next();
-        restored
-            .computeIfAbsent(entry.key.cluster(), c -> new Restored())
-            .groups
+        final String cluster = entry.key.cluster();
+        statuses
+            .computeIfAbsent(
+                new TreeKey(cluster, router(cluster).treeOfGroup(entry.key.name())),
+                k -> new ArrayList<>())
             .add(OutputRecords.status(entry.key.name(), entry.value));
       }
     }
-    final Map<String, Map<PodRef, String>> filed = new HashMap<>();
+    final Map<TreeKey, List<PodAssignment>> pods = new TreeMap<>();
+    final Map<TreeKey, Map<PodRef, String>> filed = new HashMap<>();
     try (KeyValueIterator<GroupPodId, PodQuotaClass> all = assignments.all()) {
       while (all.hasNext()) {
         final KeyValue<GroupPodId, PodQuotaClass> entry = all.next();
         final PodRef ref = entry.key.ref();
-        restored
-            .computeIfAbsent(entry.key.cluster(), c -> new Restored())
-            .pods
+        final String cluster = entry.key.cluster();
+        final TreeKey key =
+            new TreeKey(cluster, router(cluster).treeOfPod(ref).orElse(QuotaTrees.DEFAULT_TREE));
+        pods.computeIfAbsent(key, k -> new ArrayList<>())
             .add(OutputRecords.assignment(ref, entry.value));
-        filed
-            .computeIfAbsent(entry.key.cluster(), c -> new HashMap<>())
-            .put(ref, entry.key.group());
+        filed.computeIfAbsent(key, k -> new HashMap<>()).put(ref, entry.key.group());
       }
     }
-    restored.forEach(
-        (cluster, parts) -> {
-          final ClusterQuotaState state =
-              ClusterQuotaState.restore(
-                  options,
-                  new ClusterInputs(parts.groupSpecs, parts.podInputs, parts.nodeInputs),
-                  new TreeSnapshot(rootRuntime(parts.groups), parts.groups, parts.pods));
-          final ClusterTree tree = new ClusterTree(cluster, state);
-          parts.groups.forEach(tree::noteGroup);
-          metrics.groupsChanged(cluster, parts.groups, List.of());
-          tree.filedGroup().putAll(filed.getOrDefault(cluster, Map.of()));
-          reservations.restore(cluster, state, parts.groupSpecs);
-          clusters.put(cluster, tree);
-          dirty.add(cluster);
-        });
+    final Set<TreeKey> keys = new TreeSet<>(statuses.keySet());
+    keys.addAll(pods.keySet());
+    routers.forEach(
+        (cluster, router) -> router.trees().forEach(tree -> keys.add(new TreeKey(cluster, tree))));
+    for (final TreeKey key : keys) {
+      final List<GroupStatus> groups = statuses.getOrDefault(key, List.of());
+      final ClusterQuotaState state =
+          ClusterQuotaState.restore(
+              options,
+              router(key.cluster()).inputs(key.tree()),
+              new TreeSnapshot(rootRuntime(groups), groups, pods.getOrDefault(key, List.of())));
+      final ClusterTree tree = new ClusterTree(key, state);
+      groups.forEach(tree::noteGroup);
+      metrics.groupsChanged(key.cluster(), groups, List.of());
+      tree.filedGroup().putAll(filed.getOrDefault(key, Map.of()));
+      if (QuotaTrees.DEFAULT_TREE.equals(key.tree())) {
+        reservations.restore(
+            key.cluster(), state, restored.getOrDefault(key.cluster(), new Restored()).groupSpecs);
+      }
+      clusters.put(key, tree);
+      dirty.add(key);
+    }
     try (KeyValueIterator<GroupId, Long> all = overUsedSince.all()) {
       while (all.hasNext()) {
         final KeyValue<GroupId, Long> entry = all.next();
-        final ClusterTree tree = clusters.get(entry.key.cluster());
+        final String cluster = entry.key.cluster();
+        final ClusterTree tree =
+            clusters.get(new TreeKey(cluster, router(cluster).treeOfGroup(entry.key.name())));
         if (tree != null) {
           tree.overUsedSince().put(entry.key.name(), entry.value);
         }
@@ -410,13 +454,12 @@ final class ClusterQuotaProcessor
         .orElse(ResourceList.empty());
   }
 
-  /** One cluster's contents of the stores, gathered before its state is rebuilt. */
+  /** One cluster's inputs in the stores, gathered before its trees are rebuilt. */
   private static final class Restored {
     private final List<QuotaGroup> groupSpecs = new ArrayList<>();
     private final List<QuotaPod> podInputs = new ArrayList<>();
     private final List<QuotaNode> nodeInputs = new ArrayList<>();
-    private final List<GroupStatus> groups = new ArrayList<>();
-    private final List<PodAssignment> pods = new ArrayList<>();
+    private final List<QuotaProfile> profiles = new ArrayList<>();
 
     void add(final InputId id, final Object value) {
       if (value == null) {
@@ -426,7 +469,16 @@ final class ClusterQuotaProcessor
         case POD -> podInputs.add(InputRecords.pod(id.namespace(), id.name(), (PodState) value));
         case QUOTA -> groupSpecs.add(InputRecords.group(id.name(), (QuotaSpec) value));
         case NODE -> nodeInputs.add(InputRecords.node(id.name(), (NodeState) value));
+        case PROFILE -> profiles.add(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
       }
+    }
+
+    /** Routes everything: profiles, then nodes, groups and pods (each step is cheap that way). */
+    void route(final QuotaTrees router) {
+      profiles.forEach(router::putProfile);
+      nodeInputs.forEach(router::putNode);
+      groupSpecs.forEach(router::putGroup);
+      podInputs.forEach(router::putPod);
     }
   }
 }

@@ -12,12 +12,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What a task holds in memory for one cluster: the core's incremental state, and small indexes of
- * what the stores hold, so that emitting a change never needs a scan. Rebuilt from the stores when
- * the task starts; owned by one stream thread.
+ * What a task holds in memory for one quota tree of one cluster: the core's incremental state, and
+ * small indexes of what the stores hold, so that emitting a change never needs a scan. Rebuilt from
+ * the stores when the task starts; owned by one stream thread.
  */
 final class ClusterTree {
   private final String cluster;
+  private final String tree;
   private final ClusterQuotaState state;
   // The group each pod is filed under in the pod-assignments store.
   private final Map<PodRef, String> filedGroup = new HashMap<>();
@@ -28,13 +29,23 @@ final class ClusterTree {
   // Mirror of the over-used-since store for this cluster, epoch millis.
   private final Map<String, Long> overUsedSince = new HashMap<>();
 
-  ClusterTree(final String cluster, final ClusterQuotaState state) {
-    this.cluster = Objects.requireNonNull(cluster, "cluster");
+  ClusterTree(final TreeKey key, final ClusterQuotaState state) {
+    this.cluster = key.cluster();
+    this.tree = key.tree();
     this.state = Objects.requireNonNull(state, "state");
   }
 
   String cluster() {
     return cluster;
+  }
+
+  /** The quota tree of the cluster this is (the default tree without profiles). */
+  String tree() {
+    return tree;
+  }
+
+  TreeKey key() {
+    return new TreeKey(cluster, tree);
   }
 
   ClusterQuotaState state() {

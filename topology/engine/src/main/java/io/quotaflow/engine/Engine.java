@@ -96,7 +96,11 @@ public final class Engine implements AutoCloseable {
    */
   private void requireInputsAsCatalogued(final ProvisioningReport report) {
     final List<String> inputs =
-        List.of(topics.pods().name(), topics.quotas().name(), topics.nodes().name());
+        List.of(
+            topics.pods().name(),
+            topics.quotas().name(),
+            topics.nodes().name(),
+            topics.profiles().name());
     final List<TopicCheck> differing =
         report.mismatched().stream().filter(check -> inputs.contains(check.topic())).toList();
     if (!differing.isEmpty()) {

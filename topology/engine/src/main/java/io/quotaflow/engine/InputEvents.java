@@ -6,7 +6,9 @@ import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.schemas.internal.ClusterEventKind;
@@ -74,6 +76,31 @@ final class InputEvents {
     return event(ClusterEventKind.NODE, key.getCluster(), "", key.getName(), value, source);
   }
 
+  /** The event of an ElasticQuotaProfile record (a null value is a tombstone). */
+  static ClusterEvent profile(
+      final ProfileKey key, final QuotaProfileSpec value, final Source source) {
+    if (key == null) {
+      throw new InvalidInputException("profile record without a key");
+    }
+    requireName("cluster", key.getCluster());
+    requireName("profile name", key.getName());
+    if (value != null) {
+      requireName("profile tree id", value.getTreeId());
+    }
+    // The profile has a field of its own: the value field's union holds the other inputs.
+    return new ClusterEvent(
+        ClusterEventKind.PROFILE,
+        key.getCluster(),
+        "",
+        key.getName(),
+        null,
+        null,
+        value,
+        source.topic(),
+        source.partition(),
+        source.offset());
+  }
+
   /**
    * The event of an eviction result, keyed by the pod the command targeted. Results are never
    * deleted, so a record without a value is as unusable as one without a command id or pod uid.
@@ -98,6 +125,7 @@ final class InputEvents {
         key.getName(),
         null,
         value,
+        null,
         source.topic(),
         source.partition(),
         source.offset());
@@ -116,6 +144,7 @@ final class InputEvents {
         namespace,
         name,
         value,
+        null,
         null,
         source.topic(),
         source.partition(),

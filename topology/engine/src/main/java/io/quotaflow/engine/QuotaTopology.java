@@ -15,6 +15,7 @@ import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.serde.AvroSerde;
@@ -45,10 +46,11 @@ import org.apache.kafka.streams.state.Stores;
  * The engine's Kafka Streams topology, built by one method shared by the engine and its tests.
  *
  * <pre>
- * pods.v1   ─► pods-to-cluster-events   ─┐  (each task reads the same partition of the three
- * quotas.v1 ─► quotas-to-cluster-events ─┤   inputs: whole clusters, placed by ClusterPartitioner)
- * nodes.v1  ─► nodes-to-cluster-events  ─┼─► cluster-quota ─► runtime.v1, pod-classes.v1,
- *                                         │                    evictions.v1
+ * pods.v1     ─► pods-to-cluster-events     ─┐  (each task reads the same partition of the four
+ * quotas.v1   ─► quotas-to-cluster-events   ─┤   inputs: whole clusters, placed by ClusterPartitioner)
+ * nodes.v1    ─► nodes-to-cluster-events    ─┤
+ * profiles.v1 ─► profiles-to-cluster-events ─┼─► cluster-quota ─► runtime.v1, pod-classes.v1,
+ *                                            │                    evictions.v1
  * eviction-results.v1 ─► eviction-results-to-cluster-events ─► eviction-results-by-cluster
  *                        (repartition to the cluster's partition) ─┘
  *          stores: cluster-inputs, runtime, pod-assignments, over-used-since, eviction-ledger,
@@ -72,6 +74,8 @@ public final class QuotaTopology {
       AvroSerde.forValues(QuotaSpec.class).rememberingRecentRecords();
   private static final AvroSerde<NodeState> NODE_VALUES =
       AvroSerde.forValues(NodeState.class).rememberingRecentRecords();
+  private static final AvroSerde<QuotaProfileSpec> PROFILE_VALUES =
+      AvroSerde.forValues(QuotaProfileSpec.class).rememberingRecentRecords();
   private static final Serde<ClusterEvent> EVENTS =
       AvroSerde.clusterEvents(List.of(POD_VALUES, QUOTA_VALUES, NODE_VALUES));
   private static final Serde<GroupRuntime> RUNTIMES =
@@ -124,6 +128,17 @@ public final class QuotaTopology {
             metrics,
             placementCheck(config));
 
+    final KStream<String, ClusterEvent> profiles =
+        events(
+            builder,
+            topics.profiles(),
+            PROFILE_VALUES,
+            TopologyNames.PROFILES_SOURCE,
+            TopologyNames.PROFILES_TO_EVENTS,
+            InputEvents::profile,
+            metrics,
+            placementCheck(config));
+
     // Results are written by the eviction executor keyed by pod, on no particular partition.
     final KStream<String, ClusterEvent> results =
         events(
@@ -141,7 +156,8 @@ public final class QuotaTopology {
 
     final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
-            .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS));
+            .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
+            .merge(profiles, Named.as(TopologyNames.MERGE_PROFILE_EVENTS));
     final KStream<String, ClusterEvent> events;
     if (partitionedByCluster(config)) {
       // Inputs already partitioned by cluster need no hop: each task reads whole clusters. Only

@@ -15,6 +15,9 @@ public final class TopologyNames {
   /** Source of nodes.v1. */
   public static final String NODES_SOURCE = "nodes-source";
 
+  /** Source of profiles.v1. */
+  public static final String PROFILES_SOURCE = "profiles-source";
+
   /** Source of eviction-results.v1. */
   public static final String EVICTION_RESULTS_SOURCE = "eviction-results-source";
 
@@ -27,6 +30,9 @@ public final class TopologyNames {
   /** Validates node records and wraps them into cluster events. */
   public static final String NODES_TO_EVENTS = "nodes-to-cluster-events";
 
+  /** Validates profile records and wraps them into cluster events. */
+  public static final String PROFILES_TO_EVENTS = "profiles-to-cluster-events";
+
   /** Validates eviction results and wraps them into cluster events. */
   public static final String EVICTION_RESULTS_TO_EVENTS = "eviction-results-to-cluster-events";
 
@@ -35,6 +41,9 @@ public final class TopologyNames {
 
   /** Merges in the node event stream. */
   public static final String MERGE_EVENTS = "merge-cluster-events";
+
+  /** Merges in the profile event stream. */
+  public static final String MERGE_PROFILE_EVENTS = "merge-profile-events";
 
   /** Merges in the eviction result events. */
   public static final String MERGE_EVICTION_RESULTS = "merge-eviction-result-events";

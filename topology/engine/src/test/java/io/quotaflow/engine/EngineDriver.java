@@ -16,7 +16,9 @@ import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
@@ -58,6 +60,7 @@ final class EngineDriver implements AutoCloseable {
   private TestInputTopic<PodKey, PodState> pods;
   private TestInputTopic<QuotaKey, QuotaSpec> quotas;
   private TestInputTopic<NodeKey, NodeState> nodes;
+  private TestInputTopic<ProfileKey, QuotaProfileSpec> profiles;
   private TestInputTopic<PodKey, EvictionResult> evictionResults;
   private TestOutputTopic<QuotaKey, GroupRuntime> runtime;
   private TestOutputTopic<PodKey, PodQuotaClass> podClasses;
@@ -108,6 +111,7 @@ final class EngineDriver implements AutoCloseable {
     pods = input(topics.pods());
     quotas = input(topics.quotas());
     nodes = input(topics.nodes());
+    profiles = input(topics.profiles());
     evictionResults = input(topics.evictionResults());
     runtime = output(topics.runtime());
     podClasses = output(topics.podClasses());
@@ -174,6 +178,12 @@ final class EngineDriver implements AutoCloseable {
   EngineDriver deleteNode(final String cluster, final String name) {
     nodes.pipeInput(new NodeKey(cluster, name), (NodeState) null, publishedAt());
     model.deleteNode(cluster, name);
+    return this;
+  }
+
+  /** An ElasticQuotaProfile on profiles.v1 (the input model does not know profiles). */
+  EngineDriver putProfile(final String cluster, final String name, final QuotaProfileSpec spec) {
+    profiles.pipeInput(new ProfileKey(cluster, name), spec, publishedAt());
     return this;
   }
 

@@ -60,6 +60,7 @@ public final class ElasticQuotaAdapter {
             .min(resources(spec.get("min"), "spec.min", problems))
             .max(resources(spec.get("max"), "spec.max", problems))
             .namespaces(namespaces(annotations.get(QuotaLabels.NAMESPACES), problems))
+            .treeId(labels.getOrDefault(QuotaLabels.TREE_ID, "").trim())
             .allowForceUpdate(
                 "true".equals(labels.get(QuotaLabels.ALLOW_FORCE_UPDATE))
                     || "true".equals(annotations.get(QuotaLabels.ALLOW_FORCE_UPDATE)))

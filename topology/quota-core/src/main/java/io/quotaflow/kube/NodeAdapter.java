@@ -9,12 +9,13 @@ import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.SpecProblem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads a Kubernetes {@link Node} as a {@link QuotaNode}: {@code status.allocatable}, the Ready
- * condition, {@code spec.unschedulable} and {@code metadata.deletionTimestamp}. Pure: no I/O. An
- * allocatable quantity that cannot be read becomes a {@link SpecProblem} and its dimension is left
- * out.
+ * condition, {@code spec.unschedulable}, {@code metadata.deletionTimestamp} and the labels (for
+ * ElasticQuotaProfile node selectors). Pure: no I/O. An allocatable quantity that cannot be read
+ * becomes a {@link SpecProblem} and its dimension is left out.
  */
 public final class NodeAdapter {
 
@@ -38,7 +39,9 @@ public final class NodeAdapter {
     final boolean schedulable = !Boolean.TRUE.equals(spec.getUnschedulable());
     final boolean deleting =
         meta.getDeletionTimestamp() != null && !meta.getDeletionTimestamp().isEmpty();
-    return new QuotaNode(name, allocatable.values(), ready, schedulable, deleting, problems);
+    final Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
+    return new QuotaNode(
+        name, allocatable.values(), ready, schedulable, deleting, problems, labels);
   }
 
   private static boolean isReadyTrue(NodeCondition condition) {

@@ -65,6 +65,18 @@ public final class QuotaLabels {
    */
   public static final String RESERVATION_STATUS = "quotaflow.io/reservation-status";
 
+  /**
+   * ElasticQuota label: the quota tree (one per ElasticQuotaProfile) the group belongs to; a group
+   * without it is in its parent's tree. Also read on a profile: the tree's id when set.
+   */
+  public static final String TREE_ID = KOORDINATOR_PREFIX + "tree-id";
+
+  /** ElasticQuota label Koordinator's profile controller puts on a tree's root group. */
+  public static final String IS_ROOT = KOORDINATOR_PREFIX + "is-root";
+
+  /** ElasticQuota label Koordinator's profile controller puts on a tree's root: the profile. */
+  public static final String PROFILE = KOORDINATOR_PREFIX + "profile";
+
   /** Pod label: the group the pod is charged to. */
   public static final String QUOTA_NAME = KOORDINATOR_PREFIX + "name";
 

@@ -22,6 +22,8 @@ import java.util.Optional;
  * @param problems fields that could not be read; the group exists but may be invalid (SPEC 9)
  * @param reservation the node reservation (quotaflow.io/reservation); empty when not annotated. It
  *     never affects the group's quota: an unreadable one carries its own problems
+ * @param treeId the label {@code quota.scheduling.koordinator.sh/tree-id}: the quota tree (one per
+ *     ElasticQuotaProfile) the group belongs to; empty when not labelled (the parent's tree)
  * @param allowForceUpdate {@code allow-force-update: "true"}: the quota webhook does not check the
  *     children's min sums of a change of this group
  * @param maxStrictCheckKeys the resource names whose max the quota webhook keeps at or above used
@@ -40,6 +42,7 @@ public record QuotaGroup(
     List<String> namespaces,
     List<SpecProblem> problems,
     Optional<ReservationSpec> reservation,
+    String treeId,
     boolean allowForceUpdate,
     List<String> maxStrictCheckKeys) {
 
@@ -54,10 +57,14 @@ public record QuotaGroup(
     namespaces = List.copyOf(namespaces);
     problems = List.copyOf(problems);
     Objects.requireNonNull(reservation, "reservation");
+    Objects.requireNonNull(treeId, "treeId");
     maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
   }
 
-  /** A group without the webhook switches: the fields the quota tree and reservations read. */
+  /**
+   * A group without a tree-id label nor the webhook switches: the fields the quota tree and
+   * reservations read.
+   */
   public QuotaGroup(
       String name,
       String parent,
@@ -84,6 +91,7 @@ public record QuotaGroup(
         namespaces,
         problems,
         reservation,
+        "",
         false,
         List.of());
   }
@@ -131,6 +139,7 @@ public record QuotaGroup(
             .allowLent(allowLent)
             .namespaces(namespaces)
             .problems(problems)
+            .treeId(treeId)
             .allowForceUpdate(allowForceUpdate)
             .maxStrictCheckKeys(maxStrictCheckKeys);
     sharedWeight.ifPresent(builder::sharedWeight);
@@ -154,6 +163,7 @@ public record QuotaGroup(
     private List<String> namespaces = List.of();
     private final List<SpecProblem> problems = new ArrayList<>();
     private Optional<ReservationSpec> reservation = Optional.empty();
+    private String treeId = "";
     private boolean allowForceUpdate;
     private List<String> maxStrictCheckKeys = List.of();
 
@@ -227,6 +237,11 @@ public record QuotaGroup(
       return this;
     }
 
+    public Builder treeId(String treeId) {
+      this.treeId = treeId;
+      return this;
+    }
+
     public Builder allowForceUpdate(boolean allowForceUpdate) {
       this.allowForceUpdate = allowForceUpdate;
       return this;
@@ -251,6 +266,7 @@ public record QuotaGroup(
           namespaces,
           problems,
           reservation,
+          treeId,
           allowForceUpdate,
           maxStrictCheckKeys);
     }

@@ -1,6 +1,7 @@
 package io.quotaflow.quota;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -13,6 +14,7 @@ import java.util.Objects;
  * @param schedulable spec.unschedulable is not true
  * @param deleting metadata.deletionTimestamp is set
  * @param problems fields that could not be read
+ * @param labels metadata.labels: what an ElasticQuotaProfile's node selector matches
  */
 public record QuotaNode(
     String name,
@@ -20,12 +22,25 @@ public record QuotaNode(
     boolean ready,
     boolean schedulable,
     boolean deleting,
-    List<SpecProblem> problems) {
+    List<SpecProblem> problems,
+    Map<String, String> labels) {
 
   public QuotaNode {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(allocatable, "allocatable");
     problems = List.copyOf(problems);
+    labels = Map.copyOf(labels);
+  }
+
+  /** A node without labels. */
+  public QuotaNode(
+      String name,
+      ResourceList allocatable,
+      boolean ready,
+      boolean schedulable,
+      boolean deleting,
+      List<SpecProblem> problems) {
+    this(name, allocatable, ready, schedulable, deleting, problems, Map.of());
   }
 
   /** A ready, schedulable node that is not being deleted. */

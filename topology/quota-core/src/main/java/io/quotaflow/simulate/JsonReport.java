@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.TreeSnapshot;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -31,6 +33,48 @@ final class JsonReport {
   static String render(TreeSnapshot snapshot, Map<String, ReservationStatus> reservations) {
     try {
       return JSON.writeValueAsString(toJson(snapshot, reservations)) + "\n";
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The JSON of a cluster with ElasticQuotaProfiles: the default tree's {@code total}, then {@code
+   * quotas} and {@code pods} of every tree, each quota with its {@code tree}, and {@code trees}:
+   * each tree's id, profile, root, ratio and total.
+   */
+  static String render(List<TreeReport> trees) {
+    final ObjectNode report = NODES.objectNode();
+    report.set("total", StatusJson.resources(trees.get(0).tree().snapshot().total()));
+    final ArrayNode quotas = report.putArray("quotas");
+    final ArrayNode pods = report.putArray("pods");
+    final ArrayNode treeList = report.putArray("trees");
+    for (final TreeReport tree : trees) {
+      final TreeSnapshot snapshot = tree.tree().snapshot();
+      for (final GroupStatus group : snapshot.groups()) {
+        final ObjectNode quota =
+            StatusJson.quota(group, Optional.ofNullable(tree.reservations().get(group.name())));
+        quota.put("tree", tree.tree().tree());
+        quotas.add(quota);
+      }
+      snapshot.pods().forEach(pod -> pods.add(StatusJson.pod(pod)));
+      final ObjectNode entry = treeList.addObject();
+      entry.put("tree", tree.tree().tree());
+      if (tree.tree().profile().isPresent()) {
+        entry.put("profile", tree.tree().profile().get().name());
+        entry.put("root", tree.tree().profile().get().quotaName());
+        entry.put("resourceRatio", tree.tree().profile().get().ratio().toString());
+      } else {
+        entry.putNull("profile");
+        entry.put("root", SpecialGroups.ROOT);
+        entry.putNull("resourceRatio");
+      }
+      final ArrayNode nodes = entry.putArray("nodes");
+      tree.tree().inputs().nodes().stream().map(n -> n.name()).sorted().forEach(nodes::add);
+      entry.set("total", StatusJson.resources(snapshot.total()));
+    }
+    try {
+      return JSON.writeValueAsString(report) + "\n";
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }

@@ -4,8 +4,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.kube.ElasticQuotaAdapter;
+import io.quotaflow.kube.ElasticQuotaProfileAdapter;
+import io.quotaflow.kube.ElasticQuotaProfileApi;
 import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.kube.PodAdapter;
+import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
@@ -56,7 +59,8 @@ final class ManifestInputs {
         rejectProblems(manifest, quotaNode.problems(), false, warnings);
         unique(seen, manifest, "Node " + quotaNode.name(), quotaNode.name());
         nodes.add(quotaNode);
-      } else if (manifest.object() instanceof GenericKubernetesResource quota) {
+      } else if (manifest.object() instanceof GenericKubernetesResource quota
+          && !isProfile(quota)) {
         final QuotaGroup group = ElasticQuotaAdapter.toQuotaGroup(quota);
         rejectProblems(manifest, group.problems(), true, warnings);
         // An unreadable reservation is reported on the group too, as invalid: here a warning.
@@ -76,6 +80,41 @@ final class ManifestInputs {
       }
     }
     return new ClusterInputs(groups, pods, nodes);
+  }
+
+  /**
+   * The ElasticQuotaProfiles among {@code manifests}. A profile's unreadable field is a warning
+   * here: the engine reports it on the tree's root group, which is computed as invalid.
+   */
+  static List<QuotaProfile> profiles(List<Manifest> manifests, Consumer<String> warnings)
+      throws BadInputException {
+    final List<QuotaProfile> profiles = new ArrayList<>();
+    final Map<String, Manifest> seen = new HashMap<>();
+    for (final Manifest manifest : manifests) {
+      if (manifest.object() instanceof GenericKubernetesResource resource && isProfile(resource)) {
+        final QuotaProfile profile = ElasticQuotaProfileAdapter.toQuotaProfile(resource);
+        if (profile.name().isEmpty()) {
+          throw BadInputException.inField(
+              manifest, "metadata.name", "an ElasticQuotaProfile needs a name");
+        }
+        for (final SpecProblem problem : profile.problems()) {
+          warnings.accept(
+              manifest.location()
+                  + " ("
+                  + manifest.describe()
+                  + "): "
+                  + problem
+                  + "; the tree's root is invalid");
+        }
+        unique(seen, manifest, "ElasticQuotaProfile " + profile.name(), profile.name());
+        profiles.add(profile);
+      }
+    }
+    return profiles;
+  }
+
+  private static boolean isProfile(GenericKubernetesResource resource) {
+    return ElasticQuotaProfileApi.isProfile(resource.getApiVersion(), resource.getKind());
   }
 
   private static void rejectProblems(

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.kube.ElasticQuotaApi;
+import io.quotaflow.kube.ElasticQuotaProfileApi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -40,9 +41,10 @@ import java.util.stream.Stream;
  * when it starts with <code>{</code>), so that {@code kubectl get ... -o yaml} can be piped in.
  *
  * <p>Only the kinds quotaflow computes with are returned: ElasticQuota ({@value
- * ElasticQuotaApi#API_VERSION}), Pod and Node ({@code v1}). Any other object is skipped with a
- * warning. Anything that cannot be read is a {@link BadInputException} naming the file, the
- * document and, where it applies, the field.
+ * ElasticQuotaApi#API_VERSION}), ElasticQuotaProfile ({@value ElasticQuotaProfileApi#API_VERSION}),
+ * Pod and Node ({@code v1}). Any other object is skipped with a warning. Anything that cannot be
+ * read is a {@link BadInputException} naming the file, the document and, where it applies, the
+ * field.
  */
 public final class ManifestReader {
 
@@ -283,7 +285,8 @@ public final class ManifestReader {
     final String kind = node.path("kind").asText("");
     final String apiVersion = node.path("apiVersion").asText("");
     final Class<? extends HasMetadata> type;
-    if (ElasticQuotaApi.isElasticQuota(apiVersion, kind)) {
+    if (ElasticQuotaApi.isElasticQuota(apiVersion, kind)
+        || ElasticQuotaProfileApi.isProfile(apiVersion, kind)) {
       type = GenericKubernetesResource.class;
     } else if ("v1".equals(apiVersion) && "Pod".equals(kind)) {
       type = Pod.class;

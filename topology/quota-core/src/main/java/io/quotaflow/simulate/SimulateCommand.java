@@ -1,5 +1,9 @@
 package io.quotaflow.simulate;
 
+import io.quotaflow.profile.MultiTreeCalculator;
+import io.quotaflow.profile.MultiTreeCalculator.TreeResult;
+import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.reservation.ReservationCalculator;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.ClusterInputs;
@@ -11,6 +15,7 @@ import io.quotaflow.tree.TreeSnapshot;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,7 +30,8 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code simulate}: computes the quota tree of Kubernetes manifests (ElasticQuota, Pod and Node
- * objects in YAML or JSON files) without a cluster or Kafka, and prints it as a table or as JSON.
+ * objects in YAML or JSON files; with ElasticQuotaProfiles, one tree per profile beside the default
+ * tree) without a cluster or Kafka, and prints it as a table or as JSON.
  *
  * <p>Exit codes: 0 when the tree was computed (an invalid quota configuration is computed and
  * reported, not an error); 2 for bad input or a bad command line, with one message on stderr. With
@@ -132,13 +138,30 @@ public final class SimulateCommand implements Callable<Integer> {
       final Consumer<String> warnings = warning -> err.println("warning: " + warning);
       final List<Manifest> manifests = new ManifestReader(warnings, standardInput).read(paths);
       final ClusterInputs inputs = ManifestInputs.toClusterInputs(manifests, warnings);
-      final TreeSnapshot snapshot = QuotaCalculator.compute(inputs, options);
-      final Map<String, ReservationStatus> reservations =
-          ReservationCalculator.compute(inputs, snapshot, options);
-      out.print(
-          output == OutputFormat.JSON
-              ? JsonReport.render(snapshot, reservations)
-              : TableReport.render(snapshot, reservations));
+      final List<QuotaProfile> profiles = ManifestInputs.profiles(manifests, warnings);
+      if (profiles.isEmpty()) {
+        final TreeSnapshot snapshot = QuotaCalculator.compute(inputs, options);
+        final Map<String, ReservationStatus> reservations =
+            ReservationCalculator.compute(inputs, snapshot, options);
+        out.print(
+            output == OutputFormat.JSON
+                ? JsonReport.render(snapshot, reservations)
+                : TableReport.render(snapshot, reservations));
+      } else {
+        QuotaTrees.of(inputs, profiles, options)
+            .rejectedProfiles()
+            .forEach(
+                (name, reason) ->
+                    warnings.accept("ElasticQuotaProfile " + name + " heads no tree: " + reason));
+        final List<TreeReport> trees = new ArrayList<>();
+        for (final TreeResult tree : MultiTreeCalculator.compute(inputs, profiles, options)) {
+          trees.add(
+              new TreeReport(
+                  tree, ReservationCalculator.compute(tree.inputs(), tree.snapshot(), options)));
+        }
+        out.print(
+            output == OutputFormat.JSON ? JsonReport.render(trees) : TableReport.render(trees));
+      }
       out.flush();
       err.flush();
       return OK;

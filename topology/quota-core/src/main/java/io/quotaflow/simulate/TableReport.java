@@ -36,8 +36,29 @@ public final class TableReport {
    * has one in {@code reservations} (by group name).
    */
   public static String render(TreeSnapshot snapshot, Map<String, ReservationStatus> reservations) {
+    return render(snapshot, reservations, "Cluster total: ");
+  }
+
+  /**
+   * The trees of a cluster with ElasticQuotaProfiles, one after the other, each under a line that
+   * names it, with its total (times its ratio) and its own pods.
+   */
+  static String render(List<TreeReport> trees) {
     final StringBuilder out = new StringBuilder();
-    out.append("Cluster total: ").append(inline(snapshot.total())).append('\n');
+    for (final TreeReport tree : trees) {
+      if (out.length() > 0) {
+        out.append('\n');
+      }
+      out.append("=== ").append(tree.heading()).append('\n');
+      out.append(render(tree.tree().snapshot(), tree.reservations(), "Tree total: "));
+    }
+    return out.toString();
+  }
+
+  private static String render(
+      TreeSnapshot snapshot, Map<String, ReservationStatus> reservations, String totalLabel) {
+    final StringBuilder out = new StringBuilder();
+    out.append(totalLabel).append(inline(snapshot.total())).append('\n');
     out.append("(cpu in cores, memory in Gi; ")
         .append(NOT_SET)
         .append(": not set, a dimension without max is unbounded)\n\n");

@@ -37,6 +37,15 @@ public interface WhatIfInputs {
   Optional<ResourceList> ownRequest(String group);
 
   /**
+   * Whether group {@code name} is the root of a profile's quota tree (docs/semantics.md section
+   * 15): the what-if then stops below it and takes its runtime, the tree's total, as what it
+   * distributes, as the tree's own computation does. False where every group is in one tree.
+   */
+  default boolean headsTree(String name) {
+    return false;
+  }
+
+  /**
    * Inputs over one computed snapshot, the specifications it was computed from and each leaf's own
    * request (indexed once).
    */

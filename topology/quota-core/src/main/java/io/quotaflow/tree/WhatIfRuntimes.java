@@ -33,6 +33,11 @@ import java.util.TreeMap;
  * (unless they own pods, docs/semantics.md section 18) and groups without a complete status chain
  * get their current runtimes: a pending pod changes nothing there.
  *
+ * <p>In a cluster with several quota trees (docs/semantics.md section 15) the path of a group in a
+ * profile's tree ends below the tree's root, whose runtime (the tree's total) is what the top level
+ * distributes among the root's children: a pod borrows within its tree only. The root itself keeps
+ * its runtime.
+ *
  * <p>With the guarantee of allocated usage on (section 17) every floor is the min and each level
  * runs the distribution with the children's guaranteed amounts, which a pending pod does not
  * change.
@@ -63,15 +68,23 @@ public final class WhatIfRuntimes {
     final List<GroupStatus> chain = chain(inputs, group);
     final Map<String, ResourceList> current = new LinkedHashMap<>();
     chain.forEach(status -> current.put(status.name(), status.runtime()));
+    // A profile tree's root (section 15) is the top of the what-if: its runtime is the tree's
+    // total.
+    final Optional<GroupStatus> treeRoot =
+        chain.size() > 1 && inputs.headsTree(chain.get(chain.size() - 1).name())
+            ? Optional.of(chain.remove(chain.size() - 1))
+            : Optional.empty();
     if (chain.isEmpty()
-        || !reachesRoot(chain)
+        || !reachesRoot(chain, treeRoot)
         || SpecialGroups.isSpecial(group)
+        || inputs.headsTree(group)
         || !chain.get(0).valid()
         || (chain.get(0).parentGroup() && !options.parentPods())
         || extra.isEmpty()) {
       return Collections.unmodifiableMap(current);
     }
-    final Optional<GroupStatus> root = inputs.status(SpecialGroups.ROOT);
+    final Optional<GroupStatus> root =
+        treeRoot.isPresent() ? treeRoot : inputs.status(SpecialGroups.ROOT);
     final List<QuotaGroup> specs = new ArrayList<>();
     for (final GroupStatus status : chain) {
       final Optional<QuotaGroup> spec = inputs.spec(status.name());
@@ -102,8 +115,9 @@ public final class WhatIfRuntimes {
     return chain;
   }
 
-  private static boolean reachesRoot(List<GroupStatus> chain) {
-    return SpecialGroups.ROOT.equals(chain.get(chain.size() - 1).parent());
+  private static boolean reachesRoot(List<GroupStatus> chain, Optional<GroupStatus> treeRoot) {
+    final String top = treeRoot.map(GroupStatus::name).orElse(SpecialGroups.ROOT);
+    return top.equals(chain.get(chain.size() - 1).parent());
   }
 
   /** One what-if along one ancestor path. */
@@ -136,7 +150,7 @@ public final class WhatIfRuntimes {
 
     Map<String, ResourceList> compute(ResourceList extra) {
       for (int i = 0; i < chain.size(); i++) {
-        final String parent = i + 1 < chain.size() ? chain.get(i + 1).name() : SpecialGroups.ROOT;
+        final String parent = i + 1 < chain.size() ? chain.get(i + 1).name() : root.name();
         siblings.add(participants(parent));
       }
       final int levels = chain.size();
@@ -159,7 +173,8 @@ public final class WhatIfRuntimes {
           final boolean parentIsRoot = i + 1 == levels;
           final GroupStatus parent = parentIsRoot ? root : chain.get(i + 1);
           final boolean parentTracks =
-              parentIsRoot || parent.trackedDimensions().contains(dimension);
+              (parentIsRoot && SpecialGroups.ROOT.equals(root.name()))
+                  || parent.trackedDimensions().contains(dimension);
           final long available =
               parentIsRoot
                   ? root.runtime().get(dimension)
@@ -308,13 +323,17 @@ public final class WhatIfRuntimes {
       return runtime[self];
     }
 
-    /** The valid normal children of {@code parent}, by name: who takes part in its split. */
+    /**
+     * The valid normal children of {@code parent}, by name: who takes part in its split. The roots
+     * of profile trees are computed in their own trees, never in the default tree's split.
+     */
     private List<GroupStatus> participants(String parent) {
       final List<GroupStatus> result = new ArrayList<>();
       for (final GroupStatus child : inputs.children(parent)) {
         if (child.valid()
             && parent.equals(child.parent())
-            && !SpecialGroups.isSpecial(child.name())) {
+            && !SpecialGroups.isSpecial(child.name())
+            && !inputs.headsTree(child.name())) {
           result.add(child);
         }
       }

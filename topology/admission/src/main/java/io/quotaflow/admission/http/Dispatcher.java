@@ -119,7 +119,12 @@ final class Dispatcher {
         return only("GET", call, "query-clusters", this::clusters);
       }
       if (parts.length == 5 && valid(parts[3]) && parts[4].equals("quotas")) {
-        final QueryApi.Tree tree = new QueryApi.Tree();
+        final QueryApi.Tree tree;
+        try {
+          tree = QueryApi.Tree.of(call.query());
+        } catch (BadRequestException e) {
+          return new Routed("query-tree", Answer.error(400, e.getMessage(), "bad-request"));
+        }
         return only("GET", call, tree.name(), c -> cluster(tree, parts[3], c, false));
       }
       if (parts.length == 6 && valid(parts[3]) && parts[4].equals("quotas") && valid(parts[5])) {

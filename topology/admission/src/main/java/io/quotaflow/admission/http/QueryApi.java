@@ -5,8 +5,9 @@ import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.tree.GroupStatus;
 import java.util.List;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
-/** The read-only query API over a cluster's state: the tree, and one group with its pods. */
+/** The read-only query API over a cluster's state: the trees, and one group with its pods. */
 final class QueryApi {
 
   private QueryApi() {}
@@ -45,16 +46,58 @@ final class QueryApi {
     }
   }
 
-  /** {@code GET /api/v1/clusters/{cluster}/quotas}. */
+  /**
+   * {@code GET /api/v1/clusters/{cluster}/quotas}, optionally {@code ?tree=ID}: only the groups of
+   * that quota tree (docs/semantics.md section 15).
+   */
   static final class Tree extends Query {
-    Tree() {
+    // A tree id is a profile's name or tree-id label: a Kubernetes name or label value.
+    private static final Pattern TREE_ID =
+        Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,251}[A-Za-z0-9])?");
+
+    private final Optional<String> tree;
+
+    Tree(Optional<String> tree) {
       super("query-tree");
+      this.tree = tree;
+    }
+
+    /** The endpoint for a query string; {@code tree} is the only parameter read. */
+    static Tree of(String query) throws BadRequestException {
+      final String tree = ViewApi.params(query).get("tree");
+      if (tree == null) {
+        return new Tree(Optional.empty());
+      }
+      if (!TREE_ID.matcher(tree).matches()) {
+        throw new BadRequestException(
+            "tree must be a quota tree id (a profile's name or tree-id label, e.g. default);"
+                + " got \""
+                + tree
+                + "\"");
+      }
+      return new Tree(Optional.of(tree));
     }
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView view) {
+      final List<String> trees = view.trees();
+      if (tree.isPresent() && !trees.contains(tree.get())) {
+        return Answer.error(
+            404,
+            "cluster "
+                + cluster
+                + " has no quota tree "
+                + tree.get()
+                + " (its trees: "
+                + String.join(", ", trees)
+                + ")",
+            "not-found");
+      }
       final List<GroupStatus> groups = view.groups();
-      return Answer.json(200, QuotaJson.tree(cluster, groups, view.reservations()), "ok");
+      return Answer.json(
+          200,
+          QuotaJson.tree(cluster, groups, view.reservations(), QuotaJson.Trees.of(view), tree),
+          "ok");
     }
   }
 
@@ -80,7 +123,8 @@ final class QueryApi {
               cluster,
               status.get(),
               view.podsOf(group),
-              Optional.ofNullable(view.reservations().get(group))),
+              Optional.ofNullable(view.reservations().get(group)),
+              QuotaJson.Trees.of(view)),
           "ok");
     }
   }

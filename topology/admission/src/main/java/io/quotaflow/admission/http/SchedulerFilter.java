@@ -8,9 +8,11 @@ import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.kube.PodAdapter;
+import io.quotaflow.profile.NodePools;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.reservation.LockedNodes;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +36,10 @@ import java.util.Optional;
  * quota passes every candidate except the nodes another group's reservation locks, which fail as
  * unresolvable with a reason naming that group. Pods of excluded namespaces, of the system group
  * and of DaemonSets pass locked nodes too, and so does every pod in {@code warn} mode.
+ *
+ * <p>Quota trees per node pool (docs/semantics.md section 15): a pod whose group is in a profile's
+ * tree fails, as unresolvable, every candidate outside the nodes its profile selects, with a reason
+ * naming the tree, the profile and the group; the same pods as above are exempt.
  */
 final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
 
@@ -44,12 +50,14 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
    * @param nodeList the {@code Nodes} object when sent
    * @param nodeNames the {@code NodeNames} when sent
    * @param candidates every candidate node's name, in the order sent
+   * @param sentLabels the labels of each node sent in {@code Nodes}, by name
    */
   record Args(
       Pod pod,
       Optional<ObjectNode> nodeList,
       Optional<List<String>> nodeNames,
-      List<String> candidates) {}
+      List<String> candidates,
+      Map<String, Map<String, String>> sentLabels) {}
 
   private final PodCheck check;
 
@@ -76,6 +84,7 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
       throw new BadRequestException("ExtenderArgs.Pod.metadata.name is missing");
     }
     final List<String> candidates = new ArrayList<>();
+    final Map<String, Map<String, String>> sentLabels = new HashMap<>();
     final JsonNode nodes = root.get("Nodes");
     Optional<ObjectNode> nodeList = Optional.empty();
     if (nodes != null && !nodes.isNull()) {
@@ -88,6 +97,14 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
           throw new BadRequestException("a node of ExtenderArgs.Nodes has no metadata.name");
         }
         candidates.add(name.asText());
+        final JsonNode labels = item.path("metadata").path("labels");
+        if (labels.isObject()) {
+          final Map<String, String> read = new HashMap<>();
+          labels
+              .fields()
+              .forEachRemaining(label -> read.put(label.getKey(), label.getValue().asText()));
+          sentLabels.put(name.asText(), Map.copyOf(read));
+        }
       }
       nodeList = Optional.of((ObjectNode) nodes);
     }
@@ -112,7 +129,7 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
     if (nodeList.isEmpty() && nodeNames.isEmpty()) {
       throw new BadRequestException("ExtenderArgs has neither Nodes nor NodeNames");
     }
-    return new Args(pod, nodeList, nodeNames, List.copyOf(candidates));
+    return new Args(pod, nodeList, nodeNames, List.copyOf(candidates), Map.copyOf(sentLabels));
   }
 
   @Override
@@ -122,15 +139,28 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
     if (verdict.outcome() == PodCheck.Outcome.ALLOWED
         && check.config().mode() == AdmissionMode.ENFORCE
         && !isDaemonSetPod(args.pod())) {
-      final LockedNodes locks = view.lockedNodes();
       final Map<String, String> refused = new LinkedHashMap<>();
+      final NodePools pools = view.nodePools();
+      if (!pools.isEmpty()) {
+        final String tree = view.treeOf(verdict.group());
+        for (final String node : args.candidates()) {
+          pools
+              .refusal(verdict.group(), tree, node, labels(args, node, view))
+              .ifPresent(reason -> refused.put(node, reason));
+        }
+      }
+      final boolean outsidePool = !refused.isEmpty();
+      final LockedNodes locks = view.lockedNodes();
       if (!locks.isEmpty()) {
         for (final String node : args.candidates()) {
-          locks.refusal(verdict.group(), node).ifPresent(reason -> refused.put(node, reason));
+          if (!refused.containsKey(node)) {
+            locks.refusal(verdict.group(), node).ifPresent(reason -> refused.put(node, reason));
+          }
         }
       }
       if (!refused.isEmpty()) {
-        return Answer.json(200, failSome(args, refused), "locked-nodes");
+        return Answer.json(
+            200, failSome(args, refused), outsidePool ? "outside-pool" : "locked-nodes");
       }
     }
     if (verdict.outcome() != PodCheck.Outcome.DENIED) {
@@ -162,7 +192,16 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
     return StaleAnswers.filter(answer, cluster, staleness, reason);
   }
 
-  /** A pod of a DaemonSet runs on every node it selects, locked or not. */
+  /**
+   * A candidate's labels: those the scheduler sent with the node (the freshest), else those the
+   * engine last read.
+   */
+  private static Optional<Map<String, String>> labels(Args args, String node, ClusterView view) {
+    final Map<String, String> sent = args.sentLabels().get(node);
+    return sent != null ? Optional.of(sent) : view.nodeLabels(node);
+  }
+
+  /** A pod of a DaemonSet runs on every node it selects, locked or outside its pool. */
   private static boolean isDaemonSetPod(Pod pod) {
     return pod.getMetadata().getOwnerReferences() != null
         && pod.getMetadata().getOwnerReferences().stream()

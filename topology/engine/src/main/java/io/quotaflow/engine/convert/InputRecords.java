@@ -1,5 +1,8 @@
 package io.quotaflow.engine.convert;
 
+import io.quotaflow.profile.NodeSelector;
+import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.profile.ResourceRatio;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
@@ -9,9 +12,14 @@ import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.schemas.FieldProblem;
+import io.quotaflow.schemas.LabelOperator;
+import io.quotaflow.schemas.LabelRequirement;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -50,7 +58,11 @@ public final class InputRecords {
         spec.getBorrowingLimit().map(InputRecords::resources),
         spec.getNamespaces(),
         problems(spec.getProblems()),
-        spec.getReservation().map(ReservationRecords::spec));
+        spec.getReservation().map(ReservationRecords::spec),
+        spec.getTreeId(),
+        // The webhook switches are read by the quota webhook from the object, never by the engine.
+        false,
+        List.of());
   }
 
   /** The node {@code name} as the core sees it. */
@@ -61,7 +73,58 @@ public final class InputRecords {
         state.getReady(),
         state.getSchedulable(),
         state.getDeleting(),
-        problems(state.getProblems()));
+        problems(state.getProblems()),
+        state.getLabels());
+  }
+
+  /** The ElasticQuotaProfile {@code name} as the core sees it. */
+  public static QuotaProfile profile(final String name, final QuotaProfileSpec spec) {
+    final List<SpecProblem> problems = new ArrayList<>(problems(spec.getProblems()));
+    ResourceRatio ratio = ResourceRatio.ONE;
+    final String written = spec.getResourceRatio().orElse("").trim();
+    if (!written.isEmpty()) {
+      try {
+        ratio = new ResourceRatio(new BigDecimal(written));
+      } catch (NumberFormatException e) {
+        problems.add(new SpecProblem("spec.resourceRatio", "\"" + written + "\" is not a number"));
+      }
+    }
+    final List<NodeSelector.Requirement> expressions = new ArrayList<>();
+    for (final LabelRequirement requirement : spec.getNodeSelector().getMatchExpressions()) {
+      final NodeSelector.Operator operator = operator(requirement.getOperator());
+      if (operator == null) {
+        // An operator this engine does not know selects no node.
+        expressions.add(
+            new NodeSelector.Requirement(
+                requirement.getKey(), NodeSelector.Operator.IN, List.of()));
+        problems.add(
+            new SpecProblem(
+                "spec.nodeSelector.matchExpressions",
+                "unknown operator for " + requirement.getKey()));
+      } else {
+        expressions.add(
+            new NodeSelector.Requirement(requirement.getKey(), operator, requirement.getValues()));
+      }
+    }
+    return new QuotaProfile(
+        name,
+        spec.getTreeId(),
+        // The webhook switches are read by the quota webhook from the object, never by the engine.
+        spec.getQuotaName(),
+        spec.getQuotaLabels(),
+        ratio,
+        new NodeSelector(spec.getNodeSelector().getMatchLabels(), expressions),
+        problems);
+  }
+
+  private static NodeSelector.Operator operator(final LabelOperator operator) {
+    return switch (operator) {
+      case IN -> NodeSelector.Operator.IN;
+      case NOT_IN -> NodeSelector.Operator.NOT_IN;
+      case EXISTS -> NodeSelector.Operator.EXISTS;
+      case DOES_NOT_EXIST -> NodeSelector.Operator.DOES_NOT_EXIST;
+      case UNKNOWN -> null;
+    };
   }
 
   /** A resource map of a record as a list. */

@@ -1,5 +1,6 @@
 package io.quotaflow.engine.convert;
 
+import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
@@ -40,6 +41,19 @@ public final class OutputRecords {
       final ResourceList ownRequest,
       final GroupReservation reservation,
       final Instant computedAt) {
+    return runtime(status, ownRequest, reservation, QuotaTrees.DEFAULT_TREE, computedAt);
+  }
+
+  /**
+   * The runtime record of a group status in quota tree {@code tree} (written as null for the
+   * default tree, so that clusters without profiles write what they always wrote).
+   */
+  public static GroupRuntime runtime(
+      final GroupStatus status,
+      final ResourceList ownRequest,
+      final GroupReservation reservation,
+      final String tree,
+      final Instant computedAt) {
     final boolean parentIsRoot =
         status.parent().isEmpty() || SpecialGroups.ROOT.equals(status.parent());
     return GroupRuntime.newBuilder()
@@ -61,6 +75,7 @@ public final class OutputRecords {
         .setReservation(reservation)
         .setGuaranteed(map(status.guaranteed()))
         .setComputedAt(computedAt)
+        .setTree(QuotaTrees.DEFAULT_TREE.equals(tree) ? null : tree)
         .build();
   }
 

@@ -139,6 +139,15 @@ public final class RuntimeQueries {
     return record == null ? Optional.empty() : Optional.of(OutputRecords.ownRequest(record));
   }
 
+  /**
+   * The quota tree of group {@code name} of {@code cluster} as its last runtime record says: the
+   * profile's tree id, or empty for the default tree and for a group without a record.
+   */
+  public Optional<String> treeOf(final String cluster, final String name) {
+    final GroupRuntime record = runtime.get(new GroupId(cluster, name));
+    return record == null ? Optional.empty() : record.getTree();
+  }
+
   /** Every group of {@code cluster}, by name; empty for a cluster this instance does not hold. */
   public List<GroupStatus> tree(final String cluster) {
     final List<GroupStatus> groups = new ArrayList<>();

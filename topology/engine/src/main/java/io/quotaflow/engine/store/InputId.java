@@ -6,9 +6,9 @@ import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
 /**
- * One input object of a cluster (a pod, a quota group or a node): the key of the {@code
- * cluster-inputs} store. Its serde orders keys by cluster first, so one cluster's inputs are one
- * prefix scan.
+ * One input object of a cluster (a pod, a quota group, a node or an ElasticQuotaProfile): the key
+ * of the {@code cluster-inputs} store. Its serde orders keys by cluster first, so one cluster's
+ * inputs are one prefix scan.
  *
  * @param cluster the cluster
  * @param kind which input topic the object comes from
@@ -43,10 +43,11 @@ public record InputId(String cluster, InputKind kind, String namespace, String n
     return new InputId(parts.get(0), InputKind.valueOf(parts.get(1)), parts.get(2), parts.get(3));
   }
 
-  /** The three kinds of input object. */
+  /** The kinds of input object. */
   public enum InputKind {
     POD,
     QUOTA,
-    NODE
+    NODE,
+    PROFILE
   }
 }

@@ -223,9 +223,16 @@ public final class ClusterAdmissions {
   private static void prefetch(WhatIfInputs state, String group, List<String> chain) {
     state.status(SpecialGroups.ROOT);
     state.ownRequest(group);
+    state.headsTree(group);
+    if (!chain.isEmpty()) {
+      state.headsTree(chain.get(chain.size() - 1));
+    }
     for (final String name : chain) {
       state.spec(name);
-      state.status(name).ifPresent(status -> state.children(status.parent()));
+      state
+          .status(name)
+          .ifPresent(
+              status -> state.children(status.parent()).forEach(c -> state.headsTree(c.name())));
     }
   }
 
@@ -254,6 +261,7 @@ public final class ClusterAdmissions {
     final Map<String, List<GroupStatus>> children = new HashMap<>();
     final Map<String, Optional<QuotaGroup>> quotas = new HashMap<>();
     final Map<String, Optional<ResourceList>> own = new HashMap<>();
+    final Map<String, Boolean> roots = new HashMap<>();
     return new WhatIfInputs() {
       @Override
       public Optional<GroupStatus> status(String name) {
@@ -273,6 +281,11 @@ public final class ClusterAdmissions {
       @Override
       public Optional<ResourceList> ownRequest(String group) {
         return own.computeIfAbsent(group, view::ownRequest);
+      }
+
+      @Override
+      public boolean headsTree(String name) {
+        return roots.computeIfAbsent(name, view::headsTree);
       }
     };
   }

@@ -1,5 +1,8 @@
 package io.quotaflow.admission.http.state;
 
+import io.quotaflow.profile.NodePools;
+import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
@@ -12,6 +15,7 @@ import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,6 +104,43 @@ public interface ClusterView {
 
   /** The pod {@code ref} as the engine last read it (priority, node, request), if known here. */
   default Optional<QuotaPod> podInput(PodRef ref) {
+    return Optional.empty();
+  }
+
+  /**
+   * The quota tree group {@code name} is in (docs/semantics.md section 15), as the engine last
+   * computed it; {@link QuotaTrees#DEFAULT_TREE} for a group outside every profile's tree or not
+   * known.
+   */
+  default String treeOf(String group) {
+    return QuotaTrees.DEFAULT_TREE;
+  }
+
+  /** The profile of each profile tree, by tree id; empty for a cluster without profiles. */
+  default Map<String, QuotaProfile> treeProfiles() {
+    return Map.of();
+  }
+
+  /** The cluster's trees: the default tree, then each profile's tree by id. */
+  default List<String> trees() {
+    final List<String> trees = new ArrayList<>();
+    trees.add(QuotaTrees.DEFAULT_TREE);
+    treeProfiles().keySet().stream().sorted().forEach(trees::add);
+    return trees;
+  }
+
+  /** Which nodes each tree's pods may run on: what the scheduler filter refuses outside a pool. */
+  default NodePools nodePools() {
+    return new NodePools(treeProfiles());
+  }
+
+  /** Whether group {@code name} is the root of a profile's tree (its {@code quotaName}). */
+  default boolean headsTree(String name) {
+    return treeProfiles().values().stream().anyMatch(profile -> profile.quotaName().equals(name));
+  }
+
+  /** The labels of node {@code name} as the engine last read them; empty when not known here. */
+  default Optional<Map<String, String>> nodeLabels(String name) {
     return Optional.empty();
   }
 

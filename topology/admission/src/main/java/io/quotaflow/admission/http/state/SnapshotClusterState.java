@@ -1,5 +1,7 @@
 package io.quotaflow.admission.http.state;
 
+import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
@@ -40,15 +42,42 @@ public final class SnapshotClusterState implements ClusterStateReader {
 
   /** Computes {@code inputs} and makes the result the state of {@code cluster}, held here. */
   public SnapshotClusterState put(String cluster, ClusterInputs inputs, QuotaOptions options) {
-    final ClusterQuotaState computed =
-        ClusterQuotaState.restore(
-            options, inputs, new TreeSnapshot(ResourceList.empty(), List.of(), List.of()));
-    computed.recompute();
-    final TreeSnapshot snapshot = computed.snapshot();
+    return put(cluster, inputs, List.of(), options);
+  }
+
+  /**
+   * Computes {@code inputs} with the quota trees of {@code profiles} (docs/semantics.md section
+   * 15), each tree on its own as the engine does, and makes the result the state of {@code
+   * cluster}.
+   */
+  public SnapshotClusterState put(
+      String cluster, ClusterInputs inputs, List<QuotaProfile> profiles, QuotaOptions options) {
+    final QuotaTrees trees = QuotaTrees.of(inputs, profiles, options);
+    final List<GroupStatus> groups = new ArrayList<>();
+    final List<PodAssignment> pods = new ArrayList<>();
     final Map<String, ResourceList> own = new HashMap<>();
-    for (final GroupStatus status : snapshot.groups()) {
-      computed.ownRequest(status.name()).ifPresent(request -> own.put(status.name(), request));
+    final Map<String, String> treeOf = new HashMap<>();
+    TreeSnapshot defaultTree = null;
+    for (final String tree : trees.trees()) {
+      final ClusterInputs treeInputs = profiles.isEmpty() ? inputs : trees.inputs(tree);
+      final ClusterQuotaState computed =
+          ClusterQuotaState.restore(
+              options, treeInputs, new TreeSnapshot(ResourceList.empty(), List.of(), List.of()));
+      computed.recompute();
+      final TreeSnapshot snapshot = computed.snapshot();
+      if (QuotaTrees.DEFAULT_TREE.equals(tree)) {
+        defaultTree = snapshot;
+      }
+      for (final GroupStatus status : snapshot.groups()) {
+        if (QuotaTrees.reports(tree, status.name())) {
+          groups.add(status);
+          treeOf.put(status.name(), tree);
+          computed.ownRequest(status.name()).ifPresent(request -> own.put(status.name(), request));
+        }
+      }
+      pods.addAll(snapshot.pods());
     }
+    final TreeSnapshot snapshot = new TreeSnapshot(defaultTree.total(), groups, pods);
     local.put(
         cluster,
         new SnapshotView(
@@ -56,7 +85,13 @@ public final class SnapshotClusterState implements ClusterStateReader {
             inputs,
             options,
             own,
-            ReservationCalculator.compute(inputs, snapshot, options)));
+            // Node reservations are planned over the default tree only (section 15).
+            ReservationCalculator.compute(
+                profiles.isEmpty() ? inputs : trees.inputs(QuotaTrees.DEFAULT_TREE),
+                defaultTree,
+                options),
+            treeOf,
+            QuotaTrees.acceptedTrees(profiles)));
     elsewhere.remove(cluster);
     return this;
   }
@@ -176,13 +211,21 @@ public final class SnapshotClusterState implements ClusterStateReader {
     private volatile Map<String, Instant> overUsedSince = Map.of();
     private final Map<String, ReservationStatus> reservations;
     private final LockedNodes lockedNodes;
+    private final Map<String, String> treeOf;
+    private final Map<String, QuotaProfile> treeProfiles;
+    private final Map<String, Map<String, String>> nodeLabels = new HashMap<>();
 
     SnapshotView(
         TreeSnapshot snapshot,
         ClusterInputs inputs,
         QuotaOptions options,
         Map<String, ResourceList> ownRequests,
-        Map<String, ReservationStatus> reservations) {
+        Map<String, ReservationStatus> reservations,
+        Map<String, String> treeOf,
+        Map<String, QuotaProfile> treeProfiles) {
+      this.treeOf = Map.copyOf(treeOf);
+      this.treeProfiles = Map.copyOf(treeProfiles);
+      inputs.nodes().forEach(node -> nodeLabels.put(node.name(), node.labels()));
       this.reservations = Map.copyOf(reservations);
       this.lockedNodes = LockedNodes.of(this.reservations);
       final List<QuotaGroup> quotas = inputs.groups();
@@ -270,6 +313,21 @@ public final class SnapshotClusterState implements ClusterStateReader {
     @Override
     public Optional<ClusterInputs> inputs() {
       return Optional.of(inputs);
+    }
+
+    @Override
+    public String treeOf(String group) {
+      return treeOf.getOrDefault(group, QuotaTrees.DEFAULT_TREE);
+    }
+
+    @Override
+    public Map<String, QuotaProfile> treeProfiles() {
+      return treeProfiles;
+    }
+
+    @Override
+    public Optional<Map<String, String>> nodeLabels(String name) {
+      return Optional.ofNullable(nodeLabels.get(name));
     }
   }
 }

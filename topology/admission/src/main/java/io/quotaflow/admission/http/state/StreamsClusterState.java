@@ -7,6 +7,8 @@ import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.KeyPrefixes;
+import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
@@ -55,15 +57,16 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StreamsClusterState implements ClusterStateReader {
 
-  /** One cluster's specifications, indexed by name and by parent. */
+  /** One cluster's specifications, indexed by name and by parent, and its profile trees. */
   private record Specs(
       Instant readAt,
       List<QuotaGroup> quotas,
       GroupDirectory directory,
       Map<String, QuotaGroup> byName,
-      Map<String, List<String>> childNames) {
+      Map<String, List<String>> childNames,
+      Map<String, QuotaProfile> treeProfiles) {
 
-    static Specs of(Instant readAt, List<QuotaGroup> quotas) {
+    static Specs of(Instant readAt, List<QuotaGroup> quotas, List<QuotaProfile> profiles) {
       final Map<String, QuotaGroup> byName = new HashMap<>();
       final Map<String, List<String>> childNames = new HashMap<>();
       for (final QuotaGroup quota : quotas) {
@@ -78,7 +81,8 @@ public final class StreamsClusterState implements ClusterStateReader {
           List.copyOf(quotas),
           GroupDirectory.of(quotas),
           Map.copyOf(byName),
-          Map.copyOf(children));
+          Map.copyOf(children),
+          QuotaTrees.acceptedTrees(profiles));
     }
   }
 
@@ -213,6 +217,7 @@ public final class StreamsClusterState implements ClusterStateReader {
     }
     final ReadOnlyKeyValueStore<InputId, ClusterEvent> inputs = inputStore();
     final List<QuotaGroup> quotas = new ArrayList<>();
+    final List<QuotaProfile> profiles = new ArrayList<>();
     try (KeyValueIterator<InputId, ClusterEvent> scan =
         inputs.prefixScan(cluster, KeyPrefixes.cluster())) {
       while (scan.hasNext()) {
@@ -221,10 +226,16 @@ public final class StreamsClusterState implements ClusterStateReader {
             && entry.value != null
             && entry.value.getValue().orElse(null) instanceof QuotaSpec spec) {
           quotas.add(InputRecords.group(entry.key.name(), spec));
+        } else if (entry.key.kind() == InputId.InputKind.PROFILE && entry.value != null) {
+          // A profile travels beside the value field of its event.
+          entry
+              .value
+              .getProfile()
+              .ifPresent(spec -> profiles.add(InputRecords.profile(entry.key.name(), spec)));
         }
       }
     }
-    final Specs fresh = Specs.of(now, quotas);
+    final Specs fresh = Specs.of(now, quotas, profiles);
     specs.put(cluster, fresh);
     return fresh;
   }
@@ -299,6 +310,31 @@ public final class StreamsClusterState implements ClusterStateReader {
               queries.group(cluster, name).ifPresent(children::add);
             }
             return children;
+          });
+    }
+
+    /** One read of the group's runtime record, which carries its tree. */
+    @Override
+    public String treeOf(String group) {
+      return read(() -> queries.treeOf(cluster, group).orElse(QuotaTrees.DEFAULT_TREE));
+    }
+
+    /** From the (cached) profiles: a profile changed less than {@code specTtl} ago may lag. */
+    @Override
+    public Map<String, QuotaProfile> treeProfiles() {
+      return read(() -> specs(cluster).treeProfiles());
+    }
+
+    /** One read of the node's input record. */
+    @Override
+    public Optional<Map<String, String>> nodeLabels(String name) {
+      return read(
+          () -> {
+            final ClusterEvent event =
+                inputStore().get(new InputId(cluster, InputId.InputKind.NODE, "", name));
+            return event != null && event.getValue().orElse(null) instanceof NodeState state
+                ? Optional.of(Map.copyOf(state.getLabels()))
+                : Optional.empty();
           });
     }
 

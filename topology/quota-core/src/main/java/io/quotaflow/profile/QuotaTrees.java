@@ -1,0 +1,525 @@
+package io.quotaflow.profile;
+
+import io.quotaflow.kube.QuotaLabels;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaNode;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecProblem;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.ClusterInputs;
+import io.quotaflow.tree.GroupDirectory;
+import io.quotaflow.tree.PodAccounting;
+import io.quotaflow.tree.QuotaOptions;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Which quota tree every input of one cluster belongs to (docs/semantics.md section 15), kept event
+ * by event. Each input change returns the changes of the trees it touches and nothing for the
+ * others, so a tree's state is only recomputed when its own inputs changed.
+ *
+ * <ul>
+ *   <li>An accepted profile is a tree, rooted at its quota name. The root is given the spec
+ *       Koordinator's profile controller writes: a parent that does not lend, with min = max = the
+ *       tree's total (its Ready selected nodes' allocatable times the ratio, rounded down), child
+ *       of the virtual root of its own tree; the spec of an ElasticQuota of that name is not read.
+ *   <li>A group is in the tree its {@code tree-id} label names, else in its parent's tree; a group
+ *       outside every profile's tree is in the {@link #DEFAULT_TREE}.
+ *   <li>A pod is in the tree of the group it resolves to (SPEC 4 over all the cluster's groups).
+ *   <li>Every node counts toward the default tree (as upstream, whose default tree keeps the whole
+ *       cluster); a Ready node that is not being deleted also counts toward each profile's tree
+ *       whose selector matches its labels.
+ * </ul>
+ *
+ * <p>Bad input (a ratio outside (0, 1], a selector matching no node, a tree-id naming no profile, a
+ * tree-id that differs from the parent's tree) becomes a problem on the group concerned, which the
+ * core then reports as invalid and freezes with its subtree: nothing else changes. Without profiles
+ * every input goes to the default tree unchanged. Not thread-safe.
+ */
+public final class QuotaTrees {
+
+  /** The tree of every group outside the profiles' trees: the cluster's classic tree. */
+  public static final String DEFAULT_TREE = "default";
+
+  private static final String PROFILE_FIELD = "ElasticQuotaProfile";
+
+  private final QuotaOptions options;
+  private final Map<String, QuotaProfile> profiles = new TreeMap<>();
+  private final Map<String, QuotaGroup> groups = new HashMap<>();
+  private final GroupDirectory directory = new GroupDirectory();
+  private final Map<PodRef, QuotaPod> pods = new HashMap<>();
+  private final Map<String, QuotaNode> nodes = new TreeMap<>();
+
+  // Accepted profiles by tree id, and the tree each root group heads.
+  private final Map<String, QuotaProfile> trees = new TreeMap<>();
+  private final Map<String, String> rootTree = new HashMap<>();
+  private final Map<String, String> rejectedProfiles = new TreeMap<>();
+
+  // What each tree was last given.
+  private final Map<String, Fed> fedGroups = new HashMap<>();
+  private final Map<PodRef, String> fedPods = new HashMap<>();
+  private final Map<String, Set<String>> fedNodes = new HashMap<>();
+
+  /** A group as its tree was given it. */
+  private record Fed(String tree, QuotaGroup spec) {}
+
+  public QuotaTrees(QuotaOptions options) {
+    this.options = Objects.requireNonNull(options, "options");
+  }
+
+  /** Every input of {@code inputs} and every profile, routed; for one-call computations. */
+  public static QuotaTrees of(
+      ClusterInputs inputs, List<QuotaProfile> profiles, QuotaOptions options) {
+    final QuotaTrees trees = new QuotaTrees(options);
+    profiles.forEach(trees::putProfile);
+    inputs.nodes().forEach(trees::putNode);
+    inputs.groups().forEach(trees::putGroup);
+    inputs.pods().forEach(trees::putPod);
+    return trees;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Inputs
+
+  public List<TreeOp> putProfile(QuotaProfile profile) {
+    profiles.put(profile.name(), profile);
+    return reshape(true);
+  }
+
+  public List<TreeOp> removeProfile(String name) {
+    return profiles.remove(name) == null ? List.of() : reshape(true);
+  }
+
+  public List<TreeOp> putGroup(QuotaGroup group) {
+    if (group.equals(groups.put(group.name(), group))) {
+      return List.of();
+    }
+    directory.put(group);
+    return reshape(false);
+  }
+
+  public List<TreeOp> removeGroup(String name) {
+    if (groups.remove(name) == null) {
+      return List.of();
+    }
+    directory.remove(name);
+    return reshape(false);
+  }
+
+  public List<TreeOp> putPod(QuotaPod pod) {
+    pods.put(pod.ref(), pod);
+    final String tree = podTree(pod);
+    final List<TreeOp> ops = new ArrayList<>();
+    final String old = fedPods.put(pod.ref(), tree);
+    if (old != null && !old.equals(tree)) {
+      ops.add(new TreeOp.RemovePod(old, pod.ref()));
+    }
+    ops.add(new TreeOp.PutPod(tree, pod));
+    return ops;
+  }
+
+  public List<TreeOp> removePod(PodRef ref) {
+    pods.remove(ref);
+    final String old = fedPods.remove(ref);
+    return old == null ? List.of() : List.of(new TreeOp.RemovePod(old, ref));
+  }
+
+  public List<TreeOp> putNode(QuotaNode node) {
+    nodes.put(node.name(), node);
+    final List<TreeOp> ops = new ArrayList<>();
+    routeNode(node.name(), ops);
+    ops.addAll(regroup());
+    return ops;
+  }
+
+  public List<TreeOp> removeNode(String name) {
+    if (nodes.remove(name) == null) {
+      return List.of();
+    }
+    final List<TreeOp> ops = new ArrayList<>();
+    routeNode(name, ops);
+    ops.addAll(regroup());
+    return ops;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Queries
+
+  /** The default tree and each accepted profile's tree, in id order after the default. */
+  public List<String> trees() {
+    final List<String> result = new ArrayList<>();
+    result.add(DEFAULT_TREE);
+    result.addAll(trees.keySet());
+    return result;
+  }
+
+  /** The profile of a tree; empty for the default tree or an unknown id. */
+  public Optional<QuotaProfile> profile(String tree) {
+    return Optional.ofNullable(trees.get(tree));
+  }
+
+  /** The tree a group is in (the default tree for a group not known). */
+  public String treeOfGroup(String name) {
+    final Fed fed = fedGroups.get(name);
+    return fed == null ? DEFAULT_TREE : fed.tree();
+  }
+
+  /** The tree a pod is in, if the pod is known. */
+  public Optional<String> treeOfPod(PodRef ref) {
+    return Optional.ofNullable(fedPods.get(ref));
+  }
+
+  /**
+   * Whether a node is in a tree's node pool: every node for the default tree, the nodes the
+   * profile's selector matches for another (Ready or not).
+   */
+  public boolean inPool(String tree, Map<String, String> nodeLabels) {
+    final QuotaProfile profile = trees.get(tree);
+    return profile == null || profile.nodeSelector().matches(nodeLabels);
+  }
+
+  /** Profiles that head no tree, by name, with the reason. */
+  public Map<String, String> rejectedProfiles() {
+    return Map.copyOf(rejectedProfiles);
+  }
+
+  /** What one tree holds: its groups (the root with the profile's spec), pods and nodes. */
+  public ClusterInputs inputs(String tree) {
+    final List<QuotaGroup> treeGroups = new ArrayList<>();
+    new TreeMap<>(fedGroups)
+        .forEach(
+            (name, fed) -> {
+              if (fed.tree().equals(tree)) {
+                treeGroups.add(fed.spec());
+              }
+            });
+    final List<QuotaPod> treePods = new ArrayList<>();
+    fedPods.forEach(
+        (ref, podTree) -> {
+          if (podTree.equals(tree)) {
+            treePods.add(pods.get(ref));
+          }
+        });
+    final List<QuotaNode> treeNodes = new ArrayList<>();
+    fedNodes.forEach(
+        (name, nodeTrees) -> {
+          if (nodeTrees.contains(tree)) {
+            treeNodes.add(nodes.get(name));
+          }
+        });
+    return new ClusterInputs(treeGroups, treePods, treeNodes);
+  }
+
+  /**
+   * Whether a tree reports a group's status: a profile's tree holds the special groups and the
+   * virtual root only as the frame the core computes in, so only the default tree reports them.
+   */
+  public static boolean reports(String tree, String group) {
+    return DEFAULT_TREE.equals(tree)
+        || !(SpecialGroups.ROOT.equals(group) || SpecialGroups.isSpecial(group));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Routing
+
+  /** After a profile or group change: which profiles head trees, then every group and pod. */
+  private List<TreeOp> reshape(boolean profilesChanged) {
+    final List<TreeOp> ops = new ArrayList<>();
+    if (profilesChanged) {
+      acceptProfiles();
+      // Nodes first: a new tree's state gets its nodes before its groups.
+      for (final String name : new ArrayList<>(nodes.keySet())) {
+        routeNode(name, ops);
+      }
+    }
+    ops.addAll(regroup());
+    for (final QuotaPod pod : pods.values()) {
+      final String tree = podTree(pod);
+      final String old = fedPods.put(pod.ref(), tree);
+      if (!tree.equals(old)) {
+        if (old != null) {
+          ops.add(new TreeOp.RemovePod(old, pod.ref()));
+        }
+        ops.add(new TreeOp.PutPod(tree, pod));
+      }
+    }
+    return ops;
+  }
+
+  private void acceptProfiles() {
+    trees.clear();
+    rootTree.clear();
+    rejectedProfiles.clear();
+    accept(profiles.values(), trees, rejectedProfiles);
+    trees.forEach((tree, profile) -> rootTree.put(profile.quotaName(), tree));
+  }
+
+  /**
+   * The profiles that head a tree, by tree id, as {@link #putProfile} accepts them: what a reader
+   * of the profiles alone (the admission plugin) needs to know which tree a root heads and which
+   * node pool a tree has.
+   */
+  public static Map<String, QuotaProfile> acceptedTrees(Collection<QuotaProfile> profiles) {
+    final Map<String, QuotaProfile> byName = new TreeMap<>();
+    profiles.forEach(profile -> byName.put(profile.name(), profile));
+    final Map<String, QuotaProfile> accepted = new TreeMap<>();
+    accept(byName.values(), accepted, new TreeMap<>());
+    return accepted;
+  }
+
+  /** Accepts {@code profiles} (in name order) into {@code trees}, the others into rejected. */
+  private static void accept(
+      Collection<QuotaProfile> profiles,
+      Map<String, QuotaProfile> trees,
+      Map<String, String> rejected) {
+    final Map<String, String> roots = new HashMap<>();
+    for (final QuotaProfile profile : profiles) {
+      final Optional<String> reason = rejection(profile, trees, roots);
+      if (reason.isPresent()) {
+        rejected.put(profile.name(), reason.get());
+      } else {
+        trees.put(profile.treeId(), profile);
+        roots.put(profile.quotaName(), profile.treeId());
+      }
+    }
+  }
+
+  /** Why a profile cannot head a tree (the earlier profile by name keeps a shared id or root). */
+  private static Optional<String> rejection(
+      QuotaProfile profile, Map<String, QuotaProfile> trees, Map<String, String> rootTree) {
+    if (profile.quotaName().isEmpty()) {
+      return Optional.of("spec.quotaName is empty: a tree needs a root group");
+    }
+    if (SpecialGroups.ROOT.equals(profile.quotaName())
+        || SpecialGroups.isSpecial(profile.quotaName())) {
+      return Optional.of(
+          "spec.quotaName " + profile.quotaName() + " is a special group of the default tree");
+    }
+    if (DEFAULT_TREE.equals(profile.treeId()) || profile.treeId().isEmpty()) {
+      return Optional.of("tree id \"" + profile.treeId() + "\" is reserved for the default tree");
+    }
+    final QuotaProfile sameTree = trees.get(profile.treeId());
+    if (sameTree != null) {
+      return Optional.of(
+          "tree id " + profile.treeId() + " is already the tree of profile " + sameTree.name());
+    }
+    final String sameRoot = rootTree.get(profile.quotaName());
+    if (sameRoot != null) {
+      return Optional.of(
+          "spec.quotaName "
+              + profile.quotaName()
+              + " is already the root of tree "
+              + sameRoot
+              + " (profile "
+              + trees.get(sameRoot).name()
+              + ")");
+    }
+    return Optional.empty();
+  }
+
+  /** Sends a node to the trees whose pool counts it, and takes it from the others. */
+  private void routeNode(String name, List<TreeOp> ops) {
+    final QuotaNode node = nodes.get(name);
+    final Set<String> now = new TreeSet<>();
+    if (node != null) {
+      now.add(DEFAULT_TREE);
+      if (counts(node)) {
+        trees.forEach(
+            (tree, profile) -> {
+              if (profile.nodeSelector().matches(node.labels())) {
+                now.add(tree);
+              }
+            });
+      }
+    }
+    final Set<String> before = fedNodes.getOrDefault(name, Set.of());
+    for (final String tree : before) {
+      if (!now.contains(tree)) {
+        ops.add(new TreeOp.RemoveNode(tree, name));
+      }
+    }
+    for (final String tree : now) {
+      ops.add(new TreeOp.PutNode(tree, node));
+    }
+    if (now.isEmpty()) {
+      fedNodes.remove(name);
+    } else {
+      fedNodes.put(name, now);
+    }
+  }
+
+  /** Whether a node counts toward a profile's total: Ready, not being deleted (SPEC 3 beyond). */
+  private boolean counts(QuotaNode node) {
+    return node.ready()
+        && !node.deleting()
+        && (!options.onlyReadySchedulableNodes() || node.schedulable());
+  }
+
+  /** Every group's tree and spec as its tree sees it, and the changes from the last time. */
+  private List<TreeOp> regroup() {
+    final Map<String, Fed> planned = new LinkedHashMap<>();
+    trees.forEach((tree, profile) -> planned.put(profile.quotaName(), root(tree, profile)));
+    final Map<String, String> memo = new HashMap<>();
+    for (final QuotaGroup group : groups.values()) {
+      if (!rootTree.containsKey(group.name())) {
+        planned.put(group.name(), placed(group, memo));
+      }
+    }
+    final List<TreeOp> ops = new ArrayList<>();
+    for (final Map.Entry<String, Fed> entry : new ArrayList<>(fedGroups.entrySet())) {
+      final Fed now = planned.get(entry.getKey());
+      if (now == null || !now.tree().equals(entry.getValue().tree())) {
+        ops.add(new TreeOp.RemoveGroup(entry.getValue().tree(), entry.getKey()));
+        fedGroups.remove(entry.getKey());
+      }
+    }
+    planned.forEach(
+        (name, fed) -> {
+          final Fed old = fedGroups.put(name, fed);
+          if (!fed.equals(old)) {
+            ops.add(new TreeOp.PutGroup(fed.tree(), fed.spec()));
+          }
+        });
+    return ops;
+  }
+
+  /** A profile's root group, with its tree's total as min and max. */
+  private Fed root(String tree, QuotaProfile profile) {
+    final List<SpecProblem> problems = new ArrayList<>();
+    profile
+        .problems()
+        .forEach(
+            problem ->
+                problems.add(
+                    new SpecProblem(
+                        PROFILE_FIELD + " " + profile.name() + " " + problem.field(),
+                        problem.reason())));
+    if (!profile.ratio().inRange()) {
+      problems.add(
+          new SpecProblem(
+              PROFILE_FIELD + " " + profile.name() + " spec.resourceRatio",
+              profile.ratio() + " is outside (0, 1]"));
+    }
+    if (nodes.values().stream().noneMatch(n -> profile.nodeSelector().matches(n.labels()))) {
+      problems.add(
+          new SpecProblem(
+              PROFILE_FIELD + " " + profile.name() + " spec.nodeSelector", "matches no node"));
+    }
+    final ResourceList total = total(profile);
+    return new Fed(
+        tree,
+        QuotaGroup.builder(profile.quotaName())
+            .parent(SpecialGroups.ROOT)
+            .parentGroup(true)
+            .allowLent(false)
+            .min(total)
+            .max(total)
+            .treeId(tree)
+            .problems(problems)
+            .build());
+  }
+
+  /** The tree's total: the counted selected nodes' allocatable, times the ratio, rounded down. */
+  public ResourceList total(QuotaProfile profile) {
+    final Map<String, Long> sum = new TreeMap<>();
+    for (final QuotaNode node : nodes.values()) {
+      if (counts(node) && profile.nodeSelector().matches(node.labels())) {
+        PodAccounting.derive(node.allocatable(), options.derivedResources())
+            .asMap()
+            .forEach((dimension, amount) -> sum.merge(dimension, amount, QuotaTrees::saturated));
+      }
+    }
+    final ResourceRatio ratio = profile.ratio().inRange() ? profile.ratio() : ResourceRatio.ONE;
+    final Map<String, Long> scaled = new TreeMap<>();
+    sum.forEach((dimension, amount) -> scaled.put(dimension, ratio.apply(amount)));
+    return ResourceList.of(scaled);
+  }
+
+  private static long saturated(long a, long b) {
+    final long sum = a + b;
+    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+  }
+
+  /** A group other than a root: its tree, and its spec with the problems of its placement. */
+  private Fed placed(QuotaGroup group, Map<String, String> memo) {
+    final String tree = treeOf(group.name(), memo, new HashSet<>());
+    final Optional<String> problem = placementProblem(group, tree, memo);
+    if (problem.isEmpty()) {
+      return new Fed(tree, group);
+    }
+    return new Fed(
+        tree,
+        group.toBuilder()
+            .problem(new SpecProblem("metadata.labels[" + QuotaLabels.TREE_ID + "]", problem.get()))
+            .build());
+  }
+
+  private Optional<String> placementProblem(
+      QuotaGroup group, String tree, Map<String, String> memo) {
+    if (SpecialGroups.isSpecial(group.name()) || group.treeId().isEmpty()) {
+      return Optional.empty();
+    }
+    if (!DEFAULT_TREE.equals(group.treeId()) && !trees.containsKey(group.treeId())) {
+      return Optional.of(
+          group.treeId()
+              + " names no ElasticQuotaProfile"
+              + (trees.isEmpty() ? "" : " (trees: " + String.join(", ", trees.keySet()) + ")"));
+    }
+    final String parentTree = treeOf(group.parent(), memo, new HashSet<>());
+    if (!parentTree.equals(tree)) {
+      return Optional.of(
+          "tree "
+              + tree
+              + ", but its parent "
+              + group.parent()
+              + " is in tree "
+              + parentTree
+              + (DEFAULT_TREE.equals(tree)
+                  ? ""
+                  : " (a group of tree " + tree + " descends from " + rootName(tree) + ")"));
+    }
+    return Optional.empty();
+  }
+
+  private String rootName(String tree) {
+    return trees.get(tree).quotaName();
+  }
+
+  /** The tree of the group {@code name}: its root's, its label's, else its parent's. */
+  private String treeOf(String name, Map<String, String> memo, Set<String> seen) {
+    final String known = memo.get(name);
+    if (known != null) {
+      return known;
+    }
+    final String tree;
+    final String root = rootTree.get(name);
+    final QuotaGroup group = groups.get(name);
+    if (root != null) {
+      tree = root;
+    } else if (group == null || SpecialGroups.isSpecial(name) || !seen.add(name)) {
+      tree = DEFAULT_TREE;
+    } else if (!group.treeId().isEmpty()) {
+      tree = trees.containsKey(group.treeId()) ? group.treeId() : DEFAULT_TREE;
+    } else {
+      tree = treeOf(group.parent(), memo, seen);
+    }
+    memo.put(name, tree);
+    return tree;
+  }
+
+  private String podTree(QuotaPod pod) {
+    return treeOfGroup(directory.resolve(pod).group());
+  }
+}
