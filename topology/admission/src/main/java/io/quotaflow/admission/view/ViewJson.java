@@ -28,13 +28,27 @@ public final class ViewJson {
 
   private ViewJson() {}
 
-  /** The row of {@code status}, with its child count and over-use clock read from {@code view}. */
+  /**
+   * The row of {@code status}, with its child count, over-use clock, reservation and quota tree
+   * read from {@code view}.
+   */
   public static ObjectNode row(GroupStatus status, ClusterView view) {
-    return row(
-        status,
-        view.childNames(status.name()).size(),
-        Optional.ofNullable(view.overUsedSince().get(status.name())),
-        Optional.ofNullable(view.reservations().get(status.name())));
+    final ObjectNode row =
+        row(
+            status,
+            view.childNames(status.name()).size(),
+            Optional.ofNullable(view.overUsedSince().get(status.name())),
+            Optional.ofNullable(view.reservations().get(status.name())));
+    // A cluster with ElasticQuotaProfiles has several trees: each row names its own, and the root
+    // of a profile's tree says so (docs/semantics.md section 15). Without profiles, both are null.
+    if (view.treeProfiles().isEmpty()) {
+      row.putNull("tree");
+      row.putNull("treeRoot");
+    } else {
+      row.put("tree", view.treeOf(status.name()));
+      row.put("treeRoot", view.headsTree(status.name()));
+    }
+    return row;
   }
 
   /** The row of {@code status}, without reservation. */

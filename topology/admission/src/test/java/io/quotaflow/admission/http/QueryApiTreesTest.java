@@ -133,4 +133,22 @@ class QueryApiTreesTest {
       assertThat(reply.body()).as(query).contains("tree must be a quota tree id");
     }
   }
+
+  @Test
+  void theWebViewNamesEachGroupsTreeAndMarksTheRootOfEachProfilesTree() {
+    final JsonNode cpuRoot = plugin.get("/api/v1/clusters/east/view/groups/cpu-root").json();
+    final JsonNode web = plugin.get("/api/v1/clusters/east/view/groups/web").json();
+    final JsonNode legacy = plugin.get("/api/v1/clusters/east/view/groups/legacy").json();
+    final JsonNode solo = plugin.get("/api/v1/clusters/west/view/groups/solo").json();
+
+    assertThat(cpuRoot.path("group").path("tree").asText()).isEqualTo("cpu-pool");
+    assertThat(cpuRoot.path("group").path("treeRoot").asBoolean()).isTrue();
+    assertThat(web.path("group").path("tree").asText()).isEqualTo("cpu-pool");
+    assertThat(web.path("group").path("treeRoot").asBoolean()).isFalse();
+    assertThat(legacy.path("group").path("tree").asText()).isEqualTo("default");
+    assertThat(legacy.path("group").path("treeRoot").asBoolean()).isFalse();
+    // A cluster without profiles has one tree, which the page does not name.
+    assertThat(solo.path("group").path("tree").isNull()).isTrue();
+    assertThat(solo.path("group").path("treeRoot").isNull()).isTrue();
+  }
 }

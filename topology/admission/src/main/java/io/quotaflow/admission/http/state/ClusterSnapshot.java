@@ -1,5 +1,7 @@
 package io.quotaflow.admission.http.state;
 
+import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reservation.LockedNodes;
@@ -34,6 +36,37 @@ public final class ClusterSnapshot implements ClusterView {
   private final Map<String, Instant> overUsedSince;
   private final Map<String, ReservationStatus> reservations;
   private final LockedNodes lockedNodes;
+  private final Trees trees;
+
+  /**
+   * The quota trees of a cluster with ElasticQuotaProfiles (docs/semantics.md section 15), so that
+   * an answer from a last state still judges a pod against its own tree and node pool.
+   *
+   * @param treeOf each group's tree
+   * @param profiles the profile of each profile tree, by tree id
+   * @param nodeLabels each node's labels, which the profiles' selectors match
+   */
+  private record Trees(
+      Map<String, String> treeOf,
+      Map<String, QuotaProfile> profiles,
+      Map<String, Map<String, String>> nodeLabels) {
+    static final Trees NONE = new Trees(Map.of(), Map.of(), Map.of());
+
+    /** What {@code view} says of its trees; nothing is read for a cluster without profiles. */
+    static Trees of(ClusterView view, List<GroupStatus> groups) {
+      final Map<String, QuotaProfile> profiles = view.treeProfiles();
+      if (profiles.isEmpty()) {
+        return NONE;
+      }
+      final Map<String, String> treeOf = new HashMap<>();
+      groups.forEach(status -> treeOf.put(status.name(), view.treeOf(status.name())));
+      final Map<String, Map<String, String>> labels = new HashMap<>();
+      view.inputs()
+          .ifPresent(
+              inputs -> inputs.nodes().forEach(node -> labels.put(node.name(), node.labels())));
+      return new Trees(Map.copyOf(treeOf), Map.copyOf(profiles), Map.copyOf(labels));
+    }
+  }
 
   private ClusterSnapshot(
       Instant asOf,
@@ -42,8 +75,10 @@ public final class ClusterSnapshot implements ClusterView {
       Map<String, ResourceList> ownRequests,
       Map<String, List<PodAssignment>> podsByGroup,
       Map<String, Instant> overUsedSince,
-      Map<String, ReservationStatus> reservations) {
+      Map<String, ReservationStatus> reservations,
+      Trees trees) {
     this.asOf = Objects.requireNonNull(asOf, "asOf");
+    this.trees = Objects.requireNonNull(trees, "trees");
     this.reservations = Map.copyOf(reservations);
     this.lockedNodes = LockedNodes.of(this.reservations);
     this.overUsedSince = Map.copyOf(overUsedSince);
@@ -74,8 +109,9 @@ public final class ClusterSnapshot implements ClusterView {
   }
 
   /**
-   * Copies everything {@code view} answers: every group's status, own request and pods, and the
-   * specifications. Each group costs a lookup and a scan of its pods: done off the request path.
+   * Copies everything {@code view} answers: every group's status, own request and pods, the
+   * specifications, and for a cluster with profiles its trees and node labels. Each group costs a
+   * lookup and a scan of its pods: done off the request path.
    *
    * @param asOf when the copy is taken
    * @throws StateUnavailableException when {@code view} stops being readable meanwhile
@@ -92,7 +128,14 @@ public final class ClusterSnapshot implements ClusterView {
       }
     }
     return new ClusterSnapshot(
-        asOf, groups, view.quotas(), own, pods, view.overUsedSince(), view.reservations());
+        asOf,
+        groups,
+        view.quotas(),
+        own,
+        pods,
+        view.overUsedSince(),
+        view.reservations(),
+        Trees.of(view, groups));
   }
 
   /** When the state was read from the stores. */
@@ -158,5 +201,20 @@ public final class ClusterSnapshot implements ClusterView {
   @Override
   public List<PodAssignment> podsOf(String group) {
     return podsByGroup.getOrDefault(group, List.of());
+  }
+
+  @Override
+  public String treeOf(String group) {
+    return trees.treeOf().getOrDefault(group, QuotaTrees.DEFAULT_TREE);
+  }
+
+  @Override
+  public Map<String, QuotaProfile> treeProfiles() {
+    return trees.profiles();
+  }
+
+  @Override
+  public Optional<Map<String, String>> nodeLabels(String name) {
+    return Optional.ofNullable(trees.nodeLabels().get(name));
   }
 }

@@ -112,6 +112,11 @@
     name.addEventListener('click', () => select(row.name));
     head.appendChild(name);
     if (row.special) head.appendChild(el('span', 'badge special', 'special: ' + row.special));
+    if (row.treeRoot) {
+      const tree = el('span', 'badge tree', 'root of quota tree ' + row.tree);
+      tree.dataset.tree = row.tree;
+      head.appendChild(tree);
+    }
     if (row.isParent) head.appendChild(el('span', 'badge', 'parent · ' + row.children + ' children'));
     if (!row.valid) head.appendChild(el('span', 'badge invalid', '✖ INVALID: ' + (row.reason || '')));
     else if (row.reason) head.appendChild(el('span', 'badge', row.reason));
