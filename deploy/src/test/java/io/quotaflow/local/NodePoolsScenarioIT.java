@@ -1,6 +1,7 @@
 package io.quotaflow.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.profile.MultiTreeCalculator;
@@ -48,6 +49,17 @@ class NodePoolsScenarioIT {
       assertThat(web.getSpec().getNodeName()).isEqualTo("cpu-node-1");
       final Pod nlp = PlayedScenarios.client(run).pods().inNamespace("nlp").withName("n-2").get();
       assertThat(nlp.getSpec().getNodeName()).isEqualTo("gpu-node-1");
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .untilAsserted(
+              () ->
+                  assertThat(printed.toString())
+                      .as("local's table names each tree")
+                      .contains("=== Tree default: the groups outside every profile's tree")
+                      .contains(
+                          "=== Tree gpu-pool: ElasticQuotaProfile gpu-pool, root gpu-root,"
+                              + " resourceRatio 0.9, 2 Ready nodes")
+                      .contains("=== Tree cpu-pool: ElasticQuotaProfile cpu-pool, root cpu-root"));
     } finally {
       run.close();
     }
