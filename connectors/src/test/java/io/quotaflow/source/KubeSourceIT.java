@@ -2,15 +2,18 @@ package io.quotaflow.source;
 
 import static io.quotaflow.fixtures.KubeObjects.node;
 import static io.quotaflow.fixtures.KubeObjects.pod;
+import static io.quotaflow.fixtures.KubeObjects.profile;
 import static io.quotaflow.fixtures.KubeObjects.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.Keys;
 import io.quotaflow.fixtures.MockCluster;
+import io.quotaflow.fixtures.TestTopics;
 import io.quotaflow.fixtures.TopicReader;
 import io.quotaflow.fixtures.TopicReader.Entry;
 import io.quotaflow.kube.QuotaLabels;
@@ -19,8 +22,11 @@ import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.topics.ClusterPartitioner;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -153,6 +159,53 @@ class KubeSourceIT {
       await()
           .atMost(ConnectorRig.WAIT)
           .untilAsserted(() -> assertThat(quotas.last(key)).get().matches(Entry::isTombstone));
+    }
+  }
+
+  @Test
+  void anElasticQuotaProfileItsChangeAndItsDeleteReachProfilesOnTheClustersPartition() {
+    startSource();
+    final String name = MockCluster.uniqueNamespace("pool");
+    rig.mock()
+        .profiles()
+        .resource(
+            profile(rig.namespace(), name)
+                .quotaName("gpu-root")
+                .resourceRatio("0.9")
+                .nodeLabel("quotaflow.io/pool", "gpu")
+                .build())
+        .create();
+
+    try (TopicReader<ProfileKey, QuotaProfileSpec> profiles = rig.reader(rig.topics().profiles())) {
+      final ProfileKey key = Keys.profile(name);
+      final QuotaProfileSpec spec = awaitValue(profiles, key, s -> true);
+      assertThat(spec.getTreeId()).isEqualTo(name);
+      assertThat(spec.getQuotaName()).isEqualTo("gpu-root");
+      assertThat(spec.getResourceRatio()).contains("0.9");
+      assertThat(spec.getNodeSelector().getMatchLabels())
+          .isEqualTo(Map.of("quotaflow.io/pool", "gpu"));
+      assertThat(spec.getProblems()).isEmpty();
+
+      rig.mock()
+          .profiles()
+          .inNamespace(rig.namespace())
+          .withName(name)
+          .edit(p -> withSpec(p, "resourceRatio", "0.5"));
+
+      final QuotaProfileSpec changed =
+          awaitValue(profiles, key, s -> s.getResourceRatio().filter("0.5"::equals).isPresent());
+      assertThat(changed.getQuotaName()).isEqualTo("gpu-root");
+
+      rig.mock().profiles().inNamespace(rig.namespace()).withName(name).delete();
+
+      await()
+          .atMost(ConnectorRig.WAIT)
+          .untilAsserted(() -> assertThat(profiles.last(key)).get().matches(Entry::isTombstone));
+      assertThat(profiles.read(key::equals))
+          .as("every record of the profile, on the cluster's partition")
+          .hasSizeGreaterThanOrEqualTo(3)
+          .extracting(Entry::partition)
+          .containsOnly(ClusterPartitioner.partitionOf("east", TestTopics.PARTITIONS));
     }
   }
 
@@ -297,6 +350,13 @@ class KubeSourceIT {
   private static Pod withLabel(final Pod pod, final String key, final String value) {
     pod.getMetadata().getLabels().put(key, value);
     return pod;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static GenericKubernetesResource withSpec(
+      final GenericKubernetesResource resource, final String field, final Object value) {
+    ((Map<String, Object>) resource.getAdditionalProperties().get("spec")).put(field, value);
+    return resource;
   }
 
   private static Node cordoned(final Node node) {

@@ -1,9 +1,13 @@
 package io.quotaflow.local;
 
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.quotaflow.cluster.ElasticQuotaProfiles;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.kube.ElasticQuotaProfileAdapter;
 import io.quotaflow.kube.NodeAdapter;
+import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.simulate.TableReport;
@@ -13,6 +17,7 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,8 +32,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Prints each cluster's quota tree as {@code simulate}'s table whenever the engine's state of it
- * changes. Debounced: a tree is printed once it has stayed the same for one polling interval, so a
- * burst of updates prints its end state once rather than every step of it.
+ * changes; a cluster with ElasticQuotaProfiles as its trees, each under a heading that names it.
+ * Debounced: a tree is printed once it has stayed the same for one polling interval, so a burst of
+ * updates prints its end state once rather than every step of it.
  */
 final class TreePrinter implements AutoCloseable {
 
@@ -36,8 +42,8 @@ final class TreePrinter implements AutoCloseable {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
   private static final Duration NODES_MAX_AGE = Duration.ofSeconds(5);
 
-  /** Nodes as listed at a moment. */
-  private record Listed(List<QuotaNode> nodes, long atNanos) {}
+  /** Nodes and ElasticQuotaProfiles as listed at a moment. */
+  private record Listed(List<QuotaNode> nodes, List<QuotaProfile> profiles, long atNanos) {}
 
   private final Engine engine;
   private final List<KubeCluster> clusters;
@@ -46,7 +52,7 @@ final class TreePrinter implements AutoCloseable {
   private final Duration interval;
   private final Map<String, String> lastSeen = new LinkedHashMap<>();
   private final Map<String, String> lastPrinted = new LinkedHashMap<>();
-  private final Map<String, Listed> nodes = new ConcurrentHashMap<>();
+  private final Map<String, Listed> listings = new ConcurrentHashMap<>();
   private ScheduledExecutorService poller;
 
   TreePrinter(
@@ -79,35 +85,82 @@ final class TreePrinter implements AutoCloseable {
   Optional<TreeSnapshot> snapshot(final KubeCluster cluster) {
     try {
       return EngineTree.read(
-          RuntimeQueries.of(engine.streams()), cluster.name(), nodes(cluster), options);
+          RuntimeQueries.of(engine.streams()), cluster.name(), listed(cluster).nodes(), options);
     } catch (final InvalidStateStoreException e) {
       return Optional.empty();
     }
   }
 
   /**
-   * The cluster's nodes, for the total line; listed again at most every {@link #NODES_MAX_AGE}, so
-   * that a real API server is not listed twice a second.
+   * The table of {@code cluster}: simulate's one tree, or for a cluster with ElasticQuotaProfiles
+   * each tree under a heading that names it, as simulate prints them.
    */
-  private List<QuotaNode> nodes(final KubeCluster cluster) {
-    final Listed listed = nodes.get(cluster.name());
+  private Optional<String> table(final KubeCluster cluster) {
+    final RuntimeQueries queries = RuntimeQueries.of(engine.streams());
+    final Map<String, ReservationStatus> reservations = queries.reservations(cluster.name());
+    final Listed listed = listed(cluster);
+    return snapshot(cluster)
+        .map(
+            whole -> {
+              if (listed.profiles().isEmpty()) {
+                return TableReport.render(whole, reservations);
+              }
+              final Map<String, String> treeOfGroup = new HashMap<>();
+              whole
+                  .groups()
+                  .forEach(
+                      group ->
+                          queries
+                              .treeOf(cluster.name(), group.name())
+                              .ifPresent(tree -> treeOfGroup.put(group.name(), tree)));
+              return TableReport.render(
+                  EngineTrees.split(
+                      whole,
+                      treeOfGroup,
+                      listed.nodes(),
+                      listed.profiles(),
+                      reservations,
+                      options));
+            });
+  }
+
+  /**
+   * The cluster's nodes (for the totals) and profiles (for the trees); listed again at most every
+   * {@link #NODES_MAX_AGE}, so that a real API server is not listed twice a second.
+   */
+  private Listed listed(final KubeCluster cluster) {
+    final Listed listed = listings.get(cluster.name());
     if (listed != null && System.nanoTime() - listed.atNanos() < NODES_MAX_AGE.toNanos()) {
-      return listed.nodes();
+      return listed;
     }
     final List<QuotaNode> fresh =
         cluster.client().nodes().list().getItems().stream().map(NodeAdapter::toQuotaNode).toList();
-    nodes.put(cluster.name(), new Listed(fresh, System.nanoTime()));
-    return fresh;
+    final Listed now = new Listed(fresh, profiles(cluster), System.nanoTime());
+    listings.put(cluster.name(), now);
+    return now;
+  }
+
+  /** The cluster's ElasticQuotaProfiles; none where the custom resource is not installed. */
+  private static List<QuotaProfile> profiles(final KubeCluster cluster) {
+    try {
+      return cluster
+          .client()
+          .genericKubernetesResources(ElasticQuotaProfiles.CONTEXT)
+          .inAnyNamespace()
+          .list()
+          .getItems()
+          .stream()
+          .map(ElasticQuotaProfileAdapter::toQuotaProfile)
+          .toList();
+    } catch (final KubernetesClientException e) {
+      return List.of();
+    }
   }
 
   private void poll() {
     try {
       for (final KubeCluster cluster : clusters) {
-        final Map<String, ReservationStatus> reservations =
-            RuntimeQueries.of(engine.streams()).reservations(cluster.name());
-        snapshot(cluster)
-            .map(tree -> TableReport.render(tree, reservations))
-            .ifPresent(table -> show(cluster, table));
+        table(cluster).ifPresent(table -> show(cluster, table));
       }
     } catch (final RuntimeException e) {
       // A cluster that cannot be listed right now is shown on the next poll.

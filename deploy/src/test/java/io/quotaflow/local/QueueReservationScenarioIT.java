@@ -1,31 +1,23 @@
 package io.quotaflow.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.engine.query.RuntimeQueries;
-import io.quotaflow.kube.ElasticQuotaAdapter;
-import io.quotaflow.kube.NodeAdapter;
-import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.reservation.ReservationCalculator;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.ClusterInputs;
-import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.TreeSnapshot;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,50 +29,36 @@ import org.junit.jupiter.api.Test;
  */
 class QueueReservationScenarioIT {
 
-  private static final Path LOCAL = LocalFiles.localDir();
-  private static final Duration CONVERGED = Duration.ofSeconds(15);
-
   @Test
   void aReservationLocksNodesKeepsAnotherGroupOffThemEvictsItsPodAndIsReleased() {
-    final Scenario scenario =
-        new ScenarioCatalogue(LOCAL.resolve("scenarios")).named("queue-reservation");
+    final Scenario scenario = PlayedScenarios.scenario("queue-reservation");
     final StringWriter printed = new StringWriter();
     final PrintWriter out = new PrintWriter(printed, true);
     final List<Integer> checkedSteps = new ArrayList<>();
-    final LocalRun run =
-        LocalRun.start(
-            LocalSettings.demo(LOCAL.resolve("examples"), 0).withScenario(scenario), out);
+    final LocalRun run = PlayedScenarios.start(scenario, out);
     final List<ScenarioPlayer.StepOutcome> outcomes;
     try {
       assertThat(run.readyAfter()).isLessThan(Duration.ofSeconds(30));
       outcomes =
-          new ScenarioPlayer(
-                  run,
-                  out,
-                  (number, step, outcome) -> {
-                    await()
-                        .atMost(CONVERGED)
-                        .untilAsserted(
-                            () -> {
-                              final ClusterInputs inputs = inputs(run);
-                              final TreeSnapshot snapshot =
-                                  QuotaCalculator.compute(
-                                      inputs, run.engineConfig().quotaOptions());
-                              assertThat(engineRuntimes(run))
-                                  .as("engine runtimes after step %d", number)
-                                  .isEqualTo(runtimes(snapshot));
-                              assertThat(locks(engineReservations(run)))
-                                  .as("engine locks after step %d", number)
-                                  .isEqualTo(
-                                      locks(
-                                          ReservationCalculator.compute(
-                                              inputs,
-                                              snapshot,
-                                              run.engineConfig().quotaOptions())));
-                            });
-                    checkedSteps.add(number);
-                  })
-              .play(scenario);
+          PlayedScenarios.play(
+              run,
+              scenario,
+              out,
+              number -> {
+                final ClusterInputs inputs = PlayedScenarios.inputs(run);
+                final TreeSnapshot snapshot =
+                    QuotaCalculator.compute(inputs, run.engineConfig().quotaOptions());
+                assertThat(PlayedScenarios.engineRuntimes(run))
+                    .as("engine runtimes after step %d", number)
+                    .isEqualTo(PlayedScenarios.runtimes(snapshot.groups()));
+                assertThat(locks(engineReservations(run)))
+                    .as("engine locks after step %d", number)
+                    .isEqualTo(
+                        locks(
+                            ReservationCalculator.compute(
+                                inputs, snapshot, run.engineConfig().quotaOptions())));
+              },
+              checkedSteps);
 
       final KubernetesClient client = run.demo().orElseThrow().client();
       final Pod placed = client.pods().inNamespace("team-b").withName("b-3").get();
@@ -102,33 +80,6 @@ class QueueReservationScenarioIT {
         .contains("Step 5/5")
         .contains("the scheduler filter refuses node-2")
         .contains("reservation Guaranteed: reserves 2 nodes (node-2, node-3)");
-  }
-
-  private static ClusterInputs inputs(final LocalRun run) {
-    final KubernetesClient client = run.demo().orElseThrow().client();
-    return new ClusterInputs(
-        client
-            .genericKubernetesResources(ElasticQuotas.CONTEXT)
-            .inAnyNamespace()
-            .list()
-            .getItems()
-            .stream()
-            .map(ElasticQuotaAdapter::toQuotaGroup)
-            .toList(),
-        client.pods().inAnyNamespace().list().getItems().stream()
-            .map(PodAdapter::toQuotaPod)
-            .toList(),
-        client.nodes().list().getItems().stream().map(NodeAdapter::toQuotaNode).toList());
-  }
-
-  private static Map<String, Map<String, Long>> engineRuntimes(final LocalRun run) {
-    return RuntimeQueries.of(run.engine().streams()).tree(DemoCluster.NAME).stream()
-        .collect(Collectors.toMap(GroupStatus::name, group -> group.runtime().asMap()));
-  }
-
-  private static Map<String, Map<String, Long>> runtimes(final TreeSnapshot snapshot) {
-    return snapshot.groups().stream()
-        .collect(Collectors.toMap(GroupStatus::name, group -> group.runtime().asMap()));
   }
 
   private static Map<String, ReservationStatus> engineReservations(final LocalRun run) {

@@ -65,6 +65,28 @@ class ScenarioCatalogueTest {
   }
 
   @Test
+  void nodePoolsStartsFromTheNodePoolsExampleAndSchedulesAPodOfEachTree() {
+    final Scenario scenario = new ScenarioCatalogue(SCENARIOS).named("node-pools");
+
+    assertThat(scenario.cluster())
+        .allMatch(file -> file.normalize().getParent().endsWith(Path.of("examples", "node-pools")))
+        .extracting(file -> file.getFileName().toString())
+        .containsExactly("nodes.yaml", "profiles.yaml", "quotas.yaml", "pods.yaml");
+    assertThat(scenario.steps()).hasSize(3);
+    assertThat(scenario.steps().get(0).expect().runtime())
+        .containsEntry("vision", Map.of("nvidia.com/gpu", "6"))
+        .containsEntry("gpu-root", Map.of("nvidia.com/gpu", "7", "cpu", "57600m"));
+    assertThat(scenario.steps().get(1).expect().scheduled())
+        .contains(
+            new Scenario.ScheduledExpect(
+                List.of("gpu-node-1", "gpu-node-2"), Optional.of("cpu-node-1")));
+    assertThat(scenario.steps().get(2).expect().scheduled())
+        .contains(
+            new Scenario.ScheduledExpect(
+                List.of("cpu-node-1", "cpu-node-2"), Optional.of("gpu-node-1")));
+  }
+
+  @Test
   void everyScenarioOfTheCheckoutReadsAndNamesFilesThatExist() {
     assertThat(new ScenarioCatalogue(SCENARIOS).all())
         .isNotEmpty()

@@ -2,6 +2,7 @@ package io.quotaflow.topics;
 
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.serde.AvroSerde;
 import java.nio.charset.StandardCharsets;
@@ -15,15 +16,16 @@ import org.apache.kafka.common.utils.Utils;
  * Puts every record of one Kubernetes cluster on the same partition of an input topic: the
  * partition is a hash of the cluster name, whatever the object. With the inputs partitioned this
  * way (connect's {@code source.partition.by.cluster}), the engine can read them without a
- * repartition hop ({@code inputs.partitioned.by.cluster}). Keys are pod, quota or node keys, as
- * objects or as the catalogue's key bytes.
+ * repartition hop ({@code inputs.partitioned.by.cluster}). Keys are pod, quota, node or profile
+ * keys, as objects or as the catalogue's key bytes.
  */
 public final class ClusterPartitioner implements Partitioner {
   private static final List<AvroSerde<?>> KEYS =
       List.of(
           AvroSerde.forKeys(PodKey.class),
           AvroSerde.forKeys(QuotaKey.class),
-          AvroSerde.forKeys(NodeKey.class));
+          AvroSerde.forKeys(NodeKey.class),
+          AvroSerde.forKeys(ProfileKey.class));
 
   /** The partition of {@code cluster}'s records among {@code partitions}. */
   public static int partitionOf(final String cluster, final int partitions) {
@@ -31,7 +33,7 @@ public final class ClusterPartitioner implements Partitioner {
   }
 
   /**
-   * The cluster named by a pod, quota or node key, given as an object or as its bytes.
+   * The cluster named by a pod, quota, node or profile key, given as an object or as its bytes.
    *
    * @throws IllegalArgumentException for anything else
    */
@@ -45,6 +47,9 @@ public final class ClusterPartitioner implements Partitioner {
     if (key instanceof NodeKey node) {
       return node.getCluster();
     }
+    if (key instanceof ProfileKey profile) {
+      return profile.getCluster();
+    }
     if (key instanceof byte[] bytes) {
       // Key schemas are frozen at their first version: the header names the key's type.
       for (final AvroSerde<?> serde : KEYS) {
@@ -54,7 +59,8 @@ public final class ClusterPartitioner implements Partitioner {
       }
     }
     throw new IllegalArgumentException(
-        "not a pod, quota or node key: " + (key == null ? "null" : key.getClass().getName()));
+        "not a pod, quota, node or profile key: "
+            + (key == null ? "null" : key.getClass().getName()));
   }
 
   @Override

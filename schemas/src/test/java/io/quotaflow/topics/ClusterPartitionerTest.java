@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.PodKey;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,6 +37,20 @@ class ClusterPartitionerTest {
   }
 
   @Test
+  void profileKeysShareTheirClustersPartitionAsObjectsAndAsBytes() {
+    final ProfileKey profile = new ProfileKey("east", "gpu-pool");
+
+    final List<Integer> partitions =
+        List.of(
+            partition(topics.profiles().name(), profile),
+            partition(
+                topics.profiles().name(),
+                topics.profiles().keySerializer().serialize("", profile)));
+
+    assertThat(partitions).containsOnly(ClusterPartitioner.partitionOf("east", 6));
+  }
+
+  @Test
   void clustersSpreadOverThePartitions() {
     final Set<Integer> used = new HashSet<>();
     for (int c = 0; c < 100; c++) {
@@ -49,7 +64,7 @@ class ClusterPartitionerTest {
   void anythingButAQuotaflowKeyIsRefused() {
     assertThatThrownBy(() -> ClusterPartitioner.clusterOf(new byte[] {1, 2, 3}))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not a pod, quota or node key");
+        .hasMessageContaining("not a pod, quota, node or profile key");
     assertThatThrownBy(() -> ClusterPartitioner.clusterOf("east"))
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -63,7 +78,11 @@ class ClusterPartitionerTest {
     final Node broker = new Node(1, "localhost", 9092);
     final List<PartitionInfo> infos = new ArrayList<>();
     for (final String topic :
-        List.of(topics.pods().name(), topics.quotas().name(), topics.nodes().name())) {
+        List.of(
+            topics.pods().name(),
+            topics.quotas().name(),
+            topics.nodes().name(),
+            topics.profiles().name())) {
       for (int p = 0; p < partitions; p++) {
         infos.add(new PartitionInfo(topic, p, broker, new Node[] {broker}, new Node[] {broker}));
       }

@@ -43,7 +43,7 @@ public final class TableReport {
    * The trees of a cluster with ElasticQuotaProfiles, one after the other, each under a line that
    * names it, with its total (times its ratio) and its own pods.
    */
-  static String render(List<TreeReport> trees) {
+  public static String render(List<TreeReport> trees) {
     final StringBuilder out = new StringBuilder();
     for (final TreeReport tree : trees) {
       if (out.length() > 0) {

@@ -4,15 +4,21 @@ import io.quotaflow.profile.MultiTreeCalculator.TreeResult;
 import io.quotaflow.reservation.ReservationStatus;
 import java.util.Map;
 
-/** One tree of a cluster with ElasticQuotaProfiles, as simulate prints it. */
-record TreeReport(TreeResult tree, Map<String, ReservationStatus> reservations) {
+/**
+ * One tree of a cluster with ElasticQuotaProfiles, as simulate prints it; {@code quotaflow local}
+ * prints the engine's trees with it.
+ *
+ * @param tree the tree's result (its profile, inputs and snapshot)
+ * @param reservations the node reservations of the tree's groups, by group
+ */
+public record TreeReport(TreeResult tree, Map<String, ReservationStatus> reservations) {
 
-  TreeReport {
+  public TreeReport {
     reservations = Map.copyOf(reservations);
   }
 
   /** The line that names the tree above its table. */
-  String heading() {
+  public String heading() {
     return tree.profile()
         .map(
             profile ->
