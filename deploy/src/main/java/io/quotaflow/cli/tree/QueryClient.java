@@ -107,6 +107,11 @@ final class QueryClient {
     return get(CLUSTERS + "/" + segment(cluster) + "/quotas");
   }
 
+  /** {@code GET /api/v1/clusters/{cluster}/quotas?tree=ID}: one quota tree of the cluster. */
+  JsonNode tree(final String cluster, final String tree) {
+    return get(CLUSTERS + "/" + segment(cluster) + "/quotas?tree=" + segment(tree));
+  }
+
   /** {@code GET /api/v1/clusters/{cluster}/quotas/{group}}: one group with its pods. */
   JsonNode group(final String cluster, final String group) {
     return get(CLUSTERS + "/" + segment(cluster) + "/quotas/" + segment(group));

@@ -138,15 +138,23 @@ public final class TreeCommand implements Callable<Integer> {
   private void print(
       final QueryClient client, final String name, final PrintWriter out, final PrintWriter err) {
     final JsonNode tree = client.tree(name);
-    final List<JsonNode> groups = new ArrayList<>();
-    if (!noPods) {
-      for (final JsonNode quota : tree.path("quotas")) {
-        if (!TreeJson.isParent(quota)) {
-          groups.add(client.group(name, quota.path("name").asText()));
+    final JsonNode trees = tree.path("trees");
+    final String table;
+    if (trees.isArray() && !trees.isEmpty()) {
+      // A cluster with ElasticQuotaProfiles: each tree on its own, as local and simulate print it.
+      final StringBuilder all = new StringBuilder();
+      for (final JsonNode each : trees) {
+        final JsonNode one = client.tree(name, each.path("tree").asText());
+        if (all.length() > 0) {
+          all.append('\n');
         }
+        all.append("=== ").append(TreeJson.heading(each)).append('\n');
+        all.append(TableReport.renderTree(TreeJson.snapshot(one, groups(client, name, one))));
       }
+      table = all.toString();
+    } else {
+      table = TableReport.render(TreeJson.snapshot(tree, groups(client, name, tree)));
     }
-    final String table = TableReport.render(TreeJson.snapshot(tree, groups));
     out.printf("%n=== cluster %s at %s ===%n", name, LocalTime.now().format(TIME));
     final JsonNode staleness = tree.path("staleness");
     if (staleness.isObject()) {
@@ -158,5 +166,18 @@ public final class TreeCommand implements Callable<Integer> {
           staleness.path("reason").asText());
     }
     out.print(table);
+  }
+
+  /** Each leaf group's answer, with its pods (none with --no-pods). */
+  private List<JsonNode> groups(final QueryClient client, final String name, final JsonNode tree) {
+    final List<JsonNode> groups = new ArrayList<>();
+    if (!noPods) {
+      for (final JsonNode quota : tree.path("quotas")) {
+        if (!TreeJson.isParent(quota)) {
+          groups.add(client.group(name, quota.path("name").asText()));
+        }
+      }
+    }
+    return groups;
   }
 }

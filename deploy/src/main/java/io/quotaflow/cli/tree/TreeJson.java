@@ -27,6 +27,22 @@ final class TreeJson {
    *
    * @throws QueryException when the JSON lacks a documented field or holds a non-integer amount
    */
+  /** The line naming one entry of a cluster's {@code trees}, as simulate's table names it. */
+  static String heading(final JsonNode tree) {
+    final String id = tree.path("tree").asText();
+    if (!tree.path("profile").isTextual()) {
+      return "Tree " + id + ": the groups outside every profile's tree, all nodes";
+    }
+    return "Tree "
+        + id
+        + ": ElasticQuotaProfile "
+        + tree.path("profile").asText()
+        + ", root "
+        + tree.path("root").asText()
+        + ", resourceRatio "
+        + tree.path("resourceRatio").asText();
+  }
+
   static TreeSnapshot snapshot(final JsonNode tree, final List<JsonNode> groupAnswers) {
     final List<GroupStatus> groups = new ArrayList<>();
     for (final JsonNode quota : array(tree, "quotas")) {

@@ -12,8 +12,11 @@ import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.fixtures.CommandRun;
 import io.quotaflow.fixtures.SelfSignedCertificate;
 import io.quotaflow.kube.ElasticQuotaAdapter;
+import io.quotaflow.kube.ElasticQuotaProfileAdapter;
+import io.quotaflow.kube.ElasticQuotaProfileApi;
 import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.kube.PodAdapter;
+import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.simulate.Manifest;
 import io.quotaflow.simulate.ManifestReader;
 import io.quotaflow.tree.ClusterInputs;
@@ -63,6 +66,32 @@ class TreeCommandTest {
     assertThat(tree.out()).matches("(?s)\\n=== cluster demo at \\d\\d:\\d\\d:\\d\\d ===\\n.*");
     assertThat(afterHeader(tree.out())).isEqualTo(simulate.out());
     assertThat(simulate.out()).contains("research-vision").contains("over-quota");
+  }
+
+  @Test
+  void aClusterWithNodePoolsIsPrintedATreeAtATimeAsSimulatePrintsItsTrees() throws Exception {
+    final Path pools = EXAMPLES.resolve("node-pools");
+    state.put("pools", inputs(pools), profiles(pools), QuotaOptions.DEFAULTS);
+
+    final CommandRun tree = CommandRun.of("tree", "--server", url(), "--cluster", "pools");
+    final CommandRun simulate = CommandRun.of("simulate", "-f", pools.toString());
+
+    assertThat(tree.exitCode()).as(tree.err()).isZero();
+    assertThat(tree.out())
+        .contains("=== Tree default: the groups outside every profile's tree, all nodes")
+        .contains("=== Tree gpu-pool: ElasticQuotaProfile")
+        .contains("=== Tree cpu-pool: ElasticQuotaProfile");
+    // Each tree's table, total and pods, is simulate's for that tree (simulate's headings also
+    // count the pool's Ready nodes, which the query API does not give).
+    assertThat(tables(tree.out())).isEqualTo(tables(simulate.out()));
+  }
+
+  /** The text of each tree's table, without the heading lines. */
+  private static List<String> tables(final String printed) {
+    return java.util.Arrays.stream(printed.split("(?m)^=== .*$"))
+        .map(String::strip)
+        .filter(table -> !table.isEmpty())
+        .toList();
   }
 
   @Test
@@ -243,7 +272,9 @@ class TreeCommandTest {
     return new ClusterInputs(
         read.stream()
             .filter(m -> m.object() instanceof GenericKubernetesResource)
-            .map(m -> ElasticQuotaAdapter.toQuotaGroup((GenericKubernetesResource) m.object()))
+            .map(m -> (GenericKubernetesResource) m.object())
+            .filter(r -> !ElasticQuotaProfileApi.isProfile(r.getApiVersion(), r.getKind()))
+            .map(ElasticQuotaAdapter::toQuotaGroup)
             .toList(),
         read.stream()
             .filter(m -> m.object() instanceof Pod)
@@ -253,5 +284,15 @@ class TreeCommandTest {
             .filter(m -> m.object() instanceof Node)
             .map(m -> NodeAdapter.toQuotaNode((Node) m.object()))
             .toList());
+  }
+
+  private static List<QuotaProfile> profiles(final Path manifests) throws Exception {
+    return new ManifestReader(warning -> {})
+        .read(List.of(manifests)).stream()
+            .filter(m -> m.object() instanceof GenericKubernetesResource)
+            .map(m -> (GenericKubernetesResource) m.object())
+            .filter(r -> ElasticQuotaProfileApi.isProfile(r.getApiVersion(), r.getKind()))
+            .map(ElasticQuotaProfileAdapter::toQuotaProfile)
+            .toList();
   }
 }

@@ -39,6 +39,11 @@ public final class TableReport {
     return render(snapshot, reservations, "Cluster total: ");
   }
 
+  /** One tree of a cluster with ElasticQuotaProfiles: its total labelled as the tree's. */
+  public static String renderTree(TreeSnapshot snapshot) {
+    return render(snapshot, Map.of(), "Tree total: ");
+  }
+
   /**
    * The trees of a cluster with ElasticQuotaProfiles, one after the other, each under a line that
    * names it, with its total (times its ratio) and its own pods.
