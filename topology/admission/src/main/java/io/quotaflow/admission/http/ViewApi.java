@@ -275,7 +275,13 @@ final class ViewApi {
             .withHeader("Retry-After", "1");
       }
       try {
-        final WhatIf.Result result = WhatIf.compute(inputs.get(), view.groups(), options, request);
+        final WhatIf.Result result =
+            WhatIf.compute(
+                inputs.get(),
+                List.copyOf(view.treeProfiles().values()),
+                view.groups(),
+                options,
+                request);
         final ObjectNode body = Json.object();
         body.put("cluster", cluster);
         body.put("groups", result.groups());

@@ -1,5 +1,7 @@
 package io.quotaflow.admission.whatif;
 
+import io.quotaflow.profile.MultiTreeCalculator;
+import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.ClusterInputs;
@@ -61,14 +63,40 @@ public final class WhatIf {
   public static Result compute(
       ClusterInputs inputs, List<GroupStatus> live, QuotaOptions options, WhatIfRequest request)
       throws WhatIfException {
+    return compute(inputs, List.of(), live, options, request);
+  }
+
+  /**
+   * The runtimes the edits change in a cluster with ElasticQuotaProfiles: each quota tree computed
+   * on its own, as the engine computes it (docs/semantics.md section 15). Invalid groups are
+   * computed, not kept at their live runtimes, in both computations alike.
+   *
+   * @param profiles the cluster's profiles; none: {@link #compute(ClusterInputs, List,
+   *     QuotaOptions, WhatIfRequest)}
+   * @throws WhatIfException when the request names something the inputs do not have, or a bad value
+   */
+  public static Result compute(
+      ClusterInputs inputs,
+      List<QuotaProfile> profiles,
+      List<GroupStatus> live,
+      QuotaOptions options,
+      WhatIfRequest request)
+      throws WhatIfException {
     final ClusterInputs edited = WhatIfEdits.apply(inputs, request);
-    final TreeSnapshot previous = new TreeSnapshot(rootRuntime(live), live, List.of());
-    final TreeSnapshot before = QuotaCalculator.compute(inputs, options, previous);
-    final TreeSnapshot after = QuotaCalculator.compute(edited, options, previous);
+    final List<GroupStatus> before;
+    final List<GroupStatus> after;
+    if (profiles.isEmpty()) {
+      final TreeSnapshot previous = new TreeSnapshot(rootRuntime(live), live, List.of());
+      before = QuotaCalculator.compute(inputs, options, previous).groups();
+      after = QuotaCalculator.compute(edited, options, previous).groups();
+    } else {
+      before = everyTree(MultiTreeCalculator.compute(inputs, profiles, options));
+      after = everyTree(MultiTreeCalculator.compute(edited, profiles, options));
+    }
     final Map<String, GroupStatus> afterByName = new HashMap<>();
-    after.groups().forEach(status -> afterByName.put(status.name(), status));
+    after.forEach(status -> afterByName.put(status.name(), status));
     final List<Change> changed = new ArrayList<>();
-    for (final GroupStatus old : before.groups()) {
+    for (final GroupStatus old : before) {
       final GroupStatus now = afterByName.get(old.name());
       if (now != null
           && (!old.runtime().equals(now.runtime())
@@ -77,7 +105,13 @@ public final class WhatIf {
         changed.add(new Change(old, now));
       }
     }
-    return new Result(changed, after.groups().size());
+    return new Result(changed, after.size());
+  }
+
+  private static List<GroupStatus> everyTree(List<MultiTreeCalculator.TreeResult> trees) {
+    final List<GroupStatus> groups = new ArrayList<>();
+    trees.forEach(tree -> groups.addAll(tree.snapshot().groups()));
+    return groups;
   }
 
   private static ResourceList rootRuntime(List<GroupStatus> live) {

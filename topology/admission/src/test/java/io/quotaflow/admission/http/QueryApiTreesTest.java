@@ -151,4 +151,24 @@ class QueryApiTreesTest {
     assertThat(solo.path("group").path("tree").isNull()).isTrue();
     assertThat(solo.path("group").path("treeRoot").isNull()).isTrue();
   }
+
+  @Test
+  void aWhatIfComputesEachTreeOnItsOwn() {
+    final Plugin.Reply reply =
+        plugin.post(
+            "/api/v1/clusters/east/what-if",
+            "{\"pods\": [{\"group\": \"web\", \"requests\": {\"cpu\": \"10\"}}]}");
+
+    assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+    final JsonNode changed = reply.json().get("changed");
+    // web (running 6 cores) asks 16: it borrows batch's idle min up to its tree's total of 16
+    // cores; nothing outside the cpu tree moves.
+    assertThat(field(changed, "name")).contains("web").doesNotContain("legacy", "vision");
+    for (final JsonNode change : changed) {
+      if (change.path("name").asText().equals("web")) {
+        assertThat(change.path("before").path("runtime").path("cpu").asLong()).isEqualTo(6_000);
+        assertThat(change.path("after").path("runtime").path("cpu").asLong()).isEqualTo(16_000);
+      }
+    }
+  }
 }
