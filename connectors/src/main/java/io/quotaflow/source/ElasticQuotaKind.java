@@ -10,9 +10,6 @@ import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.topics.Topic;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,8 +18,6 @@ import java.util.Optional;
  * alone (SPEC 3), so the informer keeps an index by name to find the object behind a key.
  */
 final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, QuotaKey, QuotaSpec> {
-
-  private static final String BY_NAME = "quotaflow-name";
 
   private final Topic<QuotaKey, QuotaSpec> topic;
 
@@ -43,13 +38,7 @@ final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, Qu
   @Override
   public SharedIndexInformer<GenericKubernetesResource> informer(
       final KubernetesClient client, final Duration resync) {
-    final SharedIndexInformer<GenericKubernetesResource> informer =
-        client
-            .genericKubernetesResources(ElasticQuotas.CONTEXT)
-            .inAnyNamespace()
-            .runnableInformer(resync.toMillis());
-    informer.addIndexers(Map.of(BY_NAME, quota -> List.of(quota.getMetadata().getName())));
-    return informer;
+    return NamedResources.informer(client, ElasticQuotas.CONTEXT, resync);
   }
 
   @Override
@@ -63,10 +52,7 @@ final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, Qu
   @Override
   public Optional<GenericKubernetesResource> current(
       final SharedIndexInformer<GenericKubernetesResource> informer, final QuotaKey key) {
-    // Two objects with one name in different namespaces are one group to Koordinator; the first
-    // namespace in alphabetical order wins, so the choice does not depend on event order.
-    return informer.getIndexer().byIndex(BY_NAME, key.getName()).stream()
-        .min(Comparator.comparing(quota -> quota.getMetadata().getNamespace()));
+    return NamedResources.named(informer, key.getName());
   }
 
   @Override

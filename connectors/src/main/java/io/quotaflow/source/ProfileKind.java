@@ -10,9 +10,6 @@ import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.topics.Topic;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -23,8 +20,6 @@ import java.util.Optional;
  */
 final class ProfileKind
     implements SourceKind<GenericKubernetesResource, ProfileKey, QuotaProfileSpec> {
-
-  private static final String BY_NAME = "quotaflow-name";
 
   private final Topic<ProfileKey, QuotaProfileSpec> topic;
 
@@ -45,13 +40,7 @@ final class ProfileKind
   @Override
   public SharedIndexInformer<GenericKubernetesResource> informer(
       final KubernetesClient client, final Duration resync) {
-    final SharedIndexInformer<GenericKubernetesResource> informer =
-        client
-            .genericKubernetesResources(ElasticQuotaProfiles.CONTEXT)
-            .inAnyNamespace()
-            .runnableInformer(resync.toMillis());
-    informer.addIndexers(Map.of(BY_NAME, quota -> List.of(quota.getMetadata().getName())));
-    return informer;
+    return NamedResources.informer(client, ElasticQuotaProfiles.CONTEXT, resync);
   }
 
   @Override
@@ -67,10 +56,7 @@ final class ProfileKind
   @Override
   public Optional<GenericKubernetesResource> current(
       final SharedIndexInformer<GenericKubernetesResource> informer, final ProfileKey key) {
-    // Two profiles with one name in different namespaces: the first namespace in alphabetical
-    // order wins, so the choice does not depend on event order.
-    return informer.getIndexer().byIndex(BY_NAME, key.getName()).stream()
-        .min(Comparator.comparing(quota -> quota.getMetadata().getNamespace()));
+    return NamedResources.named(informer, key.getName());
   }
 
   @Override

@@ -1,0 +1,47 @@
+package io.quotaflow.source;
+
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Custom resources identified by their name alone, whatever their namespace (ElasticQuotas, as
+ * Koordinator reads them, and ElasticQuotaProfiles): an informer over every namespace with an index
+ * by name, and the one object a name stands for.
+ */
+final class NamedResources {
+  private static final String BY_NAME = "quotaflow-name";
+
+  private NamedResources() {}
+
+  /** An informer of {@code context}'s objects in every namespace, indexed by name. */
+  static SharedIndexInformer<GenericKubernetesResource> informer(
+      final KubernetesClient client,
+      final ResourceDefinitionContext context,
+      final Duration resync) {
+    final SharedIndexInformer<GenericKubernetesResource> informer =
+        client
+            .genericKubernetesResources(context)
+            .inAnyNamespace()
+            .runnableInformer(resync.toMillis());
+    informer.addIndexers(Map.of(BY_NAME, object -> List.of(object.getMetadata().getName())));
+    return informer;
+  }
+
+  /**
+   * The object named {@code name}. Two objects with one name in different namespaces are one to
+   * Koordinator; the first namespace in alphabetical order wins, so the choice does not depend on
+   * event order.
+   */
+  static Optional<GenericKubernetesResource> named(
+      final SharedIndexInformer<GenericKubernetesResource> informer, final String name) {
+    return informer.getIndexer().byIndex(BY_NAME, name).stream()
+        .min(Comparator.comparing(object -> object.getMetadata().getNamespace()));
+  }
+}
