@@ -107,7 +107,7 @@ public final class QuotaTrees {
       return List.of();
     }
     directory.put(group);
-    return reshape(false);
+    return trees.isEmpty() ? regroupAlone(group.name()) : reshape(false);
   }
 
   public List<TreeOp> removeGroup(String name) {
@@ -115,12 +115,13 @@ public final class QuotaTrees {
       return List.of();
     }
     directory.remove(name);
-    return reshape(false);
+    return trees.isEmpty() ? regroupAlone(name) : reshape(false);
   }
 
   public List<TreeOp> putPod(QuotaPod pod) {
     pods.put(pod.ref(), pod);
-    final String tree = podTree(pod);
+    // Without profile trees every pod is in the default tree: no need to resolve its group.
+    final String tree = trees.isEmpty() ? DEFAULT_TREE : podTree(pod);
     final List<TreeOp> ops = new ArrayList<>();
     final String old = fedPods.put(pod.ref(), tree);
     if (old != null && !old.equals(tree)) {
@@ -140,7 +141,7 @@ public final class QuotaTrees {
     nodes.put(node.name(), node);
     final List<TreeOp> ops = new ArrayList<>();
     routeNode(node.name(), ops);
-    ops.addAll(regroup());
+    replanRoots(ops);
     return ops;
   }
 
@@ -150,7 +151,7 @@ public final class QuotaTrees {
     }
     final List<TreeOp> ops = new ArrayList<>();
     routeNode(name, ops);
-    ops.addAll(regroup());
+    replanRoots(ops);
     return ops;
   }
 
@@ -393,6 +394,41 @@ public final class QuotaTrees {
           }
         });
     return ops;
+  }
+
+  /**
+   * After a group change while no profile heads a tree: every group is in the default tree and
+   * what that tree is given of a group (its spec, with a tree-id naming no profile as its problem)
+   * depends on the group alone, so only this group's entry can change. Spares the re-routing of
+   * every group and pod of the cluster that {@link #reshape} does.
+   */
+  private List<TreeOp> regroupAlone(String name) {
+    final QuotaGroup group = groups.get(name);
+    final Fed before = fedGroups.get(name);
+    if (group == null) {
+      fedGroups.remove(name);
+      return before == null ? List.of() : List.of(new TreeOp.RemoveGroup(before.tree(), name));
+    }
+    final Fed now = placed(group, new HashMap<>());
+    if (now.equals(before)) {
+      return List.of();
+    }
+    fedGroups.put(name, now);
+    return List.of(new TreeOp.PutGroup(now.tree(), now.spec()));
+  }
+
+  /**
+   * After a node change: only the roots' specs depend on the nodes (their totals, and whether their
+   * selector matches any node); which tree each group and pod is in does not.
+   */
+  private void replanRoots(List<TreeOp> ops) {
+    trees.forEach(
+        (tree, profile) -> {
+          final Fed root = root(tree, profile);
+          if (!root.equals(fedGroups.put(profile.quotaName(), root))) {
+            ops.add(new TreeOp.PutGroup(tree, root.spec()));
+          }
+        });
   }
 
   /** A profile's root group, with its tree's total as min and max. */
