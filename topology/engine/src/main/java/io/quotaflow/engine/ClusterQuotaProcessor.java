@@ -32,6 +32,7 @@ import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.schemas.internal.ClusterEventKind;
+import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
@@ -384,7 +385,7 @@ final class ClusterQuotaProcessor
             .add(entry.key, value(entry.value, entry.key));
       }
     }
-    restored.forEach((cluster, parts) -> parts.route(router(cluster)));
+    restored.forEach((cluster, parts) -> routers.put(cluster, parts.route(options)));
     final Map<TreeKey, List<GroupStatus>> statuses = new TreeMap<>();
     try (KeyValueIterator<GroupId, GroupRuntime> all = runtime.all()) {
       while (all.hasNext()) {
@@ -473,12 +474,9 @@ final class ClusterQuotaProcessor
       }
     }
 
-    /** Routes everything: profiles, then nodes, groups and pods (each step is cheap that way). */
-    void route(final QuotaTrees router) {
-      profiles.forEach(router::putProfile);
-      nodeInputs.forEach(router::putNode);
-      groupSpecs.forEach(router::putGroup);
-      podInputs.forEach(router::putPod);
+    /** A router of the cluster with everything routed in one pass. */
+    QuotaTrees route(final QuotaOptions options) {
+      return QuotaTrees.of(new ClusterInputs(groupSpecs, podInputs, nodeInputs), profiles, options);
     }
   }
 }

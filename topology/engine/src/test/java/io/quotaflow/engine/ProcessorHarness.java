@@ -11,7 +11,9 @@ import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import java.time.Duration;
@@ -100,6 +102,11 @@ final class ProcessorHarness {
   ProcessorHarness deleteNode(final String cluster, final String name) {
     return event(
         InputEvents.node(new NodeKey(cluster, name), (NodeState) null, InputEvents.Source.UNKNOWN));
+  }
+
+  ProcessorHarness profile(final String cluster, final String name, final QuotaProfileSpec spec) {
+    return event(
+        InputEvents.profile(new ProfileKey(cluster, name), spec, InputEvents.Source.UNKNOWN));
   }
 
   /** The executor's result with {@code outcome} for {@code command}. */

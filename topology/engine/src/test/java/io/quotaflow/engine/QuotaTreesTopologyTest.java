@@ -34,12 +34,11 @@ class QuotaTreesTopologyTest {
 
   private EngineDriver engine;
 
-  private static NodeState pooled(final long cpuMillis, final String pool) {
+  static NodeState pooled(final long cpuMillis, final String pool) {
     return NodeState.newBuilder(node(cpuMillis)).setLabels(Map.of(POOL, pool)).build();
   }
 
-  private static QuotaProfileSpec profile(
-      final String tree, final String root, final String ratio) {
+  static QuotaProfileSpec profile(final String tree, final String root, final String ratio) {
     return QuotaProfileSpec.newBuilder()
         .setTreeId(tree)
         .setQuotaName(root)

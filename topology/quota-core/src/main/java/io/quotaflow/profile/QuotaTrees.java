@@ -79,14 +79,22 @@ public final class QuotaTrees {
     this.options = Objects.requireNonNull(options, "options");
   }
 
-  /** Every input of {@code inputs} and every profile, routed; for one-call computations. */
+  /**
+   * Every input of {@code inputs} and every profile, routed in one pass (for one-call computations
+   * and a task's restore): routing them one by one would re-plan the groups on every group, as a
+   * single group change must while profiles head trees. Where names repeat, the later input wins.
+   */
   public static QuotaTrees of(
       ClusterInputs inputs, List<QuotaProfile> profiles, QuotaOptions options) {
     final QuotaTrees trees = new QuotaTrees(options);
-    profiles.forEach(trees::putProfile);
-    inputs.nodes().forEach(trees::putNode);
-    inputs.groups().forEach(trees::putGroup);
-    inputs.pods().forEach(trees::putPod);
+    profiles.forEach(profile -> trees.profiles.put(profile.name(), profile));
+    inputs.nodes().forEach(node -> trees.nodes.put(node.name(), node));
+    for (final QuotaGroup group : inputs.groups()) {
+      trees.groups.put(group.name(), group);
+      trees.directory.put(group);
+    }
+    inputs.pods().forEach(pod -> trees.pods.put(pod.ref(), pod));
+    trees.reshape(true);
     return trees;
   }
 
@@ -397,8 +405,8 @@ public final class QuotaTrees {
   }
 
   /**
-   * After a group change while no profile heads a tree: every group is in the default tree and
-   * what that tree is given of a group (its spec, with a tree-id naming no profile as its problem)
+   * After a group change while no profile heads a tree: every group is in the default tree and what
+   * that tree is given of a group (its spec, with a tree-id naming no profile as its problem)
    * depends on the group alone, so only this group's entry can change. Spares the re-routing of
    * every group and pod of the cluster that {@link #reshape} does.
    */

@@ -23,8 +23,8 @@ import net.jqwik.api.Property;
 /**
  * The router's changes, applied one input at a time, always leave every tree with exactly the
  * inputs a router built from scratch on the same inputs gives it: the shortcuts it takes (none of
- * the cluster's groups and pods re-routed while there are no profile trees; only the roots re-planned
- * on a node change) change no tree's inputs.
+ * the cluster's groups and pods re-routed while there are no profile trees; only the roots
+ * re-planned on a node change) change no tree's inputs.
  */
 class QuotaTreesRoutingProperties {
 
@@ -99,8 +99,9 @@ class QuotaTreesRoutingProperties {
               QuotaOptions.DEFAULTS);
       assertThat(router.trees()).as("step %d", step).isEqualTo(fresh.trees());
       for (final String tree : fresh.trees()) {
-        assertThat(mirror.of(tree)).as("tree %s after step %d", tree, step).isEqualTo(
-            Mirror.TreeInputs.of(fresh.inputs(tree)));
+        assertThat(mirror.of(tree))
+            .as("tree %s after step %d", tree, step)
+            .isEqualTo(Mirror.TreeInputs.of(fresh.inputs(tree)));
       }
       mirror.trees.forEach(
           (tree, held) -> {
