@@ -4,6 +4,7 @@ import io.quotaflow.bench.cluster.ClusterShape;
 import io.quotaflow.bench.cluster.SyntheticCluster;
 import io.quotaflow.bench.cluster.SyntheticClusterGenerator;
 import io.quotaflow.bench.peer.YarnFairSharePeer;
+import io.quotaflow.profile.MultiTreeCalculator;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.tree.ClusterQuotaState;
@@ -57,6 +58,17 @@ public final class CpuTimeProbe {
         measure(
             fullOps,
             () -> sink = QuotaCalculator.compute(cluster.inputs(), QuotaOptions.DEFAULTS)));
+    // What simulate and a task's restore pay: the same, routed through the quota-tree router
+    // first (a cluster without ElasticQuotaProfiles: one tree).
+    report(
+        "FullRecompute via MultiTreeCalculator",
+        groups,
+        measure(
+            fullOps,
+            () ->
+                sink =
+                    MultiTreeCalculator.compute(
+                        cluster.inputs(), List.of(), QuotaOptions.DEFAULTS)));
     final YarnFairSharePeer peer = new YarnFairSharePeer(cluster.inputs());
     report(
         "YarnPeer (ComputeFairShares)", groups, measure(fullOps * 2, () -> sink = peer.compute()));

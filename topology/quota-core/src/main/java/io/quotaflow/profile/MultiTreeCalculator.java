@@ -1,6 +1,5 @@
 package io.quotaflow.profile;
 
-import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaCalculator;
@@ -40,14 +39,22 @@ public final class MultiTreeCalculator {
       final ClusterInputs treeInputs = trees.inputs(tree);
       final TreeSnapshot computed = QuotaCalculator.compute(treeInputs, options);
       final Optional<QuotaProfile> profile = trees.profile(tree);
+      if (profile.isEmpty()) {
+        // The default tree reports every group and its own total: the result as computed, whose
+        // statuses are built when read (a cold start then costs the computation alone).
+        results.add(new TreeResult(tree, profile, treeInputs, computed));
+        continue;
+      }
       final List<GroupStatus> groups =
           computed.groups().stream()
               .filter(status -> QuotaTrees.reports(tree, status.name()))
               .toList();
-      final ResourceList total = profile.map(trees::total).orElse(computed.total());
       results.add(
           new TreeResult(
-              tree, profile, treeInputs, new TreeSnapshot(total, groups, computed.pods())));
+              tree,
+              profile,
+              treeInputs,
+              new TreeSnapshot(trees.total(profile.get()), groups, computed.pods())));
     }
     return results;
   }

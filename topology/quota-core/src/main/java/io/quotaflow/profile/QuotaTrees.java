@@ -55,11 +55,13 @@ public final class QuotaTrees {
 
   private static final String PROFILE_FIELD = "ElasticQuotaProfile";
 
+  private static final Set<String> ONLY_DEFAULT = Set.of(DEFAULT_TREE);
+
   private final QuotaOptions options;
   private final Map<String, QuotaProfile> profiles = new TreeMap<>();
-  private final Map<String, QuotaGroup> groups = new HashMap<>();
+  private final Map<String, QuotaGroup> groups;
   private final GroupDirectory directory = new GroupDirectory();
-  private final Map<PodRef, QuotaPod> pods = new HashMap<>();
+  private final Map<PodRef, QuotaPod> pods;
   private final Map<String, QuotaNode> nodes = new TreeMap<>();
 
   // Accepted profiles by tree id, and the tree each root group heads.
@@ -68,15 +70,29 @@ public final class QuotaTrees {
   private final Map<String, String> rejectedProfiles = new TreeMap<>();
 
   // What each tree was last given.
-  private final Map<String, Fed> fedGroups = new HashMap<>();
-  private final Map<PodRef, String> fedPods = new HashMap<>();
+  private final Map<String, Fed> fedGroups;
+  // The tree of each known pod outside the default tree; a known pod not listed is in the default
+  // tree (a cluster without profile trees keeps no entry per pod).
+  private final Map<PodRef, String> podTrees = new HashMap<>();
   private final Map<String, Set<String>> fedNodes = new HashMap<>();
 
   /** A group as its tree was given it. */
   private record Fed(String tree, QuotaGroup spec) {}
 
   public QuotaTrees(QuotaOptions options) {
+    this(options, 0, 0);
+  }
+
+  private static <K, V> Map<K, V> sized(int entries) {
+    return new HashMap<>(Math.max(16, (int) (entries / 0.75f) + 1));
+  }
+
+  /** A router whose maps are sized for the groups and pods it will be given at once. */
+  private QuotaTrees(QuotaOptions options, int groupCount, int podCount) {
     this.options = Objects.requireNonNull(options, "options");
+    this.groups = sized(groupCount);
+    this.fedGroups = sized(groupCount);
+    this.pods = sized(podCount);
   }
 
   /**
@@ -86,7 +102,7 @@ public final class QuotaTrees {
    */
   public static QuotaTrees of(
       ClusterInputs inputs, List<QuotaProfile> profiles, QuotaOptions options) {
-    final QuotaTrees trees = new QuotaTrees(options);
+    final QuotaTrees trees = new QuotaTrees(options, inputs.groups().size(), inputs.pods().size());
     profiles.forEach(profile -> trees.profiles.put(profile.name(), profile));
     inputs.nodes().forEach(node -> trees.nodes.put(node.name(), node));
     for (final QuotaGroup group : inputs.groups()) {
@@ -127,22 +143,24 @@ public final class QuotaTrees {
   }
 
   public List<TreeOp> putPod(QuotaPod pod) {
-    pods.put(pod.ref(), pod);
+    final boolean known = pods.put(pod.ref(), pod) != null;
     // Without profile trees every pod is in the default tree: no need to resolve its group.
     final String tree = trees.isEmpty() ? DEFAULT_TREE : podTree(pod);
-    final List<TreeOp> ops = new ArrayList<>();
-    final String old = fedPods.put(pod.ref(), tree);
-    if (old != null && !old.equals(tree)) {
-      ops.add(new TreeOp.RemovePod(old, pod.ref()));
-    }
-    ops.add(new TreeOp.PutPod(tree, pod));
-    return ops;
+    final TreeOp put = new TreeOp.PutPod(tree, pod);
+    final String old = known ? fedTree(pod.ref()) : null;
+    feed(pod.ref(), tree);
+    return old == null || old.equals(tree)
+        ? List.of(put)
+        : List.of(new TreeOp.RemovePod(old, pod.ref()), put);
   }
 
   public List<TreeOp> removePod(PodRef ref) {
-    pods.remove(ref);
-    final String old = fedPods.remove(ref);
-    return old == null ? List.of() : List.of(new TreeOp.RemovePod(old, ref));
+    if (pods.remove(ref) == null) {
+      return List.of();
+    }
+    final String old = fedTree(ref);
+    podTrees.remove(ref);
+    return List.of(new TreeOp.RemovePod(old, ref));
   }
 
   public List<TreeOp> putNode(QuotaNode node) {
@@ -187,7 +205,7 @@ public final class QuotaTrees {
 
   /** The tree a pod is in, if the pod is known. */
   public Optional<String> treeOfPod(PodRef ref) {
-    return Optional.ofNullable(fedPods.get(ref));
+    return pods.containsKey(ref) ? Optional.of(fedTree(ref)) : Optional.empty();
   }
 
   /**
@@ -215,12 +233,20 @@ public final class QuotaTrees {
               }
             });
     final List<QuotaPod> treePods = new ArrayList<>();
-    fedPods.forEach(
-        (ref, podTree) -> {
-          if (podTree.equals(tree)) {
-            treePods.add(pods.get(ref));
-          }
-        });
+    if (DEFAULT_TREE.equals(tree)) {
+      for (final QuotaPod pod : pods.values()) {
+        if (!podTrees.containsKey(pod.ref())) {
+          treePods.add(pod);
+        }
+      }
+    } else {
+      podTrees.forEach(
+          (ref, podTree) -> {
+            if (podTree.equals(tree)) {
+              treePods.add(pods.get(ref));
+            }
+          });
+    }
     final List<QuotaNode> treeNodes = new ArrayList<>();
     fedNodes.forEach(
         (name, nodeTrees) -> {
@@ -254,17 +280,33 @@ public final class QuotaTrees {
       }
     }
     ops.addAll(regroup());
+    if (trees.isEmpty() && podTrees.isEmpty()) {
+      return ops; // every pod is in the default tree, and was there before
+    }
+    // (Pods that {@link #of} put but did not route yet count as in the default tree.)
     for (final QuotaPod pod : pods.values()) {
-      final String tree = podTree(pod);
-      final String old = fedPods.put(pod.ref(), tree);
+      final String tree = trees.isEmpty() ? DEFAULT_TREE : podTree(pod);
+      final String old = fedTree(pod.ref());
       if (!tree.equals(old)) {
-        if (old != null) {
-          ops.add(new TreeOp.RemovePod(old, pod.ref()));
-        }
+        ops.add(new TreeOp.RemovePod(old, pod.ref()));
+        feed(pod.ref(), tree);
         ops.add(new TreeOp.PutPod(tree, pod));
       }
     }
     return ops;
+  }
+
+  /** The tree a known pod was given. */
+  private String fedTree(PodRef ref) {
+    return podTrees.getOrDefault(ref, DEFAULT_TREE);
+  }
+
+  private void feed(PodRef ref, String tree) {
+    if (DEFAULT_TREE.equals(tree)) {
+      podTrees.remove(ref);
+    } else {
+      podTrees.put(ref, tree);
+    }
   }
 
   private void acceptProfiles() {
@@ -341,8 +383,13 @@ public final class QuotaTrees {
   /** Sends a node to the trees whose pool counts it, and takes it from the others. */
   private void routeNode(String name, List<TreeOp> ops) {
     final QuotaNode node = nodes.get(name);
-    final Set<String> now = new TreeSet<>();
-    if (node != null) {
+    final Set<String> now;
+    if (node == null) {
+      now = Set.of();
+    } else if (trees.isEmpty()) {
+      now = ONLY_DEFAULT; // a cluster without profile trees: no set per node
+    } else {
+      now = new TreeSet<>();
       now.add(DEFAULT_TREE);
       if (counts(node)) {
         trees.forEach(
@@ -498,7 +545,8 @@ public final class QuotaTrees {
 
   /** A group other than a root: its tree, and its spec with the problems of its placement. */
   private Fed placed(QuotaGroup group, Map<String, String> memo) {
-    final String tree = treeOf(group.name(), memo, new HashSet<>());
+    final String tree =
+        trees.isEmpty() ? DEFAULT_TREE : treeOf(group.name(), memo, new HashSet<>());
     final Optional<String> problem = placementProblem(group, tree, memo);
     if (problem.isEmpty()) {
       return new Fed(tree, group);
@@ -520,6 +568,9 @@ public final class QuotaTrees {
           group.treeId()
               + " names no ElasticQuotaProfile"
               + (trees.isEmpty() ? "" : " (trees: " + String.join(", ", trees.keySet()) + ")"));
+    }
+    if (trees.isEmpty()) {
+      return Optional.empty(); // every group is in the default tree, as its parent is
     }
     final String parentTree = treeOf(group.parent(), memo, new HashSet<>());
     if (!parentTree.equals(tree)) {
