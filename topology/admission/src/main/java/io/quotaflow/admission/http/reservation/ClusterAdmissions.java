@@ -261,8 +261,10 @@ public final class ClusterAdmissions {
     final Map<String, List<GroupStatus>> children = new HashMap<>();
     final Map<String, Optional<QuotaGroup>> quotas = new HashMap<>();
     final Map<String, Optional<ResourceList>> own = new HashMap<>();
-    final Map<String, Boolean> roots = new HashMap<>();
     return new WhatIfInputs() {
+      // The profile trees' roots, read once per decision (none in a cluster without profiles).
+      private Set<String> roots;
+
       @Override
       public Optional<GroupStatus> status(String name) {
         return statuses.computeIfAbsent(name, view::group);
@@ -285,7 +287,10 @@ public final class ClusterAdmissions {
 
       @Override
       public boolean headsTree(String name) {
-        return roots.computeIfAbsent(name, view::headsTree);
+        if (roots == null) {
+          roots = view.treeRoots();
+        }
+        return roots.contains(name);
       }
     };
   }

@@ -16,9 +16,11 @@ import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Read-only access to one cluster's last computed state, held by this instance. Every call reads
@@ -136,7 +138,18 @@ public interface ClusterView {
 
   /** Whether group {@code name} is the root of a profile's tree (its {@code quotaName}). */
   default boolean headsTree(String name) {
-    return treeProfiles().values().stream().anyMatch(profile -> profile.quotaName().equals(name));
+    return treeRoots().contains(name);
+  }
+
+  /** The root group of each profile tree (the profiles' {@code quotaName}s). */
+  default Set<String> treeRoots() {
+    final Map<String, QuotaProfile> profiles = treeProfiles();
+    if (profiles.isEmpty()) {
+      return Set.of();
+    }
+    final Set<String> roots = new HashSet<>();
+    profiles.values().forEach(profile -> roots.add(profile.quotaName()));
+    return roots;
   }
 
   /** The labels of node {@code name} as the engine last read them; empty when not known here. */
