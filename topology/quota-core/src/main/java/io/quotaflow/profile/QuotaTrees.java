@@ -12,11 +12,13 @@ import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.PodAccounting;
 import io.quotaflow.tree.QuotaOptions;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,6 +78,14 @@ public final class QuotaTrees {
   private final Map<PodRef, String> podTrees = new HashMap<>();
   private final Map<String, Set<String>> fedNodes = new HashMap<>();
 
+  // Kept while profiles head trees, so that a group change re-routes only what it can move: the
+  // groups by parent name (whether the parent exists or not), and the pods by what their group
+  // resolution reads and by the group they resolve to.
+  private final Map<String, Set<String>> childrenOf = new HashMap<>();
+  private final PodIndex podIndex = new PodIndex();
+  // Each profile tree's node pool, summed as nodes change.
+  private final Map<String, PoolTotals> pools = new HashMap<>();
+
   /** A group as its tree was given it. */
   private record Fed(String tree, QuotaGroup spec) {}
 
@@ -106,7 +116,8 @@ public final class QuotaTrees {
     profiles.forEach(profile -> trees.profiles.put(profile.name(), profile));
     inputs.nodes().forEach(node -> trees.nodes.put(node.name(), node));
     for (final QuotaGroup group : inputs.groups()) {
-      trees.groups.put(group.name(), group);
+      trees.unlink(trees.groups.put(group.name(), group));
+      trees.link(group);
       trees.directory.put(group);
     }
     inputs.pods().forEach(pod -> trees.pods.put(pod.ref(), pod));
@@ -127,25 +138,30 @@ public final class QuotaTrees {
   }
 
   public List<TreeOp> putGroup(QuotaGroup group) {
-    if (group.equals(groups.put(group.name(), group))) {
+    final QuotaGroup old = groups.put(group.name(), group);
+    if (group.equals(old)) {
       return List.of();
     }
+    unlink(old);
+    link(group);
     directory.put(group);
-    return trees.isEmpty() ? regroupAlone(group.name()) : reshape(false);
+    return trees.isEmpty() ? regroupAlone(group.name()) : rerouteAround(group.name(), old, group);
   }
 
   public List<TreeOp> removeGroup(String name) {
-    if (groups.remove(name) == null) {
+    final QuotaGroup old = groups.remove(name);
+    if (old == null) {
       return List.of();
     }
+    unlink(old);
     directory.remove(name);
-    return trees.isEmpty() ? regroupAlone(name) : reshape(false);
+    return trees.isEmpty() ? regroupAlone(name) : rerouteAround(name, old, null);
   }
 
   public List<TreeOp> putPod(QuotaPod pod) {
     final boolean known = pods.put(pod.ref(), pod) != null;
     // Without profile trees every pod is in the default tree: no need to resolve its group.
-    final String tree = trees.isEmpty() ? DEFAULT_TREE : podTree(pod);
+    final String tree = trees.isEmpty() ? DEFAULT_TREE : indexedTree(pod);
     final TreeOp put = new TreeOp.PutPod(tree, pod);
     final String old = known ? fedTree(pod.ref()) : null;
     feed(pod.ref(), tree);
@@ -160,11 +176,13 @@ public final class QuotaTrees {
     }
     final String old = fedTree(ref);
     podTrees.remove(ref);
+    podIndex.remove(ref);
     return List.of(new TreeOp.RemovePod(old, ref));
   }
 
   public List<TreeOp> putNode(QuotaNode node) {
-    nodes.put(node.name(), node);
+    pool(nodes.put(node.name(), node), -1);
+    pool(node, 1);
     final List<TreeOp> ops = new ArrayList<>();
     routeNode(node.name(), ops);
     replanRoots(ops);
@@ -172,9 +190,11 @@ public final class QuotaTrees {
   }
 
   public List<TreeOp> removeNode(String name) {
-    if (nodes.remove(name) == null) {
+    final QuotaNode old = nodes.remove(name);
+    if (old == null) {
       return List.of();
     }
+    pool(old, -1);
     final List<TreeOp> ops = new ArrayList<>();
     routeNode(name, ops);
     replanRoots(ops);
@@ -280,12 +300,13 @@ public final class QuotaTrees {
       }
     }
     ops.addAll(regroup());
+    podIndex.clear();
     if (trees.isEmpty() && podTrees.isEmpty()) {
       return ops; // every pod is in the default tree, and was there before
     }
     // (Pods that {@link #of} put but did not route yet count as in the default tree.)
     for (final QuotaPod pod : pods.values()) {
-      final String tree = trees.isEmpty() ? DEFAULT_TREE : podTree(pod);
+      final String tree = trees.isEmpty() ? DEFAULT_TREE : indexedTree(pod);
       final String old = fedTree(pod.ref());
       if (!tree.equals(old)) {
         ops.add(new TreeOp.RemovePod(old, pod.ref()));
@@ -294,6 +315,98 @@ public final class QuotaTrees {
       }
     }
     return ops;
+  }
+
+  /**
+   * After a group change while profiles head trees: only the group and its descendants can change
+   * tree or placement, and only the pods whose resolution reads the group (its name as label or
+   * namespace, the namespaces it lists before and after) or that resolve to one of those groups can
+   * change tree. The same changes as {@link #reshape}, without visiting the rest of the cluster.
+   */
+  private List<TreeOp> rerouteAround(String name, QuotaGroup before, QuotaGroup after) {
+    final Set<String> affected = selfAndDescendants(name);
+    final List<TreeOp> ops = new ArrayList<>();
+    final List<TreeOp> puts = new ArrayList<>();
+    final Map<String, String> memo = new HashMap<>();
+    for (final String member : affected) {
+      if (rootTree.containsKey(member)) {
+        continue; // a root's spec is its profile's
+      }
+      final QuotaGroup group = groups.get(member);
+      final Fed old = fedGroups.get(member);
+      final Fed now = group == null ? null : placed(group, memo);
+      if (old != null && (now == null || !now.tree().equals(old.tree()))) {
+        ops.add(new TreeOp.RemoveGroup(old.tree(), member));
+        fedGroups.remove(member);
+      }
+      if (now != null && !now.equals(old)) {
+        fedGroups.put(member, now);
+        puts.add(new TreeOp.PutGroup(now.tree(), now.spec()));
+      }
+    }
+    ops.addAll(puts);
+    final Set<String> namespaces = new HashSet<>();
+    if (before != null) {
+      namespaces.addAll(before.namespaces());
+    }
+    if (after != null) {
+      namespaces.addAll(after.namespaces());
+    }
+    final Set<PodRef> candidates = podIndex.readingGroup(name, namespaces);
+    for (final PodRef ref : candidates) {
+      podIndex.regroup(ref, directory.resolve(pods.get(ref)).group());
+    }
+    for (final String member : affected) {
+      candidates.addAll(podIndex.podsOf(member));
+    }
+    for (final PodRef ref : candidates) {
+      final String tree = treeOfGroup(podIndex.groupOf(ref));
+      final String old = fedTree(ref);
+      if (!tree.equals(old)) {
+        ops.add(new TreeOp.RemovePod(old, ref));
+        feed(ref, tree);
+        ops.add(new TreeOp.PutPod(tree, pods.get(ref)));
+      }
+    }
+    return ops;
+  }
+
+  /** {@code name} and every group below it by parent links (cycles visited once). */
+  private Set<String> selfAndDescendants(String name) {
+    final Set<String> seen = new LinkedHashSet<>();
+    final ArrayDeque<String> next = new ArrayDeque<>();
+    next.add(name);
+    while (!next.isEmpty()) {
+      final String member = next.poll();
+      if (seen.add(member)) {
+        next.addAll(childrenOf.getOrDefault(member, Set.of()));
+      }
+    }
+    return seen;
+  }
+
+  private void link(QuotaGroup group) {
+    childrenOf.computeIfAbsent(group.parent(), p -> new HashSet<>()).add(group.name());
+  }
+
+  private void unlink(QuotaGroup group) {
+    if (group == null) {
+      return;
+    }
+    final Set<String> children = childrenOf.get(group.parent());
+    if (children != null) {
+      children.remove(group.name());
+      if (children.isEmpty()) {
+        childrenOf.remove(group.parent());
+      }
+    }
+  }
+
+  /** A pod's tree, its resolved group filed in the index (kept while profiles head trees). */
+  private String indexedTree(QuotaPod pod) {
+    final String group = directory.resolve(pod).group();
+    podIndex.put(pod.ref(), pod.quotaName().orElse(""), group);
+    return treeOfGroup(group);
   }
 
   /** The tree a known pod was given. */
@@ -315,6 +428,29 @@ public final class QuotaTrees {
     rejectedProfiles.clear();
     accept(profiles.values(), trees, rejectedProfiles);
     trees.forEach((tree, profile) -> rootTree.put(profile.quotaName(), tree));
+    pools.clear();
+    trees.keySet().forEach(tree -> pools.put(tree, new PoolTotals()));
+    nodes.values().forEach(node -> pool(node, 1));
+  }
+
+  /** Adds a node to ({@code sign} 1) or takes it from (-1) the pools whose selector matches it. */
+  private void pool(QuotaNode node, int sign) {
+    if (node == null || trees.isEmpty()) {
+      return;
+    }
+    final boolean counted = counts(node);
+    final ResourceList allocatable =
+        counted ? PodAccounting.derive(node.allocatable(), options.derivedResources()) : null;
+    trees.forEach(
+        (tree, profile) -> {
+          if (profile.nodeSelector().matches(node.labels())) {
+            final PoolTotals pool = pools.get(tree);
+            pool.match(sign);
+            if (counted) {
+              pool.count(allocatable, sign);
+            }
+          }
+        });
   }
 
   /**
@@ -503,12 +639,13 @@ public final class QuotaTrees {
               PROFILE_FIELD + " " + profile.name() + " spec.resourceRatio",
               profile.ratio() + " is outside (0, 1]"));
     }
-    if (nodes.values().stream().noneMatch(n -> profile.nodeSelector().matches(n.labels()))) {
+    if (!pools.get(tree).matchesAnyNode()) {
       problems.add(
           new SpecProblem(
               PROFILE_FIELD + " " + profile.name() + " spec.nodeSelector", "matches no node"));
     }
-    final ResourceList total = total(profile);
+    final ResourceList total =
+        pools.get(tree).sums().map(sums -> scaled(sums, profile)).orElseGet(() -> total(profile));
     return new Fed(
         tree,
         QuotaGroup.builder(profile.quotaName())
@@ -532,6 +669,11 @@ public final class QuotaTrees {
             .forEach((dimension, amount) -> sum.merge(dimension, amount, QuotaTrees::saturated));
       }
     }
+    return scaled(sum, profile);
+  }
+
+  /** Summed allocatable times the profile's ratio, rounded down per dimension. */
+  private static ResourceList scaled(Map<String, Long> sum, QuotaProfile profile) {
     final ResourceRatio ratio = profile.ratio().inRange() ? profile.ratio() : ResourceRatio.ONE;
     final Map<String, Long> scaled = new TreeMap<>();
     sum.forEach((dimension, amount) -> scaled.put(dimension, ratio.apply(amount)));
@@ -612,9 +754,5 @@ public final class QuotaTrees {
     }
     memo.put(name, tree);
     return tree;
-  }
-
-  private String podTree(QuotaPod pod) {
-    return treeOfGroup(directory.resolve(pod).group());
   }
 }

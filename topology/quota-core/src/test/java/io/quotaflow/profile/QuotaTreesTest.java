@@ -127,6 +127,20 @@ class QuotaTreesTest {
   }
 
   @Test
+  void aTotalBeyondTheRangeOfALongSaturatesAndComesBackWhenTheNodeGoes() {
+    final QuotaTrees router = new QuotaTrees(QuotaOptions.DEFAULTS);
+    router.putProfile(gpuPool("1"));
+    router.putNode(node("gpu-1", "gpu", 32_000, 4));
+    router.putNode(node("gpu-2", "gpu", Long.MAX_VALUE - 10, 4));
+    assertThat(router.inputs("gpu-pool").groups().get(0).min())
+        .isEqualTo(ResourceList.of("cpu", Long.MAX_VALUE, GPU, 8));
+
+    router.removeNode("gpu-2");
+    assertThat(router.inputs("gpu-pool").groups().get(0).min())
+        .isEqualTo(ResourceList.of("cpu", 32_000, GPU, 4));
+  }
+
+  @Test
   void onlyReadyNodesNotBeingDeletedCount() {
     final List<QuotaNode> nodes = new ArrayList<>(NODES);
     nodes.set(
