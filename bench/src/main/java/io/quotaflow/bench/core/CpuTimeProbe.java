@@ -5,15 +5,20 @@ import io.quotaflow.bench.cluster.SyntheticCluster;
 import io.quotaflow.bench.cluster.SyntheticClusterGenerator;
 import io.quotaflow.bench.peer.YarnFairSharePeer;
 import io.quotaflow.profile.MultiTreeCalculator;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.QuotaOptions;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
@@ -69,6 +74,12 @@ public final class CpuTimeProbe {
                 sink =
                     MultiTreeCalculator.compute(
                         cluster.inputs(), List.of(), QuotaOptions.DEFAULTS)));
+    // A floor for any cold start: what must be done with the pods at the least (the groups indexed
+    // by name, the pods mapped by reference, each pod's request added to its group's).
+    report(
+        "Floor: index groups, map pods, sum requests",
+        groups,
+        measure(fullOps, () -> sink = podFloor(cluster)));
     final YarnFairSharePeer peer = new YarnFairSharePeer(cluster.inputs());
     report(
         "YarnPeer (ComputeFairShares)", groups, measure(fullOps * 2, () -> sink = peer.compute()));
@@ -122,6 +133,32 @@ public final class CpuTimeProbe {
               removed[0] = !removed[0];
               sink = state.recompute();
             }));
+  }
+
+  private static long[][] podFloor(SyntheticCluster cluster) {
+    final List<QuotaGroup> groups = cluster.inputs().groups();
+    final Map<String, Integer> index = new HashMap<>(groups.size() * 2);
+    for (int i = 0; i < groups.size(); i++) {
+      index.put(groups.get(i).name(), i);
+    }
+    final List<QuotaPod> pods = cluster.inputs().pods();
+    final Map<PodRef, QuotaPod> byRef = new HashMap<>(pods.size() * 2);
+    final long[][] requests = new long[groups.size()][];
+    for (final QuotaPod pod : pods) {
+      byRef.put(pod.ref(), pod);
+      final Integer group = index.get(pod.quotaName().orElse(pod.ref().namespace()));
+      if (group == null) {
+        continue;
+      }
+      final ResourceList request = pod.request();
+      if (requests[group] == null) {
+        requests[group] = new long[request.size()];
+      }
+      for (int d = 0; d < request.size() && d < requests[group].length; d++) {
+        requests[group][d] += request.amountAt(d);
+      }
+    }
+    return byRef.isEmpty() ? null : requests;
   }
 
   /**
