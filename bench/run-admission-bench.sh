@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Load test of the admission plugin over TLS on loopback (about 75 s): the pod webhook and a no-op
+# Load test of the admission plugin over TLS on loopback (about 105 s): the pod webhook and a no-op
 # endpoint of the same server, at a fixed rate (latency p50/p99/p99.9) and at full speed
 # (throughput), with N concurrent connections. Prints the figures and the targets (p99 <= 2 ms at
 # 1,000 req/s; pod webhook throughput >= 70 % of the no-op's).
 #
-# Usage: bench/run-admission-bench.sh [--rate 1000] [--seconds 20] [--warmup 5] [--connections 16]
+# Usage: bench/run-admission-bench.sh [--rate 1000] [--seconds 20] [--warmup 20] [--connections 16]
 #                                     [--max-seconds 10]
 # Environment: MVN_ARGS (default none; "-o" for offline), SKIP_BUILD=1 to reuse the compiled classes,
 #   JFR=1 to record a flight recording (bench/target/admission-bench/admission.jfr).

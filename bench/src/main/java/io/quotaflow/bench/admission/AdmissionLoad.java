@@ -35,8 +35,11 @@ import java.util.concurrent.locks.LockSupport;
  * scheduled time, so a stall counts against every request it delays), then as fast as N connections
  * go (throughput). Client and server share the machine's cores.
  *
- * <p>Usage: {@code AdmissionLoad [--rate 1000] [--seconds 20] [--warmup 5] [--connections 16]
+ * <p>Usage: {@code AdmissionLoad [--rate 1000] [--seconds 20] [--warmup 20] [--connections 16]
  * [--max-seconds 10]}. Every loop is bounded by its phase's duration; only 127.0.0.1 is contacted.
+ * The warm-up (each endpoint at the rate, one after the other) is long enough for the JIT to have
+ * compiled the webhook's path: after 5 s (5,000 requests) its p99 was still 3.4-3.9 ms, after 20 s
+ * 1.2 ms, while the no-op's hardly moved.
  */
 public final class AdmissionLoad {
 
@@ -281,7 +284,8 @@ public final class AdmissionLoad {
   private static Map<String, Integer> options(String[] args) {
     final Map<String, Integer> options =
         new java.util.HashMap<>(
-            Map.of("rate", 1000, "seconds", 20, "warmup", 5, "connections", 16, "max-seconds", 10));
+            Map.of(
+                "rate", 1000, "seconds", 20, "warmup", 20, "connections", 16, "max-seconds", 10));
     for (int i = 0; i + 1 < args.length; i += 2) {
       final String key = args[i].replaceFirst("^--", "");
       if (!options.containsKey(key)) {
