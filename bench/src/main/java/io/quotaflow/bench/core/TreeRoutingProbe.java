@@ -1,7 +1,6 @@
 package io.quotaflow.bench.core;
 
 import io.quotaflow.bench.cluster.ClusterShape;
-import io.quotaflow.bench.cluster.SyntheticCluster;
 import io.quotaflow.bench.cluster.SyntheticClusterGenerator;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
@@ -18,6 +17,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Thread CPU time of the quota-tree router (io.quotaflow.profile.QuotaTrees) in a synthetic cluster
@@ -28,66 +28,77 @@ import java.util.List;
  * [groups...]}
  */
 public final class TreeRoutingProbe {
-  static Object sink;
+
+  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  private static final int WARM_UP = 20;
+  private static final int MEASURED = 40;
+
+  private static Object sink;
 
   private TreeRoutingProbe() {}
 
   public static void main(String[] args) {
     for (final String groups : args.length == 0 ? new String[] {"1000", "10000", "100000"} : args) {
-      probe(groups);
+      probe(Integer.parseInt(groups));
     }
   }
 
-  private static void probe(String groups) {
-    final String[] a = {groups};
-    SyntheticCluster c =
-        SyntheticClusterGenerator.generate(ClusterShape.of(Integer.parseInt(a[0])));
-    ClusterInputs in = c.inputs();
-    // A profile heading the subtree of the first top-level parent group.
-    String top =
-        in.groups().stream()
-            .filter(g -> g.parent().equals(SpecialGroups.ROOT))
+  private static void probe(int groupCount) {
+    final ClusterInputs inputs =
+        SyntheticClusterGenerator.generate(ClusterShape.of(groupCount)).inputs();
+    final String top =
+        inputs.groups().stream()
+            .filter(group -> group.parent().equals(SpecialGroups.ROOT))
             .findFirst()
-            .get()
+            .orElseThrow()
             .name();
-    QuotaProfile p = QuotaProfile.of("pool", top, ResourceRatio.ONE, NodeSelector.everything());
-    ThreadMXBean t = ManagementFactory.getThreadMXBean();
-    long s = t.getCurrentThreadCpuTime();
-    QuotaTrees r = QuotaTrees.of(in, List.of(p), QuotaOptions.DEFAULTS);
+    final QuotaProfile profile =
+        QuotaProfile.of("pool", top, ResourceRatio.ONE, NodeSelector.everything());
+
+    final long start = THREADS.getCurrentThreadCpuTime();
+    final QuotaTrees router = QuotaTrees.of(inputs, List.of(profile), QuotaOptions.DEFAULTS);
     System.out.printf(
-        "one-pass routing with a profile tree: %.1f ms (trees %s)%n",
-        (t.getCurrentThreadCpuTime() - s) / 1e6, r.trees());
-    List<QuotaGroup> leaves = in.groups().stream().filter(g -> !g.parentGroup()).toList();
-    long[] cpu = new long[40];
-    for (int i = 0; i < 60; i++) {
-      QuotaGroup g = leaves.get((i * 7919) % leaves.size());
-      QuotaGroup changed =
-          g.toBuilder().max(g.max().plus(ResourceList.of("cpu", 1000 + i))).build();
-      long st = t.getCurrentThreadCpuTime();
-      sink = r.putGroup(changed);
-      if (i >= 20) cpu[i - 20] = t.getCurrentThreadCpuTime() - st;
+        "groups %d (%d pods, %d nodes): one-pass routing with a profile tree %.1f ms (cold, once)%n",
+        groupCount,
+        inputs.pods().size(),
+        inputs.nodes().size(),
+        (THREADS.getCurrentThreadCpuTime() - start) / 1e6);
+
+    final List<QuotaGroup> leaves =
+        inputs.groups().stream().filter(group -> !group.parentGroup()).toList();
+    report(
+        groupCount,
+        "group event",
+        i -> {
+          final QuotaGroup leaf = leaves.get((i * 7919) % leaves.size());
+          final ResourceList raised = leaf.max().plus(ResourceList.of("cpu", 1000 + i));
+          return router.putGroup(leaf.toBuilder().max(raised).build());
+        });
+    final QuotaNode node = inputs.nodes().get(0);
+    report(
+        groupCount,
+        "node event",
+        i -> i % 2 == 0 ? router.removeNode(node.name()) : router.putNode(node));
+    final QuotaPod pod = inputs.pods().get(0);
+    report(
+        groupCount,
+        "pod event",
+        i -> i % 2 == 0 ? router.removePod(pod.ref()) : router.putPod(pod));
+  }
+
+  /** Median thread CPU time of {@code MEASURED} runs of {@code event} after {@code WARM_UP}. */
+  private static void report(int groupCount, String what, IntFunction<Object> event) {
+    final long[] cpu = new long[MEASURED];
+    for (int i = 0; i < WARM_UP + MEASURED; i++) {
+      final long start = THREADS.getCurrentThreadCpuTime();
+      sink = event.apply(i);
+      if (i >= WARM_UP) {
+        cpu[i - WARM_UP] = THREADS.getCurrentThreadCpuTime() - start;
+      }
     }
     Arrays.sort(cpu);
     System.out.printf(
-        "groups %s: a group event with a profile tree: p50 %.2f ms%n", a[0], cpu[20] / 1e6);
-    QuotaNode n = in.nodes().get(0);
-    for (int i = 0; i < 60; i++) {
-      long st = t.getCurrentThreadCpuTime();
-      sink = (i % 2 == 0) ? r.removeNode(n.name()) : r.putNode(n);
-      if (i >= 20) cpu[i - 20] = t.getCurrentThreadCpuTime() - st;
-    }
-    Arrays.sort(cpu);
-    System.out.printf(
-        "groups %s nodes %d: a node event with a profile tree: p50 %.2f ms%n",
-        a[0], in.nodes().size(), cpu[20] / 1e6);
-    QuotaPod pod = in.pods().get(0);
-    for (int i = 0; i < 60; i++) {
-      long st = t.getCurrentThreadCpuTime();
-      sink = (i % 2 == 0) ? r.removePod(pod.ref()) : r.putPod(pod);
-      if (i >= 20) cpu[i - 20] = t.getCurrentThreadCpuTime() - st;
-    }
-    Arrays.sort(cpu);
-    System.out.printf(
-        "groups %s: a pod event with a profile tree: p50 %.4f ms%n", a[0], cpu[20] / 1e6);
+        "groups %d: a %s with a profile tree, p50 %.4f ms%n",
+        groupCount, what, cpu[MEASURED / 2] / 1e6);
   }
 }
