@@ -12,13 +12,11 @@ import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.PodAccounting;
 import io.quotaflow.tree.QuotaOptions;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -81,7 +79,7 @@ public final class QuotaTrees {
   // Kept while profiles head trees, so that a group change re-routes only what it can move: the
   // groups by parent name (whether the parent exists or not), and the pods by what their group
   // resolution reads and by the group they resolve to.
-  private final Map<String, Set<String>> childrenOf = new HashMap<>();
+  private final GroupChildren children = new GroupChildren();
   private final PodIndex podIndex = new PodIndex();
   // Each profile tree's node pool, summed as nodes change.
   private final Map<String, PoolTotals> pools = new HashMap<>();
@@ -116,8 +114,7 @@ public final class QuotaTrees {
     profiles.forEach(profile -> trees.profiles.put(profile.name(), profile));
     inputs.nodes().forEach(node -> trees.nodes.put(node.name(), node));
     for (final QuotaGroup group : inputs.groups()) {
-      trees.unlink(trees.groups.put(group.name(), group));
-      trees.link(group);
+      trees.children.replace(trees.groups.put(group.name(), group), group);
       trees.directory.put(group);
     }
     inputs.pods().forEach(pod -> trees.pods.put(pod.ref(), pod));
@@ -142,8 +139,7 @@ public final class QuotaTrees {
     if (group.equals(old)) {
       return List.of();
     }
-    unlink(old);
-    link(group);
+    children.replace(old, group);
     directory.put(group);
     return trees.isEmpty() ? regroupAlone(group.name()) : rerouteAround(group.name(), old, group);
   }
@@ -153,7 +149,7 @@ public final class QuotaTrees {
     if (old == null) {
       return List.of();
     }
-    unlink(old);
+    children.replace(old, null);
     directory.remove(name);
     return trees.isEmpty() ? regroupAlone(name) : rerouteAround(name, old, null);
   }
@@ -324,7 +320,7 @@ public final class QuotaTrees {
    * change tree. The same changes as {@link #reshape}, without visiting the rest of the cluster.
    */
   private List<TreeOp> rerouteAround(String name, QuotaGroup before, QuotaGroup after) {
-    final Set<String> affected = selfAndDescendants(name);
+    final Set<String> affected = children.selfAndDescendants(name);
     final List<TreeOp> ops = new ArrayList<>();
     final List<TreeOp> puts = new ArrayList<>();
     final Map<String, String> memo = new HashMap<>();
@@ -371,37 +367,6 @@ public final class QuotaTrees {
     return ops;
   }
 
-  /** {@code name} and every group below it by parent links (cycles visited once). */
-  private Set<String> selfAndDescendants(String name) {
-    final Set<String> seen = new LinkedHashSet<>();
-    final ArrayDeque<String> next = new ArrayDeque<>();
-    next.add(name);
-    while (!next.isEmpty()) {
-      final String member = next.poll();
-      if (seen.add(member)) {
-        next.addAll(childrenOf.getOrDefault(member, Set.of()));
-      }
-    }
-    return seen;
-  }
-
-  private void link(QuotaGroup group) {
-    childrenOf.computeIfAbsent(group.parent(), p -> new HashSet<>()).add(group.name());
-  }
-
-  private void unlink(QuotaGroup group) {
-    if (group == null) {
-      return;
-    }
-    final Set<String> children = childrenOf.get(group.parent());
-    if (children != null) {
-      children.remove(group.name());
-      if (children.isEmpty()) {
-        childrenOf.remove(group.parent());
-      }
-    }
-  }
-
   /** A pod's tree, its resolved group filed in the index (kept while profiles head trees). */
   private String indexedTree(QuotaPod pod) {
     final String group = directory.resolve(pod).group();
@@ -426,7 +391,7 @@ public final class QuotaTrees {
     trees.clear();
     rootTree.clear();
     rejectedProfiles.clear();
-    accept(profiles.values(), trees, rejectedProfiles);
+    ProfileAcceptance.accept(profiles.values(), trees, rejectedProfiles);
     trees.forEach((tree, profile) -> rootTree.put(profile.quotaName(), tree));
     pools.clear();
     trees.keySet().forEach(tree -> pools.put(tree, new PoolTotals()));
@@ -462,58 +427,8 @@ public final class QuotaTrees {
     final Map<String, QuotaProfile> byName = new TreeMap<>();
     profiles.forEach(profile -> byName.put(profile.name(), profile));
     final Map<String, QuotaProfile> accepted = new TreeMap<>();
-    accept(byName.values(), accepted, new TreeMap<>());
+    ProfileAcceptance.accept(byName.values(), accepted, new TreeMap<>());
     return accepted;
-  }
-
-  /** Accepts {@code profiles} (in name order) into {@code trees}, the others into rejected. */
-  private static void accept(
-      Collection<QuotaProfile> profiles,
-      Map<String, QuotaProfile> trees,
-      Map<String, String> rejected) {
-    final Map<String, String> roots = new HashMap<>();
-    for (final QuotaProfile profile : profiles) {
-      final Optional<String> reason = rejection(profile, trees, roots);
-      if (reason.isPresent()) {
-        rejected.put(profile.name(), reason.get());
-      } else {
-        trees.put(profile.treeId(), profile);
-        roots.put(profile.quotaName(), profile.treeId());
-      }
-    }
-  }
-
-  /** Why a profile cannot head a tree (the earlier profile by name keeps a shared id or root). */
-  private static Optional<String> rejection(
-      QuotaProfile profile, Map<String, QuotaProfile> trees, Map<String, String> rootTree) {
-    if (profile.quotaName().isEmpty()) {
-      return Optional.of("spec.quotaName is empty: a tree needs a root group");
-    }
-    if (SpecialGroups.ROOT.equals(profile.quotaName())
-        || SpecialGroups.isSpecial(profile.quotaName())) {
-      return Optional.of(
-          "spec.quotaName " + profile.quotaName() + " is a special group of the default tree");
-    }
-    if (DEFAULT_TREE.equals(profile.treeId()) || profile.treeId().isEmpty()) {
-      return Optional.of("tree id \"" + profile.treeId() + "\" is reserved for the default tree");
-    }
-    final QuotaProfile sameTree = trees.get(profile.treeId());
-    if (sameTree != null) {
-      return Optional.of(
-          "tree id " + profile.treeId() + " is already the tree of profile " + sameTree.name());
-    }
-    final String sameRoot = rootTree.get(profile.quotaName());
-    if (sameRoot != null) {
-      return Optional.of(
-          "spec.quotaName "
-              + profile.quotaName()
-              + " is already the root of tree "
-              + sameRoot
-              + " (profile "
-              + trees.get(sameRoot).name()
-              + ")");
-    }
-    return Optional.empty();
   }
 
   /** Sends a node to the trees whose pool counts it, and takes it from the others. */
