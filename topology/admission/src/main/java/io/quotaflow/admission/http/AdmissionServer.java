@@ -149,6 +149,7 @@ public final class AdmissionServer implements AutoCloseable {
       final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
       threads.setName("quotaflow-admission");
       server = new Server(threads);
+      server.setErrorHandler(new JettyErrors());
       final HttpConfiguration http = new HttpConfiguration();
       http.setSendServerVersion(false);
       http.setSendDateHeader(false);

@@ -103,6 +103,18 @@ class RobustnessTest {
     assertThat(path.json().get("error").asText()).contains("no such endpoint");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"/api/v1/clusters//quotas", "/api/v1/clusters/east/%2e%2e/quotas"})
+  void aPathJettyRefusesIsA400InTheApisJsonShape(String path) {
+    final Plugin.Reply reply = plugin.get(path);
+
+    assertThat(reply.status()).isEqualTo(400);
+    assertThat(reply.headers().firstValue("Content-Type"))
+        .hasValueSatisfying(type -> assertThat(type).startsWith("application/json"));
+    assertThat(reply.json().get("status").asInt()).isEqualTo(400);
+    assertThat(reply.json().get("error").asText()).isNotBlank().doesNotContain("<");
+  }
+
   @Test
   void duringARebalanceWithoutALastStateFailOpenAllowsWithAWarning() {
     restartedWithoutState(Plugin::start);
