@@ -124,7 +124,21 @@ public record QuotaStatus(
     final Map<String, String> annotations = quota.getMetadata().getAnnotations();
     return annotations != null
         && annotations(mode).equals(subset(annotations, mode))
-        && (reservation.isPresent() || !showsReservation(quota));
+        && (reservation.isPresent() || !showsReservation(quota))
+        && !showsStaleGuaranteed(quota, mode);
+  }
+
+  /**
+   * Whether the object shows Koordinator's guaranteed annotation that this status, written in
+   * Koordinator's mode, no longer has (guaranteed usage was turned off).
+   */
+  private boolean showsStaleGuaranteed(
+      final GenericKubernetesResource quota, final StatusMode mode) {
+    final Map<String, String> annotations = quota.getMetadata().getAnnotations();
+    return mode == StatusMode.KOORDINATOR
+        && guaranteed.isEmpty()
+        && annotations != null
+        && annotations.get(QuotaLabels.GUARANTEED) != null;
   }
 
   /** Whether the object shows a reservation-status annotation (a null value counts as none). */
@@ -181,7 +195,8 @@ public record QuotaStatus(
 
   /**
    * A JSON merge patch that sets the annotations of {@code mode} on {@code quota}, and removes its
-   * reservation-status annotation when the group no longer reserves nodes.
+   * reservation-status annotation when the group no longer reserves nodes and, in Koordinator's
+   * mode, the guaranteed annotation when the group has no guaranteed amount any more.
    */
   public String annotationsPatch(final GenericKubernetesResource quota, final StatusMode mode) {
     return json(Map.of("metadata", Map.of("annotations", annotationChanges(quota, mode))));
@@ -192,6 +207,9 @@ public record QuotaStatus(
     final Map<String, String> changes = new LinkedHashMap<>(annotations(mode));
     if (reservation.isEmpty() && showsReservation(quota)) {
       changes.put(RESERVATION_STATUS_ANNOTATION, null);
+    }
+    if (showsStaleGuaranteed(quota, mode)) {
+      changes.put(QuotaLabels.GUARANTEED, null);
     }
     return changes;
   }

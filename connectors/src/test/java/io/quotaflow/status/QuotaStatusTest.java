@@ -184,6 +184,31 @@ class QuotaStatusTest {
         .doesNotContainKey("quota.scheduling.koordinator.sh/guaranteed");
   }
 
+  @Test
+  void aGroupWithoutGuaranteedUsageHasKoordinatorsGuaranteedAnnotationRemoved() {
+    // The gate was on, then turned off: the object still shows the guaranteed amount.
+    final GenericKubernetesResource stillShowing =
+        quota("ns", "a")
+            .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
+            .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
+            .annotation(
+                QuotaStatus.NON_PREEMPTIBLE_REQUEST_ANNOTATION, status.nonPreemptibleRequest())
+            .annotation(QuotaStatus.NON_PREEMPTIBLE_USED_ANNOTATION, status.nonPreemptibleUsed())
+            .annotation("quota.scheduling.koordinator.sh/guaranteed", "{\"cpu\":\"3500m\"}")
+            .build();
+
+    assertThat(status.annotationsShownBy(stillShowing)).isFalse();
+    assertThat(status.annotationsPatch(stillShowing, StatusMode.KOORDINATOR))
+        .contains("\"quota.scheduling.koordinator.sh/guaranteed\":null");
+    // Shadow mode never writes Koordinator's annotations, so it leaves this one alone too.
+    assertThat(status.annotationsShownBy(stillShowing, StatusMode.SHADOW))
+        .isEqualTo(status.annotationsShownBy(quota("ns", "a").build(), StatusMode.SHADOW));
+    assertThat(status.annotationsPatch(stillShowing, StatusMode.SHADOW))
+        .doesNotContain("guaranteed");
+    assertThat(status.annotationsPatch(quota("ns", "a").build(), StatusMode.KOORDINATOR))
+        .doesNotContain("guaranteed");
+  }
+
   private static GroupRuntime withReservation(final List<String> nodes) {
     return GroupRuntime.newBuilder()
         .setRuntime(Map.of("cpu", 1_000L))
