@@ -4,6 +4,7 @@ import static io.quotaflow.fixtures.KubeObjects.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.quotaflow.fixtures.KubeObjects.QuotaFixture;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.ReservationPolicy;
@@ -50,14 +51,7 @@ class QuotaStatusTest {
 
   @Test
   void anObjectShowingTheSameAnnotationsNeedsNoAnnotationWrite() {
-    final GenericKubernetesResource shown =
-        quota("ns", "a")
-            .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
-            .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
-            .annotation(
-                QuotaStatus.NON_PREEMPTIBLE_REQUEST_ANNOTATION, status.nonPreemptibleRequest())
-            .annotation(QuotaStatus.NON_PREEMPTIBLE_USED_ANNOTATION, status.nonPreemptibleUsed())
-            .build();
+    final GenericKubernetesResource shown = showingKoordinatorsAnnotations().build();
     final GenericKubernetesResource stale =
         quota("ns", "a")
             .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
@@ -67,6 +61,15 @@ class QuotaStatusTest {
     assertThat(status.annotationsShownBy(shown)).isTrue();
     assertThat(status.annotationsShownBy(stale)).isFalse();
     assertThat(status.annotationsShownBy(quota("ns", "a").build())).isFalse();
+  }
+
+  /** Quota "a" showing Koordinator's four annotations as {@link #status} has them. */
+  private QuotaFixture showingKoordinatorsAnnotations() {
+    return quota("ns", "a")
+        .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
+        .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
+        .annotation(QuotaStatus.NON_PREEMPTIBLE_REQUEST_ANNOTATION, status.nonPreemptibleRequest())
+        .annotation(QuotaStatus.NON_PREEMPTIBLE_USED_ANNOTATION, status.nonPreemptibleUsed());
   }
 
   @Test
@@ -149,12 +152,7 @@ class QuotaStatusTest {
   @Test
   void aGroupThatNoLongerReservesNodesHasTheAnnotationRemoved() {
     final GenericKubernetesResource stillShowing =
-        quota("ns", "a")
-            .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
-            .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
-            .annotation(
-                QuotaStatus.NON_PREEMPTIBLE_REQUEST_ANNOTATION, status.nonPreemptibleRequest())
-            .annotation(QuotaStatus.NON_PREEMPTIBLE_USED_ANNOTATION, status.nonPreemptibleUsed())
+        showingKoordinatorsAnnotations()
             .annotation(QuotaStatus.RESERVATION_STATUS_ANNOTATION, "{\"nodes\":[\"n1\"]}")
             .build();
 
@@ -188,12 +186,7 @@ class QuotaStatusTest {
   void aGroupWithoutGuaranteedUsageHasKoordinatorsGuaranteedAnnotationRemoved() {
     // The gate was on, then turned off: the object still shows the guaranteed amount.
     final GenericKubernetesResource stillShowing =
-        quota("ns", "a")
-            .annotation(QuotaStatus.RUNTIME_ANNOTATION, status.runtime())
-            .annotation(QuotaStatus.REQUEST_ANNOTATION, status.request())
-            .annotation(
-                QuotaStatus.NON_PREEMPTIBLE_REQUEST_ANNOTATION, status.nonPreemptibleRequest())
-            .annotation(QuotaStatus.NON_PREEMPTIBLE_USED_ANNOTATION, status.nonPreemptibleUsed())
+        showingKoordinatorsAnnotations()
             .annotation("quota.scheduling.koordinator.sh/guaranteed", "{\"cpu\":\"3500m\"}")
             .build();
 
