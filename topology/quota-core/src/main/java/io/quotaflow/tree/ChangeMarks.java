@@ -44,7 +44,7 @@ final class ChangeMarks {
   final List<PodEntry> pendingPods = new ArrayList<>();
 
   /** Groups whose pods' charges changed since the last emission. */
-  final Set<String> chargedSinceEmit = new HashSet<>();
+  private Set<String> chargedSinceEmit = new HashSet<>();
 
   ChangeMarks(GroupTable t) {
     this.t = t;
@@ -101,6 +101,23 @@ final class ChangeMarks {
       entry.pending = true;
       pendingPods.add(entry);
     }
+  }
+
+  /** Room for about {@code groups} charged groups (a cold start charges most), if none is held. */
+  void expectCharged(int groups) {
+    if (chargedSinceEmit.isEmpty()) {
+      chargedSinceEmit = new HashSet<>(Math.max(16, groups * 4 / 3 + 1));
+    }
+  }
+
+  /**
+   * The groups charged since the last call; the next ones go to a new set (clearing one sized for a
+   * cold start would sweep its whole table at every emission).
+   */
+  Set<String> takeCharged() {
+    final Set<String> taken = chargedSinceEmit;
+    chargedSinceEmit = new HashSet<>();
+    return taken;
   }
 
   void markCharged(int g) {

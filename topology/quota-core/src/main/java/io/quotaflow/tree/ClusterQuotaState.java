@@ -59,7 +59,7 @@ public final class ClusterQuotaState {
   private ClusterQuotaState(QuotaOptions options, int groups, int expectedPods) {
     this.options = Objects.requireNonNull(options, "options");
     this.t = new GroupTable(Math.max(64, groups + GroupTable.DEFAULT + 1));
-    this.directory = new GroupDirectory(options.parentPods());
+    this.directory = new GroupDirectory(options.parentPods(), groups);
     this.marks = new ChangeMarks(t);
     this.layout = new TreeLayout(t, marks);
     this.aggregation = new RequestAggregation(t, layout, marks, options.guaranteeUsage());
@@ -146,6 +146,7 @@ public final class ClusterQuotaState {
     state.layOut();
     // No pod was removed from this state: none takes over an emitted assignment (putPod's
     // podReturned), the previous ones are taken over below.
+    state.marks.expectCharged(inputs.groups().size());
     state.ledger.putAll(inputs.pods());
     inputs.nodes().forEach(state::putNode);
     for (final PodAssignment assignment : previous.pods()) {

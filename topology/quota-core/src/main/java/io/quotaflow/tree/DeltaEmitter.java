@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -160,14 +161,14 @@ final class DeltaEmitter {
     final List<String> removed = new ArrayList<>(removedGroups.keySet());
     Collections.sort(removed);
     removedGroups.clear();
-    final List<String> charged = new ArrayList<>(marks.chargedSinceEmit.size());
-    for (final String name : marks.chargedSinceEmit) {
+    final Set<String> chargedSinceEmit = marks.takeCharged();
+    final List<String> charged = new ArrayList<>(chargedSinceEmit.size());
+    for (final String name : chargedSinceEmit) {
       if (t.index.containsKey(name)) {
         charged.add(name);
       }
     }
     Collections.sort(charged);
-    marks.chargedSinceEmit.clear();
     lastCharged = List.copyOf(charged);
 
     final List<PodAssignment> sortedChanges = changedPods();

@@ -21,7 +21,7 @@ import java.util.TreeSet;
  */
 public final class GroupDirectory {
 
-  private final Map<String, QuotaGroup> groups = new HashMap<>();
+  private final Map<String, QuotaGroup> groups;
   private final Map<String, TreeSet<String>> namespaceOwners = new HashMap<>();
   private final boolean parentPods;
 
@@ -35,7 +35,13 @@ public final class GroupDirectory {
    * (Koordinator's SupportParentQuotaSubmitPod).
    */
   public GroupDirectory(boolean parentPods) {
+    this(parentPods, 0);
+  }
+
+  /** As {@link #GroupDirectory(boolean)}, sized for about {@code expectedGroups} groups. */
+  GroupDirectory(boolean parentPods, int expectedGroups) {
     this.parentPods = parentPods;
+    this.groups = new HashMap<>(Math.max(16, expectedGroups * 4 / 3 + 1));
   }
 
   /** The group a pod resolves to; {@code problem} is set when it cannot be charged there. */

@@ -24,7 +24,7 @@ final class GroupTable {
   /** One past the highest slot ever used. */
   int limit = 3;
 
-  final Map<String, Integer> index = new HashMap<>();
+  final Map<String, Integer> index;
   private int[] free = new int[8];
   private int freeCount;
 
@@ -91,6 +91,8 @@ final class GroupTable {
 
   GroupTable(int initialCapacity) {
     capacity = Math.max(8, initialCapacity);
+    // Sized for the groups a cold start is about to load, so the index is not rehashed on the way.
+    index = new HashMap<>(capacity * 4 / 3 + 1);
     name = new String[capacity];
     spec = new QuotaGroup[capacity];
     present = new boolean[capacity];
