@@ -238,24 +238,31 @@ public final class QuotaTrees {
     return Map.copyOf(rejectedProfiles);
   }
 
-  /** What one tree holds: its groups (the root with the profile's spec), pods and nodes. */
+  /**
+   * What one tree holds: its groups (the root with the profile's spec), pods and nodes, in no
+   * particular order (the core's result does not depend on it; sorting a 100,000-group cluster's
+   * names cost a restart more than routing it).
+   */
   public ClusterInputs inputs(String tree) {
     final List<QuotaGroup> treeGroups = new ArrayList<>();
-    new TreeMap<>(fedGroups)
-        .forEach(
-            (name, fed) -> {
-              if (fed.tree().equals(tree)) {
-                treeGroups.add(fed.spec());
-              }
-            });
-    final List<QuotaPod> treePods = new ArrayList<>();
-    if (DEFAULT_TREE.equals(tree)) {
+    fedGroups.forEach(
+        (name, fed) -> {
+          if (fed.tree().equals(tree)) {
+            treeGroups.add(fed.spec());
+          }
+        });
+    final List<QuotaPod> treePods;
+    if (DEFAULT_TREE.equals(tree) && podTrees.isEmpty()) {
+      treePods = new ArrayList<>(pods.values()); // every pod is in the default tree
+    } else if (DEFAULT_TREE.equals(tree)) {
+      treePods = new ArrayList<>();
       for (final QuotaPod pod : pods.values()) {
         if (!podTrees.containsKey(pod.ref())) {
           treePods.add(pod);
         }
       }
     } else {
+      treePods = new ArrayList<>();
       podTrees.forEach(
           (ref, podTree) -> {
             if (podTree.equals(tree)) {
@@ -476,7 +483,8 @@ public final class QuotaTrees {
 
   /** Every group's tree and spec as its tree sees it, and the changes from the last time. */
   private List<TreeOp> regroup() {
-    final Map<String, Fed> planned = new LinkedHashMap<>();
+    final Map<String, Fed> planned =
+        new LinkedHashMap<>((int) ((groups.size() + trees.size()) / 0.75f) + 1);
     trees.forEach((tree, profile) -> planned.put(profile.quotaName(), root(tree, profile)));
     final Map<String, String> memo = new HashMap<>();
     for (final QuotaGroup group : groups.values()) {
@@ -617,7 +625,7 @@ public final class QuotaTrees {
 
   private Optional<String> placementProblem(
       QuotaGroup group, String tree, Map<String, String> memo) {
-    if (SpecialGroups.isSpecial(group.name()) || group.treeId().isEmpty()) {
+    if (group.treeId().isEmpty() || SpecialGroups.isSpecial(group.name())) {
       return Optional.empty();
     }
     if (!DEFAULT_TREE.equals(group.treeId()) && !trees.containsKey(group.treeId())) {
