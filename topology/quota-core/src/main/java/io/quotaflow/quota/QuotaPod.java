@@ -50,6 +50,46 @@ public record QuotaPod(
     problems = List.copyOf(problems);
   }
 
+  /**
+   * Field by field, as the record's own equals, but the fields an update of a pod changes first
+   * (phase, node, deletion, request) and its identity last: the engine compares every pod event
+   * with the pod it holds under the same reference, whose namespace, name and uid are equal strings
+   * of other instances, compared to their last byte.
+   */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof QuotaPod other
+        && phase == other.phase
+        && priority == other.priority
+        && preemptible == other.preemptible
+        && nodeName.equals(other.nodeName)
+        && deletionTime.equals(other.deletionTime)
+        && startTime.equals(other.startTime)
+        && request.equals(other.request)
+        && creationTime.equals(other.creationTime)
+        && quotaName.equals(other.quotaName)
+        && problems.equals(other.problems)
+        && uid.equals(other.uid)
+        && ref.equals(other.ref);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        ref,
+        uid,
+        quotaName,
+        phase,
+        nodeName,
+        priority,
+        request,
+        preemptible,
+        creationTime,
+        startTime,
+        deletionTime,
+        problems);
+  }
+
   /** Bound to a node. */
   public boolean isBound() {
     return nodeName.isPresent();

@@ -2,9 +2,7 @@ package io.quotaflow.tree;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * What changed since the last computation, so that it redoes only that (SPEC 7.6: the fixed point
@@ -43,8 +41,11 @@ final class ChangeMarks {
   /** Pods whose assignment may have changed. */
   final List<PodEntry> pendingPods = new ArrayList<>();
 
-  /** Groups whose pods' charges changed since the last emission. */
-  private Set<String> chargedSinceEmit = new HashSet<>();
+  /**
+   * Groups whose pods' charges changed since the last emission (flags in the table). A pod event
+   * marks its group: a flag, not a set of names hashed on every event.
+   */
+  final IntList chargedList = new IntList();
 
   ChangeMarks(GroupTable t) {
     this.t = t;
@@ -103,25 +104,11 @@ final class ChangeMarks {
     }
   }
 
-  /** Room for about {@code groups} charged groups (a cold start charges most), if none is held. */
-  void expectCharged(int groups) {
-    if (chargedSinceEmit.isEmpty()) {
-      chargedSinceEmit = new HashSet<>(Math.max(16, groups * 4 / 3 + 1));
-    }
-  }
-
-  /**
-   * The groups charged since the last call; the next ones go to a new set (clearing one sized for a
-   * cold start would sweep its whole table at every emission).
-   */
-  Set<String> takeCharged() {
-    final Set<String> taken = chargedSinceEmit;
-    chargedSinceEmit = new HashSet<>();
-    return taken;
-  }
-
   void markCharged(int g) {
-    chargedSinceEmit.add(t.name[g]);
+    if (!t.chargedDirty[g]) {
+      t.chargedDirty[g] = true;
+      chargedList.add(g);
+    }
     markAgg(g);
   }
 
@@ -162,6 +149,7 @@ final class ChangeMarks {
     layout.move(changedFields);
     statusList.renumber(layout);
     podsList.renumber(layout);
+    chargedList.renumber(layout);
     unattachedAgg.renumber(layout);
     for (int depth = 0; depth < aggBuckets.length; depth++) {
       aggBuckets[depth].renumber(layout);

@@ -146,7 +146,6 @@ public final class ClusterQuotaState {
     state.layOut();
     // No pod was removed from this state: none takes over an emitted assignment (putPod's
     // podReturned), the previous ones are taken over below.
-    state.marks.expectCharged(inputs.groups().size());
     state.ledger.putAll(inputs.pods());
     inputs.nodes().forEach(state::putNode);
     for (final PodAssignment assignment : previous.pods()) {

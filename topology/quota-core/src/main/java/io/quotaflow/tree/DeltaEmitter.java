@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -161,13 +160,19 @@ final class DeltaEmitter {
     final List<String> removed = new ArrayList<>(removedGroups.keySet());
     Collections.sort(removed);
     removedGroups.clear();
-    final Set<String> chargedSinceEmit = marks.takeCharged();
-    final List<String> charged = new ArrayList<>(chargedSinceEmit.size());
-    for (final String name : chargedSinceEmit) {
-      if (t.index.containsKey(name)) {
-        charged.add(name);
+    final IntList chargedList = marks.chargedList;
+    final List<String> charged = new ArrayList<>(chargedList.size());
+    for (int i = 0; i < chargedList.size(); i++) {
+      final int g = chargedList.get(i);
+      // A slot listed twice (released, then reused) has its flag cleared at its first listing.
+      if (t.chargedDirty[g]) {
+        t.chargedDirty[g] = false;
+        if (t.present[g]) {
+          charged.add(t.name[g]);
+        }
       }
     }
+    chargedList.clear();
     Collections.sort(charged);
     lastCharged = List.copyOf(charged);
 

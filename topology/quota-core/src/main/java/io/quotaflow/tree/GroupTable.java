@@ -88,6 +88,7 @@ final class GroupTable {
   boolean[] distDirty;
   boolean[] statusDirty;
   boolean[] podsDirty;
+  boolean[] chargedDirty;
 
   GroupTable(int initialCapacity) {
     capacity = Math.max(8, initialCapacity);
@@ -112,6 +113,7 @@ final class GroupTable {
     distDirty = new boolean[capacity];
     statusDirty = new boolean[capacity];
     podsDirty = new boolean[capacity];
+    chargedDirty = new boolean[capacity];
     ownRequest = new ExactSums(capacity);
     ownUsed = new ExactSums(capacity);
     ownNpRequest = new ExactSums(capacity);
@@ -157,6 +159,7 @@ final class GroupTable {
     distDirty[slot] = false;
     statusDirty[slot] = false;
     podsDirty[slot] = false;
+    chargedDirty[slot] = false;
     for (int d = 0; d < tracked.length; d++) {
       tracked[d][slot] = false;
       min[d][slot] = 0;
@@ -211,6 +214,7 @@ final class GroupTable {
     p.move(distDirty);
     p.move(statusDirty);
     p.move(podsDirty);
+    p.move(chargedDirty);
     for (int d = 0; d < tracked.length; d++) {
       p.move(tracked[d]);
       for (final long[][] columns : new long[][][] {min, effMax, floor, weight}) {
@@ -314,6 +318,7 @@ final class GroupTable {
     distDirty = Arrays.copyOf(distDirty, newCapacity);
     statusDirty = Arrays.copyOf(statusDirty, newCapacity);
     podsDirty = Arrays.copyOf(podsDirty, newCapacity);
+    chargedDirty = Arrays.copyOf(chargedDirty, newCapacity);
     for (int d = 0; d < tracked.length; d++) {
       tracked[d] = Arrays.copyOf(tracked[d], newCapacity);
       min[d] = Arrays.copyOf(min[d], newCapacity);
