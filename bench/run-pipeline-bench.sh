@@ -2,10 +2,11 @@
 # The engine's pipeline benchmark (about 10 minutes): an in-process Kafka broker, the catalogue's
 # topics filled with a generated workload (default 10 clusters x 1,000 groups, 100,000 pods, 400,000
 # pod updates; written through ClusterPartitioner, as the connectors write them by default), then in
-# one run: a plain consumer's throughput over the pod topic; unreported warm-up runs of the engine;
-# the "Kafka Streams floors" (a minimal Streams application with the engine's settings: read and
-# count; + changelogged store; + repartition by cluster; both; each with exactly_once_v2, then the
-# engine's own input path with at_least_once; --floor 0 skips them); the engine's throughput over
+# one run: a plain consumer's throughput over the pod topic; the "Kafka Streams floors" (a minimal
+# Streams application with the engine's settings: read and count; + changelogged store; +
+# repartition by cluster; both; each with exactly_once_v2, then the engine's own input path with
+# at_least_once; one unreported pass first; --floor 0 skips them); unreported warm-up runs of the
+# engine, right before its measured runs; the engine's throughput over
 # the same records with exactly_once_v2 and with at_least_once, with its output per pod event
 # (runtime and pod-class records) and CPU per pod event by thread; the latency from a pod event's
 # send time to its runtime record at a fixed rate; and the scale-out phase (the same amounts over 40
