@@ -18,20 +18,35 @@ final class OrderedKeys {
 
   private OrderedKeys() {}
 
-  /** The encoding of {@code components}, in order. */
+  /**
+   * The encoding of {@code components}, in order. Written into an array sized up front: every store
+   * write encodes a key, and a ByteArrayOutputStream took a lock per byte.
+   */
   static byte[] encode(final String... components) {
-    final ByteArrayOutputStream out = new ByteArrayOutputStream(32);
-    for (final String component : components) {
-      for (final byte b : component.getBytes(StandardCharsets.UTF_8)) {
-        out.write(b);
+    final byte[][] parts = new byte[components.length][];
+    int size = 0;
+    for (int c = 0; c < components.length; c++) {
+      parts[c] = components[c].getBytes(StandardCharsets.UTF_8);
+      size += parts[c].length + 2;
+      for (final byte b : parts[c]) {
         if (b == ESCAPE) {
-          out.write(ESCAPED_ZERO);
+          size++;
         }
       }
-      out.write(ESCAPE);
-      out.write(TERMINATOR);
     }
-    return out.toByteArray();
+    final byte[] out = new byte[size];
+    int i = 0;
+    for (final byte[] part : parts) {
+      for (final byte b : part) {
+        out[i++] = b;
+        if (b == ESCAPE) {
+          out[i++] = ESCAPED_ZERO;
+        }
+      }
+      out[i++] = ESCAPE;
+      out[i++] = TERMINATOR;
+    }
+    return out;
   }
 
   /**

@@ -56,6 +56,16 @@ class StoreKeysTest {
   }
 
   @Test
+  void theEncodingIsPinned() {
+    // Keys live in changelogs and RocksDB: their bytes must not change between versions.
+    assertThat(OrderedKeys.encode("a\u0000", "\u00e9", ""))
+        .isEqualTo(
+            new byte[] {
+              0x61, 0x00, (byte) 0xFF, 0x00, 0x01, (byte) 0xC3, (byte) 0xA9, 0x00, 0x01, 0x00, 0x01
+            });
+  }
+
+  @Test
   void aGroupPrefixMatchesOnlyThatGroupsPods() {
     final byte[] prefix = KeyPrefixes.group().serialize("t", new GroupId("east", "team"));
 
