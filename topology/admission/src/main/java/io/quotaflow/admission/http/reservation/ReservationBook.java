@@ -32,6 +32,14 @@ final class ReservationBook {
     }
   }
 
+  /**
+   * Queued entries beyond which the queue is rebuilt from the current ones: a pod renewed every
+   * request leaves its earlier entries queued until they expire, up to a time to live's worth of
+   * requests (400,000 at 13,000 requests/s and 30 s), which made every add and expiry slower and
+   * kept them all alive for the collector.
+   */
+  private static final int SLACK = 64;
+
   private final Map<PodRef, Entry> entries = new HashMap<>();
   private final PriorityQueue<Entry> byExpiry =
       new PriorityQueue<>(Comparator.comparing((Entry entry) -> entry.expiresAt));
@@ -45,6 +53,16 @@ final class ReservationBook {
     entries.put(reservation.pod(), entry);
     byExpiry.add(entry);
     apply(reservation, ResourceList::plus);
+    if (byExpiry.size() > 2 * entries.size() + SLACK) {
+      // Half the queue is replaced or released entries, which expire() would skip anyway.
+      byExpiry.clear();
+      byExpiry.addAll(entries.values());
+    }
+  }
+
+  /** How many entries the expiry queue holds, the current ones and not yet dropped old ones. */
+  int queued() {
+    return byExpiry.size();
   }
 
   /** Releases the reservation of {@code pod}, if any. */
