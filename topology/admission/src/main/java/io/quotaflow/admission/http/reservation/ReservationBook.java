@@ -118,9 +118,9 @@ final class ReservationBook {
   InFlight view(Collection<String> chain, Optional<PodRef> excluded) {
     final Optional<InFlight.Reservation> own =
         excluded.map(entries::get).map(entry -> entry.reservation);
-    InFlight view = InFlight.empty();
+    final List<InFlight.Reservation> held = new ArrayList<>(2 * chain.size());
     for (final String group : chain) {
-      ResourceList all = held.getOrDefault(group, ResourceList.empty());
+      ResourceList all = this.held.getOrDefault(group, ResourceList.empty());
       ResourceList nonPreemptible = nonPreemptibleHeld.getOrDefault(group, ResourceList.empty());
       if (own.isPresent() && own.get().groups().contains(group)) {
         all = all.minus(own.get().request());
@@ -131,22 +131,20 @@ final class ReservationBook {
       // InFlight sums reservations; one synthetic reservation per group and kind carries the sum.
       final ResourceList preemptible = all.minus(nonPreemptible);
       if (!preemptible.isEmpty()) {
-        view =
-            view.plus(
-                new InFlight.Reservation(
-                    new PodRef("", "held/" + group), List.of(group), preemptible, false));
+        held.add(
+            new InFlight.Reservation(
+                new PodRef("", "held/" + group), List.of(group), preemptible, false));
       }
       if (!nonPreemptible.isEmpty()) {
-        view =
-            view.plus(
-                new InFlight.Reservation(
-                    new PodRef("", "held-non-preemptible/" + group),
-                    List.of(group),
-                    nonPreemptible,
-                    true));
+        held.add(
+            new InFlight.Reservation(
+                new PodRef("", "held-non-preemptible/" + group),
+                List.of(group),
+                nonPreemptible,
+                true));
       }
     }
-    return view;
+    return InFlight.of(held);
   }
 
   /** What all reservations hold at {@code group}. */
