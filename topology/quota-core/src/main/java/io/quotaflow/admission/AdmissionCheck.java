@@ -82,16 +82,62 @@ public final class AdmissionCheck {
       InFlight inFlight,
       PodState pod,
       QuotaOptions options) {
+    return check(
+        request,
+        state,
+        inFlight,
+        pod,
+        options,
+        whatIf(request, state, inFlight.at(request.group()), pod, options));
+  }
+
+  /**
+   * The what-if runtimes of a check, computed for {@code held} in flight at the pod's group: the
+   * only part of the in-flight admissions the what-if reads.
+   *
+   * @param held what the in-flight admissions held at the pod's group when computed
+   * @param runtimes the what-if runtimes along the pod's path; empty for a request with a problem
+   */
+  public record WhatIf(ResourceList held, Map<String, ResourceList> runtimes) {}
+
+  /**
+   * The what-if of {@link #check(AdmissionRequest, WhatIfInputs, InFlight, PodState, QuotaOptions)}
+   * with {@code held} in flight at the pod's group, for a caller to compute ahead, outside whatever
+   * makes its check and reservation atomic (it is the costly part of a check).
+   */
+  public static WhatIf whatIf(
+      AdmissionRequest request,
+      WhatIfInputs state,
+      ResourceList held,
+      PodState pod,
+      QuotaOptions options) {
+    if (request.problem().isPresent()) {
+      return new WhatIf(held, Map.of());
+    }
+    final ResourceList extra = pod == PodState.NEW ? held.plus(request.request()) : held;
+    return new WhatIf(held, WhatIfRuntimes.compute(state, request.group(), extra, options));
+  }
+
+  /**
+   * {@link #check(AdmissionRequest, WhatIfInputs, InFlight, PodState, QuotaOptions)} with the
+   * what-if computed ahead, used when {@code inFlight} still holds what it was computed for at the
+   * pod's group, computed again otherwise: the decision is the same either way.
+   */
+  public static AdmissionDecision check(
+      AdmissionRequest request,
+      WhatIfInputs state,
+      InFlight inFlight,
+      PodState pod,
+      QuotaOptions options,
+      WhatIf ahead) {
     final GroupLookup groups = state::status;
     if (request.problem().isPresent()) {
       return check(request, groups, inFlight);
     }
-    ResourceList extra = inFlight.at(request.group());
-    if (pod == PodState.NEW) {
-      extra = extra.plus(request.request());
-    }
-    return check(
-        request, groups, inFlight, WhatIfRuntimes.compute(state, request.group(), extra, options));
+    final ResourceList held = inFlight.at(request.group());
+    final WhatIf whatIf =
+        held.equals(ahead.held()) ? ahead : whatIf(request, state, held, pod, options);
+    return check(request, groups, inFlight, whatIf.runtimes());
   }
 
   private static AdmissionDecision check(

@@ -51,6 +51,35 @@ public final class InFlight {
     return EMPTY;
   }
 
+  /**
+   * The reservations, as {@link #plus} of each in turn gives them, with one copy of the maps
+   * instead of one per reservation (the admission plugin builds one per decision).
+   */
+  public static InFlight of(List<Reservation> reservations) {
+    final Map<PodRef, Reservation> all = new HashMap<>();
+    final Map<String, ResourceList> sums = new HashMap<>();
+    final Map<String, ResourceList> npSums = new HashMap<>();
+    for (final Reservation reservation : reservations) {
+      if (all.put(reservation.pod(), reservation) != null) {
+        // A pod twice: the later replaces the earlier, as plus() does it.
+        InFlight folded = EMPTY;
+        for (final Reservation each : reservations) {
+          folded = folded.plus(each);
+        }
+        return folded;
+      }
+      for (final String group : reservation.groups()) {
+        sums.merge(group, reservation.request(), ResourceList::plus);
+        if (reservation.nonPreemptible()) {
+          npSums.merge(group, reservation.request(), ResourceList::plus);
+        }
+      }
+    }
+    return all.isEmpty()
+        ? EMPTY
+        : new InFlight(Map.copyOf(all), Map.copyOf(sums), Map.copyOf(npSums));
+  }
+
   /** With {@code reservation} added (replacing an earlier one for the same pod). */
   public InFlight plus(Reservation reservation) {
     final InFlight base = minus(reservation.pod());

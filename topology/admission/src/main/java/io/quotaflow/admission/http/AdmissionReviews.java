@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 
@@ -68,9 +69,42 @@ final class AdmissionReviews {
     return (group.isEmpty() ? "" : group + "/") + gvk.getVersion() + " " + gvk.getKind();
   }
 
+  private static final byte[] ALLOWED_HEAD =
+      ("{\"apiVersion\":\""
+              + API_VERSION
+              + "\",\"kind\":\""
+              + KIND
+              + "\",\"response\":{\"allowed\":true,\"uid\":\"")
+          .getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] ALLOWED_TAIL = "\"}}".getBytes(StandardCharsets.US_ASCII);
+
+  /**
+   * An allowing answer. Nearly every answer allows without warnings, for a uid the API server makes
+   * of letters, digits and dashes: that one is the generator's bytes put together directly (a
+   * generator and its buffers were 4 % of a request's allocation).
+   */
+  static byte[] allowed(String uid, List<String> warnings) {
+    if (!warnings.isEmpty()) {
+      return written(uid, warnings);
+    }
+    final byte[] answer = new byte[ALLOWED_HEAD.length + uid.length() + ALLOWED_TAIL.length];
+    System.arraycopy(ALLOWED_HEAD, 0, answer, 0, ALLOWED_HEAD.length);
+    for (int i = 0; i < uid.length(); i++) {
+      final char c = uid.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        // Escaped or more than one byte in UTF-8: left to the generator.
+        return written(uid, warnings);
+      }
+      answer[ALLOWED_HEAD.length + i] = (byte) c;
+    }
+    System.arraycopy(
+        ALLOWED_TAIL, 0, answer, ALLOWED_HEAD.length + uid.length(), ALLOWED_TAIL.length);
+    return answer;
+  }
+
   // The answer is written with Jackson's generator rather than through fabric8's AdmissionReview
   // (or a tree): the same JSON (pinned by golden tests), at a fraction of the cost on the hot path.
-  static byte[] allowed(String uid, List<String> warnings) {
+  static byte[] written(String uid, List<String> warnings) {
     final ByteArrayOutputStream out = new ByteArrayOutputStream(128);
     try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
       json.writeStartObject();

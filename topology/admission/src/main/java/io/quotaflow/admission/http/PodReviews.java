@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,15 +67,40 @@ final class PodReviews {
    * The body, one JSON object and nothing after it, read as an {@link Envelope} with Jackson's
    * streaming parser (a 400 naming what is wrong otherwise, as {@link Json#read} words it).
    */
-  private static Envelope read(byte[] body) throws BadRequestException {
+  static Envelope read(byte[] body) throws BadRequestException {
     if (body.length == 0) {
       throw new BadRequestException("the request has no body; expected a JSON object");
     }
+    final Envelope quick = readQuickly(body);
+    return quick != null ? quick : readStrictly(body);
+  }
+
+  /**
+   * The body read with repeated keys caught by a {@link UniqueKeyParser} rather than Jackson's
+   * costlier check; null for any body it does not read cleanly (a repeated key, a value only data
+   * binding reads, any error), which {@link #readStrictly} then reads and words the error of.
+   */
+  private static Envelope readQuickly(byte[] body) {
+    try (JsonParser parser = new UniqueKeyParser(Json.quickParser(body))) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      final Envelope envelope = new Reader(parser, false).envelope();
+      return parser.nextToken() == null ? envelope : null;
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * The body read with Jackson's own duplicate detection: the reference reading, and its errors.
+   */
+  static Envelope readStrictly(byte[] body) throws BadRequestException {
     try (JsonParser parser = Json.parser(body)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new BadRequestException("expected a JSON object");
       }
-      final Envelope envelope = new Reader(parser).envelope();
+      final Envelope envelope = new Reader(parser, true).envelope();
       if (parser.nextToken() != null) {
         throw new BadRequestException(
             "the body is not valid JSON: trailing content after the object");
@@ -94,9 +120,15 @@ final class PodReviews {
    */
   private static final class Reader {
     private final JsonParser parser;
+    private final boolean binds;
 
-    Reader(JsonParser parser) {
+    /**
+     * @param binds whether a value only data binding reads (a quantity or a flag of an unusual
+     *     type) is read; when not, it is an {@link IOException}
+     */
+    Reader(JsonParser parser, boolean binds) {
       this.parser = parser;
+      this.binds = binds;
     }
 
     /** At the review's START_OBJECT. */
@@ -305,7 +337,7 @@ final class PodReviews {
             key,
             value == JsonToken.VALUE_STRING
                 ? new Quantity(parser.getText())
-                : value == JsonToken.VALUE_NULL ? null : parser.readValueAs(Quantity.class));
+                : value == JsonToken.VALUE_NULL ? null : bind(Quantity.class));
       }
       return map;
     }
@@ -337,7 +369,7 @@ final class PodReviews {
         case VALUE_NULL -> null;
         case VALUE_TRUE -> Boolean.TRUE;
         case VALUE_FALSE -> Boolean.FALSE;
-        default -> parser.readValueAs(Boolean.class);
+        default -> bind(Boolean.class);
       };
     }
 
@@ -345,8 +377,16 @@ final class PodReviews {
       return switch (value) {
         case VALUE_NULL -> null;
         case VALUE_NUMBER_INT -> parser.getIntValue();
-        default -> parser.readValueAs(Integer.class);
+        default -> bind(Integer.class);
       };
+    }
+
+    /** The value read by data binding, which reads past the {@link UniqueKeyParser}'s checks. */
+    private <T> T bind(Class<T> type) throws IOException {
+      if (!binds) {
+        throw new IOException("left to the strict reading");
+      }
+      return parser.readValueAs(type);
     }
 
     private IOException mismatch(String expected) {
@@ -440,17 +480,16 @@ final class PodReviews {
       if (parts == null) {
         return null;
       }
-      return parts.stream()
-          .map(
-              part -> {
-                final Container container = new Container();
-                if (part != null) {
-                  container.setResources(part.resources());
-                  container.setRestartPolicy(part.restartPolicy());
-                }
-                return container;
-              })
-          .toList();
+      final List<Container> containers = new ArrayList<>(parts.size());
+      for (final ContainerPart part : parts) {
+        final Container container = new Container();
+        if (part != null) {
+          container.setResources(part.resources());
+          container.setRestartPolicy(part.restartPolicy());
+        }
+        containers.add(container);
+      }
+      return Collections.unmodifiableList(containers);
     }
   }
 

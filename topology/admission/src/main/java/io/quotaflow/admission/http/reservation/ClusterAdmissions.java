@@ -93,13 +93,26 @@ public final class ClusterAdmissions {
         occasion.recheck && view.pod(request.group(), request.pod()).isPresent()
             ? AdmissionCheck.PodState.COUNTED
             : AdmissionCheck.PodState.NEW;
+    final Optional<PodRef> excluded =
+        occasion.recheck ? Optional.of(request.pod()) : Optional.empty();
+    // The what-if, most of a check, reads the book only as the sum held at the pod's group: it is
+    // computed before the lock that every request of the cluster waits for, and again under it only
+    // if an admission changed that sum in between.
+    final ResourceList heldBefore;
+    lock.lock();
+    try {
+      heldBefore = book.view(List.of(request.group()), excluded).at(request.group());
+    } finally {
+      lock.unlock();
+    }
+    final AdmissionCheck.WhatIf ahead =
+        AdmissionCheck.whatIf(request, state, heldBefore, pod, options);
     lock.lock();
     try {
       book.expire(now);
-      final InFlight inFlight =
-          book.view(chain, occasion.recheck ? Optional.of(request.pod()) : Optional.empty());
+      final InFlight inFlight = book.view(chain, excluded);
       final AdmissionDecision decision =
-          AdmissionCheck.check(request, state, inFlight, pod, options);
+          AdmissionCheck.check(request, state, inFlight, pod, options, ahead);
       if (occasion.hold && decision.reservation().isPresent()) {
         book.add(decision.reservation().get(), now.plus(ttl));
       }

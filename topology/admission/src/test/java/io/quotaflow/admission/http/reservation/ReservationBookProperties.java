@@ -1,0 +1,104 @@
+package io.quotaflow.admission.http.reservation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotaflow.admission.InFlight;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.ResourceList;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The book against a plain model (a map of pod to reservation and expiry): whatever the order of
+ * renewals, releases and expiries, it holds the same reservations and sums, and its expiry queue
+ * does not keep the replaced entries of renewed pods.
+ */
+class ReservationBookProperties {
+
+  private static final List<String> CHAIN_A = List.of("team-a", "dept");
+  private static final List<String> CHAIN_B = List.of("team-b", "dept");
+
+  private record Held(InFlight.Reservation reservation, Instant expiresAt) {}
+
+  @Property(tries = 200)
+  void holdsWhatAPlainMapHolds(@ForAll long seed) {
+    final Random random = new Random(seed);
+    final ReservationBook book = new ReservationBook();
+    final Map<PodRef, Held> model = new HashMap<>();
+    long clock = 0;
+    for (int step = 0; step < 400; step++) {
+      final PodRef pod = new PodRef("ns", "p" + random.nextInt(12));
+      final int op = random.nextInt(10);
+      if (op < 6) {
+        // Expiries a little out of order, as requests take their time before the book's lock.
+        final Instant expiresAt = Instant.ofEpochMilli(clock + 50 + random.nextInt(10));
+        final InFlight.Reservation reservation = reservation(pod, random);
+        book.add(reservation, expiresAt);
+        model.put(pod, new Held(reservation, expiresAt));
+      } else if (op < 8) {
+        book.release(pod);
+        model.remove(pod);
+      } else {
+        clock += random.nextInt(20);
+        final Instant now = Instant.ofEpochMilli(clock);
+        final long expected =
+            model.values().stream().filter(held -> !held.expiresAt().isAfter(now)).count();
+        model.values().removeIf(held -> !held.expiresAt().isAfter(now));
+        assertThat(book.expire(now)).isEqualTo((int) expected);
+      }
+      assertThat(book.size()).isEqualTo(model.size());
+      for (final PodRef ref : model.keySet()) {
+        assertThat(book.entry(ref)).isPresent();
+        assertThat(book.entry(ref).get().reservation).isEqualTo(model.get(ref).reservation());
+        assertThat(book.entry(ref).get().expiresAt).isEqualTo(model.get(ref).expiresAt());
+      }
+      for (final String group : List.of("team-a", "team-b", "dept")) {
+        assertThat(book.heldAt(group)).isEqualTo(sum(model, group, false));
+        assertThat(book.view(List.of(group), Optional.empty()).nonPreemptibleAt(group))
+            .isEqualTo(sum(model, group, true));
+      }
+    }
+  }
+
+  @Test
+  void renewingTheSamePodsDoesNotGrowTheExpiryQueue() {
+    final ReservationBook book = new ReservationBook();
+    final Random random = new Random(1);
+    for (int i = 0; i < 100_000; i++) {
+      final PodRef pod = new PodRef("ns", "p" + i % 500);
+      book.add(reservation(pod, random), Instant.ofEpochMilli(30_000 + i));
+    }
+
+    assertThat(book.size()).isEqualTo(500);
+    assertThat(book.queued()).isLessThanOrEqualTo(2 * 500 + 65);
+    assertThat(book.expire(Instant.ofEpochMilli(30_000 + 99_999))).isEqualTo(500);
+    assertThat(book.queued()).isZero();
+  }
+
+  private static InFlight.Reservation reservation(PodRef pod, Random random) {
+    return new InFlight.Reservation(
+        pod,
+        random.nextBoolean() ? CHAIN_A : CHAIN_B,
+        ResourceList.of("cpu", 1 + random.nextInt(1000), "memory", random.nextInt(3) << 20),
+        random.nextInt(4) == 0);
+  }
+
+  private static ResourceList sum(Map<PodRef, Held> model, String group, boolean nonPreemptible) {
+    ResourceList sum = ResourceList.empty();
+    for (final Held held : model.values()) {
+      final InFlight.Reservation reservation = held.reservation();
+      if (reservation.groups().contains(group)
+          && (!nonPreemptible || reservation.nonPreemptible())) {
+        sum = sum.plus(reservation.request());
+      }
+    }
+    return sum;
+  }
+}
