@@ -116,7 +116,9 @@ public final class InFlight {
   }
 
   private static void subtract(Map<String, ResourceList> sums, String group, ResourceList amount) {
-    final ResourceList left = sums.get(group).minus(amount);
+    // A group whose sum came to all zeros was dropped while zero requests (BestEffort pods) were
+    // still held there: taking one of them away leaves nothing.
+    final ResourceList left = sums.getOrDefault(group, ResourceList.empty()).minus(amount);
     boolean empty = true;
     for (final long value : left.asMap().values()) {
       if (value != 0) {
