@@ -7,6 +7,7 @@ import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.ReclaimPolicy;
 import io.quotaflow.engine.reclaim.Reclaimer;
+import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.reservation.ReservationKeeper;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
@@ -53,8 +54,10 @@ import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -84,6 +87,12 @@ final class ClusterQuotaProcessor
   private final ReclaimPolicy reclaimPolicy;
   private final Duration relockInterval;
   private final EngineMetrics metrics;
+  private final RestoreAudit restores;
+  // How often this processor was initialised: Kafka Streams initialises the same processor again
+  // when it revives its task after closing it dirty.
+  private int initialisations;
+  // Set when the task's restore is refused: it must not compute on an incomplete state.
+  private boolean restoreRefused;
 
   private ProcessorContext<SpecificRecord, SpecificRecord> context;
   private KeyValueStore<InputId, ClusterEvent> inputs;
@@ -97,7 +106,8 @@ final class ClusterQuotaProcessor
   private final Set<TreeKey> dirty = new TreeSet<>();
   private final List<Cancellable> punctuators = new ArrayList<>();
 
-  ClusterQuotaProcessor(final EngineConfig config, final EngineMetrics metrics) {
+  ClusterQuotaProcessor(
+      final EngineConfig config, final EngineMetrics metrics, final RestoreAudit restores) {
     this.options = config.quotaOptions();
     this.recomputeInterval = config.get(EngineSettings.RECOMPUTE_INTERVAL);
     this.pacer =
@@ -113,6 +123,7 @@ final class ClusterQuotaProcessor
             config.get(EngineSettings.REVOKE_MAX_ATTEMPTS));
     this.relockInterval = config.get(EngineSettings.RESERVATION_RELOCK_INTERVAL);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
+    this.restores = Objects.requireNonNull(restores, "restores");
   }
 
   @Override
@@ -128,6 +139,9 @@ final class ClusterQuotaProcessor
     punctuators.forEach(Cancellable::cancel);
     punctuators.clear();
     this.context = context;
+    if (refuseIncompleteRestore(context)) {
+      return;
+    }
     this.inputs = context.getStateStore(TopologyNames.CLUSTER_INPUTS_STORE);
     final KeyValueStore<GroupId, GroupRuntime> runtime =
         context.getStateStore(TopologyNames.RUNTIME_STORE);
@@ -162,6 +176,7 @@ final class ClusterQuotaProcessor
     restore(runtime, assignments, overUsedSince);
     final Duration rebuilt = Duration.ofNanos(System.nanoTime() - started);
     metrics.rebuilt(rebuilt);
+    metrics.taskHolds(context.taskId().partition(), routers.size());
     LOG.info(
         "Task {} holds {} clusters {} in {} trees (rebuilt in {} ms)",
         context.taskId(),
@@ -180,8 +195,55 @@ final class ClusterQuotaProcessor
         context.schedule(relockInterval, PunctuationType.WALL_CLOCK_TIME, this::relock));
   }
 
+  /**
+   * Whether the task, re-created after a dirty close, restored a store from past the start of its
+   * changelog (see {@link RestoreAudit}); if so, the task is reported corrupted again before it
+   * computes anything, so that Kafka Streams wipes and restores it once more.
+   */
+  private boolean refuseIncompleteRestore(
+      final ProcessorContext<SpecificRecord, SpecificRecord> context) {
+    final boolean reinitialised = initialisations++ > 0;
+    restoreRefused = false;
+    List<RestoreAudit.RestoreStart> skipped;
+    try {
+      skipped =
+          restores.skippedRestores(
+              context.taskId().partition(), TopologyNames.CLUSTER_QUOTA_STORES, reinitialised);
+    } catch (final RuntimeException e) {
+      LOG.warn(
+          "Task {}: cannot read where its changelogs start, so its restore is not proven; restoring"
+              + " again",
+          context.taskId(),
+          e);
+      skipped = List.of();
+      restoreRefused = true;
+    }
+    restoreRefused |= !skipped.isEmpty();
+    if (!restoreRefused) {
+      return false;
+    }
+    LOG.warn(
+        "Task {} was re-created with stores restored past the start of their changelogs {}: it"
+            + " would hold an incomplete state, so it is re-initialised and restored again",
+        context.taskId(),
+        skipped);
+    metrics.restoreRefused();
+    final TaskId task = context.taskId();
+    punctuators.add(
+        context.schedule(
+            Duration.ofMillis(1),
+            PunctuationType.WALL_CLOCK_TIME,
+            timestamp -> {
+              throw new TaskCorruptedException(Set.of(task));
+            }));
+    return true;
+  }
+
   @Override
   public void process(final Record<String, ClusterEvent> record) {
+    if (restoreRefused) {
+      throw new TaskCorruptedException(Set.of(context.taskId()));
+    }
     final ClusterEvent event = record.value();
     final String cluster = record.key();
     final long now = context.currentSystemTimeMs();
@@ -235,6 +297,9 @@ final class ClusterQuotaProcessor
     punctuators.clear();
     routers.keySet().forEach(metrics::clusterReleased);
     routers.clear();
+    if (context != null) {
+      metrics.taskReleased(context.taskId().partition());
+    }
     clusters.clear();
     dirty.clear();
   }
@@ -317,7 +382,15 @@ final class ClusterQuotaProcessor
   }
 
   private QuotaTrees router(final String cluster) {
-    return routers.computeIfAbsent(cluster, c -> new QuotaTrees(options));
+    QuotaTrees router = routers.get(cluster);
+    if (router == null) {
+      router = new QuotaTrees(options);
+      routers.put(cluster, router);
+      if (context != null) {
+        metrics.taskHolds(context.taskId().partition(), routers.size());
+      }
+    }
+    return router;
   }
 
   /** The input's value: a profile travels beside the value field; null for a tombstone. */

@@ -6,15 +6,20 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.engine.recovery.EngineHealth;
+import io.quotaflow.engine.recovery.RestoreAudit;
+import io.quotaflow.engine.recovery.SharedAdmin;
 import io.quotaflow.kafka.ClientSettings;
 import io.quotaflow.topics.ProvisioningReport;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.topics.TopicCheck;
 import io.quotaflow.topics.TopicProvisioner;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -39,6 +44,8 @@ public final class Engine implements AutoCloseable {
   private final EngineMetrics metrics;
   private final KafkaStreams streams;
   private final KafkaStreamsMetrics streamsMetrics;
+  private final SharedAdmin admin;
+  private final EngineHealth health;
   private boolean closed;
 
   /**
@@ -51,10 +58,21 @@ public final class Engine implements AutoCloseable {
     this.config = Objects.requireNonNull(config, "config");
     this.topics = config.topics();
     this.metrics = new EngineMetrics(registry, config.get(EngineSettings.METRICS_GROUP_GAUGES_MAX));
+    this.admin = new SharedAdmin(adminSettings());
+    final RestoreAudit restores =
+        new RestoreAudit(exactlyOnce(config), partitions -> admin.firstOffsets(partitions));
     this.streams =
         new KafkaStreams(
-            QuotaTopology.build(topics, config, metrics),
+            QuotaTopology.build(topics, config, metrics, restores),
             QuotaTopology.streamsProperties(topics, config, metrics));
+    this.streams.setGlobalStateRestoreListener(restores);
+    this.health =
+        new EngineHealth(
+            admin::get,
+            tasksInputTopics(config),
+            metrics,
+            config.get(EngineSettings.HEALTH_CHECK_INTERVAL),
+            Clock.systemUTC());
     this.streams.setUncaughtExceptionHandler(
         exception -> {
           // A bug, not a bad record (those go to the dead-letter topic): stop rather than guess.
@@ -121,6 +139,20 @@ public final class Engine implements AutoCloseable {
         "Starting the engine, application.id {}",
         config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG));
     streams.start();
+    health.start();
+  }
+
+  /**
+   * Why this instance should not receive traffic now (it cannot reach Kafka, so cannot commit);
+   * empty when nothing is known to be wrong. Kafka Streams' own state is not included.
+   */
+  public Optional<String> problem() {
+    return health.problem();
+  }
+
+  /** The instance's health checks. */
+  public EngineHealth health() {
+    return health;
   }
 
   /** The Kafka Streams application, e.g. for a state listener or interactive queries. */
@@ -157,6 +189,8 @@ public final class Engine implements AutoCloseable {
                         : CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(timeout));
     streamsMetrics.close();
+    health.close();
+    admin.close();
     if (clean) {
       LOG.info("Engine closed");
     } else {
@@ -171,6 +205,31 @@ public final class Engine implements AutoCloseable {
         || kafka.containsKey(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG))
         || kafka.containsKey(
             StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
+  }
+
+  /** Under exactly-once a task closed dirty loses its state (see RestoreAudit). */
+  private static boolean exactlyOnce(final EngineConfig config) {
+    return config
+        .kafka(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)
+        .map(guarantee -> guarantee.startsWith("exactly_once"))
+        .orElse(false);
+  }
+
+  /** The topics the cluster-quota tasks read, each task its partition of each. */
+  private static List<String> tasksInputTopics(final EngineConfig config) {
+    final TopicCatalogue topics = config.topics();
+    if (config.get(EngineSettings.INPUTS_PARTITIONED_BY_CLUSTER)) {
+      return List.of(
+          topics.pods().name(),
+          topics.quotas().name(),
+          topics.nodes().name(),
+          topics.profiles().name());
+    }
+    return List.of(
+        config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG)
+            + "-"
+            + TopologyNames.CLUSTER_EVENTS
+            + "-repartition");
   }
 
   private Map<String, Object> adminSettings() {

@@ -5,6 +5,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.RejectingDeserializationExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
@@ -94,6 +95,18 @@ public final class QuotaTopology {
    */
   public static Topology build(
       final TopicCatalogue topics, final EngineConfig config, final EngineMetrics metrics) {
+    return build(topics, config, metrics, RestoreAudit.trusting());
+  }
+
+  /**
+   * The topology for {@code config}, its tasks' restores checked by {@code restores} when they are
+   * re-created (see {@link RestoreAudit}).
+   */
+  public static Topology build(
+      final TopicCatalogue topics,
+      final EngineConfig config,
+      final EngineMetrics metrics,
+      final RestoreAudit restores) {
     final StreamsBuilder builder =
         new StreamsBuilder(new TopologyConfig(new StreamsConfig(topologyProperties(config))));
 
@@ -181,16 +194,9 @@ public final class QuotaTopology {
                       .withValueSerde(EVENTS));
     }
     events.process(
-        () -> new ClusterQuotaProcessor(config, metrics),
+        () -> new ClusterQuotaProcessor(config, metrics, restores),
         Named.as(TopologyNames.CLUSTER_QUOTA),
-        TopologyNames.CLUSTER_INPUTS_STORE,
-        TopologyNames.RUNTIME_STORE,
-        TopologyNames.POD_ASSIGNMENTS_STORE,
-        TopologyNames.OVER_USED_SINCE_STORE,
-        TopologyNames.EVICTION_LEDGER_STORE,
-        TopologyNames.EVICTION_RETRY_AT_STORE,
-        TopologyNames.RESERVATIONS_STORE,
-        TopologyNames.RESERVATION_INTRUDERS_SINCE_STORE);
+        TopologyNames.CLUSTER_QUOTA_STORES.toArray(String[]::new));
 
     final Topology topology = builder.build();
     sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());

@@ -1,5 +1,7 @@
 package io.quotaflow.engine;
 
+import java.util.List;
+
 /**
  * The name of every processor, store and internal topic of the engine's topology. They are part of
  * the application's persistent identity: a renamed store or repartition topic is a new one (its
@@ -107,6 +109,18 @@ public final class TopologyNames {
    * reservation (epoch millis): it is evicted once that lasts the revoke delay.
    */
   public static final String RESERVATION_INTRUDERS_SINCE_STORE = "reservation-intruders-since";
+
+  /** Every store of the cluster-quota processor. */
+  public static final List<String> CLUSTER_QUOTA_STORES =
+      List.of(
+          CLUSTER_INPUTS_STORE,
+          RUNTIME_STORE,
+          POD_ASSIGNMENTS_STORE,
+          OVER_USED_SINCE_STORE,
+          EVICTION_LEDGER_STORE,
+          EVICTION_RETRY_AT_STORE,
+          RESERVATIONS_STORE,
+          RESERVATION_INTRUDERS_SINCE_STORE);
 
   private TopologyNames() {}
 }

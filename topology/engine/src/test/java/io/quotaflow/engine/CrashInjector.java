@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
+import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -24,6 +26,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
 public final class CrashInjector implements ProcessorWrapper {
   // Keyed by application id: the wrapper is created by Kafka Streams from its class name.
   private static final Set<String> ARMED = ConcurrentHashMap.newKeySet();
+  private static final Set<String> CORRUPTING = ConcurrentHashMap.newKeySet();
 
   private String applicationId = "";
 
@@ -37,6 +40,15 @@ public final class CrashInjector implements ProcessorWrapper {
   /** The next record the cluster-quota processor of {@code applicationId} sees crashes it. */
   static void arm(final String applicationId) {
     ARMED.add(applicationId);
+  }
+
+  /**
+   * The next record the cluster-quota processor of {@code applicationId} sees reports its task
+   * corrupted, as a failed commit or a fenced producer makes Kafka Streams do: the task is closed
+   * dirty, its state wiped and restored, and the stream thread goes on.
+   */
+  static void corruptNextTask(final String applicationId) {
+    CORRUPTING.add(applicationId);
   }
 
   @Override
@@ -75,6 +87,7 @@ public final class CrashInjector implements ProcessorWrapper {
       implements Processor<KIn, VIn, KOut, VOut> {
     private final Processor<KIn, VIn, KOut, VOut> delegate;
     private final String applicationId;
+    private TaskId task;
 
     Crashing(final Processor<KIn, VIn, KOut, VOut> delegate, final String applicationId) {
       this.delegate = delegate;
@@ -83,6 +96,7 @@ public final class CrashInjector implements ProcessorWrapper {
 
     @Override
     public void init(final ProcessorContext<KOut, VOut> context) {
+      task = context.taskId();
       delegate.init(context);
     }
 
@@ -90,6 +104,9 @@ public final class CrashInjector implements ProcessorWrapper {
     public void process(final Record<KIn, VIn> record) {
       if (ARMED.remove(applicationId)) {
         throw new IllegalStateException("Injected crash of " + applicationId);
+      }
+      if (CORRUPTING.remove(applicationId)) {
+        throw new TaskCorruptedException(Set.of(task));
       }
       delegate.process(record);
     }

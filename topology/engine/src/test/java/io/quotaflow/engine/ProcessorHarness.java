@@ -3,6 +3,7 @@ package io.quotaflow.engine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.GroupRuntime;
@@ -41,9 +42,16 @@ final class ProcessorHarness {
   private Instant now = EngineDriver.START;
   // Outlives the processors, as the instance's registry outlives its tasks.
   private final EngineMetrics metrics = new EngineMetrics(new SimpleMeterRegistry());
+  private final RestoreAudit restores;
 
   ProcessorHarness() {
+    this(RestoreAudit.trusting());
+  }
+
+  /** A harness whose processors ask {@code restores} about their restores. */
+  ProcessorHarness(final RestoreAudit restores) {
     this.config = EngineConfig.defaults();
+    this.restores = restores;
     final MockProcessorContext<SpecificRecord, SpecificRecord> first = new MockProcessorContext<>();
     QuotaTopology.storeBuilders(Stores::inMemoryKeyValueStore)
         .forEach(
@@ -55,9 +63,24 @@ final class ProcessorHarness {
     start();
   }
 
+  /** The audit this harness's processors ask about their restores. */
+  RestoreAudit restores() {
+    return restores;
+  }
+
   /** The meters every processor of this harness records in. */
   EngineMetrics metrics() {
     return metrics;
+  }
+
+  /**
+   * The same processor closed and initialised again over the same stores, as Kafka Streams revives
+   * a task it closed dirty.
+   */
+  ProcessorHarness revive() {
+    processor.close();
+    initialise();
+    return this;
   }
 
   /** A new processor over the same stores. */
@@ -68,10 +91,14 @@ final class ProcessorHarness {
   }
 
   private void start() {
+    processor = new ClusterQuotaProcessor(config, metrics, restores);
+    initialise();
+  }
+
+  private void initialise() {
     context = new MockProcessorContext<>();
     context.setCurrentSystemTimeMs(now.toEpochMilli());
     stores.forEach(context::addStateStore);
-    processor = new ClusterQuotaProcessor(config, metrics);
     processor.init(context);
     scheduled.clear();
     for (final CapturedPunctuator punctuator : context.scheduledPunctuators()) {

@@ -56,7 +56,8 @@ public final class EnginePlugin {
               + ": other instances forward requests there");
     }
     final StreamsClusterState state =
-        new StreamsClusterState(engine.streams(), self, Clock.systemUTC(), SPEC_TTL);
+        new StreamsClusterState(
+            engine.streams(), self, Clock.systemUTC(), SPEC_TTL, engine::problem);
     return Optional.of(
         AdmissionServer.builder(plugin, state)
             .options(config.quotaOptions())

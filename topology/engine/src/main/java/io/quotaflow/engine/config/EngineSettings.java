@@ -161,6 +161,17 @@ public final class EngineSettings {
               + " inputs placed by key (other producers): the engine then repartitions them.",
           Parsers::bool);
 
+  /** How often an instance checks that it reaches Kafka and that its tasks hold their clusters. */
+  public static final Setting<Duration> HEALTH_CHECK_INTERVAL =
+      new Setting<>(
+          "health.check.interval",
+          "duration",
+          "2s",
+          "How often an engine instance checks that it reaches Kafka (readiness is false while it"
+              + " does not: it cannot commit) and that no task of its holds no cluster while its"
+              + " input partitions hold records (gauge quotaflow.engine.tasks.empty.with.inputs).",
+          Parsers::duration);
+
   /** Where the engine's stores keep their data. */
   public static final Setting<StoreKind> STATE_STORES =
       new Setting<>(
@@ -294,6 +305,7 @@ public final class EngineSettings {
           RECOMPUTE_BACKLOG_INTERVAL,
           RECOMPUTE_BACKLOG_MAX_INTERVAL,
           STATE_STORES,
+          HEALTH_CHECK_INTERVAL,
           INPUTS_PARTITIONED_BY_CLUSTER,
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.KafkaStreams;
@@ -42,6 +43,24 @@ public final class EngineMetrics {
    */
   public static final String REBUILD_TIME = "quotaflow.engine.rebuild";
 
+  /**
+   * Counter of re-created tasks whose restore began past the start of a changelog and was refused
+   * (docs/operations.md: the task is wiped and restored again).
+   */
+  public static final String RESTORES_REFUSED = "quotaflow.engine.restores.refused";
+
+  /** Gauge of the clusters the active task of an input partition holds, tag {@code partition}. */
+  public static final String TASK_CLUSTERS = "quotaflow.engine.task.clusters";
+
+  /**
+   * Gauge of this instance's active tasks that hold no cluster while their input partitions hold
+   * records: 1 or more after a restore that lost state (docs/operations.md).
+   */
+  public static final String TASKS_EMPTY_WITH_INPUTS = "quotaflow.engine.tasks.empty.with.inputs";
+
+  /** Gauge: 1 while this instance cannot reach Kafka (so cannot commit), else 0. */
+  public static final String KAFKA_UNREACHABLE = "quotaflow.engine.kafka.unreachable";
+
   /** Gauge of quota groups per cluster (special groups included), tag {@code cluster}. */
   public static final String GROUPS = "quotaflow.engine.groups";
 
@@ -71,6 +90,8 @@ public final class EngineMetrics {
 
   private final MeterRegistry registry;
   private final GroupGauges groupGauges;
+  private final Counter restoresRefused;
+  private final Map<Integer, AtomicInteger> taskClusters = new ConcurrentHashMap<>();
   private final Timer recomputeTime;
   private final Timer rebuildTime;
   private final Timer reservationPlanTime;
@@ -102,6 +123,12 @@ public final class EngineMetrics {
     this.rebuildTime =
         Timer.builder(REBUILD_TIME)
             .description("Time to rebuild a task's quota trees from its stores when it starts")
+            .register(registry);
+    this.restoresRefused =
+        Counter.builder(RESTORES_REFUSED)
+            .description(
+                "Restores of a re-created task refused because they began past the start of a"
+                    + " changelog (the task is restored again)")
             .register(registry);
     this.reservationPlanTime = reservationTimer("plan");
     this.reservationRefreshTime = reservationTimer("refresh");
@@ -160,12 +187,54 @@ public final class EngineMetrics {
         .increment();
   }
 
-  /** One cluster was recomputed in {@code time} and now has {@code groupCount} groups. */
   /** A task rebuilt its clusters from its stores in {@code time}. */
   public void rebuilt(final Duration time) {
     rebuildTime.record(time);
   }
 
+  /**
+   * The task on input partition {@code partition} now holds {@code clusters} clusters (gauge {@link
+   * #TASK_CLUSTERS}, tag {@code partition}).
+   */
+  public void taskHolds(final int partition, final int clusters) {
+    taskClusters
+        .computeIfAbsent(
+            partition,
+            p -> {
+              final AtomicInteger value = new AtomicInteger();
+              Gauge.builder(TASK_CLUSTERS, value, AtomicInteger::get)
+                  .description("Clusters held by the active task of an input partition")
+                  .tag("partition", Integer.toString(p))
+                  .register(registry);
+              return value;
+            })
+        .set(clusters);
+  }
+
+  /** The task on {@code partition} left this instance. */
+  public void taskReleased(final int partition) {
+    if (taskClusters.remove(partition) != null) {
+      final Gauge gauge =
+          registry.find(TASK_CLUSTERS).tag("partition", Integer.toString(partition)).gauge();
+      if (gauge != null) {
+        registry.remove(gauge);
+      }
+    }
+  }
+
+  /** How many clusters each active task of this instance holds, by input partition. */
+  public Map<Integer, Integer> clustersByTask() {
+    final Map<Integer, Integer> held = new TreeMap<>();
+    taskClusters.forEach((partition, clusters) -> held.put(partition, clusters.get()));
+    return held;
+  }
+
+  /** A re-created task's restore was refused as incomplete, and the task is restored again. */
+  public void restoreRefused() {
+    restoresRefused.increment();
+  }
+
+  /** One cluster was recomputed in {@code time} and now has {@code groupCount} groups. */
   public void recomputed(final String cluster, final Duration time, final int groupCount) {
     recomputeTime.record(time);
     groups

@@ -90,6 +90,7 @@ public final class StreamsClusterState implements ClusterStateReader {
   private final Optional<HostInfo> self;
   private final Clock clock;
   private final Duration specTtl;
+  private final Supplier<Optional<String>> engineProblem;
   private final Map<String, Specs> specs = new ConcurrentHashMap<>();
   // Set once the stores were queryable while RUNNING: from then on a rebalance keeps it ready.
   private volatile boolean loaded;
@@ -99,9 +100,16 @@ public final class StreamsClusterState implements ClusterStateReader {
    * @param self this instance's {@code application.server}; empty for a single instance without one
    *     (every cluster is then held here)
    * @param specTtl how long a cluster's group specifications are reused
+   * @param engineProblem why the engine cannot do its work now, beyond its Kafka Streams state
+   *     (e.g. it cannot reach Kafka, so cannot commit); empty when nothing is known to be wrong
    */
   public StreamsClusterState(
-      KafkaStreams streams, Optional<HostInfo> self, Clock clock, Duration specTtl) {
+      KafkaStreams streams,
+      Optional<HostInfo> self,
+      Clock clock,
+      Duration specTtl,
+      Supplier<Optional<String>> engineProblem) {
+    this.engineProblem = Objects.requireNonNull(engineProblem, "engineProblem");
     this.streams = Objects.requireNonNull(streams, "streams");
     this.self = Objects.requireNonNull(self, "self");
     this.clock = Objects.requireNonNull(clock, "clock");
@@ -123,9 +131,16 @@ public final class StreamsClusterState implements ClusterStateReader {
     return readiness.ready() ? Optional.empty() : Optional.of(readiness.detail());
   }
 
-  /** Ready while RUNNING or REBALANCING once state was loaded (see {@link Readiness#of}). */
+  /**
+   * Ready while RUNNING or REBALANCING once state was loaded (see {@link Readiness#of}), and the
+   * engine knows of no problem (it can reach Kafka, so commit what it computes).
+   */
   @Override
   public Readiness readiness() {
+    final Optional<String> problem = engineProblem.get();
+    if (problem.isPresent()) {
+      return Readiness.notReady(problem.get());
+    }
     final KafkaStreams.State state = streams.state();
     Optional<String> storeProblem = Optional.empty();
     if (state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING) {
