@@ -105,8 +105,15 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
     if (review.change().filter(QuotaWebhook::leavesTreeAsItWas).isPresent()) {
       return unchanged(review.request().getUid());
     }
+    // A quota change that cannot be checked is refused whatever admission.failure.policy says
+    // (that setting is the pod webhook's): letting an unchecked tree in during a restore or an
+    // outage would let any tenant who may edit an ElasticQuota break the tree's rules. In warn
+    // mode (shadow) nothing is ever refused, so the change is let in with the reason as a warning.
     return FailureAnswers.review(
-        config.failurePolicy(), review.request().getUid(), cluster, reason);
+        config.mode() == AdmissionMode.WARN ? FailurePolicy.FAIL_OPEN : FailurePolicy.FAIL_CLOSED,
+        review.request().getUid(),
+        cluster,
+        reason);
   }
 
   @Override

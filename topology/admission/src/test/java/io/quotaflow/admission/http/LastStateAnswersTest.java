@@ -193,6 +193,22 @@ class LastStateAnswersTest {
   }
 
   @Test
+  void aQuotaChangeThatCannotBeCheckedIsRefusedEvenUnderFailOpen() {
+    plugin.close();
+    state.unavailable("east", "the cluster's task is being restored");
+    plugin = start(FailurePolicy.FAIL_OPEN);
+    plugin.server().refreshLastState();
+
+    final JsonNode response =
+        answerQuota(Reviews.createQuota("q", Reviews.quota("greedy").min("cpu", "100")));
+
+    assertThat(response.get("allowed").asBoolean()).isFalse();
+    assertThat(response.get("status").get("code").asInt()).isEqualTo(503);
+    assertThat(response.get("status").get("message").asText())
+        .contains("could not check", "being restored", "fail-closed");
+  }
+
+  @Test
   void aForwardedRequestTheNewOwnerCannotReadIsAnsweredFromTheLastStateHere() {
     // The old holder (this plugin) keeps east's last state; the new owner has none yet.
     final SnapshotClusterState ownerState = TestClusters.state().unavailable("east", "restoring");
