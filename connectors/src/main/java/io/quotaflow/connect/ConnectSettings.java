@@ -6,12 +6,14 @@ import io.quotaflow.config.Setting;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.events.EventSettings;
 import io.quotaflow.evict.EvictionSettings;
+import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.source.SourceSettings;
 import io.quotaflow.status.StatusMode;
 import io.quotaflow.status.StatusSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The documented settings of {@code quotaflow connect}: key, type, default and meaning. Topic
@@ -139,6 +141,25 @@ public final class ConnectSettings {
           "Oldest a command may be (from its issuedAt) when the executor reads it; an older one is"
               + " reported EXPIRED and not carried out.",
           Parsers::duration);
+
+  public static final Setting<List<String>> EVICTION_PROTECTED_NAMESPACES =
+      new Setting<>(
+          "eviction.protected.namespaces",
+          "list",
+          "kube-system,quotaflow",
+          "Comma-separated namespaces whose pods the executor never evicts, whatever a command"
+              + " says (reported PROTECTED).",
+          Parsers.list(Parsers::nonBlank));
+
+  public static final Setting<List<String>> EVICTION_PROTECTED_PRIORITY_CLASSES =
+      new Setting<>(
+          "eviction.protected.priority.classes",
+          "list",
+          "system-cluster-critical,system-node-critical",
+          "Comma-separated priority classes whose pods the executor never evicts (reported"
+              + " PROTECTED); pods of a system priority (2000000000 and up) are never evicted"
+              + " either.",
+          Parsers.list(Parsers::nonBlank));
 
   public static final Setting<Duration> STATUS_FLUSH_INTERVAL =
       new Setting<>(
@@ -301,6 +322,8 @@ public final class ConnectSettings {
           EVICTION_BURST,
           EVICTION_GROUP_ID,
           EVICTION_MAX_AGE,
+          EVICTION_PROTECTED_NAMESPACES,
+          EVICTION_PROTECTED_PRIORITY_CLASSES,
           STATUS_FLUSH_INTERVAL,
           STATUS_RATE,
           STATUS_BURST,
@@ -341,7 +364,10 @@ public final class ConnectSettings {
         config.get(EVICTION_RATE),
         config.get(EVICTION_BURST),
         config.get(EVICTION_GROUP_ID),
-        config.get(EVICTION_MAX_AGE));
+        config.get(EVICTION_MAX_AGE),
+        new ProtectedPods(
+            Set.copyOf(config.get(EVICTION_PROTECTED_NAMESPACES)),
+            Set.copyOf(config.get(EVICTION_PROTECTED_PRIORITY_CLASSES))));
   }
 
   /** The Events settings of the executor and the writer from a configuration. */

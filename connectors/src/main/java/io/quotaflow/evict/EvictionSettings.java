@@ -1,5 +1,6 @@
 package io.quotaflow.evict;
 
+import io.quotaflow.eviction.ProtectedPods;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -16,6 +17,8 @@ import java.util.Objects;
  * @param groupId the consumer group; executors for different sets of clusters need different ones
  * @param maxAge the oldest a command may be when read; an older one is reported {@code EXPIRED} and
  *     not carried out, as it was decided on a state of the cluster that may have passed
+ * @param protectedPods pods never evicted whatever a command says; a command for one is reported
+ *     {@code PROTECTED}
  */
 public record EvictionSettings(
     boolean dryRun,
@@ -25,7 +28,8 @@ public record EvictionSettings(
     double requestsPerSecond,
     int burst,
     String groupId,
-    Duration maxAge) {
+    Duration maxAge,
+    ProtectedPods protectedPods) {
 
   /** The consumer group of executors started with the defaults. */
   public static final String DEFAULT_GROUP_ID = "quotaflow-eviction-executor";
@@ -53,6 +57,29 @@ public record EvictionSettings(
     if (maxAge.isNegative() || maxAge.isZero()) {
       throw new IllegalArgumentException("maxAge must be positive: " + maxAge);
     }
+    Objects.requireNonNull(protectedPods, "protectedPods");
+  }
+
+  /** Settings protecting the default pods ({@link ProtectedPods#DEFAULTS}). */
+  public EvictionSettings(
+      final boolean dryRun,
+      final int maxAttempts,
+      final Duration backoff,
+      final Duration maxBackoff,
+      final double requestsPerSecond,
+      final int burst,
+      final String groupId,
+      final Duration maxAge) {
+    this(
+        dryRun,
+        maxAttempts,
+        backoff,
+        maxBackoff,
+        requestsPerSecond,
+        burst,
+        groupId,
+        maxAge,
+        ProtectedPods.DEFAULTS);
   }
 
   /**
@@ -74,19 +101,57 @@ public record EvictionSettings(
   /** These settings with dry-run on or off. */
   public EvictionSettings withDryRun(final boolean dryRun) {
     return new EvictionSettings(
-        dryRun, maxAttempts, backoff, maxBackoff, requestsPerSecond, burst, groupId, maxAge);
+        dryRun,
+        maxAttempts,
+        backoff,
+        maxBackoff,
+        requestsPerSecond,
+        burst,
+        groupId,
+        maxAge,
+        protectedPods);
   }
 
   /** These settings with another consumer group. */
   public EvictionSettings withGroupId(final String groupId) {
     return new EvictionSettings(
-        dryRun, maxAttempts, backoff, maxBackoff, requestsPerSecond, burst, groupId, maxAge);
+        dryRun,
+        maxAttempts,
+        backoff,
+        maxBackoff,
+        requestsPerSecond,
+        burst,
+        groupId,
+        maxAge,
+        protectedPods);
   }
 
   /** These settings with another maximum command age. */
   public EvictionSettings withMaxAge(final Duration maxAge) {
     return new EvictionSettings(
-        dryRun, maxAttempts, backoff, maxBackoff, requestsPerSecond, burst, groupId, maxAge);
+        dryRun,
+        maxAttempts,
+        backoff,
+        maxBackoff,
+        requestsPerSecond,
+        burst,
+        groupId,
+        maxAge,
+        protectedPods);
+  }
+
+  /** These settings protecting {@code protectedPods} instead. */
+  public EvictionSettings withProtectedPods(final ProtectedPods protectedPods) {
+    return new EvictionSettings(
+        dryRun,
+        maxAttempts,
+        backoff,
+        maxBackoff,
+        requestsPerSecond,
+        burst,
+        groupId,
+        maxAge,
+        protectedPods);
   }
 
   /** The wait after the {@code attempt}-th refused attempt (1-based): doubling, capped. */

@@ -14,6 +14,7 @@ import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.PodKey;
 import java.net.HttpURLConnection;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -64,6 +65,11 @@ final class PodEvictor {
    */
   Verdict execute(final PodKey key, final EvictionCommand command) throws InterruptedException {
     final String pod = key.getNamespace() + "/" + key.getName();
+    final Optional<String> protectedNamespace =
+        settings.protectedPods().reason(key.getNamespace(), Optional.empty(), Optional.empty());
+    if (protectedNamespace.isPresent()) {
+      return refused(pod, command, protectedNamespace.get());
+    }
     events.commandFor(command);
     final PodResource resource =
         client.pods().inNamespace(key.getNamespace()).withName(key.getName());
@@ -85,6 +91,16 @@ final class PodEvictor {
           EvictionOutcome.UID_CHANGED,
           "pod " + pod + " is now uid " + uid + ", the command was for uid " + command.getPodUid(),
           0);
+    }
+    final Optional<String> protection =
+        settings
+            .protectedPods()
+            .reason(
+                key.getNamespace(),
+                Optional.ofNullable(current.getSpec().getPriorityClassName()),
+                Optional.ofNullable(current.getSpec().getPriority()));
+    if (protection.isPresent()) {
+      return refused(pod, command, protection.get());
     }
     events.beforeEviction(current, command);
     if (settings.dryRun()) {
@@ -134,6 +150,18 @@ final class PodEvictor {
         refusedByBudget ? EvictionOutcome.BLOCKED_BY_BUDGET : EvictionOutcome.FAILED,
         "gave up after " + attempts + " attempts: " + lastRefusal,
         attempts);
+  }
+
+  /** The verdict for a command aimed at a protected pod: refused, whoever wrote it. */
+  private Verdict refused(final String pod, final EvictionCommand command, final String why) {
+    LOG.warn(
+        "cluster {}: refused command {} for pod {} of group {}: {}",
+        cluster,
+        command.getId(),
+        pod,
+        command.getGroup(),
+        why);
+    return new Verdict(EvictionOutcome.PROTECTED, "pod " + pod + " is never evicted: " + why, 0);
   }
 
   /** A request cut short by an interrupt is not an outcome: the executor is stopping. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.EvictionEndpoint;
 import io.quotaflow.fixtures.Evictions;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -81,6 +83,38 @@ class EvictionExecutorIT {
     assertThat(awaitResult(command).getOutcome()).isEqualTo(EvictionOutcome.UID_CHANGED);
     assertThat(eviction.requests()).isEmpty();
     assertThat(podNamed("web-1")).isNotNull();
+  }
+
+  @Test
+  void aCommandForAPodOfASystemPriorityClassIsRefusedAsProtected() {
+    final Pod pod = pod(rig.namespace(), "dns-1").running("node-a").build();
+    pod.getSpec().setPriorityClassName("system-cluster-critical");
+    final Pod critical = rig.mock().client().resource(pod).create();
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "dns-1").accepts();
+    start(settings());
+
+    final EvictionResult result = awaitResult(send(key("dns-1"), uidOf(critical)));
+
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.PROTECTED);
+    assertThat(result.getMessage()).contains("priority class system-cluster-critical");
+    assertThat(eviction.requests()).isEmpty();
+    assertThat(podNamed("dns-1")).isNotNull();
+  }
+
+  @Test
+  void aCommandForAPodInAProtectedNamespaceIsRefusedAsProtected() {
+    final Pod victim = createPod("operator-1");
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "operator-1").accepts();
+    start(settings().withProtectedPods(new ProtectedPods(Set.of(rig.namespace()), Set.of())));
+
+    final EvictionResult result = awaitResult(send(key("operator-1"), uidOf(victim)));
+
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.PROTECTED);
+    assertThat(result.getMessage()).contains("namespace " + rig.namespace() + " is protected");
+    assertThat(eviction.requests()).isEmpty();
+    assertThat(podNamed("operator-1")).isNotNull();
   }
 
   @Test

@@ -93,6 +93,19 @@ class EvictionRetryTest {
   }
 
   @Test
+  void aPodTheExecutorRefusesAsProtectedIsNeverCommandedAgain() {
+    engine = new EngineDriver();
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+
+    engine.answer(first, EvictionOutcome.PROTECTED);
+    engine.advance(BACKOFF).advance(BACKOFF).advance(BACKOFF);
+
+    assertThat(engine.evictionRecords())
+        .extracting(record -> record.key().getName())
+        .doesNotContain(first.key().getName());
+  }
+
+  @Test
   void afterTheLastAllowedAttemptThePodIsNotCommandedAgainAndTheMetricCountsIt() {
     engine =
         new EngineDriver(

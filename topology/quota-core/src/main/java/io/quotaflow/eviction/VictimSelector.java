@@ -15,10 +15,11 @@ import java.util.Set;
 
 /**
  * Victim selection for one over-used leaf group (SPEC 11). Candidates are the group's own bound,
- * preemptible pods that count as used and are not already terminating. They are removed least
- * important first (lowest priority, then most recently started) until used is within runtime in
- * every dimension; then, from the most important, every removed pod that still fits is added back.
- * A pod fits back when, in every dimension it asks for, used plus its request stays within runtime.
+ * preemptible pods that count as used, are not already terminating and are not protected ({@link
+ * ProtectedPods}: a protected namespace or a system priority). They are removed least important
+ * first (lowest priority, then most recently started) until used is within runtime in every
+ * dimension; then, from the most important, every removed pod that still fits is added back. A pod
+ * fits back when, in every dimension it asks for, used plus its request stays within runtime.
  *
  * <p>Invalid groups, the system group, the root and parent groups (reclaimed through their leaves)
  * get an empty plan; a parent group that owns pods (docs/semantics.md section 18) gets victims
@@ -53,7 +54,7 @@ public final class VictimSelector {
       }
       if (pod.deletionTime().isPresent()) {
         used = used.minus(PodAccounting.chargedRequest(pod, dims, options));
-      } else if (pod.preemptible()) {
+      } else if (pod.preemptible() && !options.protectedPods().protects(pod)) {
         candidates.add(pod);
       }
     }

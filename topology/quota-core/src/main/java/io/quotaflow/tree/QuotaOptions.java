@@ -1,5 +1,6 @@
 package io.quotaflow.tree;
 
+import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.quota.ResourceList;
 import java.util.List;
 import java.util.Objects;
@@ -25,6 +26,7 @@ import java.util.function.Consumer;
  * @param parentPods Koordinator's feature gate SupportParentQuotaSubmitPod: a parent group may own
  *     pods, counted in its own request before its children's (docs/semantics.md section 18); off by
  *     default, as the gate
+ * @param protectedPods pods never chosen as victims of reclaim (namespaces, system priorities)
  */
 public record QuotaOptions(
     boolean minScaling,
@@ -36,7 +38,8 @@ public record QuotaOptions(
     ResourceList defaultGroupMax,
     int reservationMaxLockedPercent,
     boolean guaranteeUsage,
-    boolean parentPods) {
+    boolean parentPods,
+    ProtectedPods protectedPods) {
 
   /** The locked-share cap of node reservations unless configured: half the cluster. */
   public static final int DEFAULT_RESERVATION_MAX_LOCKED_PERCENT = 50;
@@ -52,13 +55,15 @@ public record QuotaOptions(
           ResourceList.empty(),
           DEFAULT_RESERVATION_MAX_LOCKED_PERCENT,
           false,
-          false);
+          false,
+          ProtectedPods.DEFAULTS);
 
   public QuotaOptions {
     Objects.requireNonNull(defaultWeight, "defaultWeight");
     Objects.requireNonNull(usedPolicy, "usedPolicy");
     derivedResources = List.copyOf(derivedResources);
     Objects.requireNonNull(defaultGroupMax, "defaultGroupMax");
+    Objects.requireNonNull(protectedPods, "protectedPods");
     if (reservationMaxLockedPercent < 0 || reservationMaxLockedPercent > 100) {
       throw new IllegalArgumentException(
           "reservationMaxLockedPercent is a percentage from 0 to 100: "
@@ -106,6 +111,10 @@ public record QuotaOptions(
     return change(copy -> copy.parentPods = value);
   }
 
+  public QuotaOptions withProtectedPods(ProtectedPods value) {
+    return change(copy -> copy.protectedPods = value);
+  }
+
   /** These options with one switch changed, so that each wither names only its own switch. */
   private QuotaOptions change(final Consumer<Draft> edit) {
     final Draft draft = new Draft(this);
@@ -125,6 +134,7 @@ public record QuotaOptions(
     int reservationMaxLockedPercent;
     boolean guaranteeUsage;
     boolean parentPods;
+    ProtectedPods protectedPods;
 
     Draft(final QuotaOptions from) {
       minScaling = from.minScaling;
@@ -137,6 +147,7 @@ public record QuotaOptions(
       reservationMaxLockedPercent = from.reservationMaxLockedPercent;
       guaranteeUsage = from.guaranteeUsage;
       parentPods = from.parentPods;
+      protectedPods = from.protectedPods;
     }
 
     QuotaOptions build() {
@@ -150,7 +161,8 @@ public record QuotaOptions(
           defaultGroupMax,
           reservationMaxLockedPercent,
           guaranteeUsage,
-          parentPods);
+          parentPods,
+          protectedPods);
     }
   }
 

@@ -15,6 +15,7 @@ import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -121,6 +122,39 @@ class VictimSelectorTest {
     assertThat(plan.usedAfter()).isEqualTo(cpu(9));
     assertThat(plan.overDimensions()).containsExactly("cpu");
     assertThat(plan.victims().get(0).uid()).isEqualTo("ns-g-big-uid");
+  }
+
+  @Test
+  void podsInProtectedNamespacesAndOfSystemPrioritiesAreNeverVictims() {
+    // Over by 9: the least important pods are protected, so the only other one goes.
+    final ClusterQuotaState state =
+        groupHolding(
+            cpu(10),
+            QuotaPod.builder("kube-system", "dns")
+                .quotaName("g")
+                .running("node-1")
+                .request(cpu(5))
+                .priority(0)
+                .build(),
+            running("critical", cpu(5), ProtectedPods.SYSTEM_PRIORITY_FLOOR, 2),
+            running("batch", cpu(9), 100, 3));
+
+    assertThat(victims(state, "g")).containsExactly("batch");
+  }
+
+  @Test
+  void aNamespaceProtectedBySettingIsNeverReclaimedEvenWhenNothingElseCanGo() {
+    final ClusterQuotaState state =
+        groupHolding(cpu(10), running("a", cpu(8), 0, 1), running("b", cpu(8), 0, 2));
+    final QuotaOptions protectingTheGroup =
+        OPTIONS.withProtectedPods(new ProtectedPods(Set.of("ns-g"), Set.of()));
+
+    final VictimPlan plan =
+        VictimSelector.select(
+            state.group("g").orElseThrow(), state.podsOf("g"), protectingTheGroup);
+
+    assertThat(plan.victims()).isEmpty();
+    assertThat(victims(state, "g")).containsExactly("b");
   }
 
   @Test

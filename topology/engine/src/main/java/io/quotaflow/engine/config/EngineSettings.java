@@ -4,6 +4,7 @@ import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
+import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
@@ -11,6 +12,7 @@ import io.quotaflow.tree.QuotaOptions.DerivedResourceRule;
 import io.quotaflow.tree.QuotaOptions.UsedPolicy;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -161,6 +163,17 @@ public final class EngineSettings {
               + " inputs placed by key (other producers): the engine then repartitions them.",
           Parsers::bool);
 
+  /** Namespaces whose pods reclaim never chooses as victims (issue 24). */
+  public static final Setting<List<String>> RECLAIM_PROTECTED_NAMESPACES =
+      new Setting<>(
+          "reclaim.protected.namespaces",
+          "list",
+          "kube-system,quotaflow",
+          "Comma-separated namespaces whose pods reclaim never chooses as victims (Kubernetes' own"
+              + " and quotaflow's); pods of a system priority (2000000000 and up:"
+              + " system-cluster-critical, system-node-critical) are never chosen either.",
+          Parsers.list(Parsers::nonBlank));
+
   /** How often an instance checks that it reaches Kafka and that its tasks hold their clusters. */
   public static final Setting<Duration> HEALTH_CHECK_INTERVAL =
       new Setting<>(
@@ -306,6 +319,7 @@ public final class EngineSettings {
           RECOMPUTE_BACKLOG_MAX_INTERVAL,
           STATE_STORES,
           HEALTH_CHECK_INTERVAL,
+          RECLAIM_PROTECTED_NAMESPACES,
           INPUTS_PARTITIONED_BY_CLUSTER,
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
@@ -339,7 +353,11 @@ public final class EngineSettings {
         .withDerivedResources(config.get(DERIVED_RESOURCES))
         .withReservationMaxLockedPercent(config.get(RESERVATION_MAX_LOCKED_PERCENT))
         .withGuaranteeUsage(config.get(GUARANTEE_USAGE))
-        .withParentPods(config.get(PARENT_PODS));
+        .withParentPods(config.get(PARENT_PODS))
+        .withProtectedPods(
+            new ProtectedPods(
+                Set.copyOf(config.get(RECLAIM_PROTECTED_NAMESPACES)),
+                ProtectedPods.DEFAULT_PRIORITY_CLASSES));
   }
 
   /** A whole percentage from 0 to 100. */

@@ -140,6 +140,15 @@ public final class Reclaimer {
         String.format(
             "Pod %s/%s (uid %s) of group %s was not evicted",
             cluster, ref, issued.getPodUid(), issued.getGroup());
+    if (result.getOutcome() == EvictionOutcome.PROTECTED) {
+      // The executor never evicts such a pod; commanding it again would only be refused again.
+      retryAt.put(id, NEVER);
+      LOG.warn(
+          "{}: the executor refused, the pod is protected ({}); it is not commanded again",
+          notEvicted,
+          result.getMessage());
+      return;
+    }
     if (issued.getAttempt() >= policy.maxAttempts()) {
       retryAt.put(id, NEVER);
       metrics.evictionsExhausted(cluster);
