@@ -84,6 +84,7 @@ public final class RecordMapping {
         .setProblems(problems(group.problems()))
         .setReservation(group.reservation().map(ReservationRecords::record).orElse(null))
         .setTreeId(group.treeId())
+        .setNamespace(group.namespace())
         .build();
   }
 

@@ -61,6 +61,7 @@ public final class ElasticQuotaAdapter {
             .max(resources(spec.get("max"), "spec.max", problems))
             .namespaces(namespaces(annotations.get(QuotaLabels.NAMESPACES), problems))
             .treeId(labels.getOrDefault(QuotaLabels.TREE_ID, "").trim())
+            .namespace(meta.getNamespace() == null ? "" : meta.getNamespace())
             .allowForceUpdate(
                 "true".equals(labels.get(QuotaLabels.ALLOW_FORCE_UPDATE))
                     || "true".equals(annotations.get(QuotaLabels.ALLOW_FORCE_UPDATE)))

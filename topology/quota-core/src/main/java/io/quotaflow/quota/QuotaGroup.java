@@ -28,6 +28,8 @@ import java.util.Optional;
  *     children's min sums of a change of this group
  * @param maxStrictCheckKeys the resource names whose max the quota webhook keeps at or above used
  *     ({@code max-strict-check-resource-keys}); empty when absent or unreadable
+ * @param namespace the namespace of the ElasticQuota object; empty when unknown (a record written
+ *     before the connectors sent it). A group admits the pods of its own namespace (issue 24)
  */
 public record QuotaGroup(
     String name,
@@ -44,7 +46,8 @@ public record QuotaGroup(
     Optional<ReservationSpec> reservation,
     String treeId,
     boolean allowForceUpdate,
-    List<String> maxStrictCheckKeys) {
+    List<String> maxStrictCheckKeys,
+    String namespace) {
 
   public QuotaGroup {
     Objects.requireNonNull(name, "name");
@@ -59,6 +62,7 @@ public record QuotaGroup(
     Objects.requireNonNull(reservation, "reservation");
     Objects.requireNonNull(treeId, "treeId");
     maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
+    Objects.requireNonNull(namespace, "namespace");
   }
 
   /**
@@ -93,7 +97,8 @@ public record QuotaGroup(
         reservation,
         "",
         false,
-        List.of());
+        List.of(),
+        "");
   }
 
   /** A group without reservation: the fields the quota tree reads (SPEC 3, 12). */
@@ -141,7 +146,8 @@ public record QuotaGroup(
             .problems(problems)
             .treeId(treeId)
             .allowForceUpdate(allowForceUpdate)
-            .maxStrictCheckKeys(maxStrictCheckKeys);
+            .maxStrictCheckKeys(maxStrictCheckKeys)
+            .namespace(namespace);
     sharedWeight.ifPresent(builder::sharedWeight);
     lendingLimit.ifPresent(builder::lendingLimit);
     borrowingLimit.ifPresent(builder::borrowingLimit);
@@ -166,6 +172,7 @@ public record QuotaGroup(
     private String treeId = "";
     private boolean allowForceUpdate;
     private List<String> maxStrictCheckKeys = List.of();
+    private String namespace = "";
 
     private Builder(String name) {
       this.name = name;
@@ -247,6 +254,12 @@ public record QuotaGroup(
       return this;
     }
 
+    /** The namespace of the ElasticQuota object. */
+    public Builder namespace(String namespace) {
+      this.namespace = namespace;
+      return this;
+    }
+
     public Builder maxStrictCheckKeys(List<String> maxStrictCheckKeys) {
       this.maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
       return this;
@@ -268,7 +281,8 @@ public record QuotaGroup(
           reservation,
           treeId,
           allowForceUpdate,
-          maxStrictCheckKeys);
+          maxStrictCheckKeys,
+          namespace);
     }
   }
 }

@@ -22,6 +22,7 @@ import java.util.Set;
  * @param forwardTimeout how long a request forwarded to the owning instance may take
  * @param staleness how old a last state may be answered from, and how often it is read
  * @param view the web view's settings
+ * @param quotaAdmins who may change ElasticQuotas, and where the special groups may live
  */
 public record PluginConfig(
     String bindAddress,
@@ -35,7 +36,8 @@ public record PluginConfig(
     Duration sweepInterval,
     Duration forwardTimeout,
     Staleness staleness,
-    View view) {
+    View view,
+    QuotaAdmins quotaAdmins) {
 
   /** Requests larger than this are refused with 413. */
   public static final int MAX_BODY_BYTES = 1 << 20;
@@ -52,6 +54,7 @@ public record PluginConfig(
     Objects.requireNonNull(forwardTimeout, "forwardTimeout");
     Objects.requireNonNull(staleness, "staleness");
     Objects.requireNonNull(view, "view");
+    Objects.requireNonNull(quotaAdmins, "quotaAdmins");
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port out of range: " + port);
     }
@@ -114,7 +117,8 @@ public record PluginConfig(
         sweepInterval,
         forwardTimeout,
         staleness,
-        view);
+        view,
+        quotaAdmins);
   }
 
   /** This configuration with another failure policy. */
@@ -131,7 +135,8 @@ public record PluginConfig(
         sweepInterval,
         forwardTimeout,
         staleness,
-        view);
+        view,
+        quotaAdmins);
   }
 
   /** This configuration with TLS instead of plain HTTP. */
@@ -148,7 +153,8 @@ public record PluginConfig(
         sweepInterval,
         forwardTimeout,
         staleness,
-        view);
+        view,
+        quotaAdmins);
   }
 
   /** This configuration with another staleness bound and refresh interval. */
@@ -165,7 +171,8 @@ public record PluginConfig(
         sweepInterval,
         forwardTimeout,
         value,
-        view);
+        view,
+        quotaAdmins);
   }
 
   /**
@@ -202,7 +209,8 @@ public record PluginConfig(
         sweepInterval,
         forwardTimeout,
         staleness,
-        view);
+        view,
+        quotaAdmins);
   }
 
   /**
@@ -235,6 +243,7 @@ public record PluginConfig(
         sweepInterval,
         forwardTimeout,
         staleness,
-        value);
+        value,
+        quotaAdmins);
   }
 }

@@ -124,6 +124,28 @@ public final class PluginSettings {
           "Comma-separated namespaces whose pods are always admitted.",
           Parsers.list(Parsers::text).andThen(Set::copyOf));
 
+  /** Who may change ElasticQuotas (issue 24). */
+  public static final Setting<Set<String>> QUOTA_ADMINS =
+      new Setting<>(
+          "admission.quota.admins",
+          "list",
+          "system:masters",
+          "Comma-separated users or groups (as the API server names them in a review's userInfo)"
+              + " who may create, delete or change the fields quotaflow reads of ElasticQuotas;"
+              + " the quotas webhook refuses anyone else's change (docs/security.md).",
+          Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
+
+  /** Where the special groups' ElasticQuotas may live (issue 24). */
+  public static final Setting<Set<String>> QUOTA_SPECIAL_NAMESPACES =
+      new Setting<>(
+          "admission.quota.special.namespaces",
+          "list",
+          "kube-system,quotaflow,koordinator-system",
+          "Comma-separated namespaces whose ElasticQuotas may define the special groups"
+              + " (koordinator-root-quota, koordinator-system-quota, koordinator-default-quota);"
+              + " the quotas webhook refuses them anywhere else.",
+          Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
+
   /** Reservation lifetime. */
   public static final Setting<Duration> RESERVATION_TTL =
       new Setting<>(
@@ -219,6 +241,8 @@ public final class PluginSettings {
           MODE,
           FAILURE_POLICY,
           EXCLUDED_NAMESPACES,
+          QUOTA_ADMINS,
+          QUOTA_SPECIAL_NAMESPACES,
           RESERVATION_TTL,
           SWEEP_INTERVAL,
           FORWARD_TIMEOUT,
@@ -270,9 +294,8 @@ public final class PluginSettings {
         config.get(FORWARD_TIMEOUT),
         staleness(config),
         new PluginConfig.View(
-            config.get(VIEW_ENABLED),
-            config.get(VIEW_MAX_STREAMS),
-            config.get(VIEW_RECENT_EVENTS)));
+            config.get(VIEW_ENABLED), config.get(VIEW_MAX_STREAMS), config.get(VIEW_RECENT_EVENTS)),
+        new QuotaAdmins(config.get(QUOTA_ADMINS), config.get(QUOTA_SPECIAL_NAMESPACES)));
   }
 
   private static int bounded(String text, int max) {

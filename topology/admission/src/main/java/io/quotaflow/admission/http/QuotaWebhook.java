@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
+import io.fabric8.kubernetes.api.model.authentication.UserInfo;
 import io.quotaflow.admission.ClusterFacts;
 import io.quotaflow.admission.QuotaChange;
 import io.quotaflow.admission.QuotaValidator;
@@ -76,6 +77,14 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
     if (leavesTreeAsItWas(change)) {
       return unchanged(uid);
     }
+    final Optional<Answer> refused = refusedWhoeverTheTree(review);
+    if (refused.isPresent()) {
+      return refused.get();
+    }
+    final Optional<String> shadowing = shadowing(change, view);
+    if (shadowing.isPresent()) {
+      return refusal(uid, 409, "AlreadyExists", shadowing.get());
+    }
     final ClusterFacts facts =
         new ClusterFacts(
             podCounts(change, view), used(change, view), clusterTotal(view), options.parentPods());
@@ -105,6 +114,10 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
     if (review.change().filter(QuotaWebhook::leavesTreeAsItWas).isPresent()) {
       return unchanged(review.request().getUid());
     }
+    final Optional<Answer> refused = refusedWhoeverTheTree(review);
+    if (refused.isPresent()) {
+      return refused.get();
+    }
     // A quota change that cannot be checked is refused whatever admission.failure.policy says
     // (that setting is the pod webhook's): letting an unchecked tree in during a restore or an
     // outage would let any tenant who may edit an ElasticQuota break the tree's rules. In warn
@@ -128,6 +141,99 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
    */
   private static boolean leavesTreeAsItWas(QuotaChange change) {
     return change instanceof QuotaChange.Update update && !update.changesTree();
+  }
+
+  /**
+   * A refusal that does not depend on the tree: the change is not a quota admin's, or it puts a
+   * special group in a namespace where it may not be (see {@link QuotaAdmins}).
+   */
+  private Optional<Answer> refusedWhoeverTheTree(Review review) {
+    final QuotaChange change = review.change().orElseThrow();
+    final String uid = review.request().getUid();
+    final UserInfo user = review.request().getUserInfo();
+    final QuotaAdmins admins = config.quotaAdmins();
+    if (!admins.includes(user)) {
+      final String who = QuotaAdmins.describe(user);
+      final String what;
+      if (change instanceof QuotaChange.Update update) {
+        final List<String> fields = QuotaAdmins.changedFields(update.old(), update.updated());
+        what =
+            "may not change "
+                + (fields.isEmpty() ? "the fields quotaflow reads" : String.join(", ", fields))
+                + " of ElasticQuota "
+                + update.name();
+      } else {
+        what =
+            (change instanceof QuotaChange.Create ? "may not create" : "may not delete")
+                + " ElasticQuota "
+                + change.name();
+      }
+      return Optional.of(
+          refusal(
+              uid,
+              403,
+              "Forbidden",
+              "quotaflow: "
+                  + who
+                  + " "
+                  + what
+                  + ": only quota admins (admission.quota.admins: "
+                  + String.join(", ", new TreeSet<>(admins.names()))
+                  + ") may change the quota tree"));
+    }
+    final Optional<QuotaGroup> written;
+    if (change instanceof QuotaChange.Create create) {
+      written = Optional.of(create.group());
+    } else if (change instanceof QuotaChange.Update update) {
+      written = Optional.of(update.updated());
+    } else {
+      written = Optional.empty();
+    }
+    if (written.isPresent()
+        && (SpecialGroups.isSpecial(written.get().name())
+            || SpecialGroups.ROOT.equals(written.get().name()))
+        && !admins.specialNamespaces().contains(written.get().namespace())) {
+      return Optional.of(
+          refusal(
+              uid,
+              403,
+              "Forbidden",
+              "quotaflow: the special group "
+                  + written.get().name()
+                  + " may only be an ElasticQuota of namespace "
+                  + String.join(" or ", new TreeSet<>(admins.specialNamespaces()))
+                  + " (admission.quota.special.namespaces), not of namespace "
+                  + written.get().namespace()));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Why a new ElasticQuota would shadow an existing one: quota names are cluster-wide, so a second
+   * ElasticQuota of a name in another namespace is refused.
+   */
+  private static Optional<String> shadowing(QuotaChange change, ClusterView view) {
+    if (!(change instanceof QuotaChange.Create create)) {
+      return Optional.empty();
+    }
+    return view.quota(create.name())
+        .filter(existing -> !existing.namespace().isEmpty())
+        .filter(existing -> !existing.namespace().equals(create.group().namespace()))
+        .map(
+            existing ->
+                "quotaflow: an ElasticQuota named "
+                    + create.name()
+                    + " already exists in namespace "
+                    + existing.namespace()
+                    + "; quota names are cluster-wide, so this one would shadow it");
+  }
+
+  /** A denial, or in warn mode an allowance with the same message as a warning. */
+  private Answer refusal(String uid, int code, String reason, String message) {
+    if (config.mode() == AdmissionMode.WARN) {
+      return Answer.json(200, AdmissionReviews.allowed(uid, List.of(message)), "warned");
+    }
+    return Answer.json(200, AdmissionReviews.denied(uid, code, reason, message), "denied");
   }
 
   private static Answer unchanged(String uid) {

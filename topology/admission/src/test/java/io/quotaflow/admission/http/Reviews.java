@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Map;
 
 /** Fixture builders of the JSON the API server and kube-scheduler send. */
@@ -125,6 +126,11 @@ final class Reviews {
       return label("quota.scheduling.koordinator.sh/parent", parent);
     }
 
+    QuotaJson namespace(String namespace) {
+      ((ObjectNode) quota.get("metadata")).put("namespace", namespace);
+      return this;
+    }
+
     QuotaJson isParent() {
       return label("quota.scheduling.koordinator.sh/is-parent", "true");
     }
@@ -159,8 +165,22 @@ final class Reviews {
     return quotaReview(uid, "DELETE", null, quota);
   }
 
-  /** An AdmissionReview for ElasticQuotas with any operation and objects. */
+  /** A quota admin as the API server names it: a member of {@code system:masters}. */
+  static final String ADMIN = "kubernetes-admin";
+
+  /** An AdmissionReview for ElasticQuotas, from a quota admin, with any operation and objects. */
   static String quotaReview(String uid, String operation, QuotaJson object, QuotaJson old) {
+    return quotaReview(uid, operation, object, old, ADMIN, List.of("system:masters"));
+  }
+
+  /** An AdmissionReview for ElasticQuotas sent for {@code user} of {@code groups}. */
+  static String quotaReview(
+      String uid,
+      String operation,
+      QuotaJson object,
+      QuotaJson old,
+      String user,
+      List<String> groups) {
     final String name = (object != null ? object : old).json().get("metadata").get("name").asText();
     final ObjectNode review =
         Json.MAPPER.valueToTree(
@@ -185,6 +205,10 @@ final class Reviews {
     }
     if (old != null) {
       request.set("oldObject", old.json());
+    }
+    if (user != null) {
+      final ObjectNode userInfo = request.putObject("userInfo").put("username", user);
+      groups.forEach(userInfo.putArray("groups")::add);
     }
     return review.toString();
   }

@@ -47,7 +47,13 @@ final class TestClusters {
                 .max(cpu(6_000))
                 .allowLent(false)
                 .namespaces(List.of("alpha")))
-        .group(quota("team-b").parent("research").min(cpu(2_000)).max(cpu(8_000)).allowLent(false))
+        .group(
+            quota("team-b")
+                .parent("research")
+                .min(cpu(2_000))
+                .max(cpu(8_000))
+                .allowLent(false)
+                .namespace("quotas"))
         .group(quota("ops").min(cpu(1_000)).max(cpu(2_000)).allowLent(false))
         .pod(running("alpha", "a-1", "team-a", 1_000));
   }

@@ -62,7 +62,8 @@ public final class InputRecords {
         spec.getTreeId(),
         // The webhook switches are read by the quota webhook from the object, never by the engine.
         false,
-        List.of());
+        List.of(),
+        spec.getNamespace());
   }
 
   /** The node {@code name} as the core sees it. */
