@@ -453,7 +453,11 @@ class ManifestWiringTest {
     assertThat(plugin.failurePolicy()).isEqualTo(FailurePolicy.FAIL_OPEN);
     final Map<String, String> withoutMode = new HashMap<>(engineProperties(SHADOW));
     withoutMode.remove("admission.mode");
-    assertThat(withoutMode).as("only the mode differs from base").isEqualTo(engineProperties());
+    // Beside Koordinator a pod's label alone chooses its group, as Koordinator does.
+    assertThat(withoutMode.remove("quota.namespace.binding.open")).isEqualTo("true");
+    assertThat(withoutMode)
+        .as("only the mode and the namespace binding differ from base")
+        .isEqualTo(engineProperties());
 
     // Patches merge into base by name, as kustomize's strategic merge does.
     final ValidatingWebhookConfiguration webhooks =

@@ -6,14 +6,11 @@ import static org.awaitility.Awaitility.await;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
-import io.quotaflow.tree.GroupStatus;
-import io.quotaflow.tree.QuotaOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
@@ -64,9 +61,9 @@ class KafkaOutageIT {
       }
       await()
           .atMost(EngineInstances.timeout())
-          .untilAsserted(() -> assertQueriesMatch(engine, inputs.model()));
+          .untilAsserted(() -> HeldState.assertQueriesMatch(engine, inputs.model(), CLUSTERS));
       assertThat(engine.problem()).isEmpty();
-      final long rebuilds = rebuilds(engine);
+      final long rebuilds = HeldState.rebuilds(engine);
 
       broker.close();
       await()
@@ -82,7 +79,7 @@ class KafkaOutageIT {
           .atMost(Duration.ofSeconds(30))
           .untilAsserted(
               () -> {
-                assertQueriesMatch(engine, inputs.model());
+                HeldState.assertQueriesMatch(engine, inputs.model(), CLUSTERS);
                 assertThat(engine.problem()).isEmpty();
               });
       // What the processors hold, not only what the stores answer: later inputs are computed.
@@ -90,8 +87,8 @@ class KafkaOutageIT {
       inputs.flush();
       await()
           .atMost(Duration.ofSeconds(30))
-          .untilAsserted(() -> assertQueriesMatch(engine, inputs.model()));
-      assertThat(rebuilds(engine)).as("the task was re-created").isGreaterThan(rebuilds);
+          .untilAsserted(() -> HeldState.assertQueriesMatch(engine, inputs.model(), CLUSTERS));
+      assertThat(HeldState.rebuilds(engine)).as("the task was re-created").isGreaterThan(rebuilds);
       assertThat(
               engine.metrics().clustersByTask().values().stream().mapToInt(Integer::intValue).sum())
           .as("clusters held by the tasks")
@@ -106,20 +103,6 @@ class KafkaOutageIT {
           .isZero();
     } finally {
       broker.close();
-    }
-  }
-
-  /** How many times a task of {@code engine} rebuilt its trees from its stores. */
-  private static long rebuilds(final Engine engine) {
-    return engine.metrics().registry().get(EngineMetrics.REBUILD_TIME).timer().count();
-  }
-
-  private static void assertQueriesMatch(final Engine engine, final InputModel model) {
-    assertThat(EngineInstances.running(engine)).isTrue();
-    for (final String cluster : CLUSTERS) {
-      final Map<String, GroupStatus> queried = new TreeMap<>();
-      engine.queries().tree(cluster).forEach(group -> queried.put(group.name(), group));
-      assertThat(queried).as(cluster).isEqualTo(model.expected(cluster, QuotaOptions.DEFAULTS));
     }
   }
 

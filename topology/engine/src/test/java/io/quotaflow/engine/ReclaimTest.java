@@ -172,7 +172,9 @@ class ReclaimTest {
         .putNode(EAST, "n1", node(2_000))
         .putQuota(EAST, SpecialGroups.SYSTEM, quota().min(cpu(1_000)).max(cpu(1_000)).build());
     for (int i = 0; i < 3; i++) {
-      engine.putPod(EAST, NS, pod("s" + i).group(SpecialGroups.SYSTEM).running("n1").cpu(1_000));
+      // Only kube-system's pods may name the system group (NamespaceBinding).
+      engine.putPod(
+          EAST, "kube-system", pod("s" + i).group(SpecialGroups.SYSTEM).running("n1").cpu(1_000));
     }
 
     engine.advance(CHECK).advance(DELAY).advance(DELAY);

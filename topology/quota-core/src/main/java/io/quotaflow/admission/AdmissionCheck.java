@@ -147,7 +147,8 @@ public final class AdmissionCheck {
       Map<String, ResourceList> runtimes) {
     if (request.problem().isPresent()) {
       return denied(
-          new Denial(Check.NOT_A_LEAF, request.group(), "", 0, 0, 0, 0, request.problem().get()));
+          new Denial(
+              request.problemCheck(), request.group(), "", 0, 0, 0, 0, request.problem().get()));
     }
     final List<String> chain = new ArrayList<>();
     final List<Denial> denials = new ArrayList<>();

@@ -16,21 +16,49 @@ import java.util.Optional;
  * @param group the group it is charged to (SPEC 4)
  * @param request its effective request, derived dimensions included
  * @param preemptible false for a non-preemptible pod, which must also fit in min
- * @param problem set when the pod cannot be charged to {@code group} (it is a parent group)
+ * @param problem set when the pod cannot be charged to {@code group}
+ * @param problemCheck what the problem is: a parent group, or a label naming a group that does not
+ *     admit the pod's namespace
  */
 public record AdmissionRequest(
-    PodRef pod, String group, ResourceList request, boolean preemptible, Optional<String> problem) {
+    PodRef pod,
+    String group,
+    ResourceList request,
+    boolean preemptible,
+    Optional<String> problem,
+    Denial.Check problemCheck) {
 
   public AdmissionRequest {
     Objects.requireNonNull(pod, "pod");
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(problem, "problem");
+    Objects.requireNonNull(problemCheck, "problemCheck");
+  }
+
+  /** A request whose problem, if any, is a parent group. */
+  public AdmissionRequest(
+      PodRef pod,
+      String group,
+      ResourceList request,
+      boolean preemptible,
+      Optional<String> problem) {
+    this(pod, group, request, preemptible, problem, Denial.Check.NOT_A_LEAF);
   }
 
   /** The request for {@code pod}, resolving its group through {@code directory}. */
   public static AdmissionRequest of(QuotaPod pod, GroupDirectory directory, QuotaOptions options) {
-    final GroupDirectory.Target target = directory.resolve(pod, options.parentPods());
+    final GroupDirectory.Target target = directory.resolve(pod, options);
+    if (target.unbound().isPresent()) {
+      // The label names a group the pod's namespace is not bound to: denied, naming that group.
+      return new AdmissionRequest(
+          pod.ref(),
+          pod.quotaName().orElseThrow(),
+          PodAccounting.effectiveRequest(pod, options),
+          pod.preemptible(),
+          target.unbound(),
+          Denial.Check.NAMESPACE_NOT_BOUND);
+    }
     return new AdmissionRequest(
         pod.ref(),
         target.group(),

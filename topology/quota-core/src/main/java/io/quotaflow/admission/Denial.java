@@ -40,7 +40,9 @@ public record Denial(
     /** The pod resolves to a group that cannot hold pods (a parent group). */
     NOT_A_LEAF,
     /** No status is known for the pod's group or one of its ancestors (not computed yet). */
-    UNKNOWN_GROUP
+    UNKNOWN_GROUP,
+    /** The pod's label names a group its namespace is not bound to (issue 24). */
+    NAMESPACE_NOT_BOUND
   }
 
   /**
@@ -51,6 +53,7 @@ public record Denial(
       case RUNTIME -> numbers("runtime");
       case NON_PREEMPTIBLE_MIN -> numbers("min (non-preemptible)");
       case NOT_A_LEAF, UNKNOWN_GROUP -> "group " + group + ": " + detail;
+      case NAMESPACE_NOT_BOUND -> detail;
     };
   }
 

@@ -60,7 +60,7 @@ public final class QuotaTrees {
   private final QuotaOptions options;
   private final Map<String, QuotaProfile> profiles = new TreeMap<>();
   private final Map<String, QuotaGroup> groups;
-  private final GroupDirectory directory = new GroupDirectory();
+  private final GroupDirectory directory;
   private final Map<PodRef, QuotaPod> pods;
   private final Map<String, QuotaNode> nodes = new TreeMap<>();
 
@@ -98,6 +98,7 @@ public final class QuotaTrees {
   /** A router whose maps are sized for the groups and pods it will be given at once. */
   private QuotaTrees(QuotaOptions options, int groupCount, int podCount) {
     this.options = Objects.requireNonNull(options, "options");
+    this.directory = new GroupDirectory(options);
     this.groups = sized(groupCount);
     this.fedGroups = sized(groupCount);
     this.pods = sized(podCount);

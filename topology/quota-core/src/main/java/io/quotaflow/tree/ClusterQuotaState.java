@@ -59,7 +59,7 @@ public final class ClusterQuotaState {
   private ClusterQuotaState(QuotaOptions options, int groups, int expectedPods) {
     this.options = Objects.requireNonNull(options, "options");
     this.t = new GroupTable(Math.max(64, groups + GroupTable.DEFAULT + 1));
-    this.directory = new GroupDirectory(options.parentPods(), groups);
+    this.directory = new GroupDirectory(options.parentPods(), groups, options.namespaceBinding());
     this.marks = new ChangeMarks(t);
     this.layout = new TreeLayout(t, marks);
     this.aggregation = new RequestAggregation(t, layout, marks, options.guaranteeUsage());

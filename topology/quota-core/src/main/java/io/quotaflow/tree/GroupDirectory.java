@@ -1,5 +1,6 @@
 package io.quotaflow.tree;
 
+import io.quotaflow.quota.NamespaceBinding;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecialGroups;
@@ -12,9 +13,10 @@ import java.util.TreeSet;
 
 /**
  * Resolves the group a pod is charged to (SPEC 4): the quota-name label if it names an existing
- * group, else a group named like the namespace, else a group listing the namespace, else the
- * default group. A pod that resolves to the root, or to a parent group while parent groups may not
- * own pods (docs/semantics.md section 18), gets a problem instead of being charged.
+ * group that admits the pod's namespace ({@link NamespaceBinding}), else a group named like the
+ * namespace, else a group listing the namespace, else the default group. A pod that resolves to the
+ * root, or to a parent group while parent groups may not own pods (docs/semantics.md section 18),
+ * gets a problem instead of being charged.
  *
  * <p>The system and default groups always exist, with or without an ElasticQuota object. Mutable
  * and not thread-safe; {@link #of} builds one for a one-off lookup.
@@ -24,10 +26,16 @@ public final class GroupDirectory {
   private final Map<String, QuotaGroup> groups;
   private final Map<String, TreeSet<String>> namespaceOwners = new HashMap<>();
   private final boolean parentPods;
+  private final NamespaceBinding binding;
 
   /** A directory in which only leaf groups are charged for pods (Koordinator's default). */
   public GroupDirectory() {
     this(false);
+  }
+
+  /** A directory resolving pods as {@code options} say (parent pods, namespace binding). */
+  public GroupDirectory(QuotaOptions options) {
+    this(options.parentPods(), 0, options.namespaceBinding());
   }
 
   /**
@@ -35,17 +43,30 @@ public final class GroupDirectory {
    * (Koordinator's SupportParentQuotaSubmitPod).
    */
   public GroupDirectory(boolean parentPods) {
-    this(parentPods, 0);
+    this(parentPods, 0, NamespaceBinding.STRICT);
   }
 
-  /** As {@link #GroupDirectory(boolean)}, sized for about {@code expectedGroups} groups. */
-  GroupDirectory(boolean parentPods, int expectedGroups) {
+  /**
+   * As {@link #GroupDirectory(boolean)}, sized for about {@code expectedGroups} groups, labels
+   * honoured as {@code binding} says.
+   */
+  GroupDirectory(boolean parentPods, int expectedGroups, NamespaceBinding binding) {
     this.parentPods = parentPods;
+    this.binding = binding;
     this.groups = new HashMap<>(Math.max(16, expectedGroups * 4 / 3 + 1));
   }
 
-  /** The group a pod resolves to; {@code problem} is set when it cannot be charged there. */
-  public record Target(String group, Optional<String> problem) {}
+  /**
+   * The group a pod resolves to; {@code problem} is set when it cannot be charged there, {@code
+   * unbound} when its label names a group that does not admit its namespace (it is then charged as
+   * if unlabelled, and the pod webhook denies it).
+   */
+  public record Target(String group, Optional<String> problem, Optional<String> unbound) {
+
+    public Target(String group, Optional<String> problem) {
+      this(group, problem, Optional.empty());
+    }
+  }
 
   public static GroupDirectory of(Collection<QuotaGroup> groups) {
     return of(groups, false);
@@ -98,23 +119,58 @@ public final class GroupDirectory {
   }
 
   public Target resolve(QuotaPod pod) {
-    return resolve(pod, parentPods);
+    return resolve(pod, parentPods, binding);
   }
 
   /** {@link #resolve(QuotaPod)}, parent groups owning pods when {@code parentPods}. */
   public Target resolve(QuotaPod pod, boolean parentPods) {
-    final String name = groupOf(pod);
-    return new Target(name, Optional.ofNullable(problemOf(name, parentPods)));
+    return resolve(pod, parentPods, binding);
+  }
+
+  /** {@link #resolve(QuotaPod)} as {@code options} say, whatever this directory was built with. */
+  public Target resolve(QuotaPod pod, QuotaOptions options) {
+    return resolve(pod, options.parentPods(), options.namespaceBinding());
+  }
+
+  private Target resolve(QuotaPod pod, boolean parentPods, NamespaceBinding binding) {
+    final Optional<String> unbound = unbound(pod, binding);
+    final String name = groupOf(pod, binding);
+    return new Target(name, Optional.ofNullable(problemOf(name, parentPods)), unbound);
+  }
+
+  /** Why the group {@code pod}'s label names does not admit it; empty when it does, or no label. */
+  private Optional<String> unbound(QuotaPod pod, NamespaceBinding binding) {
+    final String label = pod.quotaName().orElse("");
+    if (label.isEmpty() || SpecialGroups.ROOT.equals(label) || !exists(label)) {
+      return Optional.empty();
+    }
+    return binding.refusal(label, group(label), pod.ref().namespace());
+  }
+
+  /**
+   * Whether {@code pod}'s label may charge it to the group it names, {@code named} (null for a
+   * special group without an ElasticQuota), as this directory's binding says.
+   */
+  boolean admitsLabel(QuotaPod pod, QuotaGroup named) {
+    return binding.admits(pod.quotaName().orElse(""), named, pod.ref().namespace());
   }
 
   /** The name of the group a pod resolves to, whether it can be charged there or not. */
   String groupOf(QuotaPod pod) {
+    return groupOf(pod, binding);
+  }
+
+  /** The group a pod resolves to, its label honoured as {@code binding} says. */
+  private String groupOf(QuotaPod pod, NamespaceBinding binding) {
     final String label = pod.quotaName().orElse("");
     if (SpecialGroups.ROOT.equals(label)) {
       return SpecialGroups.ROOT;
     }
-    if (!label.isEmpty() && exists(label)) {
-      return label;
+    if (!label.isEmpty()) {
+      final QuotaGroup named = groups.get(label);
+      if ((named != null || exists(label)) && binding.admits(label, named, pod.ref().namespace())) {
+        return label;
+      }
     }
     final String namespace = pod.ref().namespace();
     if (exists(namespace)) {

@@ -199,13 +199,15 @@ final class PodLedger {
   /**
    * {@link #resolve} while loading, when the slots index exactly the directory's groups (the
    * special ones included, the root never; during a group's removal they do not): most pods name an
-   * existing group in their label, and one lookup of the slots then does it.
+   * existing group bound to their namespace in their label, and one lookup of the slots then does
+   * it.
    */
   private void resolveLoading(PodEntry entry) {
     final String label = entry.pod.quotaName().orElse("");
     if (!label.isEmpty()) {
       final Integer slot = t.index.get(label);
-      if (slot != null) {
+      if (slot != null
+          && directory.admitsLabel(entry.pod, t.isNormal(slot) ? t.spec[slot] : null)) {
         entry.groupName = label;
         // A parent group is charged only when parent groups may own pods (the directory says).
         entry.problem =

@@ -1,6 +1,7 @@
 package io.quotaflow.tree;
 
 import io.quotaflow.eviction.ProtectedPods;
+import io.quotaflow.quota.NamespaceBinding;
 import io.quotaflow.quota.ResourceList;
 import java.util.List;
 import java.util.Objects;
@@ -27,6 +28,7 @@ import java.util.function.Consumer;
  *     pods, counted in its own request before its children's (docs/semantics.md section 18); off by
  *     default, as the gate
  * @param protectedPods pods never chosen as victims of reclaim (namespaces, system priorities)
+ * @param namespaceBinding which namespaces' pods may name a group in their quota-name label
  */
 public record QuotaOptions(
     boolean minScaling,
@@ -39,7 +41,8 @@ public record QuotaOptions(
     int reservationMaxLockedPercent,
     boolean guaranteeUsage,
     boolean parentPods,
-    ProtectedPods protectedPods) {
+    ProtectedPods protectedPods,
+    NamespaceBinding namespaceBinding) {
 
   /** The locked-share cap of node reservations unless configured: half the cluster. */
   public static final int DEFAULT_RESERVATION_MAX_LOCKED_PERCENT = 50;
@@ -56,7 +59,8 @@ public record QuotaOptions(
           DEFAULT_RESERVATION_MAX_LOCKED_PERCENT,
           false,
           false,
-          ProtectedPods.DEFAULTS);
+          ProtectedPods.DEFAULTS,
+          NamespaceBinding.STRICT);
 
   public QuotaOptions {
     Objects.requireNonNull(defaultWeight, "defaultWeight");
@@ -64,6 +68,7 @@ public record QuotaOptions(
     derivedResources = List.copyOf(derivedResources);
     Objects.requireNonNull(defaultGroupMax, "defaultGroupMax");
     Objects.requireNonNull(protectedPods, "protectedPods");
+    Objects.requireNonNull(namespaceBinding, "namespaceBinding");
     if (reservationMaxLockedPercent < 0 || reservationMaxLockedPercent > 100) {
       throw new IllegalArgumentException(
           "reservationMaxLockedPercent is a percentage from 0 to 100: "
@@ -115,6 +120,10 @@ public record QuotaOptions(
     return change(copy -> copy.protectedPods = value);
   }
 
+  public QuotaOptions withNamespaceBinding(NamespaceBinding value) {
+    return change(copy -> copy.namespaceBinding = value);
+  }
+
   /** These options with one switch changed, so that each wither names only its own switch. */
   private QuotaOptions change(final Consumer<Draft> edit) {
     final Draft draft = new Draft(this);
@@ -135,6 +144,7 @@ public record QuotaOptions(
     boolean guaranteeUsage;
     boolean parentPods;
     ProtectedPods protectedPods;
+    NamespaceBinding namespaceBinding;
 
     Draft(final QuotaOptions from) {
       minScaling = from.minScaling;
@@ -148,6 +158,7 @@ public record QuotaOptions(
       guaranteeUsage = from.guaranteeUsage;
       parentPods = from.parentPods;
       protectedPods = from.protectedPods;
+      namespaceBinding = from.namespaceBinding;
     }
 
     QuotaOptions build() {
@@ -162,7 +173,8 @@ public record QuotaOptions(
           reservationMaxLockedPercent,
           guaranteeUsage,
           parentPods,
-          protectedPods);
+          protectedPods,
+          namespaceBinding);
     }
   }
 

@@ -29,7 +29,7 @@ final class Manifests {
         kind: ElasticQuota
         metadata:
           name: %s
-          namespace: quotas
+          namespace: team
           labels: {quota.scheduling.koordinator.sh/parent: "%s"}
         spec: {min: %s, max: %s}
         """
@@ -42,7 +42,7 @@ final class Manifests {
         kind: ElasticQuota
         metadata:
           name: %s
-          namespace: quotas
+          namespace: team
           labels: {quota.scheduling.koordinator.sh/is-parent: "true"}
         spec: {min: %s, max: %s}
         """

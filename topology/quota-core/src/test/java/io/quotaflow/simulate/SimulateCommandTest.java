@@ -257,7 +257,7 @@ class SimulateCommandTest {
     assertThat(run.exitCode()).isZero();
     assertThat(run.quota("a").get("name").asText()).isEqualTo("a");
     assertThat(run.err())
-        .startsWith("warning: " + file + ", document 2 (ElasticQuota quotas/a): ")
+        .startsWith("warning: " + file + ", document 2 (ElasticQuota team/a): ")
         .contains("metadata.annotations[quota.scheduling.koordinator.sh/shared-weight]");
   }
 
@@ -295,7 +295,7 @@ class SimulateCommandTest {
 
     assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
     assertThat(run.err())
-        .startsWith("error: " + file + ", document 1 (ElasticQuota quotas/a): spec.max[cpu]: ")
+        .startsWith("error: " + file + ", document 1 (ElasticQuota team/a): spec.max[cpu]: ")
         .contains("does not fit");
   }
 
@@ -325,7 +325,7 @@ class SimulateCommandTest {
     assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
     assertThat(run.err())
         .contains(
-            "document 2 (ElasticQuota quotas/a): metadata.name: ElasticQuota a is defined twice")
+            "document 2 (ElasticQuota team/a): metadata.name: ElasticQuota a is defined twice")
         .contains("first at " + file + ", document 1");
   }
 

@@ -21,7 +21,7 @@ class SimulateReservationTest {
         kind: ElasticQuota
         metadata:
           name: %s
-          namespace: quotas
+          namespace: team
           annotations:
             quotaflow.io/reservation: '%s'
         spec: {min: {cpu: "8"}, max: {cpu: "32"}}

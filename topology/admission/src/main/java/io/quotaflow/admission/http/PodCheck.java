@@ -78,7 +78,9 @@ final class PodCheck {
       return new Verdict(Outcome.EXCLUDED, "", "");
     }
     final AdmissionRequest request = AdmissionRequest.of(pod, view.directory(), options);
-    if (SpecialGroups.SYSTEM.equals(request.group())) {
+    // Only a pod bound to the system group is exempt: one that names it from another namespace
+    // has a problem (NamespaceBinding) and is denied below.
+    if (SpecialGroups.SYSTEM.equals(request.group()) && request.problem().isEmpty()) {
       return new Verdict(Outcome.SYSTEM, request.group(), "");
     }
     final AdmissionDecision decision =

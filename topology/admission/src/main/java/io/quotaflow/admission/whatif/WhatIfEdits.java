@@ -22,7 +22,10 @@ import java.util.Set;
  */
 public final class WhatIfEdits {
 
-  /** The namespace of added pods: a name no real namespace can clash with in a what-if copy. */
+  /**
+   * The namespace of pods added to a group whose ElasticQuota's namespace is not known: a name no
+   * real namespace can clash with in a what-if copy.
+   */
   public static final String NAMESPACE = "quotaflow-what-if";
 
   /** At most this many group edits in one request. */
@@ -113,7 +116,7 @@ public final class WhatIfEdits {
       for (int i = 0; i < count; i++) {
         serial++;
         pods.add(
-            QuotaPod.builder(NAMESPACE, "what-if-" + serial)
+            QuotaPod.builder(namespaceOf(group), "what-if-" + serial)
                 .uid("what-if-" + serial)
                 .quotaName(group.name())
                 .phase(PodPhase.PENDING)
@@ -169,5 +172,13 @@ public final class WhatIfEdits {
       result = result.with(resource, amount);
     }
     return result;
+  }
+
+  /**
+   * Where the pods added to {@code group} live: its ElasticQuota's namespace, which the group
+   * admits (NamespaceBinding), or {@link #NAMESPACE} when that is not known.
+   */
+  private static String namespaceOf(QuotaGroup group) {
+    return group.namespace().isEmpty() ? NAMESPACE : group.namespace();
   }
 }

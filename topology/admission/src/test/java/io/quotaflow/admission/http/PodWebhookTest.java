@@ -156,7 +156,8 @@ class PodWebhookTest {
         plugin()
             .post(
                 PATH,
-                createPod("u2", pod("infra", "agent").quota("koordinator-system-quota").cpu(huge)))
+                createPod(
+                    "u2", pod("quotaflow", "agent").quota("koordinator-system-quota").cpu(huge)))
             .json()
             .get("response");
 

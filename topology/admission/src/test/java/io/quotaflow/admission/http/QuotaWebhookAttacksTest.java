@@ -37,7 +37,7 @@ class QuotaWebhookAttacksTest {
 
   private static Reviews.QuotaJson teamB() {
     return quota("team-b")
-        .namespace("quotas")
+        .namespace("beta")
         .parent("research")
         .min("cpu", "2")
         .max("cpu", "8")
@@ -132,7 +132,7 @@ class QuotaWebhookAttacksTest {
     assertThat(response.get("allowed").asBoolean()).isFalse();
     assertThat(response.get("status").get("code").asInt()).isEqualTo(409);
     assertThat(response.get("status").get("message").asText())
-        .contains("an ElasticQuota named team-b already exists in namespace quotas");
+        .contains("an ElasticQuota named team-b already exists in namespace beta");
   }
 
   @Test

@@ -53,7 +53,7 @@ final class TestClusters {
                 .min(cpu(2_000))
                 .max(cpu(8_000))
                 .allowLent(false)
-                .namespace("quotas"))
+                .namespace("beta"))
         .group(quota("ops").min(cpu(1_000)).max(cpu(2_000)).allowLent(false))
         .pod(running("alpha", "a-1", "team-a", 1_000));
   }

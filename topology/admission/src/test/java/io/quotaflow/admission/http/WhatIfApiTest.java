@@ -228,7 +228,7 @@ class WhatIfApiTest {
   private static String pendingPod(String name, String group, String cpu, String gpus) {
     return "\n---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: "
         + name
-        + "\n  namespace: elsewhere\n  uid: "
+        + "\n  namespace: quotas\n  uid: "
         + name
         + "\n  labels: {quota.scheduling.koordinator.sh/name: "
         + group

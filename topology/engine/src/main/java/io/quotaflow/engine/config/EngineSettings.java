@@ -5,6 +5,7 @@ import io.quotaflow.config.Setting;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.eviction.ProtectedPods;
+import io.quotaflow.quota.NamespaceBinding;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
@@ -263,6 +264,29 @@ public final class EngineSettings {
               + " denied.",
           Parsers::bool);
 
+  /** Issue 24: whether a pod's label alone chooses its group. */
+  public static final Setting<Boolean> NAMESPACE_BINDING_OPEN =
+      new Setting<>(
+          "quota.namespace.binding.open",
+          "boolean",
+          "false",
+          "Koordinator's open behaviour, for shadow mode and migration: a pod's quota-name label"
+              + " alone chooses its group. Off (the default), a label is honoured only when the"
+              + " group admits the pod's namespace (the ElasticQuota's own namespace, its namespaces"
+              + " annotation, or the namespace named like it); otherwise the pod is charged as if"
+              + " unlabelled and the pod webhook denies it.",
+          Parsers::bool);
+
+  /** Issue 24: the namespaces whose pods may name the special groups. */
+  public static final Setting<List<String>> SPECIAL_GROUP_NAMESPACES =
+      new Setting<>(
+          "quota.special.group.namespaces",
+          "list",
+          "kube-system,quotaflow",
+          "Comma-separated namespaces whose pods may name koordinator-system-quota or"
+              + " koordinator-default-quota in their quota-name label.",
+          Parsers.list(Parsers::nonBlank));
+
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
   public static final int METRICS_OFF = -1;
 
@@ -320,6 +344,8 @@ public final class EngineSettings {
           STATE_STORES,
           HEALTH_CHECK_INTERVAL,
           RECLAIM_PROTECTED_NAMESPACES,
+          NAMESPACE_BINDING_OPEN,
+          SPECIAL_GROUP_NAMESPACES,
           INPUTS_PARTITIONED_BY_CLUSTER,
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
@@ -354,6 +380,10 @@ public final class EngineSettings {
         .withReservationMaxLockedPercent(config.get(RESERVATION_MAX_LOCKED_PERCENT))
         .withGuaranteeUsage(config.get(GUARANTEE_USAGE))
         .withParentPods(config.get(PARENT_PODS))
+        .withNamespaceBinding(
+            new NamespaceBinding(
+                config.get(NAMESPACE_BINDING_OPEN),
+                Set.copyOf(config.get(SPECIAL_GROUP_NAMESPACES))))
         .withProtectedPods(
             new ProtectedPods(
                 Set.copyOf(config.get(RECLAIM_PROTECTED_NAMESPACES)),

@@ -1,0 +1,100 @@
+package io.quotaflow.quota;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which namespaces' pods may be charged to a group by naming it in their quota-name label (issue
+ * 24), as Kueue binds a LocalQueue's namespace to a ClusterQueue. A group admits the pods of the
+ * namespace of its ElasticQuota, of the namespaces its namespaces annotation lists, and of the
+ * namespace named like it. The special groups (system, default) admit only the namespaces
+ * configured for them. A label naming a group that does not admit the pod's namespace is ignored
+ * (the pod resolves as if unlabelled) and the pod webhook denies such a pod.
+ *
+ * <p>A group whose namespace is unknown (a record written before the connectors sent it) admits
+ * every namespace until it is sent again. {@code open} keeps Koordinator's behaviour, where the
+ * label alone decides, for shadow mode and migration.
+ *
+ * @param open whether the label alone decides (Koordinator's behaviour)
+ * @param specialGroupNamespaces the namespaces whose pods may name the system or default group
+ */
+public record NamespaceBinding(boolean open, Set<String> specialGroupNamespaces) {
+
+  /** The namespaces whose pods may name the special groups unless configured: the cluster's own. */
+  public static final Set<String> DEFAULT_SPECIAL_GROUP_NAMESPACES =
+      Set.of("kube-system", "quotaflow");
+
+  /** Binding enforced, the special groups open to kube-system and quotaflow. */
+  public static final NamespaceBinding STRICT =
+      new NamespaceBinding(false, DEFAULT_SPECIAL_GROUP_NAMESPACES);
+
+  /** Koordinator's behaviour: the label alone decides. */
+  public static final NamespaceBinding OPEN =
+      new NamespaceBinding(true, DEFAULT_SPECIAL_GROUP_NAMESPACES);
+
+  /** Copies the set. */
+  public NamespaceBinding {
+    specialGroupNamespaces =
+        Set.copyOf(Objects.requireNonNull(specialGroupNamespaces, "specialGroupNamespaces"));
+  }
+
+  /**
+   * Why a pod of {@code namespace} may not be charged to group {@code name} by its label; empty
+   * when it may.
+   *
+   * @param group the group's specification; empty for a special group without an ElasticQuota
+   */
+  public Optional<String> refusal(String name, Optional<QuotaGroup> group, String namespace) {
+    if (admits(name, group.orElse(null), namespace)) {
+      return Optional.empty();
+    }
+    if (isSpecial(name)) {
+      return Optional.of(
+          "quota group "
+              + name
+              + " admits only the pods of namespaces "
+              + String.join(", ", new TreeSet<>(specialGroupNamespaces))
+              + ", not of namespace "
+              + namespace);
+    }
+    return Optional.of(
+        "namespace "
+            + namespace
+            + " is not bound to quota group "
+            + name
+            + " (its ElasticQuota is in namespace "
+            + group.get().namespace()
+            + "): list "
+            + namespace
+            + " in the group's quota.scheduling.koordinator.sh/namespaces annotation, or create the"
+            + " pod in a namespace bound to it");
+  }
+
+  /**
+   * Whether a pod of {@code namespace} may be charged to group {@code name} by its label.
+   *
+   * @param group the group's specification; null for a special group without an ElasticQuota
+   */
+  public boolean admits(String name, QuotaGroup group, String namespace) {
+    if (open) {
+      return true;
+    }
+    if (isSpecial(name)) {
+      return specialGroupNamespaces.contains(namespace);
+    }
+    return group == null || admits(group, namespace);
+  }
+
+  private static boolean isSpecial(String name) {
+    return SpecialGroups.SYSTEM.equals(name) || SpecialGroups.DEFAULT.equals(name);
+  }
+
+  private static boolean admits(QuotaGroup group, String namespace) {
+    return group.namespace().isEmpty()
+        || group.namespace().equals(namespace)
+        || group.name().equals(namespace)
+        || group.namespaces().contains(namespace);
+  }
+}
