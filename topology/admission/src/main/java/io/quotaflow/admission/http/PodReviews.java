@@ -157,6 +157,7 @@ final class PodReviews {
       String operation = null;
       Boolean dryRun = null;
       PodObject object = null;
+      PodObject oldObject = null;
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         final String field = parser.currentName();
         final JsonToken value = parser.nextToken();
@@ -168,10 +169,11 @@ final class PodReviews {
           case "operation" -> operation = text(value);
           case "dryRun" -> dryRun = bool(value);
           case "object" -> object = object(value) ? podObject() : null;
+          case "oldObject" -> oldObject = object(value) ? podObject() : null;
           default -> parser.skipChildren();
         }
       }
-      return new Request(uid, kind, name, namespace, operation, dryRun, object);
+      return new Request(uid, kind, name, namespace, operation, dryRun, object, oldObject);
     }
 
     private Kind kind() throws IOException {
@@ -412,7 +414,8 @@ final class PodReviews {
       String namespace,
       String operation,
       Boolean dryRun,
-      PodObject object) {
+      PodObject object,
+      PodObject oldObject) {
 
     /** Whether the review is about objects of {@code group} and {@code kind}. */
     boolean isAbout(String group, String kindName) {

@@ -5,16 +5,19 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.kube.PodAdapter;
+import io.quotaflow.kube.QuotaLabels;
 import io.quotaflow.quota.QuotaPod;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The validating webhook for pod creation (SPEC 10): a pod is admitted when it fits its group and
  * every ancestor, counting what earlier admissions still hold, against the runtimes they would have
  * with the pod counted (the pod is not in any request yet: {@link Occasion#CREATE}); an admitted
- * pod's request is then held until the pod is seen as used. Other operations, pods of excluded
- * namespaces and pods of the system group are always admitted.
+ * pod's request is then held until the pod is seen as used. An UPDATE that changes the pod's
+ * quota-name label is denied (the label is immutable once set); other operations, pods of excluded
+ * namespaces and pods bound to the system group are always admitted.
  */
 final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
 
@@ -24,8 +27,9 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
    * @param uid the review's uid, echoed in the answer
    * @param pod the pod to create, read as the core reads pods; empty for other operations
    * @param dryRun whether the API server will not persist the pod
+   * @param relabelled for an UPDATE that changes the pod's quota-name label, what it changes
    */
-  record Review(String uid, Optional<QuotaPod> pod, boolean dryRun) {}
+  record Review(String uid, Optional<QuotaPod> pod, boolean dryRun, Optional<String> relabelled) {}
 
   private final PodCheck check;
 
@@ -50,12 +54,45 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
         "CREATE".equals(request.operation())
             ? Optional.of(PodAdapter.toQuotaPod(pod(request)))
             : Optional.empty();
-    return new Review(request.uid(), pod, Boolean.TRUE.equals(request.dryRun()));
+    return new Review(
+        request.uid(), pod, Boolean.TRUE.equals(request.dryRun()), relabelled(request));
+  }
+
+  /**
+   * What an UPDATE does to the pod's quota-name label, when it changes it: quotaflow charges a pod
+   * to the group it was admitted to, so the label is immutable once the pod exists (issue 24).
+   */
+  private static Optional<String> relabelled(PodReviews.Request request) {
+    if (!"UPDATE".equals(request.operation())
+        || request.object() == null
+        || request.oldObject() == null) {
+      return Optional.empty();
+    }
+    final String before = quotaLabel(request.oldObject());
+    final String after = quotaLabel(request.object());
+    return before.equals(after)
+        ? Optional.empty()
+        : Optional.of(
+            "from "
+                + (before.isEmpty() ? "none" : before)
+                + " to "
+                + (after.isEmpty() ? "none" : after));
+  }
+
+  private static String quotaLabel(PodReviews.PodObject object) {
+    final Map<String, String> labels =
+        object.metadata() == null || object.metadata().labels() == null
+            ? Map.of()
+            : object.metadata().labels();
+    return labels.getOrDefault(QuotaLabels.QUOTA_NAME, "");
   }
 
   @Override
   public Answer decide(String cluster, Review review, ClusterView view) {
     final String uid = review.uid();
+    if (review.relabelled().isPresent()) {
+      return relabelRefused(review);
+    }
     if (review.pod().isEmpty()) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "not-checked");
     }
@@ -79,8 +116,26 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
     return Answer.json(200, AdmissionReviews.denied(uid, 403, "Forbidden", message), "denied");
   }
 
+  /** A pod's quota-name label may not change: refused whatever the cluster's state. */
+  private Answer relabelRefused(Review review) {
+    final String message =
+        "quotaflow: the label "
+            + QuotaLabels.QUOTA_NAME
+            + " of a pod cannot change ("
+            + review.relabelled().get()
+            + "): a pod stays charged to the group it was admitted to; create a new pod instead";
+    if (check.config().mode() == AdmissionMode.WARN) {
+      return Answer.json(200, AdmissionReviews.allowed(review.uid(), List.of(message)), "warned");
+    }
+    return Answer.json(
+        200, AdmissionReviews.denied(review.uid(), 403, "Forbidden", message), "denied");
+  }
+
   @Override
   public Answer cannotDecide(String cluster, Review review, String reason) {
+    if (review.relabelled().isPresent()) {
+      return relabelRefused(review);
+    }
     return FailureAnswers.review(check.config().failurePolicy(), review.uid(), cluster, reason);
   }
 

@@ -59,6 +59,26 @@ class PodLabelAttacksTest {
   }
 
   @Test
+  void aPodWhoseLabelIsChangedAfterCreationIsDenied() {
+    final Reviews.PodJson admitted = pod("beta", "b-2").quota("team-b").cpu("1");
+    final Reviews.PodJson moved = pod("beta", "b-2").quota("ops").cpu("1");
+
+    final JsonNode relabel =
+        plugin.post(PODS, Reviews.podReview("u", "UPDATE", moved, admitted)).json().get("response");
+    final JsonNode unchanged =
+        plugin
+            .post(PODS, Reviews.podReview("u", "UPDATE", admitted, admitted))
+            .json()
+            .get("response");
+
+    assertThat(relabel.get("allowed").asBoolean()).isFalse();
+    assertThat(relabel.get("status").get("message").asText())
+        .contains(
+            "quota.scheduling.koordinator.sh/name of a pod cannot change (from team-b to ops)");
+    assertThat(unchanged.get("allowed").asBoolean()).isTrue();
+  }
+
+  @Test
   void aPodOfANamespaceBoundToTheGroupIsJudgedOnQuotaAsBefore() {
     final JsonNode fits = review(pod("beta", "fits").quota("team-b").cpu("1"));
     final JsonNode tooBig = review(pod("beta", "big").quota("team-b").cpu("50"));
