@@ -223,6 +223,9 @@ public final class AdmissionLoad {
               .max(ResourceList.of("cpu", 100_000L, "memory", 400L << 30))
               .allowLent(false)
               .namespaces(List.of("ns-" + t))
+              // Its ElasticQuota lives elsewhere: a pod's label is admitted by the binding
+              // through the namespaces annotation, so each review runs the binding check.
+              .namespace("quotas")
               .build());
       for (int p = 0; p < 10; p++) {
         pods.add(
@@ -246,6 +249,7 @@ public final class AdmissionLoad {
     final List<byte[]> bodies = new ArrayList<>();
     for (int i = 0; i < DISTINCT_PODS; i++) {
       final String namespace = "ns-" + (i % GROUPS);
+      final String group = "team-" + (i % GROUPS);
       final String name = "load-" + i;
       bodies.add(
           ("{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{"
@@ -264,7 +268,10 @@ public final class AdmissionLoad {
                   + name
                   + "\",\"generateName\":\"load-\",\"namespace\":\""
                   + namespace
-                  + "\",\"labels\":{\"app\":\"load\",\"pod-template-hash\":\"6d4cf56db6\"},"
+                  + "\",\"labels\":{\"app\":\"load\",\"pod-template-hash\":\"6d4cf56db6\","
+                  + "\"quota.scheduling.koordinator.sh/name\":\""
+                  + group
+                  + "\"},"
                   + "\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\","
                   + "\"name\":\"load-6d4cf56db6\",\"uid\":\"a3e1f0c2-5b6d-4e7f-8a9b-0c1d2e3f4a5b\","
                   + "\"controller\":true,\"blockOwnerDeletion\":true}]},\"spec\":{\"containers\":"

@@ -21,6 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -52,6 +53,20 @@ class AdmissionRebalanceIT {
         teamA(inputs, CLUSTER, Map.of("cpu", 10_000L));
       }
       awaitTeamA(client, CLUSTER);
+      // The plugin reads group specifications at most admission.spec TTL (1 s) apart: the runtime
+      // can be there before its admissions see team-a. Start once they judge alpha's pods by it
+      // (a denied pod holds nothing).
+      final AtomicInteger probes = new AtomicInteger();
+      await()
+          .atMost(TIMEOUT)
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          review(client, "probe-" + probes.incrementAndGet(), "5001m")
+                              .path("status")
+                              .path("message")
+                              .asText())
+                      .contains("does not fit quota group team-a"));
       plugin.refreshLastState();
       assertThat(plugin.lastKnownState().recall(CLUSTER)).isInstanceOf(LastKnownState.Usable.class);
       final JsonNode live = review(client, "live", "1m");
