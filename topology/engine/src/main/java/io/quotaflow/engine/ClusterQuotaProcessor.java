@@ -304,6 +304,16 @@ final class ClusterQuotaProcessor
     dirty.clear();
   }
 
+  /** The pods of {@code cluster}'s trees whose label names a group not bound to their namespace. */
+  private int unboundPods(final String cluster) {
+    int count = 0;
+    for (final String tree : router(cluster).trees()) {
+      final ClusterTree held = clusters.get(new TreeKey(cluster, tree));
+      count += held == null ? 0 : held.state().unboundPods();
+    }
+    return count;
+  }
+
   /** At a recompute tick: recomputes the dirty clusters the pacer says are due. */
   private void recomputeDirty(final long timestamp) {
     recompute(timestamp, cluster -> pacer.due(cluster, timestamp));
@@ -334,6 +344,7 @@ final class ClusterQuotaProcessor
       metrics.groupsChanged(cluster, delta.changedGroups(), delta.removedGroups());
       metrics.recomputed(
           cluster, Duration.ofNanos(System.nanoTime() - started), tree.groups().size());
+      metrics.unboundPods(cluster, unboundPods(cluster));
       if (LOG.isDebugEnabled() && !delta.isEmpty()) {
         LOG.debug(
             "Tree {}: {} groups changed, {} removed, {} pods changed, {} removed",

@@ -180,6 +180,12 @@ public final class Inputs {
     }
 
     /** The namespaces whose pods belong to the group. */
+    /** The ElasticQuota's own namespace (pods there may name the group). */
+    public QuotaBuilder namespace(final String value) {
+      spec.setNamespace(value);
+      return this;
+    }
+
     public QuotaBuilder namespaces(final String... values) {
       spec.setNamespaces(List.of(values));
       return this;

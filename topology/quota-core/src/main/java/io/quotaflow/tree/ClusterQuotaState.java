@@ -305,6 +305,15 @@ public final class ClusterQuotaState {
   }
 
   /**
+   * How many pods are charged as if unlabelled because their quota-name label names a group not
+   * bound to their namespace (they got past the pod webhook while it was down, or were created
+   * before quotaflow). Current as of the last event.
+   */
+  public int unboundPods() {
+    return ledger.unboundPods();
+  }
+
+  /**
    * The groups whose pods' charges changed in the last {@link #recompute()}, sorted by name: their
    * {@link #ownRequest} may differ from before even where their status does not (a group whose
    * request sits at its floor). May name groups whose own request ended up the same.

@@ -250,6 +250,7 @@ final class DeltaEmitter {
         && emitted.group().equals(entry.groupName)
         && emitted.podClass().orElse(null) == entry.podClass
         && Objects.equals(emitted.problem().orElse(null), entry.problem)
+        && Objects.equals(emitted.unbound().orElse(null), entry.unbound)
         && emitted.ref().equals(entry.pod.ref());
   }
 
@@ -259,7 +260,8 @@ final class DeltaEmitter {
         entry.pod.ref(),
         entry.groupName,
         Optional.ofNullable(entry.podClass),
-        Optional.ofNullable(entry.problem));
+        Optional.ofNullable(entry.problem),
+        Optional.ofNullable(entry.unbound));
   }
 
   /** Sorts slots into snapshot order (slots of removed groups last). */

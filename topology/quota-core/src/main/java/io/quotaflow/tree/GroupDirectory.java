@@ -147,6 +147,11 @@ public final class GroupDirectory {
     return binding.refusal(label, group(label), pod.ref().namespace());
   }
 
+  /** Why {@code pod}'s label is ignored as this directory's binding says, or null. */
+  String unboundOf(QuotaPod pod) {
+    return unbound(pod, binding).orElse(null);
+  }
+
   /**
    * Whether {@code pod}'s label may charge it to the group it names, {@code named} (null for a
    * special group without an ElasticQuota), as this directory's binding says.

@@ -14,6 +14,9 @@ final class PodEntry {
   /** Why the pod is not charged, or null. */
   String problem;
 
+  /** Why the pod's label was ignored (it names a group not bound to its namespace), or null. */
+  String unbound;
+
   /** The slot charged, or -1. */
   int group = -1;
 

@@ -45,6 +45,7 @@ final class PodLedger {
   private final Map<String, Set<PodEntry>> podsByLabel = new HashMap<>();
   private boolean indexed;
   private boolean lastPutAdded;
+  private int unboundPods;
 
   // The dimensions of the last request measured, and their ids (see dimensionsOf).
   private String[] lastNames = new String[0];
@@ -70,6 +71,11 @@ final class PodLedger {
   /** The pods by reference; read only for callers. */
   PodTable pods() {
     return pods;
+  }
+
+  /** How many pods are charged as if unlabelled because their label names an unbound group. */
+  int unboundPods() {
+    return unboundPods;
   }
 
   /** Whether the last {@link #put} added an entry (the pod was not held). */
@@ -174,6 +180,9 @@ final class PodLedger {
       return null;
     }
     entry.removed = true;
+    if (entry.unbound != null) {
+      unboundPods--;
+    }
     uncharge(entry);
     unindex(entry);
     return entry;
@@ -191,6 +200,11 @@ final class PodLedger {
   }
 
   private void resolve(PodEntry entry) {
+    final String unbound = directory.unboundOf(entry.pod);
+    if ((entry.unbound == null) != (unbound == null)) {
+      unboundPods += unbound == null ? -1 : 1;
+    }
+    entry.unbound = unbound;
     entry.groupName = directory.groupOf(entry.pod);
     entry.problem = directory.problemOf(entry.groupName);
     entry.group = entry.problem == null ? t.index.get(entry.groupName) : -1;
@@ -359,7 +373,8 @@ final class PodLedger {
           target.problem().isPresent() ? Integer.valueOf(-1) : t.index.get(target.group());
       if (before == after
           && beforeName.equals(target.group())
-          && Objects.equals(beforeProblem, target.problem().orElse(null))) {
+          && Objects.equals(beforeProblem, target.problem().orElse(null))
+          && Objects.equals(entry.unbound, target.unbound().orElse(null))) {
         continue;
       }
       uncharge(entry);

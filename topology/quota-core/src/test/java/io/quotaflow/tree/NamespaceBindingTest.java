@@ -91,6 +91,56 @@ class NamespaceBindingTest {
   }
 
   @Test
+  void aPodThatGotInWithAnUnboundLabelCarriesTheReasonAndIsCounted() {
+    final ClusterQuotaState state = new ClusterQuotaState(QuotaOptions.DEFAULTS);
+    state.putGroup(VISION);
+    state.putGroup(PLAYGROUND);
+    state.putPod(
+        QuotaPod.builder("playground", "escaper")
+            .quotaName("research-vision")
+            .request(Fixtures.cpu(1000))
+            .running("n1")
+            .build());
+
+    final PodAssignment charged = onlyPod(state.recompute());
+    assertThat(charged.group()).isEqualTo("playground");
+    assertThat(charged.unbound())
+        .hasValueSatisfying(
+            r -> assertThat(r).contains("not bound to quota group research-vision"));
+    assertThat(state.unboundPods()).isEqualTo(1);
+
+    // The group's owner binds the namespace: the label is honoured from then on.
+    state.putGroup(
+        QuotaGroup.builder("research-vision")
+            .namespace("quotas")
+            .namespaces(List.of("vision", "playground"))
+            .build());
+    final PodAssignment bound = onlyPod(state.recompute());
+    assertThat(bound.group()).isEqualTo("research-vision");
+    assertThat(bound.unbound()).isEmpty();
+    assertThat(state.unboundPods()).isZero();
+  }
+
+  @Test
+  void aRemovedUnboundPodIsNoLongerCounted() {
+    final ClusterQuotaState state = new ClusterQuotaState(QuotaOptions.DEFAULTS);
+    state.putGroup(VISION);
+    final QuotaPod escaper = pod("playground", "research-vision");
+    state.putPod(escaper);
+    state.recompute();
+    assertThat(state.unboundPods()).isEqualTo(1);
+
+    state.removePod(escaper.ref());
+
+    assertThat(state.unboundPods()).isZero();
+  }
+
+  private static PodAssignment onlyPod(TreeDelta delta) {
+    assertThat(delta.changedPods()).hasSize(1);
+    return delta.changedPods().get(0);
+  }
+
+  @Test
   void theSpecialGroupsNamespacesAreASetting() {
     final GroupDirectory custom = directory(new NamespaceBinding(false, Set.of("platform")));
 

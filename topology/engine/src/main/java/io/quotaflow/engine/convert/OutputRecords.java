@@ -117,13 +117,18 @@ public final class OutputRecords {
         .setPodUid(podUid)
         .setQuotaClass(
             assignment.podClass().map(OutputRecords::quotaClass).orElse(QuotaClass.UNKNOWN))
+        .setUnboundLabel(assignment.unbound().orElse(null))
         .build();
   }
 
   /** The assignment {@link #assignment} wrote, for the pod {@code ref}. */
   public static PodAssignment assignment(final PodRef ref, final PodQuotaClass record) {
     return new PodAssignment(
-        ref, record.getGroup(), podClass(record.getQuotaClass()), Optional.empty());
+        ref,
+        record.getGroup(),
+        podClass(record.getQuotaClass()),
+        Optional.empty(),
+        record.getUnboundLabel());
   }
 
   /** The class as written on the pod-classes topic. */

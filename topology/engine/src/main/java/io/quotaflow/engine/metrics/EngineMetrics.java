@@ -64,6 +64,13 @@ public final class EngineMetrics {
   /** Gauge of quota groups per cluster (special groups included), tag {@code cluster}. */
   public static final String GROUPS = "quotaflow.engine.groups";
 
+  /**
+   * Gauge of pods whose quota-name label names a group not bound to their namespace, tag {@code
+   * cluster}: they are charged as if unlabelled (docs/security.md). Above 0, pods got past the pod
+   * webhook (down, failing open, or not yet installed when they were created).
+   */
+  public static final String PODS_UNBOUND = "quotaflow.engine.pods.unbound";
+
   /** Counter of eviction commands issued, tag {@code cluster}. */
   public static final String EVICTIONS = "quotaflow.engine.evictions.issued";
 
@@ -102,6 +109,7 @@ public final class EngineMetrics {
   private final Map<String, Counter> retried = new ConcurrentHashMap<>();
   private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
 
   /** Meters registered in {@code registry}, with per-group gauges for the default number. */
   public EngineMetrics(final MeterRegistry registry) {
@@ -251,6 +259,24 @@ public final class EngineMetrics {
         .set(groupCount);
   }
 
+  /** {@code cluster} now holds {@code count} pods whose label names an unbound group. */
+  public void unboundPods(final String cluster, final int count) {
+    unboundPods
+        .computeIfAbsent(
+            cluster,
+            c -> {
+              final AtomicInteger value = new AtomicInteger();
+              Gauge.builder(PODS_UNBOUND, value, AtomicInteger::get)
+                  .description(
+                      "Pods whose quota-name label names a group not bound to their namespace,"
+                          + " charged as if unlabelled")
+                  .tag("cluster", c)
+                  .register(registry);
+              return value;
+            })
+        .set(count);
+  }
+
   /**
    * The statuses of {@code cluster}'s groups that changed (or were restored), and the groups that
    * are gone, for the per-group gauges.
@@ -278,8 +304,14 @@ public final class EngineMetrics {
   /** This instance no longer holds {@code cluster} (its task moved away). */
   public void clusterReleased(final String cluster) {
     groupGauges.released(cluster);
-    if (groups.remove(cluster) != null) {
-      final Gauge gauge = registry.find(GROUPS).tag("cluster", cluster).gauge();
+    removeClusterGauge(groups, GROUPS, cluster);
+    removeClusterGauge(unboundPods, PODS_UNBOUND, cluster);
+  }
+
+  private void removeClusterGauge(
+      final Map<String, AtomicInteger> values, final String name, final String cluster) {
+    if (values.remove(cluster) != null) {
+      final Gauge gauge = registry.find(name).tag("cluster", cluster).gauge();
       if (gauge != null) {
         registry.remove(gauge);
       }
