@@ -6,7 +6,9 @@ import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.kube.QuotaLabels;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,8 +18,11 @@ import java.util.Optional;
  * every ancestor, counting what earlier admissions still hold, against the runtimes they would have
  * with the pod counted (the pod is not in any request yet: {@link Occasion#CREATE}); an admitted
  * pod's request is then held until the pod is seen as used. An UPDATE that changes the pod's
- * quota-name label is denied (the label is immutable once set); other operations, pods of excluded
- * namespaces and pods bound to the system group are always admitted.
+ * quota-name label is denied (the label is immutable once set). An UPDATE that grows the pod's
+ * requests (an in-place resize through {@code pods/resize}, Kubernetes 1.33+) is judged as a new
+ * pod of the growth would be, without holding it (the pod is counted already, and with its new size
+ * once the engine sees it). Other operations, pods of excluded namespaces and pods bound to the
+ * system group are always admitted.
  */
 final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
 
@@ -25,11 +30,18 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
    * A parsed review.
    *
    * @param uid the review's uid, echoed in the answer
-   * @param pod the pod to create, read as the core reads pods; empty for other operations
+   * @param pod the pod to create, read as the core reads pods; for a resize, the pod with its
+   *     growth as its request; empty for other operations
    * @param dryRun whether the API server will not persist the pod
    * @param relabelled for an UPDATE that changes the pod's quota-name label, what it changes
+   * @param resize whether {@code pod} is the growth of a resized pod rather than a new pod
    */
-  record Review(String uid, Optional<QuotaPod> pod, boolean dryRun, Optional<String> relabelled) {}
+  record Review(
+      String uid,
+      Optional<QuotaPod> pod,
+      boolean dryRun,
+      Optional<String> relabelled,
+      boolean resize) {}
 
   private final PodCheck check;
 
@@ -50,12 +62,55 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
       throw new BadRequestException(
           "this webhook admits v1 Pods; the review is about " + request.describeKind());
     }
-    final Optional<QuotaPod> pod =
-        "CREATE".equals(request.operation())
-            ? Optional.of(PodAdapter.toQuotaPod(pod(request)))
-            : Optional.empty();
-    return new Review(
-        request.uid(), pod, Boolean.TRUE.equals(request.dryRun()), relabelled(request));
+    final boolean dryRun = Boolean.TRUE.equals(request.dryRun());
+    if ("CREATE".equals(request.operation())) {
+      final QuotaPod pod = PodAdapter.toQuotaPod(pod(request));
+      return new Review(request.uid(), Optional.of(pod), dryRun, Optional.empty(), false);
+    }
+    final Optional<String> relabelled = relabelled(request);
+    final Optional<QuotaPod> growth = relabelled.isPresent() ? Optional.empty() : growth(request);
+    return new Review(request.uid(), growth, dryRun, relabelled, growth.isPresent());
+  }
+
+  /**
+   * For an UPDATE that grows the pod's requests in some resource (only an in-place resize can), the
+   * pod with what it grows by as its request; empty otherwise. A resource that shrinks frees
+   * nothing before the engine sees the pod's new size, so it does not offset another resource's
+   * growth.
+   */
+  private static Optional<QuotaPod> growth(PodReviews.Request request) {
+    if (!"UPDATE".equals(request.operation())
+        || request.object() == null
+        || request.oldObject() == null
+        || !request.object().isPod()
+        || !request.oldObject().isPod()) {
+      return Optional.empty();
+    }
+    final QuotaPod before = PodAdapter.toQuotaPod(request.oldObject().toPod());
+    final QuotaPod after = PodAdapter.toQuotaPod(request.object().toPod());
+    final ResourceList delta = after.request().minus(before.request());
+    final ResourceList.Builder growth = ResourceList.builder();
+    for (int i = 0; i < delta.size(); i++) {
+      if (delta.amountAt(i) > 0) {
+        growth.put(delta.nameAt(i), delta.amountAt(i));
+      }
+    }
+    final ResourceList grown = growth.build();
+    return grown.isEmpty()
+        ? Optional.empty()
+        : Optional.of(after.toBuilder().request(grown).build());
+  }
+
+  /** {@code amounts} as a user writes them in a pod's spec: {@code cpu 500m, memory 1Gi}. */
+  private static String quantities(ResourceList amounts) {
+    final StringBuilder text = new StringBuilder();
+    for (int i = 0; i < amounts.size(); i++) {
+      text.append(i == 0 ? "" : ", ")
+          .append(amounts.nameAt(i))
+          .append(' ')
+          .append(Quantities.format(amounts.nameAt(i), amounts.amountAt(i)));
+    }
+    return text.toString();
   }
 
   /**
@@ -97,15 +152,21 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "not-checked");
     }
     final QuotaPod pod = review.pod().get();
-    final PodCheck.Verdict verdict =
-        check.check(cluster, pod, view, review.dryRun() ? Occasion.DRY_RUN : Occasion.CREATE);
+    // A resize's growth is judged, never held: the pod is counted with its old size already.
+    final Occasion occasion =
+        review.dryRun() || review.resize() ? Occasion.DRY_RUN : Occasion.CREATE;
+    final PodCheck.Verdict verdict = check.check(cluster, pod, view, occasion);
     if (verdict.outcome() != PodCheck.Outcome.WARNED
         && verdict.outcome() != PodCheck.Outcome.DENIED) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), verdict.outcome().label());
     }
+    final String what =
+        review.resize()
+            ? "pod " + pod.ref() + " growing by " + quantities(pod.request())
+            : "pod " + pod.ref();
     final String message =
-        "quotaflow: pod "
-            + pod.ref()
+        "quotaflow: "
+            + what
             + " does not fit quota group "
             + verdict.group()
             + ": "

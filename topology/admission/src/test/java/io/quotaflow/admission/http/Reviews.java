@@ -79,6 +79,19 @@ final class Reviews {
     return review(uid, "CREATE", "", "v1", "Pod", pod.json(), null, false);
   }
 
+  /**
+   * The AdmissionReview the API server sends for an in-place resize ({@code pods/resize},
+   * Kubernetes 1.33+): an UPDATE of the pod with subResource {@code resize}.
+   */
+  static String resizePod(String uid, PodJson resized, PodJson old) {
+    final ObjectNode review =
+        reviewNode(uid, "UPDATE", "", "v1", "Pod", resized.json(), old.json(), false);
+    final ObjectNode request = (ObjectNode) review.get("request");
+    request.put("subResource", "resize");
+    request.putObject("requestSubResource").put("value", "resize");
+    return review.toString();
+  }
+
   /** An AdmissionReview for pods with any operation and objects. */
   static String podReview(String uid, String operation, PodJson object, PodJson old) {
     return review(
@@ -222,6 +235,18 @@ final class Reviews {
       ObjectNode object,
       ObjectNode old,
       boolean dryRun) {
+    return reviewNode(uid, operation, group, version, kind, object, old, dryRun).toString();
+  }
+
+  private static ObjectNode reviewNode(
+      String uid,
+      String operation,
+      String group,
+      String version,
+      String kind,
+      ObjectNode object,
+      ObjectNode old,
+      boolean dryRun) {
     final ObjectNode review = Json.object();
     review.put("apiVersion", "admission.k8s.io/v1").put("kind", "AdmissionReview");
     final ObjectNode request = review.putObject("request");
@@ -246,7 +271,7 @@ final class Reviews {
       request.set("oldObject", old);
     }
     request.put("dryRun", dryRun);
-    return review.toString();
+    return review;
   }
 
   /** kube-scheduler's ExtenderArgs with node names (nodeCacheCapable: true). */
