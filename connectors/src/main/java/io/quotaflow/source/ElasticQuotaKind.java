@@ -15,11 +15,16 @@ import java.util.Optional;
 
 /**
  * ElasticQuota objects of every namespace, to {@code quotas.v1}. A group is identified by its name
- * alone (SPEC 3), so the informer keeps an index by name to find the object behind a key.
+ * alone (SPEC 3), so the informer keeps an index by name to find the object behind a key; of
+ * several objects with one name the first created stands for it, and the record names the
+ * namespaces of the others, which are ignored.
  */
 final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, QuotaKey, QuotaSpec> {
 
   private final Topic<QuotaKey, QuotaSpec> topic;
+
+  // The informer this kind made, to find an object's namesakes when it is mapped.
+  private volatile SharedIndexInformer<GenericKubernetesResource> informer;
 
   ElasticQuotaKind(final Topic<QuotaKey, QuotaSpec> topic) {
     this.topic = Objects.requireNonNull(topic, "topic");
@@ -38,13 +43,21 @@ final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, Qu
   @Override
   public SharedIndexInformer<GenericKubernetesResource> informer(
       final KubernetesClient client, final Duration resync) {
-    return NamedResources.informer(client, ElasticQuotas.CONTEXT, resync);
+    informer = NamedResources.informer(client, ElasticQuotas.CONTEXT, resync);
+    return informer;
   }
 
   @Override
   public SourceRecord<QuotaKey, QuotaSpec> map(
       final String cluster, final GenericKubernetesResource object) {
-    final QuotaGroup group = ElasticQuotaAdapter.toQuotaGroup(object);
+    final QuotaGroup read = ElasticQuotaAdapter.toQuotaGroup(object);
+    final SharedIndexInformer<GenericKubernetesResource> named = informer;
+    final QuotaGroup group =
+        named == null
+            ? read
+            : read.toBuilder()
+                .ignoredNamesakes(NamedResources.ignoredNamesakes(named, read.name()))
+                .build();
     return new SourceRecord<>(
         RecordMapping.quotaKey(cluster, group), RecordMapping.quotaSpec(group), group.problems());
   }

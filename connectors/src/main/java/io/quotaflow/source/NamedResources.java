@@ -4,8 +4,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.quotaflow.cluster.Namesakes;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,12 +36,17 @@ final class NamedResources {
 
   /**
    * The object named {@code name}. Two objects with one name in different namespaces are one to
-   * Koordinator; the first namespace in alphabetical order wins, so the choice does not depend on
-   * event order.
+   * Koordinator; the first created wins ({@link Namesakes}), so a later namesake never shadows it
+   * and the choice does not depend on event order.
    */
   static Optional<GenericKubernetesResource> named(
       final SharedIndexInformer<GenericKubernetesResource> informer, final String name) {
-    return informer.getIndexer().byIndex(BY_NAME, name).stream()
-        .min(Comparator.comparing(object -> object.getMetadata().getNamespace()));
+    return Namesakes.winner(informer.getIndexer().byIndex(BY_NAME, name));
+  }
+
+  /** The namespaces of the objects named {@code name} that {@link #named} ignores. */
+  static List<String> ignoredNamesakes(
+      final SharedIndexInformer<GenericKubernetesResource> informer, final String name) {
+    return Namesakes.ignored(informer.getIndexer().byIndex(BY_NAME, name));
   }
 }

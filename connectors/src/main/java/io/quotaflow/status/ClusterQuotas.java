@@ -6,8 +6,8 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.cluster.Namesakes;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -60,10 +60,9 @@ final class ClusterQuotas implements AutoCloseable {
     return informer.start().toCompletableFuture();
   }
 
-  /** The object of a group, if the cluster has one (the first namespace wins, as in the source). */
+  /** The object of a group, if the cluster has one (the first created wins, as in the source). */
   Optional<GenericKubernetesResource> byName(final String name) {
-    return informer.getIndexer().byIndex(BY_NAME, name).stream()
-        .min(Comparator.comparing(quota -> quota.getMetadata().getNamespace()));
+    return Namesakes.winner(informer.getIndexer().byIndex(BY_NAME, name));
   }
 
   /** The API of one object, to patch it. */

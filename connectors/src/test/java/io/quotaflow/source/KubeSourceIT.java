@@ -162,6 +162,36 @@ class KubeSourceIT {
     }
   }
 
+  /**
+   * Issue 24, point 2: names are cluster-wide, so a later ElasticQuota of the same name in another
+   * namespace (here one that sorts first) must not shadow the group: the first created stands for
+   * the name and the record names the ignored namespace.
+   */
+  @Test
+  void aLaterNamesakeInAnotherNamespaceNeverShadowsTheFirstAndIsReported() throws Exception {
+    startSource();
+    final String name = MockCluster.uniqueNamespace("shadowed");
+    final String first = "zz-" + name;
+    final String later = "aa-" + name;
+    rig.mock().quotas().resource(quota(first, name).max("cpu", "20").build()).create();
+    // Creation times have a resolution of one second.
+    Thread.sleep(1_100);
+    rig.mock().quotas().resource(quota(later, name).max("cpu", "1").build()).create();
+
+    try (TopicReader<QuotaKey, QuotaSpec> quotas = rig.reader(rig.topics().quotas())) {
+      final QuotaKey key = Keys.quota(name);
+      final QuotaSpec spec = awaitValue(quotas, key, s -> !s.getIgnoredNamesakes().isEmpty());
+      assertThat(spec.getNamespace()).isEqualTo(first);
+      assertThat(spec.getMax()).isEqualTo(Map.of("cpu", 20_000L));
+      assertThat(spec.getIgnoredNamesakes()).containsExactly(later);
+
+      rig.mock().quotas().inNamespace(later).withName(name).delete();
+
+      final QuotaSpec alone = awaitValue(quotas, key, s -> s.getIgnoredNamesakes().isEmpty());
+      assertThat(alone.getNamespace()).isEqualTo(first);
+    }
+  }
+
   @Test
   void anElasticQuotaProfileItsChangeAndItsDeleteReachProfilesOnTheClustersPartition() {
     startSource();

@@ -285,6 +285,9 @@ final class ClusterQuotaProcessor
       reservations.inputChanged(
           cluster, tree(new TreeKey(cluster, QuotaTrees.DEFAULT_TREE)).state(), id, value);
     }
+    if (id.kind() == InputKind.QUOTA) {
+      metrics.ignoredNamesakes(cluster, router(cluster).ignoredNamesakes());
+    }
     if (id.kind() == InputKind.POD) {
       reclaimer.podChanged(cluster, new PodRef(id.namespace(), id.name()), (PodState) value);
     }
@@ -418,10 +421,7 @@ final class ClusterQuotaProcessor
           value == null
               ? router.removePod(new PodRef(id.namespace(), id.name()))
               : router.putPod(InputRecords.pod(id.namespace(), id.name(), (PodState) value));
-      case QUOTA ->
-          value == null
-              ? router.removeGroup(id.name())
-              : router.putGroup(InputRecords.group(id.name(), (QuotaSpec) value));
+      case QUOTA -> value == null ? router.removeGroup(id.name()) : putGroup(router, id, value);
       case NODE ->
           value == null
               ? router.removeNode(id.name())
@@ -431,6 +431,22 @@ final class ClusterQuotaProcessor
               ? router.removeProfile(id.name())
               : router.putProfile(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
     };
+  }
+
+  private static List<TreeOp> putGroup(
+      final QuotaTrees router, final InputId id, final Object value) {
+    final QuotaGroup group = InputRecords.group(id.name(), (QuotaSpec) value);
+    if (!group.ignoredNamesakes().isEmpty()) {
+      // Sent only when the group's record changes: once per change, not per event.
+      LOG.warn(
+          "cluster {}: ElasticQuota {} also exists in namespaces {}; those are ignored (quota names"
+              + " are cluster-wide and the first created, in namespace {}, stands for the name)",
+          id.cluster(),
+          id.name(),
+          group.ignoredNamesakes(),
+          group.namespace());
+    }
+    return router.putGroup(group);
   }
 
   private static InputId inputId(final ClusterEvent event) {
@@ -469,7 +485,12 @@ final class ClusterQuotaProcessor
             .add(entry.key, value(entry.value, entry.key));
       }
     }
-    restored.forEach((cluster, parts) -> routers.put(cluster, parts.route(options)));
+    restored.forEach(
+        (cluster, parts) -> {
+          final QuotaTrees router = parts.route(options);
+          routers.put(cluster, router);
+          metrics.ignoredNamesakes(cluster, router.ignoredNamesakes());
+        });
     final Map<TreeKey, List<GroupStatus>> statuses = new TreeMap<>();
     try (KeyValueIterator<GroupId, GroupRuntime> all = runtime.all()) {
       while (all.hasNext()) {

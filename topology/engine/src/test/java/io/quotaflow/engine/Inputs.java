@@ -186,6 +186,12 @@ public final class Inputs {
       return this;
     }
 
+    /** The namespaces of later ElasticQuotas of this name, which the connectors ignored. */
+    public QuotaBuilder ignoredNamesakes(final String... values) {
+      spec.setIgnoredNamesakes(List.of(values));
+      return this;
+    }
+
     public QuotaBuilder namespaces(final String... values) {
       spec.setNamespaces(List.of(values));
       return this;

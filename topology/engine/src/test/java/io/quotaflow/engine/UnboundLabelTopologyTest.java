@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  * Issue 24: a pod whose quota-name label names a group not bound to its namespace got in anyway
  * (the pod webhook was down or failing open, or the pod predates quotaflow). The engine charges it
  * to the group its namespace resolves to, says why on its pod-classes.v1 record, and counts it in
- * the gauge {@value EngineMetrics#PODS_UNBOUND}.
+ * the gauge {@value EngineMetrics#PODS_UNBOUND}. An ElasticQuota ignored for an older namesake is
+ * counted too.
  */
 class UnboundLabelTopologyTest {
   private static final String EAST = "east";
@@ -84,10 +85,32 @@ class UnboundLabelTopologyTest {
     assertThat(unboundGauge()).isZero();
   }
 
+  /** Issue 24, point 2: a namesake the connectors ignored is counted, and the group stays valid. */
+  @Test
+  void anIgnoredNamesakeIsCountedAndTheGroupKeepsItsSpec() {
+    engine.putQuota(
+        EAST,
+        "team-a",
+        quota().namespace("team-a").ignoredNamesakes("aaa-evil").max(cpu(8_000)).build());
+    engine.recompute();
+
+    assertThat(engine.group(EAST, "team-a").valid()).isTrue();
+    assertThat(engine.group(EAST, "team-a").max()).isEqualTo(ResourceList.of("cpu", 8_000));
+    assertThat(gauge(EngineMetrics.NAMESAKES_IGNORED)).isEqualTo(1.0);
+
+    engine.putQuota(EAST, "team-a", quota().namespace("team-a").max(cpu(8_000)).build());
+    engine.recompute();
+
+    assertThat(gauge(EngineMetrics.NAMESAKES_IGNORED)).isZero();
+  }
+
   private double unboundGauge() {
-    final Gauge gauge =
-        engine.metrics().registry().find(EngineMetrics.PODS_UNBOUND).tag("cluster", EAST).gauge();
-    assertThat(gauge).as("gauge " + EngineMetrics.PODS_UNBOUND).isNotNull();
+    return gauge(EngineMetrics.PODS_UNBOUND);
+  }
+
+  private double gauge(final String name) {
+    final Gauge gauge = engine.metrics().registry().find(name).tag("cluster", EAST).gauge();
+    assertThat(gauge).as("gauge " + name).isNotNull();
     return gauge.value();
   }
 }

@@ -60,6 +60,7 @@ public final class QuotaTrees {
   private final QuotaOptions options;
   private final Map<String, QuotaProfile> profiles = new TreeMap<>();
   private final Map<String, QuotaGroup> groups;
+  private int ignoredNamesakes;
   private final GroupDirectory directory;
   private final Map<PodRef, QuotaPod> pods;
   private final Map<String, QuotaNode> nodes = new TreeMap<>();
@@ -115,7 +116,9 @@ public final class QuotaTrees {
     profiles.forEach(profile -> trees.profiles.put(profile.name(), profile));
     inputs.nodes().forEach(node -> trees.nodes.put(node.name(), node));
     for (final QuotaGroup group : inputs.groups()) {
-      trees.children.replace(trees.groups.put(group.name(), group), group);
+      final QuotaGroup replaced = trees.groups.put(group.name(), group);
+      trees.children.replace(replaced, group);
+      trees.countNamesakes(replaced, group);
       trees.directory.put(group);
     }
     inputs.pods().forEach(pod -> trees.pods.put(pod.ref(), pod));
@@ -135,11 +138,26 @@ public final class QuotaTrees {
     return profiles.remove(name) == null ? List.of() : reshape(true);
   }
 
+  /**
+   * How many ElasticQuotas are ignored because an older one has their name (each group's {@link
+   * QuotaGroup#ignoredNamesakes}, summed).
+   */
+  public int ignoredNamesakes() {
+    return ignoredNamesakes;
+  }
+
+  private void countNamesakes(QuotaGroup old, QuotaGroup group) {
+    ignoredNamesakes +=
+        (group == null ? 0 : group.ignoredNamesakes().size())
+            - (old == null ? 0 : old.ignoredNamesakes().size());
+  }
+
   public List<TreeOp> putGroup(QuotaGroup group) {
     final QuotaGroup old = groups.put(group.name(), group);
     if (group.equals(old)) {
       return List.of();
     }
+    countNamesakes(old, group);
     children.replace(old, group);
     directory.put(group);
     return trees.isEmpty() ? regroupAlone(group.name()) : rerouteAround(group.name(), old, group);
@@ -150,6 +168,7 @@ public final class QuotaTrees {
     if (old == null) {
       return List.of();
     }
+    countNamesakes(old, null);
     children.replace(old, null);
     directory.remove(name);
     return trees.isEmpty() ? regroupAlone(name) : rerouteAround(name, old, null);

@@ -30,6 +30,8 @@ import java.util.Optional;
  *     ({@code max-strict-check-resource-keys}); empty when absent or unreadable
  * @param namespace the namespace of the ElasticQuota object; empty when unknown (a record written
  *     before the connectors sent it). A group admits the pods of its own namespace (issue 24)
+ * @param ignoredNamesakes the namespaces of other ElasticQuotas with this name, created later and
+ *     ignored (names are cluster-wide; the first created stands for the name, issue 24)
  */
 public record QuotaGroup(
     String name,
@@ -47,7 +49,8 @@ public record QuotaGroup(
     String treeId,
     boolean allowForceUpdate,
     List<String> maxStrictCheckKeys,
-    String namespace) {
+    String namespace,
+    List<String> ignoredNamesakes) {
 
   public QuotaGroup {
     Objects.requireNonNull(name, "name");
@@ -63,6 +66,7 @@ public record QuotaGroup(
     Objects.requireNonNull(treeId, "treeId");
     maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
     Objects.requireNonNull(namespace, "namespace");
+    ignoredNamesakes = List.copyOf(ignoredNamesakes);
   }
 
   /**
@@ -98,7 +102,8 @@ public record QuotaGroup(
         "",
         false,
         List.of(),
-        "");
+        "",
+        List.of());
   }
 
   /** A group without reservation: the fields the quota tree reads (SPEC 3, 12). */
@@ -147,7 +152,8 @@ public record QuotaGroup(
             .treeId(treeId)
             .allowForceUpdate(allowForceUpdate)
             .maxStrictCheckKeys(maxStrictCheckKeys)
-            .namespace(namespace);
+            .namespace(namespace)
+            .ignoredNamesakes(ignoredNamesakes);
     sharedWeight.ifPresent(builder::sharedWeight);
     lendingLimit.ifPresent(builder::lendingLimit);
     borrowingLimit.ifPresent(builder::borrowingLimit);
@@ -173,6 +179,7 @@ public record QuotaGroup(
     private boolean allowForceUpdate;
     private List<String> maxStrictCheckKeys = List.of();
     private String namespace = "";
+    private List<String> ignoredNamesakes = List.of();
 
     private Builder(String name) {
       this.name = name;
@@ -254,6 +261,12 @@ public record QuotaGroup(
       return this;
     }
 
+    /** The namespaces of later ElasticQuotas with this name, ignored. */
+    public Builder ignoredNamesakes(List<String> ignoredNamesakes) {
+      this.ignoredNamesakes = List.copyOf(ignoredNamesakes);
+      return this;
+    }
+
     /** The namespace of the ElasticQuota object. */
     public Builder namespace(String namespace) {
       this.namespace = namespace;
@@ -282,7 +295,8 @@ public record QuotaGroup(
           treeId,
           allowForceUpdate,
           maxStrictCheckKeys,
-          namespace);
+          namespace,
+          ignoredNamesakes);
     }
   }
 }

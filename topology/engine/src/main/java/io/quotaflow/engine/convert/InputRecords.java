@@ -63,7 +63,8 @@ public final class InputRecords {
         // The webhook switches are read by the quota webhook from the object, never by the engine.
         false,
         List.of(),
-        spec.getNamespace());
+        spec.getNamespace(),
+        spec.getIgnoredNamesakes());
   }
 
   /** The node {@code name} as the core sees it. */

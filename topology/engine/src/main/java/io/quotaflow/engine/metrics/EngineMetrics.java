@@ -71,6 +71,12 @@ public final class EngineMetrics {
    */
   public static final String PODS_UNBOUND = "quotaflow.engine.pods.unbound";
 
+  /**
+   * Gauge of ElasticQuotas ignored because an older one of another namespace has their name, tag
+   * {@code cluster} (docs/security.md).
+   */
+  public static final String NAMESAKES_IGNORED = "quotaflow.engine.quotas.namesakes.ignored";
+
   /** Counter of eviction commands issued, tag {@code cluster}. */
   public static final String EVICTIONS = "quotaflow.engine.evictions.issued";
 
@@ -110,6 +116,7 @@ public final class EngineMetrics {
   private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> namesakes = new ConcurrentHashMap<>();
 
   /** Meters registered in {@code registry}, with per-group gauges for the default number. */
   public EngineMetrics(final MeterRegistry registry) {
@@ -261,20 +268,40 @@ public final class EngineMetrics {
 
   /** {@code cluster} now holds {@code count} pods whose label names an unbound group. */
   public void unboundPods(final String cluster, final int count) {
-    unboundPods
-        .computeIfAbsent(
-            cluster,
-            c -> {
-              final AtomicInteger value = new AtomicInteger();
-              Gauge.builder(PODS_UNBOUND, value, AtomicInteger::get)
-                  .description(
-                      "Pods whose quota-name label names a group not bound to their namespace,"
-                          + " charged as if unlabelled")
-                  .tag("cluster", c)
-                  .register(registry);
-              return value;
-            })
+    clusterGauge(
+            unboundPods,
+            PODS_UNBOUND,
+            "Pods whose quota-name label names a group not bound to their namespace, charged as if"
+                + " unlabelled",
+            cluster)
         .set(count);
+  }
+
+  /** {@code cluster} now has {@code count} ElasticQuotas ignored for an older one's name. */
+  public void ignoredNamesakes(final String cluster, final int count) {
+    clusterGauge(
+            namesakes,
+            NAMESAKES_IGNORED,
+            "ElasticQuotas ignored because an older one of another namespace has their name",
+            cluster)
+        .set(count);
+  }
+
+  private AtomicInteger clusterGauge(
+      final Map<String, AtomicInteger> values,
+      final String name,
+      final String description,
+      final String cluster) {
+    return values.computeIfAbsent(
+        cluster,
+        c -> {
+          final AtomicInteger value = new AtomicInteger();
+          Gauge.builder(name, value, AtomicInteger::get)
+              .description(description)
+              .tag("cluster", c)
+              .register(registry);
+          return value;
+        });
   }
 
   /**
@@ -306,6 +333,7 @@ public final class EngineMetrics {
     groupGauges.released(cluster);
     removeClusterGauge(groups, GROUPS, cluster);
     removeClusterGauge(unboundPods, PODS_UNBOUND, cluster);
+    removeClusterGauge(namesakes, NAMESAKES_IGNORED, cluster);
   }
 
   private void removeClusterGauge(
