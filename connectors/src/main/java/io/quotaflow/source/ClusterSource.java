@@ -48,6 +48,8 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             reconciler);
     informer.exceptionHandler(this::retryAfter);
     informer.addEventHandler(publisher);
+    kind.companions().forEach(companion -> companion.exceptionHandler(this::retryAfter));
+    kind.onCompanionChange(publisher::republish);
   }
 
   /**
@@ -65,9 +67,14 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
 
   /** Starts watching; completes once the informer has listed and watches. */
   CompletableFuture<Void> start() {
-    return informer
-        .start()
-        .toCompletableFuture()
+    // Companions list first: a record computed from a half-listed companion would be written, and
+    // then corrected, at every start.
+    final CompletableFuture<?>[] companions =
+        kind.companions().stream()
+            .map(companion -> companion.start().toCompletableFuture())
+            .toArray(CompletableFuture[]::new);
+    return CompletableFuture.allOf(companions)
+        .thenCompose(listed -> informer.start().toCompletableFuture())
         .thenRun(() -> LOG.info("cluster {}: watching {}", cluster, kind.name()));
   }
 
@@ -79,6 +86,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   @Override
   public void close() {
     informer.stop();
+    kind.companions().forEach(SharedIndexInformer::stop);
   }
 
   private boolean retryAfter(final boolean started, final Throwable error) {

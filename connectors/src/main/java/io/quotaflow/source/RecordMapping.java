@@ -85,6 +85,7 @@ public final class RecordMapping {
         .setReservation(group.reservation().map(ReservationRecords::record).orElse(null))
         .setTreeId(group.treeId())
         .setNamespace(group.namespace())
+        .setSelectedNamespaces(List.copyOf(group.selectedNamespaces()))
         .setIgnoredNamesakes(List.copyOf(group.ignoredNamesakes()))
         .build();
   }

@@ -114,6 +114,11 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     return written;
   }
 
+  /** Writes the current state of {@code object}'s key again if it changed (a companion changed). */
+  void republish(final T object) {
+    publishCurrent(object);
+  }
+
   private synchronized void publishCurrent(final T object) {
     final SourceRecord<K, V> event = kind.map(cluster, object);
     publish(event.key(), current.apply(event.key()));

@@ -5,7 +5,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quotaflow.topics.Topic;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * One kind of Kubernetes object the source watches: how to watch it, which topic it goes to, and
@@ -25,6 +27,21 @@ interface SourceKind<T extends HasMetadata, K, V> {
 
   /** A new informer over every object of this kind in the cluster; not started. */
   SharedIndexInformer<T> informer(KubernetesClient client, Duration resync);
+
+  /**
+   * Informers of other objects this kind's records are computed from (the Namespaces a quota's
+   * namespace selector reads), made by {@link #informer}: started, and listed, before it, stopped
+   * with it. None by default.
+   */
+  default List<SharedIndexInformer<?>> companions() {
+    return List.of();
+  }
+
+  /**
+   * Asks to hear of changes of the {@link #companions}: {@code republish} is given each object of
+   * this kind whose record may have changed with them. Nothing by default.
+   */
+  default void onCompanionChange(Consumer<T> republish) {}
 
   /** The key and value for an object of {@code cluster}. */
   SourceRecord<K, V> map(String cluster, T object);

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.fixtures.ConnectorRig;
@@ -190,6 +191,57 @@ class KubeSourceIT {
       final QuotaSpec alone = awaitValue(quotas, key, s -> s.getIgnoredNamesakes().isEmpty());
       assertThat(alone.getNamespace()).isEqualTo(first);
     }
+  }
+
+  /**
+   * Issue 24: quotaflow.io/namespace-selector binds the namespaces whose labels it matches; the
+   * record carries them, and relabelling a namespace publishes the group again.
+   */
+  @Test
+  void aNamespaceSelectorsNamespacesFollowTheNamespacesLabels() {
+    final String team = MockCluster.uniqueNamespace("nlp");
+    final String dev = team + "-dev";
+    final String other = team + "-other";
+    labelNamespace(dev, team);
+    labelNamespace(other, "someone-else");
+    startSource();
+    final String name = MockCluster.uniqueNamespace("selecting");
+    rig.mock()
+        .quotas()
+        .resource(
+            quota(rig.namespace(), name)
+                .max("cpu", "20")
+                .annotation(
+                    QuotaLabels.NAMESPACE_SELECTOR,
+                    "{\"matchLabels\": {\"team\": \"" + team + "\"}}")
+                .build())
+        .create();
+
+    try (TopicReader<QuotaKey, QuotaSpec> quotas = rig.reader(rig.topics().quotas())) {
+      final QuotaKey key = Keys.quota(name);
+      final QuotaSpec spec = awaitValue(quotas, key, s -> !s.getSelectedNamespaces().isEmpty());
+      assertThat(spec.getSelectedNamespaces()).containsExactly(dev);
+      assertThat(spec.getProblems()).isEmpty();
+
+      labelNamespace(other, team);
+
+      final QuotaSpec both = awaitValue(quotas, key, s -> s.getSelectedNamespaces().size() == 2);
+      assertThat(both.getSelectedNamespaces()).containsExactly(dev, other);
+    }
+  }
+
+  private static void labelNamespace(final String name, final String team) {
+    rig.mock()
+        .client()
+        .namespaces()
+        .resource(
+            new NamespaceBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToLabels("team", team)
+                .endMetadata()
+                .build())
+        .createOr(existing -> existing.update());
   }
 
   @Test

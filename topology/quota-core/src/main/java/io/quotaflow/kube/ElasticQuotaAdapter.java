@@ -74,6 +74,8 @@ public final class ElasticQuotaAdapter {
         .ifPresent(builder::lendingLimit);
     resourceAnnotation(annotations, QuotaLabels.BORROWING_LIMIT, problems)
         .ifPresent(builder::borrowingLimit);
+    NamespaceSelectorAnnotation.read(annotations.get(QuotaLabels.NAMESPACE_SELECTOR), problems)
+        .ifPresent(builder::namespaceSelector);
     // Its problems stay with the reservation: a bad one never invalidates the group's quota.
     ReservationAnnotation.read(annotations.get(QuotaLabels.RESERVATION))
         .ifPresent(builder::reservation);

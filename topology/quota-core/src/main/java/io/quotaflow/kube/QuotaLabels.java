@@ -60,6 +60,12 @@ public final class QuotaLabels {
   public static final String RESERVATION = "quotaflow.io/reservation";
 
   /**
+   * quotaflow's annotation binding the namespaces a label selector picks to the group (issue 24, as
+   * Kueue's ClusterQueue namespaceSelector): their pods may name the group in their label.
+   */
+  public static final String NAMESPACE_SELECTOR = "quotaflow.io/namespace-selector";
+
+  /**
    * ElasticQuota annotation written by quotaflow's status writer: the reservation's state as JSON
    * ({@code nodes}, {@code satisfied}, {@code idle}, ...).
    */

@@ -8,10 +8,11 @@ import java.util.TreeSet;
 /**
  * Which namespaces' pods may be charged to a group by naming it in their quota-name label (issue
  * 24), as Kueue binds a LocalQueue's namespace to a ClusterQueue. A group admits the pods of the
- * namespace of its ElasticQuota, of the namespaces its namespaces annotation lists, and of the
- * namespace named like it. The special groups (system, default) admit only the namespaces
- * configured for them. A label naming a group that does not admit the pod's namespace is ignored
- * (the pod resolves as if unlabelled) and the pod webhook denies such a pod.
+ * namespace of its ElasticQuota, of the namespaces its namespaces annotation lists, of the
+ * namespaces its namespace selector selects, and of the namespace named like it. The special groups
+ * (system, default) admit only the namespaces configured for them. A label naming a group that does
+ * not admit the pod's namespace is ignored (the pod resolves as if unlabelled) and the pod webhook
+ * denies such a pod.
  *
  * <p>A group whose namespace is unknown (a record written before the connectors sent it) admits
  * every namespace until it is sent again. {@code open} keeps Koordinator's behaviour, where the
@@ -68,8 +69,9 @@ public record NamespaceBinding(boolean open, Set<String> specialGroupNamespaces)
             + group.get().namespace()
             + "): list "
             + namespace
-            + " in the group's quota.scheduling.koordinator.sh/namespaces annotation, or create the"
-            + " pod in a namespace bound to it");
+            + " in the group's quota.scheduling.koordinator.sh/namespaces annotation (or label it"
+            + " to match the group's quotaflow.io/namespace-selector), or create the pod in a"
+            + " namespace bound to it");
   }
 
   /**
@@ -95,6 +97,7 @@ public record NamespaceBinding(boolean open, Set<String> specialGroupNamespaces)
     return group.namespace().isEmpty()
         || group.namespace().equals(namespace)
         || group.name().equals(namespace)
-        || group.namespaces().contains(namespace);
+        || group.namespaces().contains(namespace)
+        || group.selectedNamespaces().contains(namespace);
   }
 }

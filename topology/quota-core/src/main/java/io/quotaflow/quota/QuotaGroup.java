@@ -30,6 +30,10 @@ import java.util.Optional;
  *     ({@code max-strict-check-resource-keys}); empty when absent or unreadable
  * @param namespace the namespace of the ElasticQuota object; empty when unknown (a record written
  *     before the connectors sent it). A group admits the pods of its own namespace (issue 24)
+ * @param namespaceSelector the annotation {@code quotaflow.io/namespace-selector}: namespaces whose
+ *     labels it matches are bound to the group (their pods may name it); empty when absent
+ * @param selectedNamespaces the namespaces {@code namespaceSelector} selects now, resolved from the
+ *     namespaces' labels by the connectors (or simulate's Namespace manifests)
  * @param ignoredNamesakes the namespaces of other ElasticQuotas with this name, created later and
  *     ignored (names are cluster-wide; the first created stands for the name, issue 24)
  */
@@ -50,6 +54,8 @@ public record QuotaGroup(
     boolean allowForceUpdate,
     List<String> maxStrictCheckKeys,
     String namespace,
+    Optional<NamespaceSelector> namespaceSelector,
+    List<String> selectedNamespaces,
     List<String> ignoredNamesakes) {
 
   public QuotaGroup {
@@ -66,6 +72,8 @@ public record QuotaGroup(
     Objects.requireNonNull(treeId, "treeId");
     maxStrictCheckKeys = List.copyOf(maxStrictCheckKeys);
     Objects.requireNonNull(namespace, "namespace");
+    Objects.requireNonNull(namespaceSelector, "namespaceSelector");
+    selectedNamespaces = List.copyOf(selectedNamespaces);
     ignoredNamesakes = List.copyOf(ignoredNamesakes);
   }
 
@@ -103,6 +111,8 @@ public record QuotaGroup(
         false,
         List.of(),
         "",
+        Optional.empty(),
+        List.of(),
         List.of());
   }
 
@@ -153,7 +163,9 @@ public record QuotaGroup(
             .allowForceUpdate(allowForceUpdate)
             .maxStrictCheckKeys(maxStrictCheckKeys)
             .namespace(namespace)
+            .selectedNamespaces(selectedNamespaces)
             .ignoredNamesakes(ignoredNamesakes);
+    namespaceSelector.ifPresent(builder::namespaceSelector);
     sharedWeight.ifPresent(builder::sharedWeight);
     lendingLimit.ifPresent(builder::lendingLimit);
     borrowingLimit.ifPresent(builder::borrowingLimit);
@@ -180,6 +192,8 @@ public record QuotaGroup(
     private List<String> maxStrictCheckKeys = List.of();
     private String namespace = "";
     private List<String> ignoredNamesakes = List.of();
+    private Optional<NamespaceSelector> namespaceSelector = Optional.empty();
+    private List<String> selectedNamespaces = List.of();
 
     private Builder(String name) {
       this.name = name;
@@ -261,6 +275,18 @@ public record QuotaGroup(
       return this;
     }
 
+    /** The annotation quotaflow.io/namespace-selector. */
+    public Builder namespaceSelector(NamespaceSelector namespaceSelector) {
+      this.namespaceSelector = Optional.of(namespaceSelector);
+      return this;
+    }
+
+    /** The namespaces the selector selects now. */
+    public Builder selectedNamespaces(List<String> selectedNamespaces) {
+      this.selectedNamespaces = List.copyOf(selectedNamespaces);
+      return this;
+    }
+
     /** The namespaces of later ElasticQuotas with this name, ignored. */
     public Builder ignoredNamesakes(List<String> ignoredNamesakes) {
       this.ignoredNamesakes = List.copyOf(ignoredNamesakes);
@@ -296,6 +322,8 @@ public record QuotaGroup(
           allowForceUpdate,
           maxStrictCheckKeys,
           namespace,
+          namespaceSelector,
+          selectedNamespaces,
           ignoredNamesakes);
     }
   }

@@ -32,7 +32,10 @@ public record Manifest(String file, int document, OptionalInt item, HasMetadata 
         object.getMetadata() == null ? null : object.getMetadata().getNamespace();
     final String name = object.getMetadata() == null ? null : object.getMetadata().getName();
     final String qualified =
-        (namespace == null || namespace.isEmpty() || "Node".equals(object.getKind())
+        (namespace == null
+                    || namespace.isEmpty()
+                    || "Node".equals(object.getKind())
+                    || "Namespace".equals(object.getKind())
                 ? ""
                 : namespace + "/")
             + (name == null ? "(no name)" : name);

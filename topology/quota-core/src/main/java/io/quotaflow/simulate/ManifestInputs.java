@@ -1,6 +1,7 @@
 package io.quotaflow.simulate;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.kube.ElasticQuotaAdapter;
@@ -9,6 +10,7 @@ import io.quotaflow.kube.ElasticQuotaProfileApi;
 import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.quota.NamespaceSelector;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
@@ -47,9 +49,18 @@ final class ManifestInputs {
     final List<QuotaGroup> groups = new ArrayList<>();
     final List<QuotaPod> pods = new ArrayList<>();
     final List<QuotaNode> nodes = new ArrayList<>();
+    final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
     final Map<String, Manifest> seen = new HashMap<>();
     for (final Manifest manifest : manifests) {
-      if (manifest.object() instanceof Pod pod) {
+      if (manifest.object() instanceof Namespace namespace) {
+        final String name = namespace.getMetadata().getName();
+        if (name == null || name.isEmpty()) {
+          throw BadInputException.inField(manifest, "metadata.name", "a Namespace needs a name");
+        }
+        unique(seen, manifest, "Namespace " + name, "namespace " + name);
+        final Map<String, String> labels = namespace.getMetadata().getLabels();
+        namespaceLabels.put(name, labels == null ? Map.of() : labels);
+      } else if (manifest.object() instanceof Pod pod) {
         final QuotaPod quotaPod = PodAdapter.toQuotaPod(pod);
         rejectProblems(manifest, quotaPod.problems(), false, warnings);
         unique(seen, manifest, "Pod " + quotaPod.ref(), quotaPod.ref().toString());
@@ -79,7 +90,32 @@ final class ManifestInputs {
         groups.add(group);
       }
     }
-    return new ClusterInputs(groups, pods, nodes);
+    return new ClusterInputs(selected(groups, namespaceLabels), pods, nodes);
+  }
+
+  /**
+   * The groups with the namespaces their namespace selector picks among the Namespace manifests (as
+   * the connectors resolve it from the cluster's namespaces): a namespace without a manifest has no
+   * labels known here, so no selector picks it.
+   */
+  private static List<QuotaGroup> selected(
+      List<QuotaGroup> groups, Map<String, Map<String, String>> namespaceLabels) {
+    final List<QuotaGroup> resolved = new ArrayList<>(groups.size());
+    for (final QuotaGroup group : groups) {
+      if (group.namespaceSelector().isEmpty()) {
+        resolved.add(group);
+        continue;
+      }
+      final NamespaceSelector selector = group.namespaceSelector().get();
+      final List<String> selected =
+          namespaceLabels.entrySet().stream()
+              .filter(namespace -> selector.matches(namespace.getValue()))
+              .map(Map.Entry::getKey)
+              .sorted()
+              .toList();
+      resolved.add(group.toBuilder().selectedNamespaces(selected).build());
+    }
+    return resolved;
   }
 
   /**

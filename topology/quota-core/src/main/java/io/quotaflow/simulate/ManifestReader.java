@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.kube.ElasticQuotaApi;
@@ -292,6 +293,8 @@ public final class ManifestReader {
       type = Pod.class;
     } else if ("v1".equals(apiVersion) && "Node".equals(kind)) {
       type = Node.class;
+    } else if ("v1".equals(apiVersion) && "Namespace".equals(kind)) {
+      type = Namespace.class;
     } else {
       warnings.accept(
           Manifest.location(file, document, item)
@@ -300,7 +303,7 @@ public final class ManifestReader {
               + (apiVersion.isEmpty() ? "" : " (" + apiVersion + ")")
               + "; simulate reads ElasticQuota ("
               + ElasticQuotaApi.API_VERSION
-              + "), Pod and Node (v1)");
+              + "), Pod, Node and Namespace (v1)");
       return;
     }
     final HasMetadata object;

@@ -50,6 +50,65 @@ class SimulateCommandTest {
                 pod("b-1", "team-b", null, "{cpu: 100}")));
   }
 
+  /**
+   * Issue 24: simulate resolves a group's quotaflow.io/namespace-selector against the Namespace
+   * manifests, as the connectors do against the cluster's namespaces.
+   */
+  @Test
+  void aNamespaceSelectorBindsTheLabelledNamespacesOfTheManifests() {
+    final Path file =
+        write(
+            dir.resolve("selector.yaml"),
+            documents(
+                node("n1", "{cpu: \"100\"}"),
+                """
+                apiVersion: scheduling.sigs.k8s.io/v1alpha1
+                kind: ElasticQuota
+                metadata:
+                  name: nlp
+                  namespace: quotas
+                  annotations:
+                    quotaflow.io/namespace-selector: '{"matchLabels": {"team": "nlp"}}'
+                spec: {min: {cpu: 10}, max: {cpu: 100}}
+                """,
+                namespace("nlp-dev", "nlp"),
+                namespace("playground", "games"),
+                podIn("nlp-dev", "bound", "nlp"),
+                podIn("playground", "unbound", "nlp")));
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString(), "--output", "json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.pod("nlp-dev", "bound").get("group").asText()).isEqualTo("nlp");
+    assertThat(run.pod("playground", "unbound").get("group").asText())
+        .isEqualTo(SpecialGroups.DEFAULT);
+  }
+
+  private static String namespace(String name, String team) {
+    return """
+        apiVersion: v1
+        kind: Namespace
+        metadata: {name: %s, labels: {team: %s}}
+        """
+        .formatted(name, team);
+  }
+
+  private static String podIn(String namespace, String name, String group) {
+    return """
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: %s
+          namespace: %s
+          labels: {quota.scheduling.koordinator.sh/name: %s}
+        spec:
+          nodeName: n1
+          containers: [{name: app, resources: {requests: {cpu: 1}}}]
+        status: {phase: Running}
+        """
+        .formatted(name, namespace, group);
+  }
+
   @Test
   void jsonOutputIsExactlyOneObjectWithTheDocumentedFieldsInOrder() {
     final SimulateRun run = SimulateRun.of("-f", twoTeams.toString(), "--output", "json");

@@ -75,6 +75,24 @@ class NamespaceBindingTest {
   }
 
   @Test
+  void aGroupAdmitsTheNamespacesItsSelectorSelects() {
+    final GroupDirectory directory = new GroupDirectory(false, 0, NamespaceBinding.STRICT);
+    directory.put(
+        QuotaGroup.builder("research-nlp")
+            .namespace("quotas")
+            .selectedNamespaces(List.of("nlp-dev", "nlp-prod"))
+            .build());
+
+    assertThat(directory.resolve(pod("nlp-dev", "research-nlp")).group()).isEqualTo("research-nlp");
+    assertThat(directory.resolve(pod("nlp-prod", "research-nlp")).unbound()).isEmpty();
+    assertThat(directory.resolve(pod("playground", "research-nlp")).unbound())
+        .hasValueSatisfying(r -> assertThat(r).contains("quotaflow.io/namespace-selector"));
+    // Selected namespaces are bound, not owned: their unlabelled pods do not join the group.
+    assertThat(directory.resolve(QuotaPod.builder("nlp-dev", "plain").build()).group())
+        .isEqualTo(SpecialGroups.DEFAULT);
+  }
+
+  @Test
   void aGroupWhoseNamespaceIsUnknownAdmitsEveryNamespace() {
     assertThat(directory(NamespaceBinding.STRICT).resolve(pod("anywhere", "playground")).group())
         .isEqualTo("playground");

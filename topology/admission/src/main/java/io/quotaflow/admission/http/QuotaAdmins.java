@@ -87,6 +87,11 @@ record QuotaAdmins(Set<String> names, Set<String> specialNamespaces) {
         before.namespaces(),
         after.namespaces());
     note(changed, "annotation quotaflow.io/reservation", before.reservation(), after.reservation());
+    note(
+        changed,
+        "annotation quotaflow.io/namespace-selector",
+        before.namespaceSelector(),
+        after.namespaceSelector());
     note(changed, "label quota.scheduling.koordinator.sh/tree-id", before.treeId(), after.treeId());
     note(
         changed,

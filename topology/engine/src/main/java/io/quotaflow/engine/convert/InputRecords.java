@@ -22,6 +22,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Reads the input topics' records into the quota model of the core. Pure functions. */
 public final class InputRecords {
@@ -64,6 +65,10 @@ public final class InputRecords {
         false,
         List.of(),
         spec.getNamespace(),
+        // The selector itself is read by the connectors and the quota webhook; the engine needs
+        // only the namespaces it selects.
+        Optional.empty(),
+        spec.getSelectedNamespaces(),
         spec.getIgnoredNamesakes());
   }
 
