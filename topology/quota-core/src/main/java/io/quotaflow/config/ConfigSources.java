@@ -15,6 +15,9 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Collects the sources of one component's configuration and reads them against its catalogue of
@@ -26,7 +29,12 @@ import java.util.TreeMap;
  * QUOTAFLOW_REVOKE_DELAY}) sets it, and {@code QUOTAFLOW_KAFKA_BOOTSTRAP_SERVERS} sets the Kafka
  * setting {@code bootstrap.servers}; other variables, {@code QUOTAFLOW_*} ones of other components
  * included, are ignored. Every key that is not in the catalogue passes through as a Kafka setting.
- * Not thread-safe.
+ *
+ * <p>A setting's {@linkplain Setting#deprecatedAliases() deprecated aliases} (former keys) are read
+ * in every source as the setting (the environment variable of an alias too): an alias's value is
+ * used when the setting's own key is not set, and the setting's key wins when both are. Either case
+ * is logged as a warning naming the key to use, once per process for each alias and case. Not
+ * thread-safe.
  *
  * @param <B> the builder itself, which every source method returns
  * @param <C> the configuration it builds
@@ -38,13 +46,18 @@ public abstract class ConfigSources<B extends ConfigSources<B, C>, C> {
   /** Prefix of environment variables holding Kafka settings. */
   public static final String KAFKA_ENVIRONMENT_PREFIX = ENVIRONMENT_PREFIX + "KAFKA_";
 
+  private static final Logger LOG = LoggerFactory.getLogger(ConfigSources.class);
+
+  /** The alias warnings logged so far, so that a configuration read twice warns once. */
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
   private final List<Setting<?>> settings;
   private final Map<String, String> values = new LinkedHashMap<>();
 
   /**
    * Sources for a catalogue's settings, in the order they are described.
    *
-   * @throws IllegalArgumentException when two settings have one key
+   * @throws IllegalArgumentException when two settings have one key (or deprecated alias)
    */
   protected ConfigSources(final List<Setting<?>> settings) {
     this.settings = List.copyOf(settings);
@@ -52,6 +65,13 @@ public abstract class ConfigSources<B extends ConfigSources<B, C>, C> {
     for (final Setting<?> setting : this.settings) {
       if (!keys.add(setting.key())) {
         throw new IllegalArgumentException("two settings have the key " + setting.key());
+      }
+    }
+    for (final Setting<?> setting : this.settings) {
+      for (final String alias : setting.deprecatedAliases()) {
+        if (!keys.add(alias)) {
+          throw new IllegalArgumentException("two settings have the key " + alias);
+        }
       }
     }
   }
@@ -99,8 +119,16 @@ public abstract class ConfigSources<B extends ConfigSources<B, C>, C> {
   public final B environment(
       final Map<String, String> environment, final List<Setting<?>> otherSettings) {
     final Map<String, String> keyByVariable = new HashMap<>();
-    settings.forEach(setting -> keyByVariable.put(setting.environmentName(), setting.key()));
-    otherSettings.forEach(setting -> keyByVariable.put(setting.environmentName(), setting.key()));
+    for (final List<Setting<?>> catalogue : List.of(settings, otherSettings)) {
+      for (final Setting<?> setting : catalogue) {
+        keyByVariable.put(setting.environmentName(), setting.key());
+        // An alias's variable sets the alias, which build() (this one or the other component's)
+        // resolves against the setting's own key.
+        setting
+            .deprecatedAliases()
+            .forEach(alias -> keyByVariable.put(Setting.environmentName(alias), alias));
+      }
+    }
     // Sorted, so that two variables naming one key resolve the same way on every start.
     new TreeMap<>(environment)
         .forEach(
@@ -115,8 +143,8 @@ public abstract class ConfigSources<B extends ConfigSources<B, C>, C> {
   }
 
   /**
-   * The configuration: the catalogue's settings, each missing one at its default; every other key
-   * passes through.
+   * The configuration: the catalogue's settings, each missing one at its default (or at the value
+   * of a deprecated alias); every other key passes through.
    *
    * @throws IllegalArgumentException naming the setting when a value does not parse
    */
@@ -125,12 +153,45 @@ public abstract class ConfigSources<B extends ConfigSources<B, C>, C> {
     final Map<String, String> texts = new HashMap<>();
     final Map<String, String> passThrough = new HashMap<>(values);
     for (final Setting<?> setting : settings) {
-      final String given = passThrough.remove(setting.key());
+      String given = passThrough.remove(setting.key());
+      String givenAs = setting.key();
+      for (final String alias : setting.deprecatedAliases()) {
+        final String old = passThrough.remove(alias);
+        if (old == null) {
+          continue;
+        }
+        if (given == null) {
+          given = old;
+          givenAs = alias;
+          warnOnce(
+              alias
+                  + " is deprecated: its value is used for "
+                  + setting.key()
+                  + "; set "
+                  + setting.key()
+                  + " instead");
+        } else {
+          warnOnce(
+              alias
+                  + " is deprecated and ignored: "
+                  + givenAs
+                  + " is set too and wins; set "
+                  + setting.key()
+                  + " only");
+        }
+      }
       final String text = given == null ? setting.defaultValue() : given.trim();
       typed.put(setting.key(), setting.parse(text));
       texts.put(setting.key(), text);
     }
     return create(new LoadedConfig(settings, typed, texts, passThrough));
+  }
+
+  /** Logs {@code message} as a warning unless this process has logged it already. */
+  private static void warnOnce(final String message) {
+    if (WARNED.add(message)) {
+      LOG.warn(message);
+    }
   }
 
   /** The configuration of the parsed settings. */

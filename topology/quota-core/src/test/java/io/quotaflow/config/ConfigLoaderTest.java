@@ -3,14 +3,21 @@ package io.quotaflow.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class ConfigLoaderTest {
 
@@ -29,6 +36,19 @@ class ConfigLoaderTest {
       new Setting<>("other.port", "int", "8443", "Another component's port.", Parsers::port);
 
   @TempDir Path dir;
+
+  private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+
+  @BeforeEach
+  void captureWarnings() {
+    logged.start();
+    ((Logger) LoggerFactory.getLogger(ConfigSources.class)).addAppender(logged);
+  }
+
+  @AfterEach
+  void stopCapturing() {
+    ((Logger) LoggerFactory.getLogger(ConfigSources.class)).detachAppender(logged);
+  }
 
   @Test
   void everyMissingSettingTakesItsDefaultAndNothingPassesThrough() {
@@ -188,6 +208,112 @@ class ConfigLoaderTest {
             "sasl.jaas.config = " + Secrets.MASK,
             "ssl.keystore.password = " + Secrets.MASK);
     assertThat(config.toString()).doesNotContain("hunter2").contains("test.delay = 90s");
+  }
+
+  @Test
+  void aDeprecatedAliasSetsTheSettingWhenItsKeyIsNotSetAndWarnsNamingTheKey() {
+    final Setting<Integer> renamed = COUNT.withDeprecatedAlias("test.old.count");
+
+    final LoadedConfig config =
+        ConfigLoader.of(List.of(DELAY, renamed)).set("test.old.count", "8").build();
+
+    assertThat(config.get(renamed)).isEqualTo(8);
+    assertThat(config.passThrough()).as("an alias is no Kafka setting").isEmpty();
+    assertThat(config.describe()).contains("test.count = 8");
+    assertThat(warnings())
+        .containsExactly(
+            "test.old.count is deprecated: its value is used for test.count; set test.count"
+                + " instead");
+  }
+
+  @Test
+  void theKeyWinsOverItsDeprecatedAliasWhateverTheOrderOfTheSourcesAndThatIsLogged()
+      throws IOException {
+    final Setting<Integer> renamed = COUNT.withDeprecatedAlias("test.older.count");
+    final Path file = properties("test.count=4\n");
+
+    final LoadedConfig config =
+        ConfigLoader.of(List.of(renamed))
+            .file(file)
+            .environment(Map.of("QUOTAFLOW_TEST_OLDER_COUNT", "5"))
+            .set("test.older.count", "6")
+            .build();
+
+    assertThat(config.get(renamed)).isEqualTo(4);
+    assertThat(config.passThrough()).isEmpty();
+    assertThat(warnings())
+        .containsExactly(
+            "test.older.count is deprecated and ignored: test.count is set too and wins; set"
+                + " test.count only");
+  }
+
+  @Test
+  void anAliasIsReadFromItsOwnEnvironmentVariableAndFromAFile() throws IOException {
+    final Setting<Duration> renamed = DELAY.withDeprecatedAlias("test.old.delay");
+
+    assertThat(
+            ConfigLoader.of(List.of(renamed))
+                .environment(Map.of("QUOTAFLOW_TEST_OLD_DELAY", "20s"))
+                .build()
+                .get(renamed))
+        .isEqualTo(Duration.ofSeconds(20));
+    assertThat(
+            ConfigLoader.of(List.of(renamed))
+                .file(properties("test.old.delay=30s\n"))
+                .build()
+                .get(renamed))
+        .isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void anAliasOfAComponentStartedAlongsidePassesThroughUnderItsOwnKeyToThatComponent() {
+    final Setting<Integer> renamed = OTHER_PORT.withDeprecatedAlias("other.old.port");
+
+    final LoadedConfig engine =
+        ConfigLoader.of(CATALOGUE)
+            .environment(Map.of("QUOTAFLOW_OTHER_OLD_PORT", "9443"), List.of(renamed))
+            .build();
+    final LoadedConfig other =
+        ConfigLoader.of(List.of(renamed)).setAll(engine.passThrough()).build();
+
+    assertThat(engine.passThrough()).containsExactlyEntriesOf(Map.of("other.old.port", "9443"));
+    assertThat(other.get(renamed)).isEqualTo(9443);
+  }
+
+  @Test
+  void anAliasWarnsOncePerProcessHoweverOftenTheConfigurationIsRead() {
+    final Setting<Integer> renamed = COUNT.withDeprecatedAlias("test.oldest.count");
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(
+              ConfigLoader.of(List.of(renamed)).set("test.oldest.count", "9").build().get(renamed))
+          .isEqualTo(9);
+    }
+
+    assertThat(warnings()).hasSize(1).allSatisfy(w -> assertThat(w).contains("test.count"));
+  }
+
+  @Test
+  void anAliasThatIsAlsoAKeyOrAnotherSettingsAliasIsRefused() {
+    assertThatThrownBy(
+            () -> ConfigLoader.of(List.of(DELAY, COUNT.withDeprecatedAlias("test.delay"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("test.delay");
+    assertThatThrownBy(
+            () ->
+                ConfigLoader.of(
+                    List.of(
+                        DELAY.withDeprecatedAlias("test.old"),
+                        COUNT.withDeprecatedAlias("test.old"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("test.old");
+  }
+
+  private List<String> warnings() {
+    return logged.list.stream()
+        .filter(event -> event.getLevel() == Level.WARN)
+        .map(ILoggingEvent::getFormattedMessage)
+        .toList();
   }
 
   private Path properties(final String text) throws IOException {

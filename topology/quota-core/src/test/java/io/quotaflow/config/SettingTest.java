@@ -47,6 +47,32 @@ class SettingTest {
   }
 
   @Test
+  void aDeprecatedAliasKeepsEverythingElseAndAnotherDescriptionKeepsTheAlias() {
+    final Setting<Duration> renamed = DELAY.withDeprecatedAlias("eviction.delay");
+
+    assertThat(DELAY.deprecatedAliases()).isEmpty();
+    assertThat(renamed.deprecatedAliases()).containsExactly("eviction.delay");
+    assertThat(renamed.key()).isEqualTo(DELAY.key());
+    assertThat(renamed.type()).isEqualTo(DELAY.type());
+    assertThat(renamed.defaultValue()).isEqualTo(DELAY.defaultValue());
+    assertThat(renamed.doc()).isEqualTo(DELAY.doc());
+    assertThat(renamed.environmentName()).isEqualTo("QUOTAFLOW_REVOKE_DELAY");
+    assertThat(renamed.withDoc("Again.").deprecatedAliases()).containsExactly("eviction.delay");
+    assertThat(renamed.withDeprecatedAlias("pod.delay").deprecatedAliases())
+        .containsExactly("eviction.delay", "pod.delay");
+  }
+
+  @Test
+  void anAliasThatIsBlankOrTheKeyItselfIsRefused() {
+    assertThatThrownBy(() -> DELAY.withDeprecatedAlias(" "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("revoke.delay");
+    assertThatThrownBy(() -> DELAY.withDeprecatedAlias("revoke.delay"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("revoke.delay");
+  }
+
+  @Test
   void secretsAreRecognisedByTheirKeys() {
     assertThat(Secrets.isSecret("ssl.key.password")).isTrue();
     assertThat(Secrets.isSecret("SASL.JAAS.CONFIG")).isTrue();
