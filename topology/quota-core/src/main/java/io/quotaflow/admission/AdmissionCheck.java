@@ -103,7 +103,7 @@ public final class AdmissionCheck {
   /**
    * The what-if of {@link #check(AdmissionRequest, WhatIfInputs, InFlight, PodState, QuotaOptions)}
    * with {@code held} in flight at the pod's group, for a caller to compute ahead, outside whatever
-   * makes its check and reservation atomic (it is the costly part of a check).
+   * makes its check and in-flight hold atomic (it is the costly part of a check).
    */
   public static WhatIf whatIf(
       AdmissionRequest request,
@@ -175,8 +175,7 @@ public final class AdmissionCheck {
     return new AdmissionDecision(
         List.of(),
         Optional.of(
-            new InFlight.Reservation(
-                request.pod(), chain, request.request(), !request.preemptible())));
+            new InFlight.Hold(request.pod(), chain, request.request(), !request.preemptible())));
   }
 
   private static void checkGroup(

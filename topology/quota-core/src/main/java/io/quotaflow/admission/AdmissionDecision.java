@@ -4,15 +4,15 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The answer to one admission request: allowed with the reservation to hold until the pod is seen
- * as used, or denied with every reason.
+ * The answer to one admission request: allowed with the in-flight hold to keep until the pod is
+ * seen as used, or denied with every reason.
  */
-public record AdmissionDecision(List<Denial> denials, Optional<InFlight.Reservation> reservation) {
+public record AdmissionDecision(List<Denial> denials, Optional<InFlight.Hold> hold) {
 
   public AdmissionDecision {
     denials = List.copyOf(denials);
-    if (denials.isEmpty() == reservation.isEmpty()) {
-      throw new IllegalArgumentException("an allowed decision has a reservation, a denial none");
+    if (denials.isEmpty() == hold.isEmpty()) {
+      throw new IllegalArgumentException("an allowed decision has a hold, a denial none");
     }
   }
 

@@ -8,41 +8,41 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Admissions granted but not yet seen as used (SPEC 10): each holds its request at its group and
- * every ancestor below the root, so that concurrent requests cannot overcommit a group. Immutable;
- * the caller drops a reservation when the pod's event arrives or its timeout passes (the core keeps
- * no clock).
+ * Admissions granted but not yet seen as used (SPEC 10): each is an in-flight hold of its request
+ * at its group and every ancestor below the root, so that concurrent requests cannot overcommit a
+ * group. Immutable; the caller drops a hold when the pod's event arrives or its timeout passes (the
+ * core keeps no clock).
  */
 public final class InFlight {
 
   private static final InFlight EMPTY = new InFlight(Map.of(), Map.of(), Map.of());
 
   /**
-   * One granted admission.
+   * One granted admission, held in flight.
    *
    * @param pod the admitted pod
    * @param groups its group first, then each ancestor below the root
    * @param request its effective request
    * @param nonPreemptible whether it also counts against min
    */
-  public record Reservation(
+  public record Hold(
       PodRef pod, List<String> groups, ResourceList request, boolean nonPreemptible) {
-    public Reservation {
+    public Hold {
       Objects.requireNonNull(pod, "pod");
       groups = List.copyOf(groups);
       Objects.requireNonNull(request, "request");
     }
   }
 
-  private final Map<PodRef, Reservation> reservations;
+  private final Map<PodRef, Hold> holds;
   private final Map<String, ResourceList> byGroup;
   private final Map<String, ResourceList> nonPreemptibleByGroup;
 
   private InFlight(
-      Map<PodRef, Reservation> reservations,
+      Map<PodRef, Hold> holds,
       Map<String, ResourceList> byGroup,
       Map<String, ResourceList> nonPreemptibleByGroup) {
-    this.reservations = reservations;
+    this.holds = holds;
     this.byGroup = byGroup;
     this.nonPreemptibleByGroup = nonPreemptibleByGroup;
   }
@@ -52,26 +52,26 @@ public final class InFlight {
   }
 
   /**
-   * The reservations, as {@link #plus} of each in turn gives them, with one copy of the maps
-   * instead of one per reservation (the admission plugin builds one per decision).
+   * The holds, as {@link #plus} of each in turn gives them, with one copy of the maps instead of
+   * one per hold (the admission plugin builds one per decision).
    */
-  public static InFlight of(List<Reservation> reservations) {
-    final Map<PodRef, Reservation> all = new HashMap<>();
+  public static InFlight of(List<Hold> holds) {
+    final Map<PodRef, Hold> all = new HashMap<>();
     final Map<String, ResourceList> sums = new HashMap<>();
     final Map<String, ResourceList> npSums = new HashMap<>();
-    for (final Reservation reservation : reservations) {
-      if (all.put(reservation.pod(), reservation) != null) {
+    for (final Hold hold : holds) {
+      if (all.put(hold.pod(), hold) != null) {
         // A pod twice: the later replaces the earlier, as plus() does it.
         InFlight folded = EMPTY;
-        for (final Reservation each : reservations) {
+        for (final Hold each : holds) {
           folded = folded.plus(each);
         }
         return folded;
       }
-      for (final String group : reservation.groups()) {
-        sums.merge(group, reservation.request(), ResourceList::plus);
-        if (reservation.nonPreemptible()) {
-          npSums.merge(group, reservation.request(), ResourceList::plus);
+      for (final String group : hold.groups()) {
+        sums.merge(group, hold.request(), ResourceList::plus);
+        if (hold.nonPreemptible()) {
+          npSums.merge(group, hold.request(), ResourceList::plus);
         }
       }
     }
@@ -80,29 +80,29 @@ public final class InFlight {
         : new InFlight(Map.copyOf(all), Map.copyOf(sums), Map.copyOf(npSums));
   }
 
-  /** With {@code reservation} added (replacing an earlier one for the same pod). */
-  public InFlight plus(Reservation reservation) {
-    final InFlight base = minus(reservation.pod());
-    final Map<PodRef, Reservation> all = new HashMap<>(base.reservations);
-    all.put(reservation.pod(), reservation);
+  /** With {@code hold} added (replacing an earlier one for the same pod). */
+  public InFlight plus(Hold hold) {
+    final InFlight base = minus(hold.pod());
+    final Map<PodRef, Hold> all = new HashMap<>(base.holds);
+    all.put(hold.pod(), hold);
     final Map<String, ResourceList> sums = new HashMap<>(base.byGroup);
     final Map<String, ResourceList> npSums = new HashMap<>(base.nonPreemptibleByGroup);
-    for (final String group : reservation.groups()) {
-      sums.merge(group, reservation.request(), ResourceList::plus);
-      if (reservation.nonPreemptible()) {
-        npSums.merge(group, reservation.request(), ResourceList::plus);
+    for (final String group : hold.groups()) {
+      sums.merge(group, hold.request(), ResourceList::plus);
+      if (hold.nonPreemptible()) {
+        npSums.merge(group, hold.request(), ResourceList::plus);
       }
     }
     return new InFlight(Map.copyOf(all), Map.copyOf(sums), Map.copyOf(npSums));
   }
 
-  /** Without the reservation of {@code pod}, if any. */
+  /** Without the hold of {@code pod}, if any. */
   public InFlight minus(PodRef pod) {
-    final Reservation old = reservations.get(pod);
+    final Hold old = holds.get(pod);
     if (old == null) {
       return this;
     }
-    final Map<PodRef, Reservation> all = new HashMap<>(reservations);
+    final Map<PodRef, Hold> all = new HashMap<>(holds);
     all.remove(pod);
     final Map<String, ResourceList> sums = new HashMap<>(byGroup);
     final Map<String, ResourceList> npSums = new HashMap<>(nonPreemptibleByGroup);
@@ -143,11 +143,11 @@ public final class InFlight {
     return nonPreemptibleByGroup.getOrDefault(group, ResourceList.empty());
   }
 
-  public Map<PodRef, Reservation> reservations() {
-    return reservations;
+  public Map<PodRef, Hold> holds() {
+    return holds;
   }
 
   public boolean isEmpty() {
-    return reservations.isEmpty();
+    return holds.isEmpty();
   }
 }

@@ -42,7 +42,7 @@ class AdmissionCheckTest {
     final AdmissionDecision decision = check(request("team", cpu(5)), InFlight.empty());
 
     assertThat(decision.allowed()).isTrue();
-    assertThat(decision.reservation())
+    assertThat(decision.hold())
         .hasValueSatisfying(r -> assertThat(r.groups()).containsExactly("team", "dept"));
   }
 
@@ -70,7 +70,7 @@ class AdmissionCheckTest {
   @Test
   void inFlightAdmissionsCountUntilTheyAreSeenAsUsed() {
     final AdmissionDecision first = check(request("team", cpu(4)), InFlight.empty());
-    final InFlight held = InFlight.empty().plus(first.reservation().orElseThrow());
+    final InFlight held = InFlight.empty().plus(first.hold().orElseThrow());
 
     final AdmissionDecision second =
         AdmissionCheck.check(
@@ -172,12 +172,9 @@ class AdmissionCheckTest {
   void inFlightSumsAtEveryGroupOfTheChain() {
     final InFlight held =
         InFlight.empty()
+            .plus(new InFlight.Hold(new PodRef("ns", "a"), List.of("team", "dept"), cpu(2), false))
             .plus(
-                new InFlight.Reservation(
-                    new PodRef("ns", "a"), List.of("team", "dept"), cpu(2), false))
-            .plus(
-                new InFlight.Reservation(
-                    new PodRef("ns", "b"), List.of("sibling", "dept"), cpu(3), true));
+                new InFlight.Hold(new PodRef("ns", "b"), List.of("sibling", "dept"), cpu(3), true));
 
     assertThat(held.at("dept")).isEqualTo(cpu(5));
     assertThat(held.at("team")).isEqualTo(cpu(2));

@@ -10,9 +10,7 @@ import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
-/**
- * {@link InFlight#of} holds what adding each reservation in turn holds, a pod repeated included.
- */
+/** {@link InFlight#of} holds what adding each hold in turn holds, a pod repeated included. */
 class InFlightOfProperties {
 
   private static final List<String> GROUPS = List.of("a", "b", "parent", "root-child");
@@ -20,7 +18,7 @@ class InFlightOfProperties {
   @Property(tries = 300)
   void ofIsPlusOfEachInTurn(@ForAll long seed) {
     final Random random = new Random(seed);
-    final List<InFlight.Reservation> reservations = new ArrayList<>();
+    final List<InFlight.Hold> holds = new ArrayList<>();
     final int count = random.nextInt(6);
     for (int i = 0; i < count; i++) {
       final List<String> groups = new ArrayList<>();
@@ -28,8 +26,8 @@ class InFlightOfProperties {
       if (random.nextBoolean()) {
         groups.add("parent");
       }
-      reservations.add(
-          new InFlight.Reservation(
+      holds.add(
+          new InFlight.Hold(
               new PodRef("ns", "p" + random.nextInt(4)),
               groups,
               random.nextBoolean()
@@ -39,13 +37,13 @@ class InFlightOfProperties {
               random.nextBoolean()));
     }
     InFlight folded = InFlight.empty();
-    for (final InFlight.Reservation reservation : reservations) {
-      folded = folded.plus(reservation);
+    for (final InFlight.Hold hold : holds) {
+      folded = folded.plus(hold);
     }
 
-    final InFlight of = InFlight.of(reservations);
+    final InFlight of = InFlight.of(holds);
 
-    assertThat(of.reservations()).isEqualTo(folded.reservations());
+    assertThat(of.holds()).isEqualTo(folded.holds());
     assertThat(of.isEmpty()).isEqualTo(folded.isEmpty());
     for (final String group : GROUPS) {
       assertThat(of.at(group)).isEqualTo(folded.at(group));

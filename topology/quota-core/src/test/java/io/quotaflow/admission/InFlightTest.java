@@ -10,28 +10,27 @@ import org.junit.jupiter.api.Test;
 /** What in-flight admissions hold as they come and go. */
 class InFlightTest {
 
-  private static InFlight.Reservation reservation(String pod, ResourceList request) {
-    return new InFlight.Reservation(
-        new PodRef("ns", pod), List.of("team", "parent"), request, true);
+  private static InFlight.Hold hold(String pod, ResourceList request) {
+    return new InFlight.Hold(new PodRef("ns", pod), List.of("team", "parent"), request, true);
   }
 
   @Test
   void aZeroRequestOutlivingTheOthersOfItsGroupIsDroppedAndRenewed() {
-    // A BestEffort pod admitted beside a pod with requests: once the other's reservation goes,
+    // A BestEffort pod admitted beside a pod with requests: once the other's hold goes,
     // the group's sum is all zeros and is dropped; the zero request must still come and go.
     final InFlight both =
         InFlight.empty()
-            .plus(reservation("web", ResourceList.of("cpu", 500)))
-            .plus(reservation("best-effort", ResourceList.empty()))
-            .plus(reservation("zero", ResourceList.of("cpu", 0)));
+            .plus(hold("web", ResourceList.of("cpu", 500)))
+            .plus(hold("best-effort", ResourceList.empty()))
+            .plus(hold("zero", ResourceList.of("cpu", 0)));
 
     final InFlight zerosLeft = both.minus(new PodRef("ns", "web"));
     assertThat(zerosLeft.at("team")).isEqualTo(ResourceList.empty());
 
     final InFlight renewed =
         zerosLeft
-            .plus(reservation("best-effort", ResourceList.empty()))
-            .plus(reservation("zero", ResourceList.of("cpu", 0)));
+            .plus(hold("best-effort", ResourceList.empty()))
+            .plus(hold("zero", ResourceList.of("cpu", 0)));
     final InFlight none =
         renewed.minus(new PodRef("ns", "best-effort")).minus(new PodRef("ns", "zero"));
 
@@ -41,11 +40,11 @@ class InFlightTest {
   }
 
   @Test
-  void aGroupHoldsTheSumOfItsReservations() {
+  void theHoldsAtAGroupAreSummed() {
     final InFlight held =
         InFlight.empty()
-            .plus(reservation("a", ResourceList.of("cpu", 500)))
-            .plus(reservation("b", ResourceList.of("cpu", 250, "memory", 1L << 30)));
+            .plus(hold("a", ResourceList.of("cpu", 500)))
+            .plus(hold("b", ResourceList.of("cpu", 250, "memory", 1L << 30)));
 
     assertThat(held.at("parent")).isEqualTo(ResourceList.of("cpu", 750, "memory", 1L << 30));
     assertThat(held.minus(new PodRef("ns", "a")).at("team"))

@@ -158,7 +158,7 @@ class NewPodAdmissionTest {
   void inFlightAdmissionsAreCountedInTheWhatIfAndAgainstIt() {
     final Cluster cluster = Cluster.of(AdmissionTrees.teamLendingToOther());
     final AdmissionDecision first = cluster.newPod("team", 20);
-    final InFlight held = InFlight.empty().plus(first.reservation().orElseThrow());
+    final InFlight held = InFlight.empty().plus(first.hold().orElseThrow());
     final AdmissionRequest second =
         new AdmissionRequest(new PodRef("ns", "second"), "team", cpu(11), true, Optional.empty());
 

@@ -45,7 +45,7 @@ class WhatIfAheadTest {
                   ? InFlight.empty()
                   : InFlight.empty()
                       .plus(
-                          new InFlight.Reservation(
+                          new InFlight.Hold(
                               new PodRef("ns", "held"), List.of(room.group()), now, false));
           final AdmissionDecision fresh =
               AdmissionCheck.check(request, state.whatIfInputs(), inFlight, pod, options);

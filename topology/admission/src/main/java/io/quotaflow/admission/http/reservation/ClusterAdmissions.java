@@ -113,8 +113,8 @@ public final class ClusterAdmissions {
       final InFlight inFlight = book.view(chain, excluded);
       final AdmissionDecision decision =
           AdmissionCheck.check(request, state, inFlight, pod, options, ahead);
-      if (occasion.hold && decision.reservation().isPresent()) {
-        book.add(decision.reservation().get(), now.plus(ttl));
+      if (occasion.hold && decision.hold().isPresent()) {
+        book.add(decision.hold().get(), now.plus(ttl));
       }
       return decision;
     } finally {
@@ -143,7 +143,7 @@ public final class ClusterAdmissions {
     final Map<String, Set<PodRef>> boundByGroup = new HashMap<>();
     final List<ReservationBook.Entry> used = new ArrayList<>();
     for (final ReservationBook.Entry entry : entries) {
-      final InFlight.Reservation reservation = entry.reservation;
+      final InFlight.Hold reservation = entry.reservation;
       final Set<PodRef> bound =
           boundByGroup.computeIfAbsent(reservation.groups().get(0), group -> bound(view, group));
       if (bound.contains(reservation.pod())) {

@@ -22,11 +22,11 @@ final class ReservationBook {
 
   /** One held reservation; identity matters (a renewed reservation is a new entry). */
   static final class Entry {
-    final InFlight.Reservation reservation;
+    final InFlight.Hold reservation;
     final Instant expiresAt;
     boolean seenUsed;
 
-    Entry(InFlight.Reservation reservation, Instant expiresAt) {
+    Entry(InFlight.Hold reservation, Instant expiresAt) {
       this.reservation = reservation;
       this.expiresAt = expiresAt;
     }
@@ -47,7 +47,7 @@ final class ReservationBook {
   private final Map<String, ResourceList> nonPreemptibleHeld = new HashMap<>();
 
   /** Holds {@code reservation} until {@code expiresAt}, replacing the pod's earlier one. */
-  void add(InFlight.Reservation reservation, Instant expiresAt) {
+  void add(InFlight.Hold reservation, Instant expiresAt) {
     release(reservation.pod());
     final Entry entry = new Entry(reservation, expiresAt);
     entries.put(reservation.pod(), entry);
@@ -116,9 +116,8 @@ final class ReservationBook {
    * being checked again must not count against itself).
    */
   InFlight view(Collection<String> chain, Optional<PodRef> excluded) {
-    final Optional<InFlight.Reservation> own =
-        excluded.map(entries::get).map(entry -> entry.reservation);
-    final List<InFlight.Reservation> held = new ArrayList<>(2 * chain.size());
+    final Optional<InFlight.Hold> own = excluded.map(entries::get).map(entry -> entry.reservation);
+    final List<InFlight.Hold> held = new ArrayList<>(2 * chain.size());
     for (final String group : chain) {
       ResourceList all = this.held.getOrDefault(group, ResourceList.empty());
       ResourceList nonPreemptible = nonPreemptibleHeld.getOrDefault(group, ResourceList.empty());
@@ -132,12 +131,11 @@ final class ReservationBook {
       final ResourceList preemptible = all.minus(nonPreemptible);
       if (!preemptible.isEmpty()) {
         held.add(
-            new InFlight.Reservation(
-                new PodRef("", "held/" + group), List.of(group), preemptible, false));
+            new InFlight.Hold(new PodRef("", "held/" + group), List.of(group), preemptible, false));
       }
       if (!nonPreemptible.isEmpty()) {
         held.add(
-            new InFlight.Reservation(
+            new InFlight.Hold(
                 new PodRef("", "held-non-preemptible/" + group),
                 List.of(group),
                 nonPreemptible,
@@ -153,7 +151,7 @@ final class ReservationBook {
   }
 
   private void apply(
-      InFlight.Reservation reservation, java.util.function.BinaryOperator<ResourceList> operation) {
+      InFlight.Hold reservation, java.util.function.BinaryOperator<ResourceList> operation) {
     for (final String group : reservation.groups()) {
       update(held, group, reservation.request(), operation);
       if (reservation.nonPreemptible()) {

@@ -25,7 +25,7 @@ class ReservationBookProperties {
   private static final List<String> CHAIN_A = List.of("team-a", "dept");
   private static final List<String> CHAIN_B = List.of("team-b", "dept");
 
-  private record Held(InFlight.Reservation reservation, Instant expiresAt) {}
+  private record Held(InFlight.Hold reservation, Instant expiresAt) {}
 
   @Property(tries = 200)
   void holdsWhatAPlainMapHolds(@ForAll long seed) {
@@ -39,7 +39,7 @@ class ReservationBookProperties {
       if (op < 6) {
         // Expiries a little out of order, as requests take their time before the book's lock.
         final Instant expiresAt = Instant.ofEpochMilli(clock + 50 + random.nextInt(10));
-        final InFlight.Reservation reservation = reservation(pod, random);
+        final InFlight.Hold reservation = reservation(pod, random);
         book.add(reservation, expiresAt);
         model.put(pod, new Held(reservation, expiresAt));
       } else if (op < 8) {
@@ -82,8 +82,8 @@ class ReservationBookProperties {
     assertThat(book.queued()).isZero();
   }
 
-  private static InFlight.Reservation reservation(PodRef pod, Random random) {
-    return new InFlight.Reservation(
+  private static InFlight.Hold reservation(PodRef pod, Random random) {
+    return new InFlight.Hold(
         pod,
         random.nextBoolean() ? CHAIN_A : CHAIN_B,
         ResourceList.of("cpu", 1 + random.nextInt(1000), "memory", random.nextInt(3) << 20),
@@ -93,7 +93,7 @@ class ReservationBookProperties {
   private static ResourceList sum(Map<PodRef, Held> model, String group, boolean nonPreemptible) {
     ResourceList sum = ResourceList.empty();
     for (final Held held : model.values()) {
-      final InFlight.Reservation reservation = held.reservation();
+      final InFlight.Hold reservation = held.reservation();
       if (reservation.groups().contains(group)
           && (!nonPreemptible || reservation.nonPreemptible())) {
         sum = sum.plus(reservation.request());
