@@ -124,8 +124,7 @@ public final class AdmissionLoad {
       System.out.printf(
           "target throughput >= 70%% of no-op: %.0f / %.0f req/s = %.0f%%, %s%n",
           podsMax.perSecond(), noopMax.perSecond(), ratio * 100, ratio >= 0.7 ? "MET" : "MISSED");
-      System.out.printf(
-          "reservations held at the end: %d%n", server.reservations().of(CLUSTER).held());
+      System.out.printf("in-flight holds at the end: %d%n", server.holds().of(CLUSTER).held());
     }
   }
 

@@ -2,7 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.admission.http.reservation.Reservations;
+import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.LastKnownState;
 import io.quotaflow.admission.http.tls.CertificateReloader;
@@ -53,7 +53,7 @@ public final class AdmissionServer implements AutoCloseable {
   private final PrometheusMeterRegistry registry;
   private final Clock clock;
   private final boolean noopEndpoint;
-  private final Reservations reservations;
+  private final InFlightHolds holds;
   private final LastKnownState lastKnown;
   private final StalenessMetrics stalenessMetrics;
   private final RecentActivity activity;
@@ -78,7 +78,7 @@ public final class AdmissionServer implements AutoCloseable {
             : builder.registry;
     this.clock = builder.clock;
     this.noopEndpoint = builder.noopEndpoint;
-    this.reservations = new Reservations(config.reservationTtl());
+    this.holds = new InFlightHolds(config.reservationTtl());
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
     this.activity = new RecentActivity(config.view().recentEvents());
@@ -127,11 +127,10 @@ public final class AdmissionServer implements AutoCloseable {
         trust = null;
       }
       forwarder = new Forwarder(trust, config.forwardTimeout());
-      final PodCheck podCheck = new PodCheck(config, options, reservations, clock, activity);
+      final PodCheck podCheck = new PodCheck(config, options, holds, clock, activity);
       final Optional<ViewApi> view =
           config.view().enabled()
-              ? Optional.of(
-                  new ViewApi(new ViewAssets(), feed, activity, reservations, options, clock))
+              ? Optional.of(new ViewApi(new ViewAssets(), feed, activity, holds, options, clock))
               : Optional.empty();
       final Dispatcher dispatcher =
           new Dispatcher(
@@ -187,7 +186,7 @@ public final class AdmissionServer implements AutoCloseable {
               });
       final long sweepMillis = config.sweepInterval().toMillis();
       sweeper.scheduleWithFixedDelay(
-          () -> reservations.sweep(reader, clock), sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+          () -> holds.sweep(reader, clock), sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
       sweeper.scheduleWithFixedDelay(
           this::refreshLastState,
           0,
@@ -226,9 +225,9 @@ public final class AdmissionServer implements AutoCloseable {
     return registry;
   }
 
-  /** The in-flight reservations, for tests and diagnostics. */
-  public Reservations reservations() {
-    return reservations;
+  /** The in-flight holds, for tests and diagnostics. */
+  public InFlightHolds holds() {
+    return holds;
   }
 
   /** The recent evictions and denials the web view shows. */
@@ -349,7 +348,7 @@ public final class AdmissionServer implements AutoCloseable {
       return this;
     }
 
-    /** The clock of reservations (their time to live) and of the last state's age. */
+    /** The clock of in-flight holds (their time to live) and of the last state's age. */
     public Builder clock(Clock value) {
       this.clock = Objects.requireNonNull(value, "clock");
       return this;

@@ -2,8 +2,8 @@ package io.quotaflow.admission.http;
 
 import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
-import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
-import io.quotaflow.admission.http.reservation.Reservations;
+import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.quota.QuotaPod;
@@ -13,8 +13,8 @@ import java.time.Clock;
 
 /**
  * The quota check of one pod that the pod webhook and the scheduler filter share: excluded
- * namespaces and the system group pass unchecked, any other pod is decided (and reserved) by the
- * cluster's admissions, and a pod that does not fit is only warned about in warn mode. Each
+ * namespaces and the system group pass unchecked, any other pod is decided (and held in flight) by
+ * the cluster's admissions, and a pod that does not fit is only warned about in warn mode. Each
  * endpoint turns the verdict into its own answer.
  */
 final class PodCheck {
@@ -49,7 +49,7 @@ final class PodCheck {
 
   private final PluginConfig config;
   private final QuotaOptions options;
-  private final Reservations reservations;
+  private final InFlightHolds holds;
   private final Clock clock;
   private final RecentActivity activity;
 
@@ -59,12 +59,12 @@ final class PodCheck {
   PodCheck(
       PluginConfig config,
       QuotaOptions options,
-      Reservations reservations,
+      InFlightHolds holds,
       Clock clock,
       RecentActivity activity) {
     this.config = config;
     this.options = options;
-    this.reservations = reservations;
+    this.holds = holds;
     this.clock = clock;
     this.activity = activity;
   }
@@ -84,7 +84,7 @@ final class PodCheck {
       return new Verdict(Outcome.SYSTEM, request.group(), "");
     }
     final AdmissionDecision decision =
-        reservations.of(cluster).decide(request, view, options, clock.instant(), occasion);
+        holds.of(cluster).decide(request, view, options, clock.instant(), occasion);
     if (decision.allowed()) {
       return new Verdict(Outcome.ALLOWED, request.group(), "");
     }

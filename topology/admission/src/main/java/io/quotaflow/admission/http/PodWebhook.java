@@ -2,7 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.kube.QuotaLabels;
@@ -226,7 +226,7 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
       meta.setName(request.name());
     }
     if (meta.getName() == null || meta.getName().isEmpty()) {
-      // The API server names a pod before validating admission; without a name the reservation
+      // The API server names a pod before validating admission; without a name the in-flight hold
       // would have no key the pod's later event could release.
       throw new BadRequestException("the pod has no name (neither metadata.name nor request.name)");
     }

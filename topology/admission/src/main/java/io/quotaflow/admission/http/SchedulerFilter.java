@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.kube.PodAdapter;
@@ -28,9 +28,9 @@ import java.util.Optional;
  * <p>Quota does not depend on the node, so a pod passes every candidate node or fails every one
  * with the same reason. A pod over its quota fails as unresolvable: preempting pods on a node would
  * not give its group room. The pod already exists: when the state lists it, it is counted in its
- * group's request and is not added again ({@link Occasion#SCHEDULE}). A pod that fits holds a
- * reservation (renewed on each filter) until it is seen as used, so two pods scheduled one after
- * the other cannot take the same room.
+ * group's request and is not added again ({@link Occasion#SCHEDULE}). A pod that fits has its
+ * request held in flight (renewed on each filter) until it is seen as used, so two pods scheduled
+ * one after the other cannot take the same room.
  *
  * <p>Node reservations (docs/semantics.md section 14) do depend on the node: a pod that fits its
  * quota passes every candidate except the nodes another group's reservation locks, which fail as

@@ -2,7 +2,7 @@ package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.admission.http.reservation.Reservations;
+import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterSnapshot;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.view.ActivityJson;
@@ -57,7 +57,7 @@ final class ViewApi {
   private final ViewAssets assets;
   private final ViewFeed feed;
   private final RecentActivity activity;
-  private final Reservations reservations;
+  private final InFlightHolds holds;
   private final QuotaOptions options;
   private final Clock clock;
   private final Semaphore whatIfs = new Semaphore(CONCURRENT_WHAT_IFS);
@@ -66,13 +66,13 @@ final class ViewApi {
       ViewAssets assets,
       ViewFeed feed,
       RecentActivity activity,
-      Reservations reservations,
+      InFlightHolds holds,
       QuotaOptions options,
       Clock clock) {
     this.assets = assets;
     this.feed = feed;
     this.activity = activity;
-    this.reservations = reservations;
+    this.holds = holds;
     this.options = options;
     this.clock = clock;
   }
@@ -194,19 +194,19 @@ final class ViewApi {
           .sorted(Comparator.comparing(PodAssignment::ref))
           .forEach(assignment -> pods.add(pod(live, assignment)));
       final ArrayNode held = body.putArray("reservations");
-      reservations
+      holds
           .find(cluster)
           .map(admissions -> admissions.heldAt(group))
           .orElse(List.of())
           .forEach(
-              reservation -> {
+              hold -> {
                 final ObjectNode r = held.addObject();
-                r.put("namespace", reservation.pod().namespace());
-                r.put("name", reservation.pod().name());
-                r.put("leaf", reservation.groups().get(0));
-                r.set("request", ViewJson.amounts(reservation.request()));
-                r.set("text", ViewJson.text(reservation.request()));
-                r.put("expiresAt", reservation.expiresAt().toEpochMilli());
+                r.put("namespace", hold.pod().namespace());
+                r.put("name", hold.pod().name());
+                r.put("leaf", hold.groups().get(0));
+                r.set("request", ViewJson.amounts(hold.request()));
+                r.set("text", ViewJson.text(hold.request()));
+                r.put("expiresAt", hold.expiresAt().toEpochMilli());
               });
       return Answer.json(200, body, "ok");
     }

@@ -73,7 +73,7 @@ class AdmissionEngineIT {
     assertThat(tooBig.get("status").get("message").asText())
         .contains("group team-a cpu: used 1000 + in-flight 0 + request 5001 > runtime 6000");
     assertThat(fits.get("allowed").asBoolean()).isTrue();
-    assertThat(instance.plugin().reservations().of("east").held()).isEqualTo(1);
+    assertThat(instance.plugin().holds().of("east").held()).isEqualTo(1);
 
     // The admitted pod is created and bound: once the engine counts it, its reservation goes.
     try (KafkaInputs inputs = inputs()) {
@@ -81,8 +81,7 @@ class AdmissionEngineIT {
     }
     await()
         .atMost(TIMEOUT)
-        .untilAsserted(
-            () -> assertThat(instance.plugin().reservations().of("east").held()).isZero());
+        .untilAsserted(() -> assertThat(instance.plugin().holds().of("east").held()).isZero());
     final JsonNode after =
         plugin.review("east", createPod("u3", Reviews.pod("alpha", "a-3").cpu("1m")));
     assertThat(after.get("allowed").asBoolean()).isFalse();
@@ -140,9 +139,8 @@ class AdmissionEngineIT {
 
     // Each cluster's reservations live on its owner alone, and each non-owner forwarded.
     for (final String cluster : List.of("east", "west")) {
-      final int onFirst = first.plugin().reservations().find(cluster).map(a -> a.held()).orElse(0);
-      final int onSecond =
-          second.plugin().reservations().find(cluster).map(a -> a.held()).orElse(0);
+      final int onFirst = first.plugin().holds().find(cluster).map(a -> a.held()).orElse(0);
+      final int onSecond = second.plugin().holds().find(cluster).map(a -> a.held()).orElse(0);
       assertThat(List.of(onFirst, onSecond)).as(cluster).containsExactlyInAnyOrder(0, 2);
     }
     final String metrics = first.client().get("/metrics") + second.client().get("/metrics");

@@ -47,7 +47,7 @@ class ConcurrentAdmissionsTest {
       }
 
       assertThat(admitted).isEqualTo(10);
-      assertThat(plugin.server().reservations().of("east").held()).isEqualTo(10);
+      assertThat(plugin.server().holds().of("east").held()).isEqualTo(10);
     } finally {
       pool.shutdownNow();
     }

@@ -44,8 +44,8 @@ class ForwardingTest {
     assertThat(first.get("uid").asText()).isEqualTo("u1");
     assertThat(first.get("allowed").asBoolean()).isTrue();
     assertThat(second.get("allowed").asBoolean()).isFalse();
-    assertThat(owner.server().reservations().of("east").holds(new PodRef("alpha", "a"))).isTrue();
-    assertThat(front.server().reservations().find("east")).isEmpty();
+    assertThat(owner.server().holds().of("east").holds(new PodRef("alpha", "a"))).isTrue();
+    assertThat(front.server().holds().find("east")).isEmpty();
   }
 
   @Test

@@ -96,8 +96,7 @@ class PodWebhookTest {
     assertThat(first.get("allowed").asBoolean()).isTrue();
     assertThat(second.get("allowed").asBoolean()).isFalse();
     assertThat(second.get("status").get("message").asText()).contains("in-flight " + half);
-    assertThat(plugin().server().reservations().of("east").holds(new PodRef("alpha", "first")))
-        .isTrue();
+    assertThat(plugin().server().holds().of("east").holds(new PodRef("alpha", "first"))).isTrue();
   }
 
   @Test

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http.reservation;
+package io.quotaflow.admission.http.inflight;
 
 import io.quotaflow.admission.InFlight;
 import io.quotaflow.quota.PodRef;
@@ -14,20 +14,20 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 
 /**
- * The in-flight reservations of one cluster (SPEC 10), kept with running sums per group so that
- * adding, releasing and reading cost a few map operations whatever the number of reservations. Not
- * thread-safe: {@link ClusterAdmissions} guards it.
+ * The in-flight holds of one cluster (SPEC 10), kept with running sums per group so that adding,
+ * releasing and reading cost a few map operations whatever the number of holds. Not thread-safe:
+ * {@link ClusterAdmissions} guards it.
  */
-final class ReservationBook {
+final class HoldBook {
 
-  /** One held reservation; identity matters (a renewed reservation is a new entry). */
+  /** One hold; identity matters (a renewed hold is a new entry). */
   static final class Entry {
-    final InFlight.Hold reservation;
+    final InFlight.Hold hold;
     final Instant expiresAt;
     boolean seenUsed;
 
-    Entry(InFlight.Hold reservation, Instant expiresAt) {
-      this.reservation = reservation;
+    Entry(InFlight.Hold hold, Instant expiresAt) {
+      this.hold = hold;
       this.expiresAt = expiresAt;
     }
   }
@@ -46,13 +46,13 @@ final class ReservationBook {
   private final Map<String, ResourceList> held = new HashMap<>();
   private final Map<String, ResourceList> nonPreemptibleHeld = new HashMap<>();
 
-  /** Holds {@code reservation} until {@code expiresAt}, replacing the pod's earlier one. */
-  void add(InFlight.Hold reservation, Instant expiresAt) {
-    release(reservation.pod());
-    final Entry entry = new Entry(reservation, expiresAt);
-    entries.put(reservation.pod(), entry);
+  /** Keeps {@code hold} until {@code expiresAt}, replacing the pod's earlier one. */
+  void add(InFlight.Hold hold, Instant expiresAt) {
+    release(hold.pod());
+    final Entry entry = new Entry(hold, expiresAt);
+    entries.put(hold.pod(), entry);
     byExpiry.add(entry);
-    apply(reservation, ResourceList::plus);
+    apply(hold, ResourceList::plus);
     if (byExpiry.size() > 2 * entries.size() + SLACK) {
       // Half the queue is replaced or released entries, which expire() would skip anyway.
       byExpiry.clear();
@@ -65,28 +65,28 @@ final class ReservationBook {
     return byExpiry.size();
   }
 
-  /** Releases the reservation of {@code pod}, if any. */
+  /** Releases the hold of {@code pod}, if any. */
   void release(PodRef pod) {
     final Entry old = entries.remove(pod);
     if (old != null) {
-      apply(old.reservation, ResourceList::minus);
+      apply(old.hold, ResourceList::minus);
     }
   }
 
-  /** Releases {@code entry} if it is still the pod's current reservation. */
+  /** Releases {@code entry} if it is still the pod's current hold. */
   void release(Entry entry) {
-    if (entries.get(entry.reservation.pod()) == entry) {
-      release(entry.reservation.pod());
+    if (entries.get(entry.hold.pod()) == entry) {
+      release(entry.hold.pod());
     }
   }
 
-  /** Releases every reservation that expires at or before {@code now}; returns how many. */
+  /** Releases every hold that expires at or before {@code now}; returns how many. */
   int expire(Instant now) {
     int expired = 0;
     while (!byExpiry.isEmpty() && !byExpiry.peek().expiresAt.isAfter(now)) {
       final Entry entry = byExpiry.poll();
-      if (entries.get(entry.reservation.pod()) == entry) {
-        release(entry.reservation.pod());
+      if (entries.get(entry.hold.pod()) == entry) {
+        release(entry.hold.pod());
         expired++;
       }
     }
@@ -112,11 +112,11 @@ final class ReservationBook {
 
   /**
    * What the core's admission check needs to see of the book for a pod whose group chain is {@code
-   * chain}: the sums held at each of those groups, less the reservation of {@code excluded} (a pod
-   * being checked again must not count against itself).
+   * chain}: the sums held at each of those groups, less the hold of {@code excluded} (a pod being
+   * checked again must not count against itself).
    */
   InFlight view(Collection<String> chain, Optional<PodRef> excluded) {
-    final Optional<InFlight.Hold> own = excluded.map(entries::get).map(entry -> entry.reservation);
+    final Optional<InFlight.Hold> own = excluded.map(entries::get).map(entry -> entry.hold);
     final List<InFlight.Hold> held = new ArrayList<>(2 * chain.size());
     for (final String group : chain) {
       ResourceList all = this.held.getOrDefault(group, ResourceList.empty());
@@ -127,7 +127,7 @@ final class ReservationBook {
           nonPreemptible = nonPreemptible.minus(own.get().request());
         }
       }
-      // InFlight sums reservations; one synthetic reservation per group and kind carries the sum.
+      // InFlight sums holds; one synthetic hold per group and kind carries the sum.
       final ResourceList preemptible = all.minus(nonPreemptible);
       if (!preemptible.isEmpty()) {
         held.add(
@@ -145,17 +145,17 @@ final class ReservationBook {
     return InFlight.of(held);
   }
 
-  /** What all reservations hold at {@code group}. */
+  /** What all holds keep at {@code group}. */
   ResourceList heldAt(String group) {
     return held.getOrDefault(group, ResourceList.empty());
   }
 
   private void apply(
-      InFlight.Hold reservation, java.util.function.BinaryOperator<ResourceList> operation) {
-    for (final String group : reservation.groups()) {
-      update(held, group, reservation.request(), operation);
-      if (reservation.nonPreemptible()) {
-        update(nonPreemptibleHeld, group, reservation.request(), operation);
+      InFlight.Hold hold, java.util.function.BinaryOperator<ResourceList> operation) {
+    for (final String group : hold.groups()) {
+      update(held, group, hold.request(), operation);
+      if (hold.nonPreemptible()) {
+        update(nonPreemptibleHeld, group, hold.request(), operation);
       }
     }
   }

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http.reservation;
+package io.quotaflow.admission.http.inflight;
 
 import io.quotaflow.admission.AdmissionCheck;
 import io.quotaflow.admission.AdmissionDecision;
@@ -27,19 +27,19 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The admission decisions of one cluster, made one at a time against its reservations, so that
- * concurrent requests cannot both take the same room (SPEC 10). A granted admission is held until
- * the pod is seen as used in the cluster's state (bound to a node) or its time to live passes.
- * Thread-safe.
+ * The admission decisions of one cluster, made one at a time against its in-flight holds, so that
+ * concurrent requests cannot both take the same room (SPEC 10). A granted admission is held in
+ * flight until the pod is seen as used in the cluster's state (bound to a node) or its time to live
+ * passes. Thread-safe.
  */
 public final class ClusterAdmissions {
 
   private final String cluster;
   private final Duration ttl;
   private final ReentrantLock lock = new ReentrantLock();
-  private final ReservationBook book = new ReservationBook();
+  private final HoldBook book = new HoldBook();
 
-  /** The admissions of {@code cluster}, each reservation held at most {@code ttl}. */
+  /** The admissions of {@code cluster}, each held in flight at most {@code ttl}. */
   public ClusterAdmissions(String cluster, Duration ttl) {
     this.cluster = cluster;
     this.ttl = ttl;
@@ -53,15 +53,16 @@ public final class ClusterAdmissions {
   public enum Occasion {
     /**
      * The pod webhook at pod creation: the pod is counted nowhere yet, so it is checked against the
-     * runtimes its group and ancestors would have with it (a what-if); an admitted pod is reserved.
+     * runtimes its group and ancestors would have with it (a what-if); an admitted pod's request is
+     * held in flight.
      */
     CREATE(true, false),
-    /** The same check for a dry run: nothing is reserved. */
+    /** The same check for a dry run: nothing is held. */
     DRY_RUN(false, false),
     /**
-     * The scheduler filter: the pod may have been admitted before, so its own reservation does not
-     * count against it, and is renewed when it still fits; the pod is added to its group's request
-     * only when the state does not list it yet.
+     * The scheduler filter: the pod may have been admitted before, so its own hold does not count
+     * against it, and is renewed when it still fits; the pod is added to its group's request only
+     * when the state does not list it yet.
      */
     SCHEDULE(true, true);
 
@@ -75,8 +76,8 @@ public final class ClusterAdmissions {
   }
 
   /**
-   * Decides {@code request} against {@code view} and the reservations; when allowed and the
-   * occasion holds, reserves the pod's request until {@code now + ttl}.
+   * Decides {@code request} against {@code view} and the in-flight holds; when allowed and the
+   * occasion holds, holds the pod's request in flight until {@code now + ttl}.
    *
    * @param options the options the state was computed with (min scaling)
    */
@@ -123,15 +124,15 @@ public final class ClusterAdmissions {
   }
 
   /**
-   * Compares the reservations with the cluster's state: a reservation whose pod has been seen as
-   * used (bound, so counted in its groups' used) in two sweeps in a row is released, because the
-   * store of pods and the store of group totals are updated one after the other; expired ones are
+   * Compares the in-flight holds with the cluster's state: a hold whose pod has been seen as used
+   * (bound, so counted in its groups' used) in two sweeps in a row is released, because the store
+   * of pods and the store of group totals are updated one after the other; expired ones are
    * released too.
    *
-   * @return how many reservations are still held
+   * @return how many holds are still kept
    */
   public int sweep(ClusterView view, Instant now) {
-    final List<ReservationBook.Entry> entries;
+    final List<HoldBook.Entry> entries;
     lock.lock();
     try {
       book.expire(now);
@@ -139,20 +140,20 @@ public final class ClusterAdmissions {
     } finally {
       lock.unlock();
     }
-    // One read of each group's pods per sweep, however many reservations the group has.
+    // One read of each group's pods per sweep, however many holds the group has.
     final Map<String, Set<PodRef>> boundByGroup = new HashMap<>();
-    final List<ReservationBook.Entry> used = new ArrayList<>();
-    for (final ReservationBook.Entry entry : entries) {
-      final InFlight.Hold reservation = entry.reservation;
+    final List<HoldBook.Entry> used = new ArrayList<>();
+    for (final HoldBook.Entry entry : entries) {
+      final InFlight.Hold hold = entry.hold;
       final Set<PodRef> bound =
-          boundByGroup.computeIfAbsent(reservation.groups().get(0), group -> bound(view, group));
-      if (bound.contains(reservation.pod())) {
+          boundByGroup.computeIfAbsent(hold.groups().get(0), group -> bound(view, group));
+      if (bound.contains(hold.pod())) {
         used.add(entry);
       }
     }
     lock.lock();
     try {
-      for (final ReservationBook.Entry entry : used) {
+      for (final HoldBook.Entry entry : used) {
         if (entry.seenUsed) {
           book.release(entry);
         } else {
@@ -165,7 +166,7 @@ public final class ClusterAdmissions {
     }
   }
 
-  /** Releases the reservation of {@code pod}, if any. */
+  /** Releases the hold of {@code pod}, if any. */
   public void release(PodRef pod) {
     underLock(
         () -> {
@@ -175,7 +176,7 @@ public final class ClusterAdmissions {
   }
 
   /**
-   * One reservation as the web view shows it.
+   * One in-flight hold as the web view shows it.
    *
    * @param pod the admitted pod
    * @param groups its group, then each ancestor the request is held at
@@ -184,29 +185,29 @@ public final class ClusterAdmissions {
    */
   public record Held(PodRef pod, List<String> groups, ResourceList request, Instant expiresAt) {}
 
-  /** The reservations held at {@code group} (its own pods' and its descendants'), by pod. */
+  /** The holds kept at {@code group} (its own pods' and its descendants'), by pod. */
   public List<Held> heldAt(String group) {
     return underLock(
         () ->
             book.entries().stream()
-                .filter(entry -> entry.reservation.groups().contains(group))
+                .filter(entry -> entry.hold.groups().contains(group))
                 .map(
                     entry ->
                         new Held(
-                            entry.reservation.pod(),
-                            entry.reservation.groups(),
-                            entry.reservation.request(),
+                            entry.hold.pod(),
+                            entry.hold.groups(),
+                            entry.hold.request(),
                             entry.expiresAt))
                 .sorted(java.util.Comparator.comparing(Held::pod))
                 .toList());
   }
 
-  /** How many reservations are held. */
+  /** How many holds are kept. */
   public int held() {
     return underLock(book::size);
   }
 
-  /** Whether {@code pod} holds a reservation. */
+  /** Whether {@code pod}'s request is held in flight. */
   public boolean holds(PodRef pod) {
     return underLock(() -> book.entry(pod).isPresent());
   }

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http.reservation;
+package io.quotaflow.admission.http.inflight;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,21 +16,21 @@ import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
 
 /**
- * The book against a plain model (a map of pod to reservation and expiry): whatever the order of
- * renewals, releases and expiries, it holds the same reservations and sums, and its expiry queue
- * does not keep the replaced entries of renewed pods.
+ * The book against a plain model (a map of pod to hold and expiry): whatever the order of renewals,
+ * releases and expiries, it keeps the same holds and sums, and its expiry queue does not keep the
+ * replaced entries of renewed pods.
  */
-class ReservationBookProperties {
+class HoldBookProperties {
 
   private static final List<String> CHAIN_A = List.of("team-a", "dept");
   private static final List<String> CHAIN_B = List.of("team-b", "dept");
 
-  private record Held(InFlight.Hold reservation, Instant expiresAt) {}
+  private record Held(InFlight.Hold hold, Instant expiresAt) {}
 
   @Property(tries = 200)
   void holdsWhatAPlainMapHolds(@ForAll long seed) {
     final Random random = new Random(seed);
-    final ReservationBook book = new ReservationBook();
+    final HoldBook book = new HoldBook();
     final Map<PodRef, Held> model = new HashMap<>();
     long clock = 0;
     for (int step = 0; step < 400; step++) {
@@ -39,9 +39,9 @@ class ReservationBookProperties {
       if (op < 6) {
         // Expiries a little out of order, as requests take their time before the book's lock.
         final Instant expiresAt = Instant.ofEpochMilli(clock + 50 + random.nextInt(10));
-        final InFlight.Hold reservation = reservation(pod, random);
-        book.add(reservation, expiresAt);
-        model.put(pod, new Held(reservation, expiresAt));
+        final InFlight.Hold hold = hold(pod, random);
+        book.add(hold, expiresAt);
+        model.put(pod, new Held(hold, expiresAt));
       } else if (op < 8) {
         book.release(pod);
         model.remove(pod);
@@ -56,7 +56,7 @@ class ReservationBookProperties {
       assertThat(book.size()).isEqualTo(model.size());
       for (final PodRef ref : model.keySet()) {
         assertThat(book.entry(ref)).isPresent();
-        assertThat(book.entry(ref).get().reservation).isEqualTo(model.get(ref).reservation());
+        assertThat(book.entry(ref).get().hold).isEqualTo(model.get(ref).hold());
         assertThat(book.entry(ref).get().expiresAt).isEqualTo(model.get(ref).expiresAt());
       }
       for (final String group : List.of("team-a", "team-b", "dept")) {
@@ -69,11 +69,11 @@ class ReservationBookProperties {
 
   @Test
   void renewingTheSamePodsDoesNotGrowTheExpiryQueue() {
-    final ReservationBook book = new ReservationBook();
+    final HoldBook book = new HoldBook();
     final Random random = new Random(1);
     for (int i = 0; i < 100_000; i++) {
       final PodRef pod = new PodRef("ns", "p" + i % 500);
-      book.add(reservation(pod, random), Instant.ofEpochMilli(30_000 + i));
+      book.add(hold(pod, random), Instant.ofEpochMilli(30_000 + i));
     }
 
     assertThat(book.size()).isEqualTo(500);
@@ -82,7 +82,7 @@ class ReservationBookProperties {
     assertThat(book.queued()).isZero();
   }
 
-  private static InFlight.Hold reservation(PodRef pod, Random random) {
+  private static InFlight.Hold hold(PodRef pod, Random random) {
     return new InFlight.Hold(
         pod,
         random.nextBoolean() ? CHAIN_A : CHAIN_B,
@@ -93,10 +93,9 @@ class ReservationBookProperties {
   private static ResourceList sum(Map<PodRef, Held> model, String group, boolean nonPreemptible) {
     ResourceList sum = ResourceList.empty();
     for (final Held held : model.values()) {
-      final InFlight.Hold reservation = held.reservation();
-      if (reservation.groups().contains(group)
-          && (!nonPreemptible || reservation.nonPreemptible())) {
-        sum = sum.plus(reservation.request());
+      final InFlight.Hold hold = held.hold();
+      if (hold.groups().contains(group) && (!nonPreemptible || hold.nonPreemptible())) {
+        sum = sum.plus(hold.request());
       }
     }
     return sum;

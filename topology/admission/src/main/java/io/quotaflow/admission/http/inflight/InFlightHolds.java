@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http.reservation;
+package io.quotaflow.admission.http.inflight;
 
 import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.ClusterView;
@@ -13,18 +13,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The reservations of every cluster this instance decides for. A cluster whose state moves to
- * another instance loses its reservations here: they live where the cluster's state lives.
+ * The in-flight holds of every cluster this instance decides for. A cluster whose state moves to
+ * another instance loses its holds here: they live where the cluster's state lives.
  */
-public final class Reservations {
+public final class InFlightHolds {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Reservations.class);
+  private static final Logger LOG = LoggerFactory.getLogger(InFlightHolds.class);
 
   private final Duration ttl;
   private final Map<String, ClusterAdmissions> clusters = new ConcurrentHashMap<>();
 
-  /** Reservations held at most {@code ttl}. */
-  public Reservations(Duration ttl) {
+  /** Holds kept at most {@code ttl}. */
+  public InFlightHolds(Duration ttl) {
     this.ttl = ttl;
   }
 
@@ -40,8 +40,8 @@ public final class Reservations {
 
   /**
    * Sweeps every cluster against {@code reader}'s state; never throws. A cluster whose state cannot
-   * be read now (a rebalance) keeps its reservations: the plugin may be answering from the
-   * cluster's last state, which does not know of them.
+   * be read now (a rebalance) keeps its holds: the plugin may be answering from the cluster's last
+   * state, which does not know of them.
    */
   public void sweep(ClusterStateReader reader, Clock clock) {
     for (final ClusterAdmissions admissions : clusters.values()) {
@@ -54,7 +54,9 @@ public final class Reservations {
         if (owner instanceof Ownership.Remote) {
           clusters.remove(cluster, admissions);
           LOG.info(
-              "cluster={} moved away; its {} reservations are dropped", cluster, admissions.held());
+              "cluster={} moved away; its {} in-flight holds are dropped",
+              cluster,
+              admissions.held());
           continue;
         }
         final Optional<ClusterView> view = reader.cluster(cluster);
@@ -66,7 +68,7 @@ public final class Reservations {
       } catch (StateUnavailableException e) {
         LOG.debug("cluster={} not readable for the sweep: {}", cluster, e.getMessage());
       } catch (RuntimeException e) {
-        LOG.warn("cluster={} reservation sweep failed", cluster, e);
+        LOG.warn("cluster={} in-flight hold sweep failed", cluster, e);
       }
     }
   }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
-import io.quotaflow.admission.http.reservation.ClusterAdmissions;
-import io.quotaflow.admission.http.reservation.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.http.inflight.ClusterAdmissions;
+import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
@@ -17,8 +17,8 @@ import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** When an admitted pod's reservation is released (SPEC 10). */
-class ReservationLifecycleTest {
+/** When an admitted pod's in-flight hold is released (SPEC 10). */
+class InFlightHoldLifecycleTest {
 
   private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
@@ -39,7 +39,7 @@ class ReservationLifecycleTest {
   }
 
   @Test
-  void aReservationExpiresAfterItsTimeToLive() {
+  void aHoldExpiresAfterItsTimeToLive() {
     final long room = TestClusters.room(state, "team-a");
     assertThat(admit("first", room, T0).allowed()).isTrue();
     assertThat(admit("second", 1, T0.plusSeconds(29)).allowed()).isFalse();
@@ -48,7 +48,7 @@ class ReservationLifecycleTest {
   }
 
   @Test
-  void aReservationIsReleasedOnceThePodIsSeenUsedInTwoSweeps() {
+  void aHoldIsReleasedOnceThePodIsSeenUsedInTwoSweeps() {
     final long room = TestClusters.room(state, "team-a");
     assertThat(admit("first", room, T0).allowed()).isTrue();
     assertThat(admissions.sweep(view(), T0.plusMillis(250))).isEqualTo(1);
@@ -65,7 +65,7 @@ class ReservationLifecycleTest {
   }
 
   @Test
-  void aPendingPodKeepsItsReservation() {
+  void aPendingPodKeepsItsHold() {
     final long room = TestClusters.room(state, "team-a");
     assertThat(admit("first", room, T0).allowed()).isTrue();
     state =
