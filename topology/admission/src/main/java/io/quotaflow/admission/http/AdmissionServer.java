@@ -78,7 +78,7 @@ public final class AdmissionServer implements AutoCloseable {
             : builder.registry;
     this.clock = builder.clock;
     this.noopEndpoint = builder.noopEndpoint;
-    this.holds = new InFlightHolds(config.reservationTtl());
+    this.holds = new InFlightHolds(config.holdTtl());
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
     this.activity = new RecentActivity(config.view().recentEvents());

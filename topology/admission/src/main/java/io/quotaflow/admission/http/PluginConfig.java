@@ -17,8 +17,8 @@ import java.util.Set;
  * @param mode enforce, warn or off
  * @param failurePolicy the answer when nothing can be checked
  * @param excludedNamespaces pods of these namespaces are always admitted
- * @param reservationTtl how long an admitted pod's reservation is held at most
- * @param sweepInterval how often reservations are compared with the store and expired
+ * @param holdTtl how long an admitted pod's request is held in flight at most
+ * @param sweepInterval how often in-flight holds are compared with the store and expired
  * @param forwardTimeout how long a request forwarded to the owning instance may take
  * @param staleness how old a last state may be answered from, and how often it is read
  * @param view the web view's settings
@@ -32,7 +32,7 @@ public record PluginConfig(
     AdmissionMode mode,
     FailurePolicy failurePolicy,
     Set<String> excludedNamespaces,
-    Duration reservationTtl,
+    Duration holdTtl,
     Duration sweepInterval,
     Duration forwardTimeout,
     Staleness staleness,
@@ -49,7 +49,7 @@ public record PluginConfig(
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(failurePolicy, "failurePolicy");
     excludedNamespaces = Set.copyOf(excludedNamespaces);
-    Objects.requireNonNull(reservationTtl, "reservationTtl");
+    Objects.requireNonNull(holdTtl, "holdTtl");
     Objects.requireNonNull(sweepInterval, "sweepInterval");
     Objects.requireNonNull(forwardTimeout, "forwardTimeout");
     Objects.requireNonNull(staleness, "staleness");
@@ -113,7 +113,7 @@ public record PluginConfig(
         value,
         failurePolicy,
         excludedNamespaces,
-        reservationTtl,
+        holdTtl,
         sweepInterval,
         forwardTimeout,
         staleness,
@@ -131,7 +131,7 @@ public record PluginConfig(
         mode,
         value,
         excludedNamespaces,
-        reservationTtl,
+        holdTtl,
         sweepInterval,
         forwardTimeout,
         staleness,
@@ -149,7 +149,7 @@ public record PluginConfig(
         mode,
         failurePolicy,
         excludedNamespaces,
-        reservationTtl,
+        holdTtl,
         sweepInterval,
         forwardTimeout,
         staleness,
@@ -167,7 +167,7 @@ public record PluginConfig(
         mode,
         failurePolicy,
         excludedNamespaces,
-        reservationTtl,
+        holdTtl,
         sweepInterval,
         forwardTimeout,
         value,
@@ -195,8 +195,8 @@ public record PluginConfig(
     }
   }
 
-  /** This configuration with another reservation TTL. */
-  public PluginConfig withReservationTtl(Duration value) {
+  /** This configuration with another in-flight hold TTL. */
+  public PluginConfig withHoldTtl(Duration value) {
     return new PluginConfig(
         bindAddress,
         port,
@@ -239,7 +239,7 @@ public record PluginConfig(
         mode,
         failurePolicy,
         excludedNamespaces,
-        reservationTtl,
+        holdTtl,
         sweepInterval,
         forwardTimeout,
         staleness,

@@ -14,7 +14,8 @@ import java.util.Set;
 /**
  * The catalogue of the admission plugin's settings (key, type, default, meaning). The keys share
  * the engine's configuration sources: a properties file, {@code QUOTAFLOW_ADMISSION_*} variables
- * and command-line options.
+ * and command-line options. A renamed setting keeps its former key as a deprecated alias (e.g.
+ * {@code admission.reservation.ttl} for {@code admission.inflight.ttl}).
  */
 public final class PluginSettings {
 
@@ -146,24 +147,26 @@ public final class PluginSettings {
               + " the quotas webhook refuses them anywhere else.",
           Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
 
-  /** Reservation lifetime. */
-  public static final Setting<Duration> RESERVATION_TTL =
+  /** In-flight hold lifetime; formerly admission.reservation.ttl. */
+  public static final Setting<Duration> INFLIGHT_TTL =
       new Setting<>(
-          "admission.reservation.ttl",
-          "duration",
-          "30s",
-          "How long an admitted pod's request is held against its groups at most, if the pod is not"
-              + " seen as used before.",
-          Parsers::duration);
+              "admission.inflight.ttl",
+              "duration",
+              "30s",
+              "How long an admitted pod's request is held in flight against its groups at most, if"
+                  + " the pod is not seen as used before.",
+              Parsers::duration)
+          .withDeprecatedAlias("admission.reservation.ttl");
 
-  /** Reservation sweep period. */
-  public static final Setting<Duration> SWEEP_INTERVAL =
+  /** In-flight hold sweep period; formerly admission.reservation.sweep.interval. */
+  public static final Setting<Duration> INFLIGHT_SWEEP_INTERVAL =
       new Setting<>(
-          "admission.reservation.sweep.interval",
-          "duration",
-          "250ms",
-          "How often reservations are compared with the stores and expired.",
-          Parsers::duration);
+              "admission.inflight.sweep.interval",
+              "duration",
+              "250ms",
+              "How often in-flight holds are compared with the stores and expired.",
+              Parsers::duration)
+          .withDeprecatedAlias("admission.reservation.sweep.interval");
 
   /** Forwarding timeout. */
   public static final Setting<Duration> FORWARD_TIMEOUT =
@@ -183,8 +186,8 @@ public final class PluginSettings {
           "30s",
           "While the engine's stores cannot be read (a rebalance, a task migrating or restoring),"
               + " answer from the last state read, stating its age, as long as it is at most this"
-              + " old; older, the failure policy answers. At most admission.reservation.ttl, so that"
-              + " every admission the last state cannot know of is still held as a reservation.",
+              + " old; older, the failure policy answers. At most admission.inflight.ttl, so that"
+              + " every admission the last state cannot know of is still held in flight.",
           Parsers::duration);
 
   /** How often the last state is read again. */
@@ -243,8 +246,8 @@ public final class PluginSettings {
           EXCLUDED_NAMESPACES,
           QUOTA_ADMINS,
           QUOTA_SPECIAL_NAMESPACES,
-          RESERVATION_TTL,
-          SWEEP_INTERVAL,
+          INFLIGHT_TTL,
+          INFLIGHT_SWEEP_INTERVAL,
           FORWARD_TIMEOUT,
           MAX_STALENESS,
           STATE_REFRESH_INTERVAL,
@@ -260,7 +263,7 @@ public final class PluginSettings {
    *
    * @throws IllegalArgumentException naming the setting when a value does not parse, when TLS is
    *     neither configured nor explicitly turned off, or when {@code admission.max.staleness}
-   *     exceeds {@code admission.reservation.ttl} or is not longer than {@code
+   *     exceeds {@code admission.inflight.ttl} or is not longer than {@code
    *     admission.state.refresh.interval}
    */
   public static PluginConfig config(Map<String, String> values) {
@@ -289,8 +292,8 @@ public final class PluginSettings {
         config.get(MODE),
         config.get(FAILURE_POLICY),
         config.get(EXCLUDED_NAMESPACES),
-        config.get(RESERVATION_TTL),
-        config.get(SWEEP_INTERVAL),
+        config.get(INFLIGHT_TTL),
+        config.get(INFLIGHT_SWEEP_INTERVAL),
         config.get(FORWARD_TIMEOUT),
         staleness(config),
         new PluginConfig.View(
@@ -309,17 +312,17 @@ public final class PluginSettings {
   private static PluginConfig.Staleness staleness(LoadedConfig config) {
     final Duration max = config.get(MAX_STALENESS);
     final Duration refresh = config.get(STATE_REFRESH_INTERVAL);
-    final Duration ttl = config.get(RESERVATION_TTL);
+    final Duration ttl = config.get(INFLIGHT_TTL);
     if (max.compareTo(ttl) > 0) {
       throw new IllegalArgumentException(
           MAX_STALENESS.key()
               + " ("
               + max
               + ") must not exceed "
-              + RESERVATION_TTL.key()
+              + INFLIGHT_TTL.key()
               + " ("
               + ttl
-              + "): an answer from an older state could forget admissions whose reservations"
+              + "): an answer from an older state could forget admissions whose in-flight holds"
               + " expired");
     }
     if (refresh.compareTo(max) >= 0) {

@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The settings table of docs/admission.md lists every setting with its real default. */
+/**
+ * The settings table of docs/admission.md lists every setting with its real default, and a renamed
+ * setting's former keys as deprecated aliases on its row.
+ */
 class PluginDocsTest {
   private static final Path DOC =
       Path.of(System.getProperty("basedir", "."), "..", "..", "docs", "admission.md");
@@ -24,5 +28,26 @@ class PluginDocsTest {
                         setting.defaultValue().isEmpty()
                             ? "| `" + setting.key() + "` | "
                             : "| `" + setting.key() + "` | `" + setting.defaultValue() + "` |"));
+  }
+
+  @Test
+  void everyDeprecatedAliasIsNamedOnItsSettingsRow() throws IOException {
+    final List<String> rows = Files.readAllLines(DOC);
+
+    assertThat(PluginSettings.ALL.stream().filter(s -> !s.deprecatedAliases().isEmpty()))
+        .isNotEmpty()
+        .allSatisfy(
+            setting ->
+                assertThat(rows)
+                    .filteredOn(row -> row.startsWith("| `" + setting.key() + "` |"))
+                    .singleElement()
+                    .satisfies(
+                        row ->
+                            setting
+                                .deprecatedAliases()
+                                .forEach(
+                                    alias ->
+                                        assertThat(row)
+                                            .contains("deprecated alias `" + alias + "`"))));
   }
 }
