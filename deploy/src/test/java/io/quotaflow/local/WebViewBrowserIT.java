@@ -46,10 +46,11 @@ import picocli.CommandLine;
  * The web view in a real browser (Debian's headless Chromium, driven by Selenium through Debian's
  * chromedriver) against {@code quotaflow local} running in this JVM: every group of the example
  * organisation shows the runtime the query API states; a what-if edit shows the runtimes {@code
- * simulate} computes for the edited manifests; the gpu-borrowing scenario's eviction appears
- * without a reload; and the tree of a 10,000-group cluster is painted, timed by the page's own
- * performance mark. Screenshots go to {@code target/web-view/}. Skipped, saying which packages to
- * install, where Chromium or chromedriver is missing.
+ * simulate} computes for the edited manifests; a group's detail lists its in-flight holds (the
+ * detail's {@code holds}); the gpu-borrowing scenario's eviction appears without a reload; and the
+ * tree of a 10,000-group cluster is painted, timed by the page's own performance mark. Screenshots
+ * go to {@code target/web-view/}. Skipped, saying which packages to install, where Chromium or
+ * chromedriver is missing.
  */
 class WebViewBrowserIT {
 
@@ -170,6 +171,13 @@ class WebViewBrowserIT {
       assertThat(expected).as("the edit changes runtimes").isNotEmpty();
       assertThat(shown).isEqualTo(expected);
       shoot("what-if");
+
+      // A group's detail (selecting it also names it in the what-if form, so it comes last): its
+      // pods, then the admissions held in flight at it (the detail's field "holds").
+      select("research");
+      shown(() -> detail().contains("In-flight holds ("));
+      assertThat(detail()).contains("Group research").doesNotContain("cannot read group");
+      shoot("detail");
     } finally {
       run.close();
     }
@@ -295,6 +303,22 @@ class WebViewBrowserIT {
     shownWithin()
         .ignoreExceptions()
         .until(() -> "true".equals(toggle(name).getDomAttribute("aria-expanded")));
+  }
+
+  /** Selects group {@code name}, as a click on its name; a redrawn row is clicked again. */
+  private static void select(String name) {
+    shownWithin()
+        .ignoreExceptions()
+        .until(
+            () -> {
+              group(name).findElement(By.cssSelector(":scope > div.row > button.name")).click();
+              return true;
+            });
+  }
+
+  /** What the detail pane shows: its title and body. */
+  private static String detail() {
+    return browser.findElement(By.id("detail")).getText();
   }
 
   private static WebElement toggle(String name) {

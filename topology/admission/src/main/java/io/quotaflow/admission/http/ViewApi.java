@@ -168,7 +168,9 @@ final class ViewApi {
     }
   }
 
-  /** {@code GET /api/v1/clusters/{cluster}/view/groups/{name}}: a group, its pods, reservations. */
+  /**
+   * {@code GET /api/v1/clusters/{cluster}/view/groups/{name}}: a group, its pods, in-flight holds.
+   */
   final class Detail extends QueryApi.Query {
     private final String group;
 
@@ -193,7 +195,7 @@ final class ViewApi {
       live.podsOf(group).stream()
           .sorted(Comparator.comparing(PodAssignment::ref))
           .forEach(assignment -> pods.add(pod(live, assignment)));
-      final ArrayNode held = body.putArray("reservations");
+      final ArrayNode held = body.putArray("holds");
       holds
           .find(cluster)
           .map(admissions -> admissions.heldAt(group))

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The web view's page and endpoints over a computed cluster: rows a parent at a time with the
- * table's units and the marks the page shows, a group's detail with pods and reservations, the
+ * table's units and the marks the page shows, a group's detail with pods and in-flight holds, the
  * recent denials, the security headers, and the setting that turns it all off.
  */
 class WebViewTest {
@@ -199,7 +199,7 @@ class WebViewTest {
   }
 
   @Test
-  void aGroupsDetailListsItsPodsWithClassPriorityNodeAndItsReservations() {
+  void aGroupsDetailListsItsPodsWithClassPriorityNodeAndItsInFlightHolds() {
     start(
         new SnapshotClusterState()
             .put(
@@ -221,9 +221,9 @@ class WebViewTest {
 
     final JsonNode idle = plugin.get("/api/v1/clusters/view/view/groups/idle").json();
     assertThat(idle.path("pods").get(0).path("class").asText()).isEqualTo("pending");
-    assertThat(idle.path("reservations").size()).isEqualTo(1);
-    assertThat(idle.path("reservations").get(0).path("name").asText()).isEqualTo("i-2");
-    assertThat(idle.path("reservations").get(0).path("text").path("cpu").asText()).isEqualTo("0.5");
+    assertThat(idle.path("holds").size()).isEqualTo(1);
+    assertThat(idle.path("holds").get(0).path("name").asText()).isEqualTo("i-2");
+    assertThat(idle.path("holds").get(0).path("text").path("cpu").asText()).isEqualTo("0.5");
   }
 
   @Test

@@ -321,8 +321,8 @@
       body.appendChild(table(['pod', 'class', 'priority', 'node', 'request'], detail.pods.map((p) => [
         p.namespace + '/' + p.name, p.class, p.priority === null ? '-' : String(p.priority),
         p.node || '-', text(p.request)])));
-      body.appendChild(el('h3', null, 'In-flight admissions (' + detail.reservations.length + ')'));
-      body.appendChild(table(['pod', 'held', 'expires in'], detail.reservations.map((r) => [
+      body.appendChild(el('h3', null, 'In-flight holds (' + detail.holds.length + ')'));
+      body.appendChild(table(['pod', 'held', 'expires in'], detail.holds.map((r) => [
         r.namespace + '/' + r.name, text(r.text), seconds(r.expiresAt - detail.now)])));
     } catch (e) {
       body.textContent = 'cannot read group ' + name + ': ' + e.message;
