@@ -75,7 +75,7 @@ class AdmissionEngineIT {
     assertThat(fits.get("allowed").asBoolean()).isTrue();
     assertThat(instance.plugin().holds().of("east").held()).isEqualTo(1);
 
-    // The admitted pod is created and bound: once the engine counts it, its reservation goes.
+    // The admitted pod is created and bound: once the engine counts it, its in-flight hold goes.
     try (KafkaInputs inputs = inputs()) {
       inputs.putPod("east", "alpha", "a-2", pod("alpha", "a-2", 5_000, true)).flush();
     }
@@ -137,7 +137,7 @@ class AdmissionEngineIT {
       }
     }
 
-    // Each cluster's reservations live on its owner alone, and each non-owner forwarded.
+    // Each cluster's in-flight holds live on its owner alone, and each non-owner forwarded.
     for (final String cluster : List.of("east", "west")) {
       final int onFirst = first.plugin().holds().find(cluster).map(a -> a.held()).orElse(0);
       final int onSecond = second.plugin().holds().find(cluster).map(a -> a.held()).orElse(0);

@@ -63,7 +63,7 @@ class LastStateAnswersTest {
   }
 
   @Test
-  void reservationsStillCountWhileAnsweringFromTheLastState() {
+  void inFlightHoldsStillCountWhileAnsweringFromTheLastState() {
     rebalance(Duration.ofMillis(100));
 
     final JsonNode first = review(createPod("u1", pod("alpha", "a").cpu(room + "m")));

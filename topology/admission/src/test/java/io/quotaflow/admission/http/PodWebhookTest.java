@@ -100,7 +100,7 @@ class PodWebhookTest {
   }
 
   @Test
-  void aDryRunIsCheckedButReservesNothing() {
+  void aDryRunIsCheckedButHoldsNothing() {
     final long room = TestClusters.room(state, "team-a");
 
     final JsonNode dry =
