@@ -40,6 +40,7 @@ import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.FailurePolicy;
 import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.admission.http.ServerLimits;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.connect.ConnectConfig;
@@ -91,6 +92,7 @@ class ManifestWiringTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final KubernetesSerialization KUBERNETES_JSON = new KubernetesSerialization();
   private static final String HTTPS_PORT_NAME = "https";
+  private static final String HEALTH_PORT_NAME = "health";
   private static final String METRICS_PORT_NAME = "metrics";
 
   private final List<HasMetadata> base = loadAll(BASE);
@@ -168,17 +170,22 @@ class ManifestWiringTest {
 
     final int metricsPort =
         EngineConfig.builder().setAll(engineProperties()).build().get(EngineSettings.METRICS_PORT);
+    final ServerLimits limits = PluginSettings.limits(engineProperties());
+    assertThat(limits.healthPort()).as("admission.health.port").isPresent();
     assertThat(container.getPorts())
         .extracting(ContainerPort::getName, ContainerPort::getContainerPort)
         .containsExactlyInAnyOrder(
-            tuple(HTTPS_PORT_NAME, plugin.port()), tuple(METRICS_PORT_NAME, metricsPort));
+            tuple(HTTPS_PORT_NAME, plugin.port()),
+            tuple(METRICS_PORT_NAME, metricsPort),
+            tuple(HEALTH_PORT_NAME, limits.healthPort().getAsInt()));
+    // The probes use the port that serves nothing but health, so a flood of 8443 cannot fail them.
     for (final Probe probe :
         List.of(
             container.getStartupProbe(),
             container.getLivenessProbe(),
             container.getReadinessProbe())) {
-      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo(HTTPS_PORT_NAME);
-      assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTPS");
+      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo(HEALTH_PORT_NAME);
+      assertThat(probe.getHttpGet().getScheme()).isNull();
     }
     assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");

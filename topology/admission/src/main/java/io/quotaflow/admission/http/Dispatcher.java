@@ -78,6 +78,17 @@ final class Dispatcher {
     this.view = view;
   }
 
+  /** Whether {@code parts} name a webhook or the scheduler filter (called by machines only). */
+  private static boolean isMachineDoor(String[] parts) {
+    return (parts[2].equals("admission") && (parts[3].equals("pods") || parts[3].equals("quotas")))
+        || (parts[2].equals("scheduler") && parts[3].equals("filter"));
+  }
+
+  /** Whether {@code path} is health, readiness or metrics: all the health port serves. */
+  static boolean isHealthPath(String path) {
+    return path.equals("/healthz") || path.equals("/readyz") || path.equals("/metrics");
+  }
+
   Routed dispatch(Call call) {
     final String[] parts = segments(call.path());
     if (view.isPresent()) {
@@ -101,6 +112,16 @@ final class Dispatcher {
     }
     if (parts.length == 4 && parts[0].equals("clusters") && valid(parts[1])) {
       final String cluster = parts[1];
+      if (!call.certified() && isMachineDoor(parts)) {
+        return new Routed(
+            "unauthenticated",
+            Answer.error(
+                401,
+                "this endpoint answers only callers with a client certificate signed by "
+                    + PluginSettings.TLS_CLIENT_CA_FILE.key()
+                    + " (the API server, the scheduler)",
+                "unauthenticated"));
+      }
       if (parts[2].equals("admission") && parts[3].equals("pods")) {
         return only("POST", call, pods.name(), c -> cluster(pods, cluster, c, true));
       }

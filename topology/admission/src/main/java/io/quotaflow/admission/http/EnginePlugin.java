@@ -62,6 +62,7 @@ public final class EnginePlugin {
         AdmissionServer.builder(plugin, state)
             .options(config.quotaOptions())
             .registry(registry)
+            .limits(PluginSettings.limits(config.kafka()))
             .revokeDelay(
                 config.get(EngineSettings.RECLAIM_ENABLED)
                     ? Optional.of(config.get(EngineSettings.REVOKE_DELAY))

@@ -2,6 +2,9 @@ package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterSnapshot;
 import io.quotaflow.admission.http.state.ClusterView;
@@ -30,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The endpoints of the web view (docs/admission.md, Web view): its static files, the rows of the
@@ -61,6 +65,9 @@ final class ViewApi {
   private final QuotaOptions options;
   private final Clock clock;
   private final Semaphore whatIfs = new Semaphore(CONCURRENT_WHAT_IFS);
+  private final ServerLimits limits;
+  private final Timer whatIfTime;
+  private final DistributionSummary whatIfPods;
 
   ViewApi(
       ViewAssets assets,
@@ -68,7 +75,18 @@ final class ViewApi {
       RecentActivity activity,
       Reservations reservations,
       QuotaOptions options,
-      Clock clock) {
+      Clock clock,
+      ServerLimits limits,
+      MeterRegistry registry) {
+    this.limits = limits;
+    this.whatIfTime =
+        Timer.builder("quotaflow.admission.whatif.time")
+            .description("Time to compute one what-if (the tree twice)")
+            .register(registry);
+    this.whatIfPods =
+        DistributionSummary.builder("quotaflow.admission.whatif.pods")
+            .description("Pods one what-if added")
+            .register(registry);
     this.assets = assets;
     this.feed = feed;
     this.activity = activity;
@@ -267,6 +285,10 @@ final class ViewApi {
         return QueryApi.unavailable(
             cluster, "a what-if needs the live inputs, and only a last state is readable here");
       }
+      final Optional<String> tooLarge = tooLarge(request);
+      if (tooLarge.isPresent()) {
+        return Answer.error(413, tooLarge.get(), "too-large");
+      }
       if (!whatIfs.tryAcquire()) {
         return Answer.error(
                 503,
@@ -274,6 +296,7 @@ final class ViewApi {
                 "busy")
             .withHeader("Retry-After", "1");
       }
+      final long started = System.nanoTime();
       try {
         final WhatIf.Result result =
             WhatIf.compute(
@@ -282,6 +305,7 @@ final class ViewApi {
                 view.groups(),
                 options,
                 request);
+        whatIfPods.record(addedPods(request));
         final ObjectNode body = Json.object();
         body.put("cluster", cluster);
         body.put("groups", result.groups());
@@ -297,8 +321,47 @@ final class ViewApi {
       } catch (WhatIfException e) {
         return Answer.error(400, e.getMessage(), "bad-request");
       } finally {
+        whatIfTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         whatIfs.release();
       }
+    }
+
+    /** Why {@code request} is larger than a what-if may be (issue 25), or empty. */
+    private Optional<String> tooLarge(WhatIfRequest request) {
+      final long pods = addedPods(request);
+      final int edits = request.groups() == null ? 0 : request.groups().size();
+      if (pods > limits.whatIfMaxPods()) {
+        return Optional.of(
+            "a what-if may add at most "
+                + limits.whatIfMaxPods()
+                + " pods in total ("
+                + PluginSettings.WHAT_IF_MAX_PODS.key()
+                + "); this one adds "
+                + pods);
+      }
+      if (edits > limits.whatIfMaxEdits()) {
+        return Optional.of(
+            "a what-if may edit at most "
+                + limits.whatIfMaxEdits()
+                + " groups ("
+                + PluginSettings.WHAT_IF_MAX_EDITS.key()
+                + "); this one edits "
+                + edits);
+      }
+      return Optional.empty();
+    }
+
+    private static long addedPods(WhatIfRequest request) {
+      if (request.pods() == null) {
+        return 0;
+      }
+      long pods = 0;
+      for (final WhatIfRequest.AddedPods entry : request.pods()) {
+        if (entry != null) {
+          pods += entry.count() == null ? 1 : Math.max(0, entry.count());
+        }
+      }
+      return pods;
     }
 
     private ObjectNode side(GroupStatus status) {
