@@ -366,7 +366,9 @@ class ManifestWiringTest {
     assertThat(pods.getFailurePolicy())
         .as("the webhook fails as the plugin's failure policy does")
         .isEqualTo(plugin.failurePolicy() == FailurePolicy.FAIL_OPEN ? "Ignore" : "Fail");
-    assertThat(pods.getRules().get(0).getResources()).containsExactly("pods");
+    assertThat(pods.getRules().get(0).getResources())
+        .as("pods/resize: an in-place resize is judged too")
+        .containsExactly("pods", "pods/resize");
     assertThat(webhook("/admission/quotas").getRules().get(0).getResources())
         .containsExactly("elasticquotas");
   }
