@@ -27,6 +27,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhoo
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -103,6 +104,8 @@ class ManifestWiringTest {
         List.of(
             BASE,
             KUBERNETES.resolve("components/elasticquota-crd"),
+            KUBERNETES.resolve("components/client-certificates"),
+            KUBERNETES.resolve("components/quota-admins-policy"),
             KUBERNETES.resolve("overlays/dev"),
             KUBERNETES.resolve("overlays/production"),
             SHADOW)) {
@@ -643,6 +646,53 @@ class ManifestWiringTest {
     assertThat(extender.path("enableHTTPS").asBoolean()).isTrue();
     assertThat(extender.path("nodeCacheCapable").asBoolean()).isTrue();
     assertThat(extender.has("ignorable")).isTrue();
+  }
+
+  /** Issue 25: the engine's ports are open to whom they serve, the connectors' to scrapes only. */
+  @Test
+  void networkPoliciesSelectTheEngineAndTheConnectorsAndOpenTheirPortsOnly() throws IOException {
+    final StatefulSet engine = one(StatefulSet.class);
+    final Deployment connectors = one(Deployment.class);
+    final Map<String, NetworkPolicy> policies = new HashMap<>();
+    all(NetworkPolicy.class).forEach(p -> policies.put(p.getMetadata().getName(), p));
+
+    final NetworkPolicy enginePolicy = policies.get("quotaflow-engine");
+    assertThat(enginePolicy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(engine.getSpec().getSelector().getMatchLabels());
+    final Set<Integer> containerPorts = new TreeSet<>();
+    engine
+        .getSpec()
+        .getTemplate()
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getPorts()
+        .forEach(port -> containerPorts.add(port.getContainerPort()));
+    final Set<Integer> opened = new TreeSet<>();
+    enginePolicy
+        .getSpec()
+        .getIngress()
+        .forEach(rule -> rule.getPorts().forEach(port -> opened.add(port.getPort().getIntVal())));
+    assertThat(opened).isEqualTo(containerPorts);
+    final var admission =
+        enginePolicy.getSpec().getIngress().stream()
+            .filter(rule -> rule.getPorts().get(0).getPort().getIntVal() == 8443)
+            .findFirst()
+            .orElseThrow();
+    assertThat(admission.getFrom()).as("8443 is not open to every pod").isNotEmpty();
+    assertThat(admission.getFrom())
+        .anySatisfy(
+            peer ->
+                assertThat(peer.getPodSelector().getMatchLabels())
+                    .isEqualTo(engine.getSpec().getSelector().getMatchLabels()));
+
+    final NetworkPolicy connectorsPolicy = policies.get("quotaflow-connectors");
+    assertThat(connectorsPolicy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(connectors.getSpec().getSelector().getMatchLabels());
+    assertThat(connectorsPolicy.getSpec().getIngress())
+        .singleElement()
+        .satisfies(
+            rule -> assertThat(rule.getPorts().get(0).getPort().getIntVal()).isEqualTo(9404));
   }
 
   @Test
