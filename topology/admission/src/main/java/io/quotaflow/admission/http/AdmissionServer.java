@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.LastKnownState;
@@ -65,6 +66,7 @@ public final class AdmissionServer implements AutoCloseable {
   private final ViewFeed feed;
   private final EvictionSource evictionSource;
   private final ServerLimits limits;
+  private final ApiAuth auth;
   private AutoCloseable evictions;
   private SlowClientGuard slowClients;
   private ClientCertificates callers;
@@ -91,6 +93,7 @@ public final class AdmissionServer implements AutoCloseable {
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
     this.activity = new RecentActivity(config.view().recentEvents());
     this.limits = builder.limits;
+    this.auth = builder.auth;
     this.streams = new ViewStreams(config.view().maxStreams(), limits.streamsPerClient());
     this.feed =
         new ViewFeed(
@@ -228,7 +231,8 @@ public final class AdmissionServer implements AutoCloseable {
                           limits.streamsPerClient())),
               limits.requestTimeout(),
               healthConnector,
-              callers));
+              callers,
+              auth));
       if (config.view().enabled()) {
         evictions = evictionSource.start(activity);
       }
@@ -394,6 +398,7 @@ public final class AdmissionServer implements AutoCloseable {
     private Optional<Duration> revokeDelay = Optional.empty();
     private EvictionSource evictions = EvictionSource.NONE;
     private ServerLimits limits = ServerLimits.DEFAULTS;
+    private ApiAuth auth = ApiAuth.NONE;
 
     private Builder(PluginConfig config, ClusterStateReader reader) {
       this.config = Objects.requireNonNull(config, "config");
@@ -439,6 +444,12 @@ public final class AdmissionServer implements AutoCloseable {
     /** Where the web view's recent evictions come from (default: nowhere). */
     public Builder evictions(EvictionSource value) {
       this.evictions = Objects.requireNonNull(value, "evictions");
+      return this;
+    }
+
+    /** Who people calling the query API and the web view are (default: not asked). */
+    public Builder auth(ApiAuth value) {
+      this.auth = Objects.requireNonNull(value, "auth");
       return this;
     }
 

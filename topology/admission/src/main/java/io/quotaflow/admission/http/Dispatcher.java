@@ -277,7 +277,7 @@ final class Dispatcher {
     try {
       final Optional<ClusterView> view = reader.cluster(cluster);
       if (view.isPresent()) {
-        return endpoint.decide(cluster, request, view.get());
+        return endpoint.decide(cluster, request, call.visible(view.get()));
       }
     } catch (StateUnavailableException e) {
       return fromLastState(endpoint, cluster, call, request, e.getMessage());
@@ -302,7 +302,7 @@ final class Dispatcher {
       ClusterEndpoint<T> endpoint, String cluster, Call call, T request, String reason) {
     final LastKnownState.Recall recall = lastKnown.recall(cluster);
     if (recall instanceof LastKnownState.Usable usable) {
-      final Answer answer = endpoint.decide(cluster, request, usable.view());
+      final Answer answer = endpoint.decide(cluster, request, call.visible(usable.view()));
       staleness.answered(cluster, endpoint.name());
       return StaleAnswers.withHeaders(
           endpoint.stale(answer, cluster, usable.staleness(), reason), usable.staleness());

@@ -1,8 +1,11 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.http.auth.ApiAuth;
+import io.quotaflow.admission.http.auth.Viewer;
 import io.quotaflow.admission.http.tls.ClientCertificates;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpHeader;
@@ -34,6 +37,7 @@ final class JettyHandler extends Handler.Abstract {
   private final Duration bodyTimeout;
   private final Connector healthConnector;
   private final ClientCertificates callers;
+  private final ApiAuth auth;
 
   /**
    * @param bodyTimeout how long a request's body may take to arrive
@@ -41,6 +45,7 @@ final class JettyHandler extends Handler.Abstract {
    *     they share the main one
    * @param callers tells callers apart by their client certificate; null when client certificates
    *     are not required
+   * @param auth who the people calling the query API and the web view are
    */
   JettyHandler(
       Dispatcher dispatcher,
@@ -48,8 +53,10 @@ final class JettyHandler extends Handler.Abstract {
       java.util.Optional<ViewEvents> events,
       Duration bodyTimeout,
       Connector healthConnector,
-      ClientCertificates callers) {
+      ClientCertificates callers,
+      ApiAuth auth) {
     this.callers = callers;
+    this.auth = auth;
     this.dispatcher = dispatcher;
     this.metrics = metrics;
     this.events = events;
@@ -76,6 +83,25 @@ final class JettyHandler extends Handler.Abstract {
     }
     if (events.isPresent()) {
       final java.util.Optional<String> stream = ViewEvents.cluster(path);
+      if (stream.isPresent() && auth.enabled()) {
+        final Optional<Viewer> viewer = auth.viewer(token(request));
+        // The stream carries every group's changes: for those who see every group.
+        final Optional<Answer> refused =
+            viewer.isEmpty()
+                ? Optional.of(unauthenticated())
+                : viewer.get().seesAll()
+                    ? Optional.empty()
+                    : Optional.of(
+                        Answer.error(
+                            403,
+                            "the live stream is for users who may list pods in every namespace;"
+                                + " the page reads your groups again every few seconds instead",
+                            "forbidden"));
+        if (refused.isPresent()) {
+          respond(new Dispatcher.Routed("view-events", refused.get()), response, callback, start);
+          return true;
+        }
+      }
       if (stream.isPresent()) {
         metrics.record("view-events", "ok", 200, System.nanoTime() - start);
         return events.get().handle(stream.get(), request, response, callback);
@@ -114,6 +140,20 @@ final class JettyHandler extends Handler.Abstract {
               "too-large"));
     }
     try {
+      final String path = request.getHttpURI().getPath();
+      final Optional<String> token = token(request);
+      Viewer viewer = Viewer.EVERYONE;
+      if (path.equals(Sessions.PATH)) {
+        return new Dispatcher.Routed(
+            "session", Sessions.answer(request.getMethod(), body, token, auth, secure(request)));
+      }
+      if (path.startsWith(PEOPLE) && auth.enabled()) {
+        final Optional<Viewer> known = auth.viewer(token);
+        if (known.isEmpty()) {
+          return new Dispatcher.Routed("unauthenticated", unauthenticated());
+        }
+        viewer = known.get();
+      }
       final String query = request.getHttpURI().getQuery();
       final ClientCertificates.Caller caller = caller(request);
       // Another instance's forwarding mark is believed from that instance only.
@@ -127,12 +167,36 @@ final class JettyHandler extends Handler.Abstract {
               query == null ? "" : query,
               body,
               forwarded,
-              callers == null || caller != ClientCertificates.Caller.ANONYMOUS));
+              callers == null || caller != ClientCertificates.Caller.ANONYMOUS,
+              viewer,
+              token));
     } catch (RuntimeException e) {
       LOG.error("unexpected error outside any endpoint", e);
       return new Dispatcher.Routed(
           "any", Answer.error(400, "the request could not be read", "error"));
     }
+  }
+
+  /** The paths people call: the query API, the web view's data and its what-if. */
+  private static final String PEOPLE = "/api/v1/";
+
+  private static Optional<String> token(Request request) {
+    return ApiAuth.token(
+        request.getHeaders().get(HttpHeader.AUTHORIZATION),
+        request.getHeaders().get(HttpHeader.COOKIE));
+  }
+
+  private static boolean secure(Request request) {
+    return request.isSecure();
+  }
+
+  private static Answer unauthenticated() {
+    return Answer.error(
+            401,
+            "sign in: send a Kubernetes bearer token (Authorization: Bearer TOKEN), e.g. kubectl"
+                + " create token NAME, or sign in on the web view",
+            "unauthenticated")
+        .withHeader("WWW-Authenticate", "Bearer realm=\"quotaflow\"");
   }
 
   /** Who called, by the connection's verified client certificate. */

@@ -242,6 +242,34 @@ public final class PluginSettings {
               + " to 10000 (in memory).",
           text -> bounded(text, 10_000));
 
+  /** How people are authenticated. */
+  public static final Setting<String> API_AUTH =
+      new Setting<>(
+          "admission.api.auth",
+          "none|kubernetes",
+          "none",
+          "How callers of the query API, the web view, its stream and the what-if are"
+              + " authenticated: kubernetes asks each a bearer token, checked with TokenReview, and"
+              + " shows each the groups bound to namespaces where SubjectAccessReview lets them list"
+              + " pods (the manifests use it); none answers everyone everything.",
+          text -> {
+            final String mode = text.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!mode.equals("none") && !mode.equals("kubernetes")) {
+              throw new IllegalArgumentException("expected none or kubernetes: " + text);
+            }
+            return mode;
+          });
+
+  /** How long token and access answers are kept. */
+  public static final Setting<Duration> API_AUTH_CACHE_TTL =
+      new Setting<>(
+          "admission.api.auth.cache.ttl",
+          "duration",
+          "30s",
+          "How long an answer of TokenReview or SubjectAccessReview is kept before the API server"
+              + " is asked again (as kube-rbac-proxy keeps them).",
+          Parsers::duration);
+
   /** How long a request may take to arrive. */
   public static final Setting<Duration> REQUEST_TIMEOUT =
       new Setting<>(
@@ -333,7 +361,9 @@ public final class PluginSettings {
           HEALTH_PORT,
           VIEW_STREAMS_PER_CLIENT,
           WHAT_IF_MAX_PODS,
-          WHAT_IF_MAX_EDITS);
+          WHAT_IF_MAX_EDITS,
+          API_AUTH,
+          API_AUTH_CACHE_TTL);
 
   private PluginSettings() {}
 
@@ -443,6 +473,16 @@ public final class PluginSettings {
         config.get(VIEW_STREAMS_PER_CLIENT),
         config.get(WHAT_IF_MAX_PODS),
         config.get(WHAT_IF_MAX_EDITS));
+  }
+
+  /** Whether {@code values} ask people for Kubernetes bearer tokens. */
+  public static boolean kubernetesAuth(Map<String, String> values) {
+    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH).equals("kubernetes");
+  }
+
+  /** How long token and access answers are kept, per {@code values}. */
+  public static Duration authCacheTtl(Map<String, String> values) {
+    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH_CACHE_TTL);
   }
 
   /** Whether {@code values} turn the plugin on (the default). */

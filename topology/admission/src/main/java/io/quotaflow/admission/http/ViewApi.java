@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.Timer;
 import io.quotaflow.admission.http.reservation.Reservations;
 import io.quotaflow.admission.http.state.ClusterSnapshot;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.admission.view.ActivityJson;
 import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.admission.view.SecurityHeaders;
@@ -135,7 +136,12 @@ final class ViewApi {
    * (the stores' view lists configured groups only, not the special ones).
    */
   private ClusterView indexed(String cluster, ClusterView live) {
-    return feed.snapshot(cluster).orElseGet(() -> ClusterSnapshot.capture(live, clock.instant()));
+    final ClusterView snapshot =
+        feed.snapshot(cluster).orElseGet(() -> ClusterSnapshot.capture(live, clock.instant()));
+    // The feed's snapshot is everyone's: a restricted viewer sees it as it sees the live state.
+    return live instanceof VisibleClusterView visible
+        ? new VisibleClusterView(snapshot, visible.viewer())
+        : snapshot;
   }
 
   /**
@@ -197,6 +203,9 @@ final class ViewApi {
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView live) {
+      if (live instanceof VisibleClusterView visible && visible.hides(group)) {
+        return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+      }
       final ClusterView view = indexed(cluster, live);
       final Optional<GroupStatus> status = view.group(group);
       if (status.isEmpty()) {
@@ -212,8 +221,11 @@ final class ViewApi {
           .sorted(Comparator.comparing(PodAssignment::ref))
           .forEach(assignment -> pods.add(pod(live, assignment)));
       final ArrayNode held = body.putArray("reservations");
+      // In-flight holds name pods of the group's descendants too: not for a viewer of totals only.
+      final boolean showsPods = !(live instanceof VisibleClusterView v) || v.shows(group);
       reservations
           .find(cluster)
+          .filter(admissions -> showsPods)
           .map(admissions -> admissions.heldAt(group))
           .orElse(List.of())
           .forEach(
@@ -262,6 +274,9 @@ final class ViewApi {
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView live) {
+      if (live instanceof VisibleClusterView visible) {
+        return Answer.json(200, ActivityJson.of(cluster, activity, visible::shows), "ok");
+      }
       return Answer.json(200, ActivityJson.of(cluster, activity), "ok");
     }
   }
@@ -280,6 +295,13 @@ final class ViewApi {
 
     @Override
     public Answer decide(String cluster, WhatIfRequest request, ClusterView view) {
+      if (view instanceof VisibleClusterView visible && !visible.viewer().mayEditQuotas()) {
+        return Answer.error(
+            403,
+            "a what-if needs the right to update ElasticQuotas (scheduling.sigs.k8s.io"
+                + " elasticquotas, verb update)",
+            "forbidden");
+      }
       final Optional<ClusterInputs> inputs = view.inputs();
       if (inputs.isEmpty()) {
         return QueryApi.unavailable(
