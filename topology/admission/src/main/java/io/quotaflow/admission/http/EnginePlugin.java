@@ -58,6 +58,18 @@ public final class EnginePlugin {
 
   public static Optional<AdmissionServer> start(
       EngineConfig config, Engine engine, PrometheusMeterRegistry registry) {
+    return start(config, engine, registry, Optional.empty());
+  }
+
+  /**
+   * As {@link #start(EngineConfig, Engine, PrometheusMeterRegistry)}, people authenticated by
+   * {@code auth} when given (local's demo cluster), else as the settings say.
+   */
+  public static Optional<AdmissionServer> start(
+      EngineConfig config,
+      Engine engine,
+      PrometheusMeterRegistry registry,
+      Optional<ApiAuth> auth) {
     if (!PluginSettings.enabled(config.kafka())) {
       return Optional.empty();
     }
@@ -84,7 +96,7 @@ public final class EnginePlugin {
             .options(config.quotaOptions())
             .registry(registry)
             .limits(PluginSettings.limits(config.kafka()))
-            .auth(apiAuth(config.kafka()))
+            .auth(auth.orElseGet(() -> apiAuth(config.kafka())))
             .revokeDelay(
                 config.get(EngineSettings.RECLAIM_ENABLED)
                     ? Optional.of(config.get(EngineSettings.REVOKE_DELAY))
