@@ -171,6 +171,10 @@ public final class ConnectCommand extends ServiceCommand {
         String.join("\n  ", config.describe()));
     // Fail on TLS and SASL settings a Kafka client would trip over, before any client starts.
     KafkaSecurity.check(config.kafka());
+    KafkaSecurity.requireEncrypted(
+        config.kafka(),
+        config.get(ConnectSettings.ALLOW_PLAINTEXT_KAFKA),
+        ConnectSettings.ALLOW_PLAINTEXT_KAFKA.key());
 
     try (JvmMeters jvm = JvmMeters.bindTo(registry())) {
       final int port = config.get(ConnectSettings.METRICS_PORT);

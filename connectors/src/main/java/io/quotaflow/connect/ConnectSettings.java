@@ -303,9 +303,13 @@ public final class ConnectSettings {
   /** The engine's metrics port setting: one file can serve both, as with the topic settings. */
   public static final Setting<Integer> METRICS_PORT = EngineSettings.METRICS_PORT;
 
+  /** Whether Kafka without encryption is allowed beyond this machine (the engine's setting). */
+  public static final Setting<Boolean> ALLOW_PLAINTEXT_KAFKA = EngineSettings.ALLOW_PLAINTEXT_KAFKA;
+
   /** Every setting, in the order the configuration is logged. */
   public static final List<Setting<?>> ALL =
       List.of(
+          ALLOW_PLAINTEXT_KAFKA,
           TOPIC_PREFIX,
           TOPIC_PARTITIONS,
           TOPIC_REPLICATION_FACTOR,

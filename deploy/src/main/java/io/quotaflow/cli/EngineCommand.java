@@ -123,6 +123,10 @@ public final class EngineCommand extends ServiceCommand {
     LOG.info("Effective configuration:\n  {}", String.join("\n  ", config.describe()));
     // Fail on TLS and SASL settings a Kafka client would trip over, before any client starts.
     KafkaSecurity.check(config.kafka());
+    KafkaSecurity.requireEncrypted(
+        config.kafka(),
+        config.get(EngineSettings.ALLOW_PLAINTEXT_KAFKA),
+        EngineSettings.ALLOW_PLAINTEXT_KAFKA.key());
     if (PluginSettings.enabled(config.kafka())) {
       // Fail on a bad plugin setting (e.g. neither TLS files nor plain HTTP) before anything
       // starts.

@@ -55,11 +55,15 @@ final class DemoCluster implements AutoCloseable {
   private static final Pattern EVICTION =
       Pattern.compile("/api/v1/namespaces/([^/]+)/pods/([^/?]+)/eviction(\\?.*)?");
 
+  private static final String TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews";
+  private static final String ACCESS_REVIEWS = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
+
   private final KubernetesMockServer server;
   private final KubernetesClient client;
   private final ExecutorService deleter;
   private final List<PodRef> evicted = new CopyOnWriteArrayList<>();
   private final Runnable onEviction;
+  private final DemoPeople people = new DemoPeople();
   private boolean closed;
 
   private DemoCluster(final Runnable onEviction) {
@@ -82,6 +86,11 @@ final class DemoCluster implements AutoCloseable {
             false);
     server.init(InetAddress.getLoopbackAddress(), 0);
     this.client = server.createClient();
+  }
+
+  /** The people who may sign in to local's web view with {@code --auth}. */
+  DemoPeople people() {
+    return people;
   }
 
   /** Starts an empty demo cluster on a free loopback port. */
@@ -175,6 +184,16 @@ final class DemoCluster implements AutoCloseable {
 
     @Override
     public MockResponse dispatch(final RecordedRequest request) {
+      if ("POST".equals(request.getMethod()) && request.getPath().startsWith(TOKEN_REVIEWS)) {
+        return new MockResponse()
+            .setResponseCode(201)
+            .setBody(people.tokenReview(request.getBody().readUtf8()));
+      }
+      if ("POST".equals(request.getMethod()) && request.getPath().startsWith(ACCESS_REVIEWS)) {
+        return new MockResponse()
+            .setResponseCode(201)
+            .setBody(people.accessReview(request.getBody().readUtf8()));
+      }
       final Matcher eviction = EVICTION.matcher(request.getPath());
       if ("POST".equals(request.getMethod()) && eviction.matches()) {
         final PodRef pod = new PodRef(eviction.group(1), eviction.group(2));

@@ -124,6 +124,14 @@ public final class LocalCommand implements Callable<Integer> {
   private String revokeDelay;
 
   @Option(
+      names = "--auth",
+      description =
+          "People sign in to the query API and the web view with a Kubernetes token and see what"
+              + " RBAC lets them; on the demo cluster, local prints an admin's token and that of a"
+              + " tenant who may read namespace vision only.")
+  private boolean auth;
+
+  @Option(
       names = "--config",
       paramLabel = "FILE",
       description =
@@ -232,7 +240,8 @@ public final class LocalCommand implements Callable<Integer> {
         Optional.empty(),
         Optional.ofNullable(revokeDelay),
         evict,
-        engineSettings());
+        engineSettings(),
+        auth);
   }
 
   /** The settings of {@code --config}, then those of {@code --set} over them. */

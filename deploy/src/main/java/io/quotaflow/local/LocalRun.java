@@ -6,6 +6,9 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.EnginePlugin;
 import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.admission.http.auth.ApiAuth;
+import io.quotaflow.admission.http.auth.CachedAccess;
+import io.quotaflow.admission.http.auth.KubernetesAccess;
 import io.quotaflow.broker.BrokerPortInUseException;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.cluster.GroupMembership;
@@ -156,7 +159,20 @@ final class LocalRun implements AutoCloseable {
     opened.push(source);
     source.start().orTimeout(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
     engine.start();
-    admission = EnginePlugin.start(engineConfig, engine, registry);
+    admission =
+        EnginePlugin.start(
+            engineConfig,
+            engine,
+            registry,
+            settings.auth()
+                ? Optional.of(
+                    ApiAuth.with(
+                        new CachedAccess(
+                            new KubernetesAccess(clusters.get(0).client()),
+                            Duration.ofSeconds(30),
+                            Clock.systemUTC(),
+                            10_000)))
+                : Optional.empty());
     admission.ifPresent(opened::push);
     final boolean writes = settings.demo() || settings.evict();
     final ConnectorsTerm connectors = new ConnectorsTerm(topics, kafka, writes, registry);
@@ -191,6 +207,19 @@ final class LocalRun implements AutoCloseable {
     admission.ifPresent(
         server -> {
           out.printf("Web view of the quota tree: %s/%n%n", baseUrl(server));
+          demo.filter(cluster -> settings.auth())
+              .ifPresent(
+                  cluster ->
+                      out.printf(
+                          "People sign in (--auth). A cluster admin's token: %s%n"
+                              + "A tenant's, who may read namespace %s only: %s%n"
+                              + "e.g. curl -H 'Authorization: Bearer %s' %s/api/v1/clusters/%s/quotas%n%n",
+                          cluster.people().adminToken(),
+                          DemoPeople.TENANT_NAMESPACE,
+                          cluster.people().tenantToken(),
+                          cluster.people().tenantToken(),
+                          baseUrl(server),
+                          DemoCluster.NAME));
           out.flush();
         });
     opened.push(
@@ -373,6 +402,11 @@ final class LocalRun implements AutoCloseable {
               real.add(cluster);
             });
     return List.copyOf(real);
+  }
+
+  /** The people who may sign in, when the demo cluster runs. */
+  Optional<DemoPeople> people() {
+    return demo.map(DemoCluster::people);
   }
 
   /**

@@ -23,6 +23,8 @@ import java.util.OptionalInt;
  * @param revokeDelay how long a group stays over-used before its pods are evicted; empty: the
  *     scenario's, else the engine's default
  * @param evict on real clusters, evict for real and write quota status (default: dry-run)
+ * @param auth whether people sign in to the query API and the web view (on the demo cluster, with
+ *     the two tokens local prints; on real clusters, with tokens of the first one)
  * @param engineSettings engine, admission plugin and Kafka settings given with {@code --config} and
  *     {@code --set}, in that order; never one that {@code local} sets itself ({@link #OWN_KEYS})
  */
@@ -37,7 +39,8 @@ record LocalSettings(
     Optional<Scenario> scenario,
     Optional<String> revokeDelay,
     boolean evict,
-    Map<String, String> engineSettings) {
+    Map<String, String> engineSettings,
+    boolean auth) {
 
   /**
    * The settings {@code local} decides itself: where Kafka and the state are, and the plugin on
@@ -103,7 +106,8 @@ record LocalSettings(
         Optional.empty(),
         Optional.empty(),
         false,
-        Map.of());
+        Map.of(),
+        false);
   }
 
   /** These settings with a scenario. */
@@ -119,6 +123,24 @@ record LocalSettings(
         Optional.of(value),
         revokeDelay,
         evict,
-        engineSettings);
+        engineSettings,
+        auth);
+  }
+
+  /** These settings with people signing in, or not. */
+  LocalSettings withAuth(final boolean value) {
+    return new LocalSettings(
+        httpPort,
+        kafkaPort,
+        dataDir,
+        bootstrapServers,
+        kubeconfig,
+        clusters,
+        examples,
+        scenario,
+        revokeDelay,
+        evict,
+        engineSettings,
+        value);
   }
 }

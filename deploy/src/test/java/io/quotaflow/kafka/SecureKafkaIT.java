@@ -13,7 +13,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,6 +93,34 @@ class SecureKafkaIT {
             .until(
                 () -> system.connectorsMetrics().body().contains("quotaflow_status_patches_total"));
       }
+      // Issue 25: only the engine writes eviction commands, only the connectors write inputs.
+      assertThat(refusedToWrite(broker, CONNECTORS, "quotaflow.evictions.v1"))
+          .as("the connectors' user commands an eviction")
+          .isTrue();
+      assertThat(refusedToWrite(broker, ENGINE, "quotaflow.pods.v1"))
+          .as("the engine's user forges a pod")
+          .isTrue();
+      assertThat(refusedToWrite(broker, ENGINE, "quotaflow.runtime.v1"))
+          .as("the engine's user writes its own topic")
+          .isFalse();
+    }
+  }
+
+  /** Whether {@code user}'s write of one record to {@code topic} is refused by the ACLs. */
+  private static boolean refusedToWrite(
+      final EmbeddedKafkaBroker broker, final String user, final String topic) throws Exception {
+    final Map<String, Object> settings = new HashMap<>(broker.clientSettings(user));
+    settings.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
+    settings.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000);
+    settings.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(settings, new ByteArraySerializer(), new ByteArraySerializer())) {
+      producer.send(new ProducerRecord<>(topic, new byte[] {1}, new byte[] {2})).get();
+      return false;
+    } catch (ExecutionException e) {
+      return e.getCause() instanceof TopicAuthorizationException;
+    } catch (TopicAuthorizationException e) {
+      return true;
     }
   }
 

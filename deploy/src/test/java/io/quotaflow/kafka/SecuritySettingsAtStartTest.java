@@ -42,6 +42,26 @@ class SecuritySettingsAtStartTest {
                 + " KafkaUser's Secret");
   }
 
+  /** Issue 25: whoever reaches a PLAINTEXT Kafka could write eviction commands. */
+  @Test
+  void theEngineAndTheConnectorsRefusePlaintextToARemoteKafka() {
+    final CommandRun engine = timed("engine", "--bootstrap-servers", "kafka.example:9092");
+    final CommandRun connect =
+        timed(
+            "connect",
+            "--bootstrap-servers",
+            "kafka.example:9092",
+            "--cluster",
+            "east=no-such-context");
+
+    for (final CommandRun run : new CommandRun[] {engine, connect}) {
+      assertThat(run.exitCode()).isEqualTo(1);
+      assertThat(run.err())
+          .contains("security.protocol is PLAINTEXT to kafka.example:9092")
+          .contains("allow.plaintext.kafka=true");
+    }
+  }
+
   @Test
   void theConnectorsStopOnATrustStoreThatIsNotMounted() throws IOException {
     final Path config =

@@ -18,7 +18,6 @@ import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
@@ -27,6 +26,7 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhoo
 import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingWebhookConfiguration;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
 import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -40,6 +40,7 @@ import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.FailurePolicy;
 import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.admission.http.ServerLimits;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.connect.ConnectConfig;
@@ -91,6 +92,7 @@ class ManifestWiringTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final KubernetesSerialization KUBERNETES_JSON = new KubernetesSerialization();
   private static final String HTTPS_PORT_NAME = "https";
+  private static final String HEALTH_PORT_NAME = "health";
   private static final String METRICS_PORT_NAME = "metrics";
 
   private final List<HasMetadata> base = loadAll(BASE);
@@ -101,6 +103,8 @@ class ManifestWiringTest {
         List.of(
             BASE,
             KUBERNETES.resolve("components/elasticquota-crd"),
+            KUBERNETES.resolve("components/client-certificates"),
+            KUBERNETES.resolve("components/quota-admins-policy"),
             KUBERNETES.resolve("overlays/dev"),
             KUBERNETES.resolve("overlays/production"),
             SHADOW)) {
@@ -168,17 +172,22 @@ class ManifestWiringTest {
 
     final int metricsPort =
         EngineConfig.builder().setAll(engineProperties()).build().get(EngineSettings.METRICS_PORT);
+    final ServerLimits limits = PluginSettings.limits(engineProperties());
+    assertThat(limits.healthPort()).as("admission.health.port").isPresent();
     assertThat(container.getPorts())
         .extracting(ContainerPort::getName, ContainerPort::getContainerPort)
         .containsExactlyInAnyOrder(
-            tuple(HTTPS_PORT_NAME, plugin.port()), tuple(METRICS_PORT_NAME, metricsPort));
+            tuple(HTTPS_PORT_NAME, plugin.port()),
+            tuple(METRICS_PORT_NAME, metricsPort),
+            tuple(HEALTH_PORT_NAME, limits.healthPort().getAsInt()));
+    // The probes use the port that serves nothing but health, so a flood of 8443 cannot fail them.
     for (final Probe probe :
         List.of(
             container.getStartupProbe(),
             container.getLivenessProbe(),
             container.getReadinessProbe())) {
-      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo(HTTPS_PORT_NAME);
-      assertThat(probe.getHttpGet().getScheme()).isEqualTo("HTTPS");
+      assertThat(probe.getHttpGet().getPort().getStrVal()).isEqualTo(HEALTH_PORT_NAME);
+      assertThat(probe.getHttpGet().getScheme()).isNull();
     }
     assertThat(container.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/readyz");
     assertThat(container.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/healthz");
@@ -638,13 +647,63 @@ class ManifestWiringTest {
     assertThat(extender.has("ignorable")).isTrue();
   }
 
+  /** Issue 25: the engine's ports are open to whom they serve, the connectors' to scrapes only. */
+  @Test
+  void networkPoliciesSelectTheEngineAndTheConnectorsAndOpenTheirPortsOnly() throws IOException {
+    final StatefulSet engine = one(StatefulSet.class);
+    final Deployment connectors = one(Deployment.class);
+    final Map<String, NetworkPolicy> policies = new HashMap<>();
+    all(NetworkPolicy.class).forEach(p -> policies.put(p.getMetadata().getName(), p));
+
+    final NetworkPolicy enginePolicy = policies.get("quotaflow-engine");
+    assertThat(enginePolicy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(engine.getSpec().getSelector().getMatchLabels());
+    final Set<Integer> containerPorts = new TreeSet<>();
+    engine
+        .getSpec()
+        .getTemplate()
+        .getSpec()
+        .getContainers()
+        .get(0)
+        .getPorts()
+        .forEach(port -> containerPorts.add(port.getContainerPort()));
+    final Set<Integer> opened = new TreeSet<>();
+    enginePolicy
+        .getSpec()
+        .getIngress()
+        .forEach(rule -> rule.getPorts().forEach(port -> opened.add(port.getPort().getIntVal())));
+    assertThat(opened).isEqualTo(containerPorts);
+    final var admission =
+        enginePolicy.getSpec().getIngress().stream()
+            .filter(rule -> rule.getPorts().get(0).getPort().getIntVal() == 8443)
+            .findFirst()
+            .orElseThrow();
+    assertThat(admission.getFrom()).as("8443 is not open to every pod").isNotEmpty();
+    assertThat(admission.getFrom())
+        .anySatisfy(
+            peer ->
+                assertThat(peer.getPodSelector().getMatchLabels())
+                    .isEqualTo(engine.getSpec().getSelector().getMatchLabels()));
+
+    final NetworkPolicy connectorsPolicy = policies.get("quotaflow-connectors");
+    assertThat(connectorsPolicy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(connectors.getSpec().getSelector().getMatchLabels());
+    assertThat(connectorsPolicy.getSpec().getIngress())
+        .singleElement()
+        .satisfies(
+            rule -> assertThat(rule.getPorts().get(0).getPort().getIntVal()).isEqualTo(9404));
+  }
+
   @Test
   void rbacGrantsTheConnectorsExactlyTheCallsTheyMake() throws IOException {
     final ClusterRole role = one(ClusterRole.class);
 
     assertThat(granted(role)).isEqualTo(documentedConnectorCalls());
-    final ClusterRoleBinding binding = one(ClusterRoleBinding.class);
-    assertThat(binding.getRoleRef().getName()).isEqualTo(role.getMetadata().getName());
+    final ClusterRoleBinding binding =
+        all(ClusterRoleBinding.class).stream()
+            .filter(b -> b.getRoleRef().getName().equals(role.getMetadata().getName()))
+            .findFirst()
+            .orElseThrow();
     final Deployment connectors = one(Deployment.class);
     assertThat(binding.getSubjects())
         .singleElement()
@@ -656,14 +715,15 @@ class ManifestWiringTest {
             });
     final String engineAccount =
         one(StatefulSet.class).getSpec().getTemplate().getSpec().getServiceAccountName();
+    // The engine asks the API server about people only (TokenReview, SubjectAccessReview).
     assertThat(
-            all(ServiceAccount.class).stream()
-                .filter(account -> account.getMetadata().getName().equals(engineAccount))
-                .findFirst()
-                .orElseThrow()
-                .getAutomountServiceAccountToken())
-        .as("the engine never calls the Kubernetes API")
-        .isFalse();
+            all(ClusterRoleBinding.class).stream()
+                .filter(b -> b.getSubjects().get(0).getName().equals(engineAccount))
+                .map(b -> b.getRoleRef().getName()))
+        .containsExactly("system:auth-delegator");
+    assertThat(PluginSettings.kubernetesAuth(engineProperties()))
+        .as("admission.api.auth=kubernetes")
+        .isTrue();
   }
 
   @Test

@@ -77,7 +77,8 @@ class LocalEngineConfigTest {
             scenario,
             revokeDelay,
             false,
-            new LinkedHashMap<>(settings));
+            new LinkedHashMap<>(settings),
+            false);
     return LocalRun.engineConfig(local, "localhost:1234", DATA);
   }
 }

@@ -270,6 +270,38 @@ class WebViewBrowserIT {
     }
   }
 
+  /**
+   * Issue 25: with {@code --auth}, the page asks for a token; signed in as the tenant of namespace
+   * vision, it shows research-vision and its ancestors only, no other team, and no what-if.
+   */
+  @Test
+  void aTenantSignsInAndSeesOnlyItsGroups() throws Exception {
+    final LocalRun run =
+        LocalRun.start(
+            LocalSettings.demo(LOCAL.resolve("examples"), 0).withAuth(true),
+            new PrintWriter(new StringWriter()));
+    try {
+      final String url = run.adminUrl().orElseThrow();
+      browser.manage().deleteAllCookies();
+      browser.get(url + "/");
+      shown(() -> browser.findElement(By.id("sign-in")).isDisplayed());
+      browser.findElement(By.id("token")).sendKeys(run.people().orElseThrow().tenantToken());
+      browser.findElement(By.id("sign-in-button")).click();
+
+      shown(() -> group("research") != null);
+      expand("research");
+      shown(() -> group("research-vision") != null);
+      assertThat(browser.findElement(By.id("who")).getText()).contains("vision-tenant");
+      assertThat(group("research-nlp")).as("another team's group").isNull();
+      assertThat(group("product")).as("another department").isNull();
+      assertThat(browser.findElement(By.id("what-if")).isDisplayed()).isFalse();
+      shoot("tenant");
+    } finally {
+      browser.manage().deleteAllCookies();
+      run.close();
+    }
+  }
+
   /** Waits until {@code condition}; else fails with a screenshot and what the page says. */
   private static void shown(java.util.concurrent.Callable<Boolean> condition) throws IOException {
     try {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -59,6 +60,55 @@ public final class KafkaSecurity {
                   + " login module, the one of sasl.mechanism."));
 
   private KafkaSecurity() {}
+
+  /**
+   * Refuses a connection to Kafka that anyone on the network could read and write (issue 25):
+   * {@code PLAINTEXT} or {@code SASL_PLAINTEXT} (the default protocol is {@code PLAINTEXT}) to a
+   * broker that is not on this machine, unless {@code allowed}. Whoever reaches such a broker could
+   * write eviction commands or poison the inputs.
+   *
+   * @param setting the name of the setting that allows it, for the message
+   * @throws IllegalArgumentException naming the protocol, the brokers and how to fix it
+   */
+  public static void requireEncrypted(
+      final Map<String, ?> kafka, final boolean allowed, final String setting) {
+    final Object configured = kafka.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG);
+    final String protocol =
+        configured == null ? "PLAINTEXT" : configured.toString().trim().toUpperCase(Locale.ROOT);
+    if (allowed || !protocol.endsWith("PLAINTEXT")) {
+      return;
+    }
+    final Object servers = kafka.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
+    final List<String> brokers =
+        servers == null
+            ? List.of()
+            : Arrays.stream(servers.toString().split(","))
+                .map(String::trim)
+                .filter(server -> !server.isEmpty())
+                .toList();
+    if (!brokers.isEmpty() && brokers.stream().allMatch(KafkaSecurity::isLoopback)) {
+      return;
+    }
+    throw new IllegalArgumentException(
+        "Kafka security.protocol is "
+            + protocol
+            + " to "
+            + String.join(",", brokers)
+            + ": anyone who reaches Kafka could read quotaflow's topics and write eviction commands"
+            + " or inputs. Use SASL_SSL (deploy/kubernetes/components/kafka-scram-tls,"
+            + " docs/operations.md), or set "
+            + setting
+            + "=true on a network you trust (docs/security.md).");
+  }
+
+  private static boolean isLoopback(final String server) {
+    final int colon = server.lastIndexOf(':');
+    final String host = colon > 0 ? server.substring(0, colon) : server;
+    return host.equals("localhost")
+        || host.startsWith("127.")
+        || host.equals("[::1]")
+        || host.equals("::1");
+  }
 
   /**
    * Checks the settings.

@@ -333,4 +333,35 @@ class KafkaSecurityTest {
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(process.exitValue()).as(output).isZero();
   }
+
+  /** Issue 25: PLAINTEXT beyond this machine is refused unless allowed. */
+  @org.junit.jupiter.api.Test
+  void plaintextToARemoteBrokerIsRefusedUnlessAllowed() {
+    final Map<String, String> remote = Map.of("bootstrap.servers", "kafka.kafka.svc:9092");
+
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> KafkaSecurity.requireEncrypted(remote, false, "allow.plaintext.kafka"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("security.protocol is PLAINTEXT to kafka.kafka.svc:9092")
+        .hasMessageContaining("allow.plaintext.kafka=true");
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                KafkaSecurity.requireEncrypted(
+                    Map.of(
+                        "bootstrap.servers", "kafka:9092", "security.protocol", "sasl_plaintext"),
+                    false,
+                    "allow.plaintext.kafka"))
+        .hasMessageContaining("SASL_PLAINTEXT");
+    KafkaSecurity.requireEncrypted(remote, true, "allow.plaintext.kafka");
+    KafkaSecurity.requireEncrypted(
+        Map.of("bootstrap.servers", "kafka:9093", "security.protocol", "SASL_SSL"),
+        false,
+        "allow.plaintext.kafka");
+  }
+
+  @org.junit.jupiter.api.Test
+  void plaintextToABrokerOnThisMachineIsAllowed() {
+    KafkaSecurity.requireEncrypted(
+        Map.of("bootstrap.servers", "127.0.0.1:9092,localhost:9093"), false, "x");
+  }
 }

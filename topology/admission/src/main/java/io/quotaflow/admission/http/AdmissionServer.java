@@ -2,10 +2,12 @@ package io.quotaflow.admission.http;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.LastKnownState;
 import io.quotaflow.admission.http.tls.CertificateReloader;
+import io.quotaflow.admission.http.tls.ClientCertificates;
 import io.quotaflow.admission.http.tls.PemFiles;
 import io.quotaflow.admission.view.EvictionSource;
 import io.quotaflow.admission.view.RecentActivity;
@@ -19,8 +21,10 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -29,6 +33,7 @@ import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -60,7 +65,12 @@ public final class AdmissionServer implements AutoCloseable {
   private final ViewStreams streams;
   private final ViewFeed feed;
   private final EvictionSource evictionSource;
+  private final ServerLimits limits;
+  private final ApiAuth auth;
   private AutoCloseable evictions;
+  private SlowClientGuard slowClients;
+  private ClientCertificates callers;
+  private ServerConnector healthConnector;
   private Server server;
   private ServerConnector connector;
   private CertificateReloader certificates;
@@ -82,7 +92,9 @@ public final class AdmissionServer implements AutoCloseable {
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
     this.activity = new RecentActivity(config.view().recentEvents());
-    this.streams = new ViewStreams(config.view().maxStreams());
+    this.limits = builder.limits;
+    this.auth = builder.auth;
+    this.streams = new ViewStreams(config.view().maxStreams(), limits.streamsPerClient());
     this.feed =
         new ViewFeed(
             reader,
@@ -115,14 +127,27 @@ public final class AdmissionServer implements AutoCloseable {
       if (config.tls().isPresent()) {
         final PluginConfig.TlsFiles tls = config.tls().get();
         final Path trustFile = tls.trust().orElse(tls.certificate());
+        // Callers' certificates are verified against their CA, and peers' against this bundle.
+        final List<Path> clientTrust =
+            tls.clientCa().map(ca -> List.of(ca, trustFile)).orElse(List.of());
         certificates =
             new CertificateReloader(
                 tls.certificate(),
                 tls.key(),
                 tls.trust().orElse(null),
+                clientTrust,
                 tls.reloadInterval().toMillis(),
                 this::refreshForwarder);
-        trust = () -> trusting(trustFile);
+        // A peer that asks for a certificate gets this instance's own.
+        trust = () -> clientContext(tls.certificate(), tls.key(), trustFile);
+        if (tls.clientCa().isPresent()) {
+          callers = new ClientCertificates(tls.certificate());
+        } else {
+          LOG.warn(
+              "{} is not set: any pod that reaches the admission port can call the webhooks and"
+                  + " the scheduler filter (docs/security.md)",
+              PluginSettings.TLS_CLIENT_CA_FILE.key());
+        }
       } else {
         trust = null;
       }
@@ -130,7 +155,9 @@ public final class AdmissionServer implements AutoCloseable {
       final PodCheck podCheck = new PodCheck(config, options, holds, clock, activity);
       final Optional<ViewApi> view =
           config.view().enabled()
-              ? Optional.of(new ViewApi(new ViewAssets(), feed, activity, holds, options, clock))
+              ? Optional.of(
+                  new ViewApi(
+                      new ViewAssets(), feed, activity, holds, options, clock, limits, registry))
               : Optional.empty();
       final Dispatcher dispatcher =
           new Dispatcher(
@@ -167,12 +194,38 @@ public final class AdmissionServer implements AutoCloseable {
       }
       connector.setHost(config.bindAddress());
       connector.setPort(config.port());
+      // Slow clients are closed, and many clients wait to be accepted (idle ones closed sooner),
+      // so that neither can take every worker nor every descriptor (docs/security.md).
+      slowClients = new SlowClientGuard(limits.requestTimeout(), registry);
+      connector.addBean(slowClients);
+      final NetworkConnectionLimit connections =
+          new NetworkConnectionLimit(limits.maxConnections(), connector);
+      connections.setEndPointIdleTimeout(1_000);
+      server.addBean(connections);
       server.addConnector(connector);
+      if (limits.healthPort().isPresent()) {
+        healthConnector = new ServerConnector(server, new HttpConnectionFactory(http));
+        healthConnector.setHost(config.bindAddress());
+        healthConnector.setPort(limits.healthPort().getAsInt());
+        healthConnector.addBean(slowClients);
+        server.addConnector(healthConnector);
+      }
       server.setHandler(
           new JettyHandler(
               dispatcher,
               new RequestMetrics(registry),
-              view.map(v -> new ViewEvents(streams, feed, lastKnown, config.view().maxStreams()))));
+              view.map(
+                  v ->
+                      new ViewEvents(
+                          streams,
+                          feed,
+                          lastKnown,
+                          config.view().maxStreams(),
+                          limits.streamsPerClient())),
+              limits.requestTimeout(),
+              healthConnector,
+              callers,
+              auth));
       if (config.view().enabled()) {
         evictions = evictionSource.start(activity);
       }
@@ -213,6 +266,13 @@ public final class AdmissionServer implements AutoCloseable {
       throw new IllegalStateException("not started");
     }
     return connector.getLocalPort();
+  }
+
+  /** The port serving only health, readiness and metrics, when one was configured. */
+  public OptionalInt healthPort() {
+    return healthConnector == null
+        ? OptionalInt.empty()
+        : OptionalInt.of(healthConnector.getLocalPort());
   }
 
   /** {@code https} or {@code http}. */
@@ -274,13 +334,13 @@ public final class AdmissionServer implements AutoCloseable {
     }
   }
 
-  private static SSLContext trusting(Path file) {
+  private static SSLContext clientContext(Path certificate, Path key, Path trust) {
     try {
-      return PemFiles.trusting(file);
+      return PemFiles.clientContext(certificate, key, trust);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot read trusted certificates " + file, e);
+      throw new IllegalStateException("cannot read the TLS files of forwarding: " + e, e);
     }
   }
 
@@ -312,6 +372,9 @@ public final class AdmissionServer implements AutoCloseable {
     if (forwarder != null) {
       forwarder.close();
     }
+    if (slowClients != null) {
+      slowClients.close();
+    }
     if (certificates != null) {
       certificates.close();
     }
@@ -327,6 +390,8 @@ public final class AdmissionServer implements AutoCloseable {
     private boolean noopEndpoint;
     private Optional<Duration> revokeDelay = Optional.empty();
     private EvictionSource evictions = EvictionSource.NONE;
+    private ServerLimits limits = ServerLimits.DEFAULTS;
+    private ApiAuth auth = ApiAuth.NONE;
 
     private Builder(PluginConfig config, ClusterStateReader reader) {
       this.config = Objects.requireNonNull(config, "config");
@@ -372,6 +437,18 @@ public final class AdmissionServer implements AutoCloseable {
     /** Where the web view's recent evictions come from (default: nowhere). */
     public Builder evictions(EvictionSource value) {
       this.evictions = Objects.requireNonNull(value, "evictions");
+      return this;
+    }
+
+    /** Who people calling the query API and the web view are (default: not asked). */
+    public Builder auth(ApiAuth value) {
+      this.auth = Objects.requireNonNull(value, "auth");
+      return this;
+    }
+
+    /** How much any one client may take (default {@link ServerLimits#DEFAULTS}). */
+    public Builder limits(ServerLimits value) {
+      this.limits = Objects.requireNonNull(value, "limits");
       return this;
     }
 

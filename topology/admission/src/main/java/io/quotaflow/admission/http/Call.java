@@ -1,6 +1,10 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.http.auth.Viewer;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.VisibleClusterView;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One HTTP request as the plugin sees it.
@@ -9,9 +13,35 @@ import java.util.Objects;
  * @param path the path, without the query
  * @param query the raw query string; empty when none
  * @param body the body, at most {@link PluginConfig#MAX_BODY_BYTES}
- * @param forwarded whether another instance forwarded it (it is then never forwarded again)
+ * @param forwarded whether another instance forwarded it (it is then never forwarded again); with
+ *     client certificates required, only a peer's mark counts
+ * @param certified whether the caller presented a client certificate the callers' CA (or this
+ *     plugin's bundle) verified; always true while client certificates are not required
+ * @param viewer what the caller may see of the clusters (people's doors); everything when
+ *     authentication is off
+ * @param token the caller's bearer token, passed on when the call is forwarded
  */
-record Call(String method, String path, String query, byte[] body, boolean forwarded) {
+record Call(
+    String method,
+    String path,
+    String query,
+    byte[] body,
+    boolean forwarded,
+    boolean certified,
+    Viewer viewer,
+    Optional<String> token) {
+
+  /** A call whose caller needs no certificate and sees everything (authentication off). */
+  Call(String method, String path, String query, byte[] body, boolean forwarded) {
+    this(method, path, query, body, forwarded, true, Viewer.EVERYONE, Optional.empty());
+  }
+
+  /** {@code view} as this call's viewer may see it. */
+  ClusterView visible(ClusterView view) {
+    return viewer == Viewer.EVERYONE || viewer.seesAll()
+        ? view
+        : new VisibleClusterView(view, viewer);
+  }
 
   /** Header marking a request forwarded by another instance. */
   static final String FORWARDED_HEADER = "X-Quotaflow-Forwarded";
@@ -21,6 +51,8 @@ record Call(String method, String path, String query, byte[] body, boolean forwa
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(body, "body");
+    Objects.requireNonNull(viewer, "viewer");
+    Objects.requireNonNull(token, "token");
   }
 
   /** The path and query, as sent. */

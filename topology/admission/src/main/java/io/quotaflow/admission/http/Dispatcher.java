@@ -78,6 +78,17 @@ final class Dispatcher {
     this.view = view;
   }
 
+  /** Whether {@code parts} name a webhook or the scheduler filter (called by machines only). */
+  private static boolean isMachineDoor(String[] parts) {
+    return (parts[2].equals("admission") && (parts[3].equals("pods") || parts[3].equals("quotas")))
+        || (parts[2].equals("scheduler") && parts[3].equals("filter"));
+  }
+
+  /** Whether {@code path} is health, readiness or metrics: all the health port serves. */
+  static boolean isHealthPath(String path) {
+    return path.equals("/healthz") || path.equals("/readyz") || path.equals("/metrics");
+  }
+
   Routed dispatch(Call call) {
     final String[] parts = segments(call.path());
     if (view.isPresent()) {
@@ -101,6 +112,16 @@ final class Dispatcher {
     }
     if (parts.length == 4 && parts[0].equals("clusters") && valid(parts[1])) {
       final String cluster = parts[1];
+      if (!call.certified() && isMachineDoor(parts)) {
+        return new Routed(
+            "unauthenticated",
+            Answer.error(
+                401,
+                "this endpoint answers only callers with a client certificate signed by "
+                    + PluginSettings.TLS_CLIENT_CA_FILE.key()
+                    + " (the API server, the scheduler)",
+                "unauthenticated"));
+      }
       if (parts[2].equals("admission") && parts[3].equals("pods")) {
         return only("POST", call, pods.name(), c -> cluster(pods, cluster, c, true));
       }
@@ -256,7 +277,7 @@ final class Dispatcher {
     try {
       final Optional<ClusterView> view = reader.cluster(cluster);
       if (view.isPresent()) {
-        return endpoint.decide(cluster, request, view.get());
+        return endpoint.decide(cluster, request, call.visible(view.get()));
       }
     } catch (StateUnavailableException e) {
       return fromLastState(endpoint, cluster, call, request, e.getMessage());
@@ -281,7 +302,7 @@ final class Dispatcher {
       ClusterEndpoint<T> endpoint, String cluster, Call call, T request, String reason) {
     final LastKnownState.Recall recall = lastKnown.recall(cluster);
     if (recall instanceof LastKnownState.Usable usable) {
-      final Answer answer = endpoint.decide(cluster, request, usable.view());
+      final Answer answer = endpoint.decide(cluster, request, call.visible(usable.view()));
       staleness.answered(cluster, endpoint.name());
       return StaleAnswers.withHeaders(
           endpoint.stale(answer, cluster, usable.staleness(), reason), usable.staleness());

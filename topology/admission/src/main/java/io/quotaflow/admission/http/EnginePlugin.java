@@ -1,6 +1,10 @@
 package io.quotaflow.admission.http;
 
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.auth.ApiAuth;
+import io.quotaflow.admission.http.auth.CachedAccess;
+import io.quotaflow.admission.http.auth.KubernetesAccess;
 import io.quotaflow.admission.http.state.StreamsClusterState;
 import io.quotaflow.admission.view.KafkaEvictionFeed;
 import io.quotaflow.engine.Engine;
@@ -8,6 +12,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.state.HostInfo;
@@ -35,8 +40,36 @@ public final class EnginePlugin {
    *     port is not the plugin's
    * @throws IllegalStateException when the server cannot start
    */
+  /**
+   * People's authentication as the settings say: with {@code kubernetes}, the API server of the
+   * cluster the engine runs in (in-cluster service account, or the kubeconfig) answers.
+   */
+  static ApiAuth apiAuth(Map<String, String> settings) {
+    if (!PluginSettings.kubernetesAuth(settings)) {
+      return ApiAuth.NONE;
+    }
+    return ApiAuth.with(
+        new CachedAccess(
+            new KubernetesAccess(new KubernetesClientBuilder().build()),
+            PluginSettings.authCacheTtl(settings),
+            Clock.systemUTC(),
+            100_000));
+  }
+
   public static Optional<AdmissionServer> start(
       EngineConfig config, Engine engine, PrometheusMeterRegistry registry) {
+    return start(config, engine, registry, Optional.empty());
+  }
+
+  /**
+   * As {@link #start(EngineConfig, Engine, PrometheusMeterRegistry)}, people authenticated by
+   * {@code auth} when given (local's demo cluster), else as the settings say.
+   */
+  public static Optional<AdmissionServer> start(
+      EngineConfig config,
+      Engine engine,
+      PrometheusMeterRegistry registry,
+      Optional<ApiAuth> auth) {
     if (!PluginSettings.enabled(config.kafka())) {
       return Optional.empty();
     }
@@ -62,6 +95,8 @@ public final class EnginePlugin {
         AdmissionServer.builder(plugin, state)
             .options(config.quotaOptions())
             .registry(registry)
+            .limits(PluginSettings.limits(config.kafka()))
+            .auth(auth.orElseGet(() -> apiAuth(config.kafka())))
             .revokeDelay(
                 config.get(EngineSettings.RECLAIM_ENABLED)
                     ? Optional.of(config.get(EngineSettings.REVOKE_DELAY))

@@ -63,16 +63,17 @@ final class Forwarder implements AutoCloseable {
         call.body().length == 0
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofByteArray(call.body());
-    final HttpRequest request =
+    final HttpRequest.Builder request =
         HttpRequest.newBuilder(uri)
             .timeout(timeout)
             .header(Call.FORWARDED_HEADER, "true")
             .header("Content-Type", Answer.JSON)
-            .method(call.method(), body)
-            .build();
+            .method(call.method(), body);
+    // The owner judges the caller again (its answers are cached there too).
+    call.token().ifPresent(token -> request.header("Authorization", "Bearer " + token));
     try {
       final HttpResponse<byte[]> response =
-          client.get().send(request, HttpResponse.BodyHandlers.ofByteArray());
+          client.get().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
       final String contentType = response.headers().firstValue("Content-Type").orElse(Answer.JSON);
       // Only the owner's mark of an undecided answer is kept: the forwarding instance may then
       // answer from its own last state (see Dispatcher).

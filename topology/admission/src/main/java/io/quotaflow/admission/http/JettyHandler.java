@@ -1,11 +1,16 @@
 package io.quotaflow.admission.http;
 
-import java.io.IOException;
-import java.io.InputStream;
+import io.quotaflow.admission.http.auth.ApiAuth;
+import io.quotaflow.admission.http.auth.Viewer;
+import io.quotaflow.admission.http.tls.ClientCertificates;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -15,7 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Jetty side of the plugin: reads at most {@link PluginConfig#MAX_BODY_BYTES} of the body (413
- * beyond), hands the request to the {@link Dispatcher}, writes its answer and records the metrics.
+ * beyond) without holding a thread while it arrives ({@link BodyReader}, 408 when it takes too
+ * long), hands the request to the {@link Dispatcher}, writes its answer and records the metrics. On
+ * the health connector only health, readiness and metrics are served.
  */
 final class JettyHandler extends Handler.Abstract {
 
@@ -27,100 +34,186 @@ final class JettyHandler extends Handler.Abstract {
   private final Dispatcher dispatcher;
   private final RequestMetrics metrics;
   private final java.util.Optional<ViewEvents> events;
+  private final Duration bodyTimeout;
+  private final Connector healthConnector;
+  private final ClientCertificates callers;
+  private final ApiAuth auth;
 
+  /**
+   * @param bodyTimeout how long a request's body may take to arrive
+   * @param healthConnector the connector that serves only health, readiness and metrics; null when
+   *     they share the main one
+   * @param callers tells callers apart by their client certificate; null when client certificates
+   *     are not required
+   * @param auth who the people calling the query API and the web view are
+   */
   JettyHandler(
-      Dispatcher dispatcher, RequestMetrics metrics, java.util.Optional<ViewEvents> events) {
+      Dispatcher dispatcher,
+      RequestMetrics metrics,
+      java.util.Optional<ViewEvents> events,
+      Duration bodyTimeout,
+      Connector healthConnector,
+      ClientCertificates callers,
+      ApiAuth auth) {
+    this.callers = callers;
+    this.auth = auth;
     this.dispatcher = dispatcher;
     this.metrics = metrics;
     this.events = events;
+    this.bodyTimeout = bodyTimeout;
+    this.healthConnector = healthConnector;
   }
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
     final long start = System.nanoTime();
+    final String path = request.getHttpURI().getPath();
+    if (healthConnector != null
+        && request.getConnectionMetaData().getConnector() == healthConnector
+        && !Dispatcher.isHealthPath(path)) {
+      respond(
+          new Dispatcher.Routed(
+              "unknown",
+              Answer.error(
+                  404, "this port serves only /healthz, /readyz and /metrics", "no-route")),
+          response,
+          callback,
+          start);
+      return true;
+    }
     if (events.isPresent()) {
-      final java.util.Optional<String> stream = ViewEvents.cluster(request.getHttpURI().getPath());
+      final java.util.Optional<String> stream = ViewEvents.cluster(path);
+      if (stream.isPresent() && auth.enabled()) {
+        final Optional<Viewer> viewer = auth.viewer(token(request));
+        // The stream carries every group's changes: for those who see every group.
+        final Optional<Answer> refused =
+            viewer.isEmpty()
+                ? Optional.of(unauthenticated())
+                : viewer.get().seesAll()
+                    ? Optional.empty()
+                    : Optional.of(
+                        Answer.error(
+                            403,
+                            "the live stream is for users who may list pods in every namespace;"
+                                + " the page reads your groups again every few seconds instead",
+                            "forbidden"));
+        if (refused.isPresent()) {
+          respond(new Dispatcher.Routed("view-events", refused.get()), response, callback, start);
+          return true;
+        }
+      }
       if (stream.isPresent()) {
         metrics.record("view-events", "ok", 200, System.nanoTime() - start);
         return events.get().handle(stream.get(), request, response, callback);
       }
     }
-    Dispatcher.Routed routed;
+    // The body arrives without holding a thread; a request whose body does not arrive in time is
+    // answered 408 and its connection closed (a trickling client must not hold the plugin).
+    BodyReader.read(request, request.getLength(), PluginConfig.MAX_BODY_BYTES, DRAIN_LIMIT)
+        .orTimeout(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS)
+        .whenComplete(
+            (body, failure) -> respond(route(request, body, failure), response, callback, start));
+    return true;
+  }
+
+  private Dispatcher.Routed route(Request request, byte[] body, Throwable failure) {
+    if (failure instanceof TimeoutException) {
+      return new Dispatcher.Routed(
+          "any",
+          Answer.error(
+                  408,
+                  "the request's body did not arrive within " + bodyTimeout.toMillis() + " ms",
+                  "slow-body")
+              .withHeader("Connection", "close"));
+    }
+    if (failure != null) {
+      return new Dispatcher.Routed(
+          "any",
+          Answer.error(400, "the body could not be read: " + failure.getMessage(), "bad-body"));
+    }
+    if (body == null) {
+      return new Dispatcher.Routed(
+          "any",
+          Answer.error(
+              413,
+              "the body is larger than " + PluginConfig.MAX_BODY_BYTES + " bytes",
+              "too-large"));
+    }
     try {
-      final byte[] body = readBody(request);
-      if (body == null) {
-        routed =
-            new Dispatcher.Routed(
-                "any",
-                Answer.error(
-                    413,
-                    "the body is larger than " + PluginConfig.MAX_BODY_BYTES + " bytes",
-                    "too-large"));
-      } else {
-        final String query = request.getHttpURI().getQuery();
-        routed =
-            dispatcher.dispatch(
-                new Call(
-                    request.getMethod(),
-                    request.getHttpURI().getPath(),
-                    query == null ? "" : query,
-                    body,
-                    request.getHeaders().contains(Call.FORWARDED_HEADER)));
+      final String path = request.getHttpURI().getPath();
+      final Optional<String> token = token(request);
+      Viewer viewer = Viewer.EVERYONE;
+      if (path.equals(Sessions.PATH)) {
+        return new Dispatcher.Routed(
+            "session", Sessions.answer(request.getMethod(), body, token, auth, secure(request)));
       }
-    } catch (IOException e) {
-      routed =
-          new Dispatcher.Routed(
-              "any",
-              Answer.error(400, "the body could not be read: " + e.getMessage(), "bad-body"));
+      if (path.startsWith(PEOPLE) && auth.enabled()) {
+        final Optional<Viewer> known = auth.viewer(token);
+        if (known.isEmpty()) {
+          return new Dispatcher.Routed("unauthenticated", unauthenticated());
+        }
+        viewer = known.get();
+      }
+      final String query = request.getHttpURI().getQuery();
+      final ClientCertificates.Caller caller = caller(request);
+      // Another instance's forwarding mark is believed from that instance only.
+      final boolean forwarded =
+          request.getHeaders().contains(Call.FORWARDED_HEADER)
+              && (callers == null || caller == ClientCertificates.Caller.PEER);
+      return dispatcher.dispatch(
+          new Call(
+              request.getMethod(),
+              request.getHttpURI().getPath(),
+              query == null ? "" : query,
+              body,
+              forwarded,
+              callers == null || caller != ClientCertificates.Caller.ANONYMOUS,
+              viewer,
+              token));
     } catch (RuntimeException e) {
       LOG.error("unexpected error outside any endpoint", e);
-      routed =
-          new Dispatcher.Routed("any", Answer.error(400, "the request could not be read", "error"));
+      return new Dispatcher.Routed(
+          "any", Answer.error(400, "the request could not be read", "error"));
     }
+  }
+
+  /** The paths people call: the query API, the web view's data and its what-if. */
+  private static final String PEOPLE = "/api/v1/";
+
+  private static Optional<String> token(Request request) {
+    return ApiAuth.token(
+        request.getHeaders().get(HttpHeader.AUTHORIZATION),
+        request.getHeaders().get(HttpHeader.COOKIE));
+  }
+
+  private static boolean secure(Request request) {
+    return request.isSecure();
+  }
+
+  private static Answer unauthenticated() {
+    return Answer.error(
+            401,
+            "sign in: send a Kubernetes bearer token (Authorization: Bearer TOKEN), e.g. kubectl"
+                + " create token NAME, or sign in on the web view",
+            "unauthenticated")
+        .withHeader("WWW-Authenticate", "Bearer realm=\"quotaflow\"");
+  }
+
+  /** Who called, by the connection's verified client certificate. */
+  private ClientCertificates.Caller caller(Request request) {
+    if (callers == null) {
+      return ClientCertificates.Caller.ANONYMOUS;
+    }
+    final Object tls = request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE);
+    return callers.of(tls instanceof EndPoint.SslSessionData data ? data.peerCertificates() : null);
+  }
+
+  private void respond(Dispatcher.Routed routed, Response response, Callback callback, long start) {
     final Answer answer = routed.answer();
     response.setStatus(answer.status());
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, answer.contentType());
     answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
     response.write(true, ByteBuffer.wrap(answer.body()), callback);
     metrics.record(routed.endpoint(), answer.outcome(), answer.status(), System.nanoTime() - start);
-    return true;
-  }
-
-  /**
-   * The body, or null when it is larger than the limit. A too-large body is still read, and thrown
-   * away, up to {@link #DRAIN_LIMIT}: a client that is still sending when the server answers and
-   * closes would otherwise see its connection reset instead of the 413.
-   */
-  private static byte[] readBody(Request request) throws IOException {
-    try (InputStream in = Content.Source.asInputStream(request)) {
-      final long length = request.getLength();
-      if (length > PluginConfig.MAX_BODY_BYTES) {
-        drain(in);
-        return null;
-      }
-      if (length >= 0) {
-        // The length is known (as the API server sends it): read straight into an array of that
-        // size. readNBytes(n) would fill 8 KiB chunks and copy them: most of what a request
-        // allocated, and so most of the collector's pauses under load.
-        final byte[] bytes = new byte[(int) length];
-        final int read = in.readNBytes(bytes, 0, bytes.length);
-        return read == bytes.length ? bytes : Arrays.copyOf(bytes, read);
-      }
-      final byte[] bytes = in.readNBytes(PluginConfig.MAX_BODY_BYTES + 1);
-      if (bytes.length > PluginConfig.MAX_BODY_BYTES) {
-        drain(in);
-        return null;
-      }
-      return bytes;
-    }
-  }
-
-  private static void drain(InputStream in) throws IOException {
-    final byte[] sink = new byte[16 * 1024];
-    long read = 0;
-    int n;
-    while (read < DRAIN_LIMIT && (n = in.read(sink)) >= 0) {
-      read += n;
-    }
   }
 }

@@ -82,16 +82,34 @@ public record PluginConfig(
    * @param trust the certificates a forwarding instance trusts ({@code ca.crt}); empty: those of
    *     {@code certificate}
    * @param reloadInterval how often the files are checked for a change
+   * @param clientCa the CA certificates of the callers of the webhooks and the scheduler filter
+   *     (the API server's and the scheduler's client certificates); when present, those endpoints
+   *     answer only callers with a verified certificate (issue 25)
    */
   public record TlsFiles(
-      Path certificate, Path key, Optional<Path> trust, Duration reloadInterval) {
+      Path certificate,
+      Path key,
+      Optional<Path> trust,
+      Duration reloadInterval,
+      Optional<Path> clientCa) {
     /** Requires every part. */
     public TlsFiles {
       Objects.requireNonNull(certificate, "certificate");
       Objects.requireNonNull(key, "key");
       Objects.requireNonNull(trust, "trust");
       Objects.requireNonNull(reloadInterval, "reloadInterval");
+      Objects.requireNonNull(clientCa, "clientCa");
     }
+
+    /** Files without client certificates required. */
+    public TlsFiles(Path certificate, Path key, Optional<Path> trust, Duration reloadInterval) {
+      this(certificate, key, trust, reloadInterval, Optional.empty());
+    }
+  }
+
+  /** Whether callers of the webhooks and the scheduler filter must present a certificate. */
+  public boolean clientCertificatesRequired() {
+    return tls.flatMap(TlsFiles::clientCa).isPresent();
   }
 
   /** A plain-HTTP configuration on loopback with the defaults, for tests and local use. */

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -75,6 +76,20 @@ public final class PluginSettings {
           "",
           "PEM certificates trusted when forwarding to another instance (cert-manager's ca.crt);"
               + " empty: the served certificate chain itself.",
+          Parsers::text);
+
+  /** The callers' CA. */
+  public static final Setting<String> TLS_CLIENT_CA_FILE =
+      new Setting<>(
+          "admission.tls.client.ca.file",
+          "path",
+          "",
+          "PEM CA certificates that sign the client certificates of the webhooks' and the scheduler"
+              + " filter's callers (the API server's AdmissionConfiguration, the scheduler's"
+              + " extender tlsConfig). When set, those endpoints answer 401 to a caller without a"
+              + " certificate it (or admission.tls.trust.file, for peers) verifies, and only a"
+              + " peer's forwarding mark is honoured. Empty: callers are not authenticated (a"
+              + " warning at start).",
           Parsers::text);
 
   /** Reload check period. */
@@ -230,6 +245,95 @@ public final class PluginSettings {
               + " to 10000 (in memory).",
           text -> bounded(text, 10_000));
 
+  /** How people are authenticated. */
+  public static final Setting<String> API_AUTH =
+      new Setting<>(
+          "admission.api.auth",
+          "none|kubernetes",
+          "none",
+          "How callers of the query API, the web view, its stream and the what-if are"
+              + " authenticated: kubernetes asks each a bearer token, checked with TokenReview, and"
+              + " shows each the groups bound to namespaces where SubjectAccessReview lets them list"
+              + " pods (the manifests use it); none answers everyone everything.",
+          text -> {
+            final String mode = text.trim().toLowerCase(java.util.Locale.ROOT);
+            if (!mode.equals("none") && !mode.equals("kubernetes")) {
+              throw new IllegalArgumentException("expected none or kubernetes: " + text);
+            }
+            return mode;
+          });
+
+  /** How long token and access answers are kept. */
+  public static final Setting<Duration> API_AUTH_CACHE_TTL =
+      new Setting<>(
+          "admission.api.auth.cache.ttl",
+          "duration",
+          "30s",
+          "How long an answer of TokenReview or SubjectAccessReview is kept before the API server"
+              + " is asked again (as kube-rbac-proxy keeps them).",
+          Parsers::duration);
+
+  /** How long a request may take to arrive. */
+  public static final Setting<Duration> REQUEST_TIMEOUT =
+      new Setting<>(
+          "admission.request.timeout",
+          "duration",
+          "5s",
+          "How long a request may take to arrive, headers and body, from its first byte (or from"
+              + " the connection's opening, for its first request): a slower one is answered 408 or"
+              + " its connection closed, so that clients trickling bytes hold no worker.",
+          Parsers::duration);
+
+  /** Connection limit of the main port. */
+  public static final Setting<Integer> MAX_CONNECTIONS =
+      new Setting<>(
+          "admission.max.connections",
+          "int",
+          "1024",
+          "Open connections on the main port at most, 1 to 65536; beyond, new ones wait to be"
+              + " accepted and idle ones are closed after 1 s.",
+          text -> bounded(text, 65_536));
+
+  /** The port of health, readiness and metrics alone. */
+  public static final Setting<String> HEALTH_PORT =
+      new Setting<>(
+          "admission.health.port",
+          "int",
+          "",
+          "A plain-HTTP port serving only /healthz, /readyz and /metrics (probes and scrapes), so"
+              + " that a flood of the main port cannot fail them; empty: served on the main port"
+              + " only. The manifests use 8081.",
+          text -> text.isBlank() ? "" : Integer.toString(Parsers.port(text.trim())));
+
+  /** Live streams per client. */
+  public static final Setting<Integer> VIEW_STREAMS_PER_CLIENT =
+      new Setting<>(
+          "admission.view.streams.per.client",
+          "int",
+          "4",
+          "How many live streams of the web view one client address may hold at once, 1 to 1000;"
+              + " one more is answered 429.",
+          text -> bounded(text, 1000));
+
+  /** What-if size bound: pods. */
+  public static final Setting<Integer> WHAT_IF_MAX_PODS =
+      new Setting<>(
+          "admission.whatif.max.pods",
+          "int",
+          "10000",
+          "How many pods one what-if may add in total, 1 to 1000000; a larger one is answered 413.",
+          text -> bounded(text, 1_000_000));
+
+  /** What-if size bound: group edits. */
+  public static final Setting<Integer> WHAT_IF_MAX_EDITS =
+      new Setting<>(
+          "admission.whatif.max.edits",
+          "int",
+          "100",
+          "How many group edits (min, max, weight) one what-if may make, 1 to 100000; more is"
+              + " answered 413.",
+          text -> bounded(text, 100_000));
+
   /** Every setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -239,6 +343,7 @@ public final class PluginSettings {
           TLS_CERT_FILE,
           TLS_KEY_FILE,
           TLS_TRUST_FILE,
+          TLS_CLIENT_CA_FILE,
           TLS_RELOAD_INTERVAL,
           PLAIN_HTTP,
           MODE,
@@ -253,7 +358,15 @@ public final class PluginSettings {
           STATE_REFRESH_INTERVAL,
           VIEW_ENABLED,
           VIEW_MAX_STREAMS,
-          VIEW_RECENT_EVENTS);
+          VIEW_RECENT_EVENTS,
+          REQUEST_TIMEOUT,
+          MAX_CONNECTIONS,
+          HEALTH_PORT,
+          VIEW_STREAMS_PER_CLIENT,
+          WHAT_IF_MAX_PODS,
+          WHAT_IF_MAX_EDITS,
+          API_AUTH,
+          API_AUTH_CACHE_TTL);
 
   private PluginSettings() {}
 
@@ -271,6 +384,15 @@ public final class PluginSettings {
     final String cert = config.get(TLS_CERT_FILE);
     final String key = config.get(TLS_KEY_FILE);
     final String trust = config.get(TLS_TRUST_FILE);
+    final String clientCa = config.get(TLS_CLIENT_CA_FILE);
+    if (!clientCa.isEmpty() && cert.isEmpty()) {
+      throw new IllegalArgumentException(
+          TLS_CLIENT_CA_FILE.key()
+              + " needs TLS: set "
+              + TLS_CERT_FILE.key()
+              + " and "
+              + TLS_KEY_FILE.key());
+    }
     if (cert.isEmpty() != key.isEmpty()) {
       throw new IllegalArgumentException(
           TLS_CERT_FILE.key() + " and " + TLS_KEY_FILE.key() + " go together; set both or neither");
@@ -283,7 +405,8 @@ public final class PluginSettings {
                     Path.of(cert),
                     Path.of(key),
                     trust.isEmpty() ? Optional.empty() : Optional.of(Path.of(trust)),
-                    config.get(TLS_RELOAD_INTERVAL)));
+                    config.get(TLS_RELOAD_INTERVAL),
+                    clientCa.isEmpty() ? Optional.empty() : Optional.of(Path.of(clientCa))));
     return new PluginConfig(
         config.get(BIND_ADDRESS),
         config.get(PORT),
@@ -337,6 +460,32 @@ public final class PluginSettings {
               + "), or even the newest last state could be too old to answer from");
     }
     return new PluginConfig.Staleness(max, refresh);
+  }
+
+  /**
+   * The server's limits of {@code values} (keys of this catalogue), every missing one at its
+   * default.
+   */
+  public static ServerLimits limits(Map<String, String> values) {
+    final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).build();
+    final String health = config.get(HEALTH_PORT);
+    return new ServerLimits(
+        config.get(REQUEST_TIMEOUT),
+        config.get(MAX_CONNECTIONS),
+        health.isEmpty() ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(health)),
+        config.get(VIEW_STREAMS_PER_CLIENT),
+        config.get(WHAT_IF_MAX_PODS),
+        config.get(WHAT_IF_MAX_EDITS));
+  }
+
+  /** Whether {@code values} ask people for Kubernetes bearer tokens. */
+  public static boolean kubernetesAuth(Map<String, String> values) {
+    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH).equals("kubernetes");
+  }
+
+  /** How long token and access answers are kept, per {@code values}. */
+  public static Duration authCacheTtl(Map<String, String> values) {
+    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH_CACHE_TTL);
   }
 
   /** Whether {@code values} turn the plugin on (the default). */

@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Staleness;
+import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.tree.GroupStatus;
 import java.util.List;
 import java.util.Optional;
@@ -112,6 +113,9 @@ final class QueryApi {
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView view) {
+      if (view instanceof VisibleClusterView visible && visible.hides(group)) {
+        return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+      }
       final Optional<GroupStatus> status = view.group(group);
       if (status.isEmpty()) {
         return Answer.error(

@@ -2,9 +2,13 @@ package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterSnapshot;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.admission.view.ActivityJson;
 import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.admission.view.SecurityHeaders;
@@ -30,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The endpoints of the web view (docs/admission.md, Web view): its static files, the rows of the
@@ -61,6 +66,9 @@ final class ViewApi {
   private final QuotaOptions options;
   private final Clock clock;
   private final Semaphore whatIfs = new Semaphore(CONCURRENT_WHAT_IFS);
+  private final ServerLimits limits;
+  private final Timer whatIfTime;
+  private final DistributionSummary whatIfPods;
 
   ViewApi(
       ViewAssets assets,
@@ -68,7 +76,18 @@ final class ViewApi {
       RecentActivity activity,
       InFlightHolds holds,
       QuotaOptions options,
-      Clock clock) {
+      Clock clock,
+      ServerLimits limits,
+      MeterRegistry registry) {
+    this.limits = limits;
+    this.whatIfTime =
+        Timer.builder("quotaflow.admission.whatif.time")
+            .description("Time to compute one what-if (the tree twice)")
+            .register(registry);
+    this.whatIfPods =
+        DistributionSummary.builder("quotaflow.admission.whatif.pods")
+            .description("Pods one what-if added")
+            .register(registry);
     this.assets = assets;
     this.feed = feed;
     this.activity = activity;
@@ -117,7 +136,12 @@ final class ViewApi {
    * (the stores' view lists configured groups only, not the special ones).
    */
   private ClusterView indexed(String cluster, ClusterView live) {
-    return feed.snapshot(cluster).orElseGet(() -> ClusterSnapshot.capture(live, clock.instant()));
+    final ClusterView snapshot =
+        feed.snapshot(cluster).orElseGet(() -> ClusterSnapshot.capture(live, clock.instant()));
+    // The feed's snapshot is everyone's: a restricted viewer sees it as it sees the live state.
+    return live instanceof VisibleClusterView visible
+        ? new VisibleClusterView(snapshot, visible.viewer())
+        : snapshot;
   }
 
   /**
@@ -181,6 +205,9 @@ final class ViewApi {
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView live) {
+      if (live instanceof VisibleClusterView visible && visible.hides(group)) {
+        return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+      }
       final ClusterView view = indexed(cluster, live);
       final Optional<GroupStatus> status = view.group(group);
       if (status.isEmpty()) {
@@ -196,8 +223,11 @@ final class ViewApi {
           .sorted(Comparator.comparing(PodAssignment::ref))
           .forEach(assignment -> pods.add(pod(live, assignment)));
       final ArrayNode held = body.putArray("holds");
+      // In-flight holds name pods of the group's descendants too: not for a viewer of totals only.
+      final boolean showsPods = !(live instanceof VisibleClusterView v) || v.shows(group);
       holds
           .find(cluster)
+          .filter(admissions -> showsPods)
           .map(admissions -> admissions.heldAt(group))
           .orElse(List.of())
           .forEach(
@@ -246,6 +276,9 @@ final class ViewApi {
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView live) {
+      if (live instanceof VisibleClusterView visible) {
+        return Answer.json(200, ActivityJson.of(cluster, activity, visible::shows), "ok");
+      }
       return Answer.json(200, ActivityJson.of(cluster, activity), "ok");
     }
   }
@@ -264,10 +297,21 @@ final class ViewApi {
 
     @Override
     public Answer decide(String cluster, WhatIfRequest request, ClusterView view) {
+      if (view instanceof VisibleClusterView visible && !visible.viewer().mayEditQuotas()) {
+        return Answer.error(
+            403,
+            "a what-if needs the right to update ElasticQuotas (scheduling.sigs.k8s.io"
+                + " elasticquotas, verb update)",
+            "forbidden");
+      }
       final Optional<ClusterInputs> inputs = view.inputs();
       if (inputs.isEmpty()) {
         return QueryApi.unavailable(
             cluster, "a what-if needs the live inputs, and only a last state is readable here");
+      }
+      final Optional<String> tooLarge = tooLarge(request);
+      if (tooLarge.isPresent()) {
+        return Answer.error(413, tooLarge.get(), "too-large");
       }
       if (!whatIfs.tryAcquire()) {
         return Answer.error(
@@ -276,6 +320,7 @@ final class ViewApi {
                 "busy")
             .withHeader("Retry-After", "1");
       }
+      final long started = System.nanoTime();
       try {
         final WhatIf.Result result =
             WhatIf.compute(
@@ -284,6 +329,7 @@ final class ViewApi {
                 view.groups(),
                 options,
                 request);
+        whatIfPods.record(addedPods(request));
         final ObjectNode body = Json.object();
         body.put("cluster", cluster);
         body.put("groups", result.groups());
@@ -299,8 +345,47 @@ final class ViewApi {
       } catch (WhatIfException e) {
         return Answer.error(400, e.getMessage(), "bad-request");
       } finally {
+        whatIfTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         whatIfs.release();
       }
+    }
+
+    /** Why {@code request} is larger than a what-if may be (issue 25), or empty. */
+    private Optional<String> tooLarge(WhatIfRequest request) {
+      final long pods = addedPods(request);
+      final int edits = request.groups() == null ? 0 : request.groups().size();
+      if (pods > limits.whatIfMaxPods()) {
+        return Optional.of(
+            "a what-if may add at most "
+                + limits.whatIfMaxPods()
+                + " pods in total ("
+                + PluginSettings.WHAT_IF_MAX_PODS.key()
+                + "); this one adds "
+                + pods);
+      }
+      if (edits > limits.whatIfMaxEdits()) {
+        return Optional.of(
+            "a what-if may edit at most "
+                + limits.whatIfMaxEdits()
+                + " groups ("
+                + PluginSettings.WHAT_IF_MAX_EDITS.key()
+                + "); this one edits "
+                + edits);
+      }
+      return Optional.empty();
+    }
+
+    private static long addedPods(WhatIfRequest request) {
+      if (request.pods() == null) {
+        return 0;
+      }
+      long pods = 0;
+      for (final WhatIfRequest.AddedPods entry : request.pods()) {
+        if (entry != null) {
+          pods += entry.count() == null ? 1 : Math.max(0, entry.count());
+        }
+      }
+      return pods;
     }
 
     private ObjectNode side(GroupStatus status) {

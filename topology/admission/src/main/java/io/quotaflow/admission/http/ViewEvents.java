@@ -26,12 +26,15 @@ final class ViewEvents {
   private final ViewFeed feed;
   private final LastKnownState lastKnown;
   private final int maxStreams;
+  private final int perClient;
 
-  ViewEvents(ViewStreams streams, ViewFeed feed, LastKnownState lastKnown, int maxStreams) {
+  ViewEvents(
+      ViewStreams streams, ViewFeed feed, LastKnownState lastKnown, int maxStreams, int perClient) {
     this.streams = streams;
     this.feed = feed;
     this.lastKnown = lastKnown;
     this.maxStreams = maxStreams;
+    this.perClient = perClient;
   }
 
   /** The cluster of a stream's path, if {@code path} is one. */
@@ -64,7 +67,24 @@ final class ViewEvents {
           response,
           callback);
     }
-    if (!streams.open(cluster, response, callback, feed.first(cluster))) {
+    final String client = Request.getRemoteAddr(request);
+    final Optional<ViewStreams.Refusal> refused =
+        streams.open(cluster, client, response, callback, feed.first(cluster));
+    if (refused.isPresent() && refused.get() == ViewStreams.Refusal.CLIENT_FULL) {
+      return answer(
+          Answer.error(
+                  429,
+                  "one client may hold at most "
+                      + perClient
+                      + " live streams of the web view ("
+                      + PluginSettings.VIEW_STREAMS_PER_CLIENT.key()
+                      + "); close a page or try later",
+                  "busy")
+              .withHeader("Retry-After", "5"),
+          response,
+          callback);
+    }
+    if (refused.isPresent()) {
       return answer(
           Answer.error(
                   503,

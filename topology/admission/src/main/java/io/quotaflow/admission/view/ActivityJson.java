@@ -11,10 +11,19 @@ public final class ActivityJson {
 
   /** {@code {"cluster", "evictions": [...], "denials": [...]}}. */
   public static ObjectNode of(String cluster, RecentActivity activity) {
+    return of(cluster, activity, group -> true);
+  }
+
+  /** As {@link #of(String, RecentActivity)}, of the groups {@code shown} accepts only. */
+  public static ObjectNode of(
+      String cluster, RecentActivity activity, java.util.function.Predicate<String> shown) {
     final ObjectNode node = JsonNodeFactory.instance.objectNode();
     node.put("cluster", cluster);
     final ArrayNode evictions = node.putArray("evictions");
     for (final RecentActivity.Eviction eviction : activity.evictions(cluster)) {
+      if (!shown.test(eviction.group())) {
+        continue;
+      }
       final ObjectNode e = evictions.addObject();
       e.put("commandId", eviction.commandId());
       e.put("namespace", eviction.pod().namespace());
@@ -32,6 +41,9 @@ public final class ActivityJson {
     }
     final ArrayNode denials = node.putArray("denials");
     for (final RecentActivity.Denial denial : activity.denials(cluster)) {
+      if (!shown.test(denial.group())) {
+        continue;
+      }
       final ObjectNode d = denials.addObject();
       d.put("namespace", denial.pod().namespace());
       d.put("name", denial.pod().name());

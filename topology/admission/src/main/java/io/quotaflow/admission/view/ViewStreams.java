@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import org.eclipse.jetty.http.HttpHeader;
@@ -23,12 +24,27 @@ public final class ViewStreams implements AutoCloseable {
   static final int MAX_QUEUED = 256;
 
   private final int maxStreams;
+  private final int perClient;
   private final Set<Stream> streams = new CopyOnWriteArraySet<>();
   private volatile boolean closed;
 
-  /** Streams bounded by {@code maxStreams}. */
-  public ViewStreams(int maxStreams) {
+  /** Why a stream was not opened. */
+  public enum Refusal {
+    /** {@code maxStreams} streams are open, or the view is closing. */
+    FULL,
+    /** The client holds {@code perClient} streams already. */
+    CLIENT_FULL
+  }
+
+  /** Streams bounded by {@code maxStreams}, and by {@code perClient} per client address. */
+  public ViewStreams(int maxStreams, int perClient) {
     this.maxStreams = maxStreams;
+    this.perClient = perClient;
+  }
+
+  /** Streams bounded by {@code maxStreams} only. */
+  public ViewStreams(int maxStreams) {
+    this(maxStreams, maxStreams);
   }
 
   /**
@@ -36,15 +52,20 @@ public final class ViewStreams implements AutoCloseable {
    * first} events. The caller completes nothing: {@code callback} is completed when the stream
    * ends.
    *
-   * @return false, with nothing written, when {@code maxStreams} streams are open or the view is
-   *     closing; the caller answers then
+   * @param client who asks (its address), bounded to {@code perClient} streams
+   * @return why no stream was opened, with nothing written (the caller answers then); empty when it
+   *     was
    */
-  public boolean open(String cluster, Response response, Callback callback, List<String> first) {
+  public Optional<Refusal> open(
+      String cluster, String client, Response response, Callback callback, List<String> first) {
     synchronized (this) {
       if (closed || streams.size() >= maxStreams) {
-        return false;
+        return Optional.of(Refusal.FULL);
       }
-      final Stream stream = new Stream(cluster, response, callback);
+      if (streams.stream().filter(s -> s.client.equals(client)).count() >= perClient) {
+        return Optional.of(Refusal.CLIENT_FULL);
+      }
+      final Stream stream = new Stream(cluster, client, response, callback);
       streams.add(stream);
       response.setStatus(200);
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/event-stream; charset=utf-8");
@@ -53,7 +74,7 @@ public final class ViewStreams implements AutoCloseable {
       // The browser retries a lost stream after 2 s; the first event tells it where it is.
       stream.send("retry: 2000\n\n");
       first.forEach(stream::send);
-      return true;
+      return Optional.empty();
     }
   }
 
@@ -96,6 +117,7 @@ public final class ViewStreams implements AutoCloseable {
   /** One open stream; its writes are chained so that at most one is pending. */
   private final class Stream implements Callback {
     private final String cluster;
+    private final String client;
     private final Response response;
     private final Callback done;
     private final Deque<ByteBuffer> queue = new ArrayDeque<>();
@@ -103,8 +125,9 @@ public final class ViewStreams implements AutoCloseable {
     private boolean ending;
     private boolean ended;
 
-    Stream(String cluster, Response response, Callback done) {
+    Stream(String cluster, String client, Response response, Callback done) {
       this.cluster = cluster;
+      this.client = client;
       this.response = response;
       this.done = done;
     }

@@ -37,8 +37,22 @@ final class Plugin implements AutoCloseable {
   }
 
   static Plugin start(PluginConfig config, ClusterStateReader reader, Clock clock) {
+    return start(config, ServerLimits.DEFAULTS, reader, clock);
+  }
+
+  static Plugin start(PluginConfig config, ServerLimits limits, ClusterStateReader reader) {
+    return start(config, limits, reader, Clock.systemUTC());
+  }
+
+  static Plugin start(
+      PluginConfig config, ServerLimits limits, ClusterStateReader reader, Clock clock) {
     final AdmissionServer server =
-        AdmissionServer.builder(config, reader).clock(clock).noopEndpoint(true).build().start();
+        AdmissionServer.builder(config, reader)
+            .clock(clock)
+            .limits(limits)
+            .noopEndpoint(true)
+            .build()
+            .start();
     return new Plugin(
         server, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
   }

@@ -35,11 +35,16 @@ final class TestCertificates {
   private TestCertificates() {}
 
   static Issued issue(long serial) {
+    return issue(serial, "quotaflow-admission");
+  }
+
+  /** A self-signed certificate for localhost named {@code commonName}. */
+  static Issued issue(long serial, String commonName) {
     try {
       final KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(2048);
       final KeyPair keys = generator.generateKeyPair();
-      final X500Name name = new X500Name("CN=quotaflow-admission");
+      final X500Name name = new X500Name("CN=" + commonName);
       final Instant now = Instant.now();
       final JcaX509v3CertificateBuilder builder =
           new JcaX509v3CertificateBuilder(

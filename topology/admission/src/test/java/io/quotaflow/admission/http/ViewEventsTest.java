@@ -100,10 +100,14 @@ class ViewEventsTest {
   }
 
   private void start(PluginConfig config) {
+    start(config, ServerLimits.DEFAULTS);
+  }
+
+  private void start(PluginConfig config, ServerLimits limits) {
     state =
         new SnapshotClusterState()
             .put(WebViewTest.CLUSTER, WebViewTest.cluster().inputs(), QuotaOptions.DEFAULTS);
-    plugin = Plugin.start(config, state);
+    plugin = Plugin.start(config, limits, state);
     plugin.server().refreshLastState();
   }
 
@@ -188,6 +192,24 @@ class ViewEventsTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> events.named("activity").size() == 2);
     assertThat(events.named("activity").get(1).path("denials").get(0).path("name").asText())
         .isEqualTo("huge");
+  }
+
+  /** Issue 25: one client cannot take every stream. */
+  @Test
+  void aClientBeyondItsShareOfStreamsIsRefusedWith429() throws Exception {
+    start(
+        PluginConfig.plainHttpOnLoopback(0),
+        new ServerLimits(Duration.ofSeconds(5), 1024, java.util.OptionalInt.empty(), 2, 10, 10));
+    final Events first = open();
+    final Events second = open();
+    await().atMost(Duration.ofSeconds(5)).until(() -> plugin.server().openStreams() == 2);
+
+    final Plugin.Reply third = plugin.get(STREAM);
+
+    assertThat(first.status).isEqualTo(200);
+    assertThat(second.status).isEqualTo(200);
+    assertThat(third.status()).isEqualTo(429);
+    assertThat(third.json().path("error").asText()).contains("admission.view.streams.per.client");
   }
 
   @Test

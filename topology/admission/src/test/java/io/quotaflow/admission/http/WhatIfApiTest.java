@@ -199,6 +199,34 @@ class WhatIfApiTest {
     assertThat(reply.json().path("error").asText()).contains(named);
   }
 
+  /** Issue 25: a what-if's size is bounded before anything is computed. */
+  @Test
+  void aWhatIfAddingMorePodsThanTheLimitIs413() {
+    final Plugin.Reply reply =
+        plugin.post(
+            PATH,
+            "{\"pods\": [{\"group\": \"team-b\", \"requests\": {\"cpu\": \"1m\"}, \"count\": 6000},"
+                + " {\"group\": \"team-b\", \"requests\": {\"cpu\": \"1m\"}, \"count\": 6000}]}");
+
+    assertThat(reply.status()).as(reply.body()).isEqualTo(413);
+    assertThat(reply.json().path("error").asText())
+        .contains("at most 10000 pods")
+        .contains("admission.whatif.max.pods")
+        .contains("adds 12000");
+  }
+
+  @Test
+  void aWhatIfEditingMoreGroupsThanTheLimitIs413() {
+    final StringBuilder edits = new StringBuilder("{\"groups\": [");
+    for (int i = 0; i < 101; i++) {
+      edits.append(i == 0 ? "" : ",").append("{\"name\": \"team-b\", \"max\": {\"cpu\": \"1\"}}");
+    }
+    final Plugin.Reply reply = plugin.post(PATH, edits.append("]}").toString());
+
+    assertThat(reply.status()).as(reply.body()).isEqualTo(413);
+    assertThat(reply.json().path("error").asText()).contains("admission.whatif.max.edits");
+  }
+
   @Test
   void anEmptyBodyIsA400() {
     final Plugin.Reply reply = plugin.post(PATH, new byte[0]);

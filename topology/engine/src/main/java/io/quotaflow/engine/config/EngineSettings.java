@@ -332,6 +332,17 @@ public final class EngineSettings {
               + " lock together (0 to 100); the oldest reservation keeps its lock first.",
           EngineSettings::percent);
 
+  /** Whether Kafka without encryption is allowed beyond this machine. */
+  public static final Setting<Boolean> ALLOW_PLAINTEXT_KAFKA =
+      new Setting<>(
+          "allow.plaintext.kafka",
+          "boolean",
+          "false",
+          "Whether to start with Kafka's security.protocol PLAINTEXT or SASL_PLAINTEXT to brokers"
+              + " that are not on this machine. Off: such a start is refused, because whoever"
+              + " reaches Kafka could write eviction commands or inputs (docs/security.md).",
+          Parsers::bool);
+
   /** Every engine setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -343,6 +354,7 @@ public final class EngineSettings {
           RECOMPUTE_BACKLOG_MAX_INTERVAL,
           STATE_STORES,
           HEALTH_CHECK_INTERVAL,
+          ALLOW_PLAINTEXT_KAFKA,
           RECLAIM_PROTECTED_NAMESPACES,
           NAMESPACE_BINDING_OPEN,
           SPECIAL_GROUP_NAMESPACES,

@@ -32,6 +32,7 @@ public final class CertificateReloader implements AutoCloseable {
   private final Path certificate;
   private final Path key;
   private final List<Path> watched;
+  private final List<Path> clientTrust;
   private final SslContextFactory.Server factory;
   private final Runnable onReload;
   private final AtomicLong reloads = new AtomicLong();
@@ -48,12 +49,41 @@ public final class CertificateReloader implements AutoCloseable {
   public CertificateReloader(
       Path certificate, Path key, Path trust, long intervalMillis, Runnable onReload)
       throws IOException, GeneralSecurityException {
+    this(certificate, key, trust, List.of(), intervalMillis, onReload);
+  }
+
+  /**
+   * As above, and asking clients for a certificate, verified against {@code clientTrust} (the
+   * callers' CA, and this plugin's own trust bundle for its peers): a client that presents none is
+   * let through the handshake, and the endpoints that need one refuse it (issue 25).
+   *
+   * @param clientTrust files of the certificates client certificates are verified against; empty:
+   *     clients are not asked for one
+   */
+  public CertificateReloader(
+      Path certificate,
+      Path key,
+      Path trust,
+      List<Path> clientTrust,
+      long intervalMillis,
+      Runnable onReload)
+      throws IOException, GeneralSecurityException {
     this.certificate = certificate;
     this.key = key;
-    this.watched = trust == null ? List.of(certificate, key) : List.of(certificate, key, trust);
+    final List<Path> files = new java.util.ArrayList<>(List.of(certificate, key));
+    if (trust != null) {
+      files.add(trust);
+    }
+    files.addAll(clientTrust);
+    this.watched = List.copyOf(files);
+    this.clientTrust = List.copyOf(clientTrust);
     this.onReload = onReload;
     this.factory = new SslContextFactory.Server();
     this.factory.setKeyStore(PemFiles.keyStore(certificate, key, PASSWORD));
+    if (!this.clientTrust.isEmpty()) {
+      this.factory.setWantClientAuth(true);
+      this.factory.setTrustStore(PemFiles.trustStore(this.clientTrust));
+    }
     this.factory.setKeyStorePassword(new String(PASSWORD));
     this.factory.setKeyManagerPassword(new String(PASSWORD));
     this.digest = digest();
@@ -85,8 +115,15 @@ public final class CertificateReloader implements AutoCloseable {
       return false;
     }
     final KeyStore store = PemFiles.keyStore(certificate, key, PASSWORD);
+    final KeyStore clients = clientTrust.isEmpty() ? null : PemFiles.trustStore(clientTrust);
     try {
-      factory.reload(f -> f.setKeyStore(store));
+      factory.reload(
+          f -> {
+            f.setKeyStore(store);
+            if (clients != null) {
+              f.setTrustStore(clients);
+            }
+          });
     } catch (Exception e) {
       throw new GeneralSecurityException("the new certificate could not be installed", e);
     }

@@ -19,6 +19,8 @@ import java.util.Base64;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
@@ -73,21 +75,47 @@ public final class PemFiles {
 
   /** A client TLS context trusting the certificates of {@code trustFile}. */
   public static SSLContext trusting(Path trustFile) throws IOException, GeneralSecurityException {
+    return clientContext(null, null, trustFile);
+  }
+
+  /**
+   * A client TLS context trusting the certificates of {@code trustFile} and, when {@code
+   * certificateFile} is not null, presenting that certificate (with {@code keyFile}) to servers
+   * that ask for one: how one instance forwards to another that authenticates its callers.
+   */
+  public static SSLContext clientContext(Path certificateFile, Path keyFile, Path trustFile)
+      throws IOException, GeneralSecurityException {
+    final TrustManagerFactory factory =
+        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    factory.init(trustStore(List.of(trustFile)));
+    KeyManager[] keys = null;
+    if (certificateFile != null) {
+      final char[] password = "quotaflow".toCharArray();
+      final KeyManagerFactory keyFactory =
+          KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+      keyFactory.init(keyStore(certificateFile, keyFile, password), password);
+      keys = keyFactory.getKeyManagers();
+    }
+    final SSLContext context = SSLContext.getInstance("TLS");
+    context.init(keys, factory.getTrustManagers(), null);
+    return context;
+  }
+
+  /** A trust store of every certificate of {@code files}; each must hold one at least. */
+  public static KeyStore trustStore(List<Path> files) throws IOException, GeneralSecurityException {
     final KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     int i = 0;
-    for (final X509Certificate certificate : certificates(trustFile)) {
-      trust.setCertificateEntry("trusted-" + i++, certificate);
+    for (final Path file : files) {
+      final List<X509Certificate> found = certificates(file);
+      if (found.isEmpty()) {
+        throw new GeneralSecurityException("no CERTIFICATE block in " + file);
+      }
+      for (final X509Certificate certificate : found) {
+        trust.setCertificateEntry("trusted-" + i++, certificate);
+      }
     }
-    if (i == 0) {
-      throw new GeneralSecurityException("no CERTIFICATE block in " + trustFile);
-    }
-    final TrustManagerFactory factory =
-        TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(trust);
-    final SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
+    return trust;
   }
 
   /** Every certificate of a PEM file, in order. */

@@ -523,7 +523,74 @@
 
   // --- start -----------------------------------------------------------------------------------
 
+  // --- sign-in ---------------------------------------------------------------------------------
+
+  // Who is signed in: {auth, user, seesAll, mayEditQuotas}; authentication off says auth false.
+  async function session() {
+    const response = await fetch('/api/v1/session', { headers: { Accept: 'application/json' } });
+    if (response.status === 401) return null;
+    return response.json();
+  }
+
+  function showSignIn() {
+    $('sign-in').hidden = false;
+    $('status').className = 'status down';
+    $('status').textContent = 'sign in to see the quota tree';
+    $('sign-in').addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const response = await fetch('/api/v1/session', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ token: $('token').value.trim() }),
+      });
+      if (response.ok) {
+        location.reload();
+      } else {
+        const body = await response.json().catch(() => ({}));
+        $('sign-in-error').textContent = body.error || 'the token was not accepted';
+      }
+    });
+  }
+
+  function showWho(who) {
+    if (!who.auth) return;
+    $('who').textContent = 'signed in as ' + who.user;
+    $('sign-out').hidden = false;
+    $('sign-out').addEventListener('click', async () => {
+      await fetch('/api/v1/session', { method: 'DELETE' });
+      location.reload();
+    });
+    // The what-if needs the right to edit ElasticQuotas: not offered without it.
+    if (!who.mayEditQuotas) $('what-if').hidden = true;
+  }
+
+  // Without the live stream (it carries every group: cluster-wide viewers only), the page reads
+  // its groups and activity again every few seconds.
+  function poll() {
+    const node = $('status');
+    node.className = 'status live';
+    node.textContent = 'your groups · refreshed every 5 s';
+    setInterval(() => {
+      enqueue(loadTree);
+      getJson(api('/view/activity')).then(renderActivity).catch(() => {});
+    }, 5000);
+  }
+
   async function start() {
+    let who;
+    try {
+      who = await session();
+    } catch (e) {
+      showError(e);
+      setTimeout(start, 2000);
+      return;
+    }
+    if (who === null) {
+      showSignIn();
+      return;
+    }
+    showWho(who);
+    state.who = who;
     let clusters;
     try {
       clusters = (await getJson('/api/v1/clusters')).clusters;
@@ -554,7 +621,11 @@
       location.reload();
     });
     // The stream first: a change made while the rows are read then reaches them.
-    connect();
+    if (!state.who.auth || state.who.seesAll) {
+      connect();
+    } else {
+      poll();
+    }
     await enqueue(loadTree);
     getJson(api('/view/activity')).then(renderActivity).catch(() => {});
   }

@@ -1,0 +1,87 @@
+package io.quotaflow.admission.http;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.io.Content;
+
+/**
+ * Reads a request's body without holding a thread while it arrives (issue 25): chunks are taken as
+ * Jetty has them and the reader asks to be called back for more, so a client trickling its body
+ * parks no worker. The body is kept up to {@code max} bytes; a larger one is read on, and thrown
+ * away, up to {@code drainLimit} (a client still sending when the 413 goes out would otherwise see
+ * its connection reset), and completes as null.
+ */
+final class BodyReader implements Runnable {
+
+  private final Content.Source source;
+  private final int max;
+  private final long drainLimit;
+  private final CompletableFuture<byte[]> done = new CompletableFuture<>();
+  private byte[] bytes;
+  private int size;
+  private long drained;
+  private boolean tooLarge;
+
+  private BodyReader(Content.Source source, long length, int max, long drainLimit) {
+    this.source = source;
+    this.max = max;
+    this.drainLimit = drainLimit;
+    this.tooLarge = length > max;
+    // The length is known as the API server sends it: one array of that size, no copies.
+    this.bytes = new byte[tooLarge ? 0 : length >= 0 ? (int) length : 8 * 1024];
+  }
+
+  /**
+   * The body of {@code source}, whose length is {@code length} (-1 when unknown); null when it is
+   * larger than {@code max}.
+   */
+  static CompletableFuture<byte[]> read(
+      Content.Source source, long length, int max, long drainLimit) {
+    final BodyReader reader = new BodyReader(source, length, max, drainLimit);
+    reader.run();
+    return reader.done;
+  }
+
+  @Override
+  public void run() {
+    while (!done.isDone()) {
+      final Content.Chunk chunk = source.read();
+      if (chunk == null) {
+        source.demand(this);
+        return;
+      }
+      if (Content.Chunk.isFailure(chunk)) {
+        done.completeExceptionally(chunk.getFailure());
+        return;
+      }
+      take(chunk.getByteBuffer());
+      final boolean last = chunk.isLast();
+      chunk.release();
+      if (last) {
+        done.complete(tooLarge ? null : bytes.length == size ? bytes : Arrays.copyOf(bytes, size));
+      } else if (tooLarge && drained > drainLimit) {
+        done.complete(null);
+      }
+    }
+  }
+
+  private void take(ByteBuffer buffer) {
+    final int n = buffer.remaining();
+    if (!tooLarge && (long) size + n > max) {
+      tooLarge = true;
+      drained = size;
+      bytes = new byte[0];
+    }
+    if (tooLarge) {
+      drained += n;
+      buffer.position(buffer.limit());
+      return;
+    }
+    if (size + n > bytes.length) {
+      bytes = Arrays.copyOf(bytes, Math.min(max, Math.max(size + n, bytes.length * 2)));
+    }
+    buffer.get(bytes, size, n);
+    size += n;
+  }
+}

@@ -1,0 +1,55 @@
+package io.quotaflow.admission.http;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalInt;
+
+/**
+ * How much of the plugin any one client may take (issue 25): slow or many clients must never stop
+ * the webhooks from answering, nor fail readiness.
+ *
+ * @param requestTimeout how long a request may take to arrive, headers and body, from its first
+ *     byte (or from the connection's opening, for its first request); slower ones are closed
+ * @param maxConnections open connections on the main port at most; beyond, new ones wait to be
+ *     accepted and idle ones are closed sooner
+ * @param healthPort a plain-HTTP port serving only /healthz, /readyz and /metrics, so that a flood
+ *     of the main port cannot fail the probes; empty: they are served on the main port only
+ * @param streamsPerClient live streams of the web view one client address may hold at once
+ * @param whatIfMaxPods pods a what-if may add in total
+ * @param whatIfMaxEdits group edits (min, max, weight) a what-if may make
+ */
+public record ServerLimits(
+    Duration requestTimeout,
+    int maxConnections,
+    OptionalInt healthPort,
+    int streamsPerClient,
+    int whatIfMaxPods,
+    int whatIfMaxEdits) {
+
+  /** The defaults of the settings. */
+  public static final ServerLimits DEFAULTS =
+      new ServerLimits(Duration.ofSeconds(5), 1024, OptionalInt.empty(), 4, 10_000, 100);
+
+  /** Checks every bound is positive. */
+  public ServerLimits {
+    Objects.requireNonNull(requestTimeout, "requestTimeout");
+    Objects.requireNonNull(healthPort, "healthPort");
+    if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+      throw new IllegalArgumentException("requestTimeout must be positive: " + requestTimeout);
+    }
+    if (maxConnections < 1 || streamsPerClient < 1 || whatIfMaxPods < 1 || whatIfMaxEdits < 1) {
+      throw new IllegalArgumentException("every limit must be at least 1: " + maxConnections);
+    }
+  }
+
+  /** These limits with the health port {@code port} (0: a free one). */
+  public ServerLimits withHealthPort(int port) {
+    return new ServerLimits(
+        requestTimeout,
+        maxConnections,
+        OptionalInt.of(port),
+        streamsPerClient,
+        whatIfMaxPods,
+        whatIfMaxEdits);
+  }
+}

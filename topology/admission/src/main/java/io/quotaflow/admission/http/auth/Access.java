@@ -1,0 +1,19 @@
+package io.quotaflow.admission.http.auth;
+
+import java.util.Optional;
+
+/**
+ * Who a bearer token is and what they may do, as the Kubernetes API server says it (TokenReview,
+ * SubjectAccessReview): the plugin enforces RBAC on its reads as the API server would (issue 25).
+ */
+public interface Access {
+
+  /** The user of {@code token}; empty when the API server does not authenticate it. */
+  Optional<User> authenticate(String token);
+
+  /**
+   * Whether {@code user} may {@code verb} {@code resource} of API group {@code group} (empty: the
+   * core group) in {@code namespace} (empty: in every namespace, cluster-wide).
+   */
+  boolean allowed(User user, String verb, String group, String resource, String namespace);
+}

@@ -1,0 +1,59 @@
+package io.quotaflow.admission.http.auth;
+
+import java.util.Optional;
+
+/**
+ * The gate of the people's doors (query API, web view, its stream, the what-if): who a request's
+ * bearer token is (issue 25). The token comes from the {@code Authorization: Bearer} header (as
+ * kubectl, curl and proxies such as oauth2-proxy send it) or from the web view's session cookie.
+ * Off ({@link #NONE}), every request sees everything, as before.
+ */
+public final class ApiAuth {
+
+  /** The session cookie the web view's sign-in sets. */
+  public static final String COOKIE = "quotaflow-token";
+
+  /** Authentication off: every caller sees everything. */
+  public static final ApiAuth NONE = new ApiAuth(null);
+
+  private final Access access;
+
+  private ApiAuth(Access access) {
+    this.access = access;
+  }
+
+  /** Callers authenticated and authorised by {@code access}. */
+  public static ApiAuth with(Access access) {
+    return new ApiAuth(access);
+  }
+
+  /** Whether callers must present a token. */
+  public boolean enabled() {
+    return access != null;
+  }
+
+  /** The viewer of {@code token}; empty when authentication is on and the token is not valid. */
+  public Optional<Viewer> viewer(Optional<String> token) {
+    if (access == null) {
+      return Optional.of(Viewer.EVERYONE);
+    }
+    return token.flatMap(access::authenticate).map(user -> Viewer.of(user, access));
+  }
+
+  /** The bearer token of a request with these headers (either may be null). */
+  public static Optional<String> token(String authorization, String cookies) {
+    if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      final String token = authorization.substring(7).trim();
+      return token.isEmpty() ? Optional.empty() : Optional.of(token);
+    }
+    if (cookies != null) {
+      for (final String cookie : cookies.split(";")) {
+        final String trimmed = cookie.trim();
+        if (trimmed.startsWith(COOKIE + "=") && trimmed.length() > COOKIE.length() + 1) {
+          return Optional.of(trimmed.substring(COOKIE.length() + 1));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+}
