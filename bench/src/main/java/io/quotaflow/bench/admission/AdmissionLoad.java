@@ -30,10 +30,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Load on the admission plugin over TLS on loopback: the pod webhook and, in the same run and the
- * same server, a no-op endpoint, first at a fixed rate (latency measured from each request's
- * scheduled time, so a stall counts against every request it delays), then as fast as N connections
- * go (throughput). Client and server share the machine's cores.
+ * Load on the admission plugin over TLS on loopback, callers presenting a client certificate (issue
+ * 25): the pod webhook and, in the same run and the same server, a no-op endpoint, first at a fixed
+ * rate (latency measured from each request's scheduled time, so a stall counts against every
+ * request it delays), then as fast as N connections go (throughput). Client and server share the
+ * machine's cores.
  *
  * <p>Usage: {@code AdmissionLoad [--rate 1000] [--seconds 20] [--warmup 20] [--connections 16]
  * [--max-seconds 10]}. Every loop is bounded by its phase's duration; only 127.0.0.1 is contacted.
@@ -69,7 +70,11 @@ public final class AdmissionLoad {
                 PluginSettings.TLS_CERT_FILE.key(),
                 dir.resolve("tls.crt").toString(),
                 PluginSettings.TLS_KEY_FILE.key(),
-                dir.resolve("tls.key").toString()));
+                dir.resolve("tls.key").toString(),
+                // Callers authenticated by client certificate, as with the client-certificates
+                // component: here the loopback certificate is its own CA and the client's.
+                PluginSettings.TLS_CLIENT_CA_FILE.key(),
+                dir.resolve("tls.crt").toString()));
     final SnapshotClusterState state =
         new SnapshotClusterState().put(CLUSTER, cluster(), QuotaOptions.DEFAULTS);
     try (AdmissionServer server =
@@ -77,7 +82,9 @@ public final class AdmissionLoad {
       final HttpClient client =
           HttpClient.newBuilder()
               .version(HttpClient.Version.HTTP_1_1)
-              .sslContext(PemFiles.trusting(dir.resolve("tls.crt")))
+              .sslContext(
+                  PemFiles.clientContext(
+                      dir.resolve("tls.crt"), dir.resolve("tls.key"), dir.resolve("tls.crt")))
               .connectTimeout(Duration.ofSeconds(5))
               .build();
       final String base = "https://localhost:" + server.port();
@@ -86,7 +93,7 @@ public final class AdmissionLoad {
       final List<byte[]> bodies = bodies();
 
       System.out.printf(
-          "admission plugin load: TLS on loopback, %d connections, %d req/s for %d s (after %d s"
+          "admission plugin load: TLS with client certificates on loopback, %d connections, %d req/s for %d s (after %d s"
               + " warm-up), then open throttle for %d s (after as long unreported); %d CPUs%n",
           connections,
           rate,
