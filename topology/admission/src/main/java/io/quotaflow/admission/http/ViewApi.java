@@ -18,6 +18,7 @@ import io.quotaflow.admission.view.ViewJson;
 import io.quotaflow.admission.whatif.WhatIf;
 import io.quotaflow.admission.whatif.WhatIfException;
 import io.quotaflow.admission.whatif.WhatIfRequest;
+import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.simulate.StatusJson;
@@ -28,13 +29,19 @@ import io.quotaflow.tree.QuotaOptions;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The endpoints of the web view (docs/admission.md, Web view): its static files, the rows of the
@@ -58,6 +65,18 @@ final class ViewApi {
 
   /** What-ifs computed at once; more are answered 503 (each recomputes the whole tree twice). */
   static final int CONCURRENT_WHAT_IFS = 2;
+
+  /** How long a caller waits for a what-if; within the caps it takes far less (issue 25). */
+  static final Duration WHAT_IF_DEADLINE = Duration.ofSeconds(10);
+
+  private static final ExecutorService WHAT_IF_THREADS =
+      Executors.newFixedThreadPool(
+          CONCURRENT_WHAT_IFS,
+          runnable -> {
+            final Thread thread = new Thread(runnable, "quotaflow-what-if");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   private final ViewAssets assets;
   private final ViewFeed feed;
@@ -320,34 +339,51 @@ final class ViewApi {
                 "busy")
             .withHeader("Retry-After", "1");
       }
-      final long started = System.nanoTime();
+      // Computed on its own thread, which holds the permit until it ends: a caller waits at most
+      // the deadline, and at most CONCURRENT_WHAT_IFS computations ever run.
+      final List<QuotaProfile> profiles = List.copyOf(view.treeProfiles().values());
+      final List<GroupStatus> groups = view.groups();
+      final Future<WhatIf.Result> computed =
+          WHAT_IF_THREADS.submit(
+              () -> {
+                final long started = System.nanoTime();
+                try {
+                  return WhatIf.compute(inputs.get(), profiles, groups, options, request);
+                } finally {
+                  whatIfTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+                  whatIfs.release();
+                }
+              });
+      final WhatIf.Result result;
       try {
-        final WhatIf.Result result =
-            WhatIf.compute(
-                inputs.get(),
-                List.copyOf(view.treeProfiles().values()),
-                view.groups(),
-                options,
-                request);
-        whatIfPods.record(addedPods(request));
-        final ObjectNode body = Json.object();
-        body.put("cluster", cluster);
-        body.put("groups", result.groups());
-        final ArrayNode changed = body.putArray("changed");
-        for (final WhatIf.Change change : result.changed()) {
-          final ObjectNode node = changed.addObject();
-          node.put("name", change.after().name());
-          node.put("parent", change.after().parent());
-          node.set("before", side(change.before()));
-          node.set("after", side(change.after()));
+        result = computed.get(WHAT_IF_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof WhatIfException bad) {
+          return Answer.error(400, bad.getMessage(), "bad-request");
         }
-        return Answer.json(200, body, "ok");
-      } catch (WhatIfException e) {
-        return Answer.error(400, e.getMessage(), "bad-request");
-      } finally {
-        whatIfTime.record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-        whatIfs.release();
+        throw new IllegalStateException("the what-if failed", e.getCause());
+      } catch (TimeoutException e) {
+        return Answer.error(
+            503,
+            "the what-if took longer than " + WHAT_IF_DEADLINE.toSeconds() + " s; make it smaller",
+            "too-slow");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return Answer.error(503, "interrupted", "busy");
       }
+      whatIfPods.record(addedPods(request));
+      final ObjectNode body = Json.object();
+      body.put("cluster", cluster);
+      body.put("groups", result.groups());
+      final ArrayNode changed = body.putArray("changed");
+      for (final WhatIf.Change change : result.changed()) {
+        final ObjectNode node = changed.addObject();
+        node.put("name", change.after().name());
+        node.put("parent", change.after().parent());
+        node.set("before", side(change.before()));
+        node.set("after", side(change.after()));
+      }
+      return Answer.json(200, body, "ok");
     }
 
     /** Why {@code request} is larger than a what-if may be (issue 25), or empty. */
