@@ -195,7 +195,8 @@ class ElasticQuotaCrdTest {
           .isEmpty();
     }
     assertThat(components("dev")).containsExactly("../../components/elasticquota-crd");
-    assertThat(components("production")).isEmpty();
+    // Production uses Koordinator's CRD; its one component is Kafka over TLS (issue 25).
+    assertThat(components("production")).containsExactly("../../components/kafka-scram-tls");
     assertThat(components("shadow")).isEmpty();
   }
 
