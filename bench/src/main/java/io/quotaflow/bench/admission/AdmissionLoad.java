@@ -60,21 +60,18 @@ public final class AdmissionLoad {
 
     final Path dir = Files.createTempDirectory("quotaflow-admission-bench");
     LoopbackCertificate.write(dir);
-    final PluginConfig config =
-        PluginSettings.config(
-            Map.of(
-                PluginSettings.BIND_ADDRESS.key(),
-                "127.0.0.1",
-                PluginSettings.PORT.key(),
-                "0",
-                PluginSettings.TLS_CERT_FILE.key(),
-                dir.resolve("tls.crt").toString(),
-                PluginSettings.TLS_KEY_FILE.key(),
-                dir.resolve("tls.key").toString(),
-                // Callers authenticated by client certificate, as with the client-certificates
-                // component: here the loopback certificate is its own CA and the client's.
-                PluginSettings.TLS_CLIENT_CA_FILE.key(),
-                dir.resolve("tls.crt").toString()));
+    final boolean clientCertificates = options.get("client-certificates") == 1;
+    final Map<String, String> settings = new java.util.HashMap<>();
+    settings.put(PluginSettings.BIND_ADDRESS.key(), "127.0.0.1");
+    settings.put(PluginSettings.PORT.key(), "0");
+    settings.put(PluginSettings.TLS_CERT_FILE.key(), dir.resolve("tls.crt").toString());
+    settings.put(PluginSettings.TLS_KEY_FILE.key(), dir.resolve("tls.key").toString());
+    if (clientCertificates) {
+      // Callers authenticated by client certificate, as with the client-certificates component:
+      // here the loopback certificate is its own CA and the client's.
+      settings.put(PluginSettings.TLS_CLIENT_CA_FILE.key(), dir.resolve("tls.crt").toString());
+    }
+    final PluginConfig config = PluginSettings.config(settings);
     final SnapshotClusterState state =
         new SnapshotClusterState().put(CLUSTER, cluster(), QuotaOptions.DEFAULTS);
     try (AdmissionServer server =
@@ -83,8 +80,10 @@ public final class AdmissionLoad {
           HttpClient.newBuilder()
               .version(HttpClient.Version.HTTP_1_1)
               .sslContext(
-                  PemFiles.clientContext(
-                      dir.resolve("tls.crt"), dir.resolve("tls.key"), dir.resolve("tls.crt")))
+                  clientCertificates
+                      ? PemFiles.clientContext(
+                          dir.resolve("tls.crt"), dir.resolve("tls.key"), dir.resolve("tls.crt"))
+                      : PemFiles.trusting(dir.resolve("tls.crt")))
               .connectTimeout(Duration.ofSeconds(5))
               .build();
       final String base = "https://localhost:" + server.port();
@@ -93,8 +92,9 @@ public final class AdmissionLoad {
       final List<byte[]> bodies = bodies();
 
       System.out.printf(
-          "admission plugin load: TLS with client certificates on loopback, %d connections, %d req/s for %d s (after %d s"
+          "admission plugin load: TLS%s on loopback, %d connections, %d req/s for %d s (after %d s"
               + " warm-up), then open throttle for %d s (after as long unreported); %d CPUs%n",
+          clientCertificates ? " with client certificates" : " (no client certificates)",
           connections,
           rate,
           seconds,
@@ -302,7 +302,18 @@ public final class AdmissionLoad {
     final Map<String, Integer> options =
         new java.util.HashMap<>(
             Map.of(
-                "rate", 1000, "seconds", 20, "warmup", 20, "connections", 16, "max-seconds", 10));
+                "rate",
+                1000,
+                "seconds",
+                20,
+                "warmup",
+                20,
+                "connections",
+                16,
+                "max-seconds",
+                10,
+                "client-certificates",
+                1));
     for (int i = 0; i + 1 < args.length; i += 2) {
       final String key = args[i].replaceFirst("^--", "");
       if (!options.containsKey(key)) {

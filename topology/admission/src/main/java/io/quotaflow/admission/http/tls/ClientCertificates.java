@@ -26,7 +26,12 @@ public final class ClientCertificates {
     PEER
   }
 
+  /** How long the own certificate is trusted to be the file's before the file is read again. */
+  private static final long REREAD_NANOS = 1_000_000_000L;
+
   private final Path ownCertificate;
+  private volatile X509Certificate own;
+  private volatile long readAt;
 
   /** Callers told apart by comparison with the certificate in {@code ownCertificate}. */
   public ClientCertificates(Path ownCertificate) {
@@ -42,14 +47,24 @@ public final class ClientCertificates {
   }
 
   private boolean isOwn(X509Certificate leaf) {
-    try {
-      // Read each time: a few hundred bytes from the page cache, and always the current renewal.
-      final List<X509Certificate> own = PemFiles.certificates(ownCertificate);
-      return !own.isEmpty()
-          && own.get(0).getSubjectX500Principal().equals(leaf.getSubjectX500Principal())
-          && own.get(0).getIssuerX500Principal().equals(leaf.getIssuerX500Principal());
-    } catch (IOException | GeneralSecurityException e) {
-      return false;
+    final X509Certificate mine = own();
+    return mine != null
+        && mine.getSubjectX500Principal().equals(leaf.getSubjectX500Principal())
+        && mine.getIssuerX500Principal().equals(leaf.getIssuerX500Principal());
+  }
+
+  /** The plugin's own certificate, read again at most once a second (renewals swap the file). */
+  private X509Certificate own() {
+    final long now = System.nanoTime();
+    if (own == null || now - readAt > REREAD_NANOS) {
+      try {
+        final List<X509Certificate> read = PemFiles.certificates(ownCertificate);
+        own = read.isEmpty() ? null : read.get(0);
+      } catch (IOException | GeneralSecurityException e) {
+        // A renewal caught half-written: the last one read stays.
+      }
+      readAt = now;
     }
+    return own;
   }
 }
