@@ -80,7 +80,9 @@ final class PodEvictor {
     } catch (KubernetesClientException e) {
       stopIfInterrupted();
       return new Verdict(
-          EvictionOutcome.FAILED, "reading pod " + pod + " failed: " + e.getMessage(), 0);
+          unreachable(e) ? EvictionOutcome.UNREACHABLE : EvictionOutcome.FAILED,
+          "reading pod " + pod + " failed: " + e.getMessage(),
+          0);
     }
     if (current == null) {
       return new Verdict(EvictionOutcome.GONE, "pod " + pod + " no longer exists", 0);
@@ -115,6 +117,7 @@ final class PodEvictor {
       throws InterruptedException {
     final Eviction eviction = eviction(key, command.getPodUid());
     boolean refusedByBudget = false;
+    boolean unreachable = false;
     String lastRefusal = "";
     for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
       bucket.acquire();
@@ -124,6 +127,7 @@ final class PodEvictor {
           return new Verdict(EvictionOutcome.EVICTED, "pod " + pod + " evicted", attempt);
         }
         refusedByBudget = true;
+        unreachable = false;
         lastRefusal = "a disruption budget refused the eviction (429)";
       } catch (KubernetesClientException e) {
         stopIfInterrupted();
@@ -132,6 +136,7 @@ final class PodEvictor {
           return verdict;
         }
         refusedByBudget = false;
+        unreachable = unreachable(e);
         lastRefusal = "the API server answered " + e.getCode() + ": " + e.getMessage();
       }
       if (attempt < settings.maxAttempts()) {
@@ -147,9 +152,21 @@ final class PodEvictor {
         attempts,
         lastRefusal);
     return new Verdict(
-        refusedByBudget ? EvictionOutcome.BLOCKED_BY_BUDGET : EvictionOutcome.FAILED,
+        refusedByBudget
+            ? EvictionOutcome.BLOCKED_BY_BUDGET
+            : unreachable ? EvictionOutcome.UNREACHABLE : EvictionOutcome.FAILED,
         "gave up after " + attempts + " attempts: " + lastRefusal,
         attempts);
+  }
+
+  /**
+   * Whether {@code error} says the cluster's API server could not be asked (no answer, a server
+   * error, throttling), not that this eviction was refused: such an outcome does not count as one
+   * of the pod's attempts (issue 26).
+   */
+  static boolean unreachable(final KubernetesClientException error) {
+    final int code = error.getCode();
+    return code == 0 || code == TOO_MANY_REQUESTS || code >= HttpURLConnection.HTTP_INTERNAL_ERROR;
   }
 
   /** The verdict for a command aimed at a protected pod: refused, whoever wrote it. */

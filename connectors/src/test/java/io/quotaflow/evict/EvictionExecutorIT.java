@@ -160,6 +160,23 @@ class EvictionExecutorIT {
     assertThat(podNamed("db-0")).isNotNull();
   }
 
+  /** Issue 26: an API server that cannot answer is not the pod's refusal: UNREACHABLE. */
+  @Test
+  void anApiServerUnavailableAtEveryAttemptEndsUnreachable() {
+    final Pod victim = createPod("web-9");
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "web-9").unavailable(3);
+    start(settings());
+
+    final EvictionCommand command = send(key("web-9"), uidOf(victim));
+
+    final EvictionResult result = awaitResult(command);
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.UNREACHABLE);
+    assertThat(result.getMessage()).contains("503");
+    assertThat(eviction.requests()).hasSize(3);
+    assertThat(podNamed("web-9")).isNotNull();
+  }
+
   @Test
   void aDryRunDecidesAndReportsWithoutEvicting() {
     final Pod victim = createPod("batch-3");

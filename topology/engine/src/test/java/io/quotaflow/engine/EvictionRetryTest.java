@@ -128,6 +128,42 @@ class EvictionRetryTest {
     assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isEqualTo(1.0);
   }
 
+  /**
+   * Issue 26, point 6: a member cluster's API outage does not use up a pod's attempts. With two
+   * allowed, five commands that find the API server unreachable still leave the pod both; it is
+   * commanded again after each backoff, each command with an id of its own.
+   */
+  @Test
+  void commandsThatFindTheApiServerUnreachableDoNotUseUpThePodsAttempts() {
+    engine =
+        new EngineDriver(
+            EngineDriver.settings()
+                .set(EngineSettings.REVOKE_MAX_ATTEMPTS.key(), "2")
+                .set(EngineSettings.REVOKE_RETRY_BACKOFF.key(), "10s")
+                .build());
+    TestRecord<PodKey, EvictionCommand> command = firstCommandsAreIssued().get(0);
+    final java.util.Set<String> ids = new java.util.HashSet<>();
+    ids.add(command.value().getId());
+    for (int outage = 1; outage <= 5; outage++) {
+      engine.answer(command, EvictionOutcome.UNREACHABLE).advance(Duration.ofSeconds(10));
+      command = engine.evictionRecords().get(0);
+      assertThat(command.value().getUnreachableRetries()).isEqualTo(outage);
+      assertThat(ids.add(command.value().getId())).as("a command id of its own").isTrue();
+    }
+    assertThat(command.value().getReason()).contains("of 7)");
+    assertThat(counter(EngineMetrics.EVICTIONS_UNREACHABLE)).isEqualTo(5.0);
+    assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isZero();
+
+    // The cluster is back: the pod's two attempts are both left.
+    engine.answer(command, EvictionOutcome.BLOCKED_BY_BUDGET).advance(Duration.ofSeconds(10));
+    final TestRecord<PodKey, EvictionCommand> last = engine.evictionRecords().get(0);
+    engine.answer(last, EvictionOutcome.BLOCKED_BY_BUDGET);
+    engine.advance(DELAY).advance(DELAY);
+
+    assertThat(engine.evictionRecords()).as("two counted attempts: no third").isEmpty();
+    assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isEqualTo(1.0);
+  }
+
   @Test
   void aResultForAnUnknownPodOrAnotherCommandHasNoEffect() {
     engine = new EngineDriver();

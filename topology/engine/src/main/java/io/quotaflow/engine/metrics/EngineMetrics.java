@@ -80,6 +80,12 @@ public final class EngineMetrics {
   /** Counter of eviction commands issued, tag {@code cluster}. */
   public static final String EVICTIONS = "quotaflow.engine.evictions.issued";
 
+  /**
+   * Counter of eviction commands that found their cluster's API server unreachable, tag {@code
+   * cluster}: they do not count as attempts, and the pod is commanded again.
+   */
+  public static final String EVICTIONS_UNREACHABLE = "quotaflow.engine.evictions.unreachable";
+
   /** Counter of eviction commands that retry a pod whose earlier eviction did not happen. */
   public static final String EVICTIONS_RETRIED = "quotaflow.engine.evictions.retried";
 
@@ -114,6 +120,7 @@ public final class EngineMetrics {
   private final Map<String, Counter> evictions = new ConcurrentHashMap<>();
   private final Map<String, Counter> retried = new ConcurrentHashMap<>();
   private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
+  private final Map<String, Counter> unreachable = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> namesakes = new ConcurrentHashMap<>();
@@ -344,6 +351,21 @@ public final class EngineMetrics {
         registry.remove(gauge);
       }
     }
+  }
+
+  /** A command for a pod of {@code cluster} found the cluster's API server unreachable. */
+  public void evictionUnreachable(final String cluster) {
+    unreachable
+        .computeIfAbsent(
+            cluster,
+            c ->
+                Counter.builder(EVICTIONS_UNREACHABLE)
+                    .description(
+                        "Eviction commands that found the cluster's API server unreachable (not"
+                            + " counted as attempts)")
+                    .tag("cluster", c)
+                    .register(registry))
+        .increment();
   }
 
   /** One eviction command was issued for a pod of {@code cluster}. */

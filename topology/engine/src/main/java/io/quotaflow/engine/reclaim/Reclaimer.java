@@ -25,7 +25,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.IntFunction;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -149,7 +148,26 @@ public final class Reclaimer {
           result.getMessage());
       return;
     }
-    if (issued.getAttempt() >= policy.maxAttempts()) {
+    if (result.getOutcome() == EvictionOutcome.UNREACHABLE) {
+      // The cluster, not the pod: the command does not count (issue 26). It is kept with one more
+      // uncounted command, so the next one carries the tally, and the pod is tried again.
+      final EvictionCommand uncounted =
+          EvictionCommand.newBuilder(issued)
+              .setUnreachableRetries(issued.getUnreachableRetries() + 1)
+              .build();
+      ledger.put(id, uncounted);
+      final Instant retry = now.plus(policy.retryBackoff());
+      retryAt.put(id, retry.toEpochMilli());
+      metrics.evictionUnreachable(cluster);
+      LOG.warn(
+          "{}: its cluster's API server could not be reached ({}); not counted as an attempt, it"
+              + " may be commanded again from {}",
+          notEvicted,
+          result.getMessage(),
+          retry);
+      return;
+    }
+    if (issued.getAttempt() - issued.getUnreachableRetries() >= policy.maxAttempts()) {
       retryAt.put(id, NEVER);
       metrics.evictionsExhausted(cluster);
       LOG.warn(
@@ -225,9 +243,8 @@ public final class Reclaimer {
           PodId.of(cluster, victim.pod()),
           victim.uid(),
           now,
-          attempt ->
-              EvictionCommands.command(
-                  cluster, plan, victim, overFor, now, attempt, policy.maxAttempts()));
+          (attempt, allowed) ->
+              EvictionCommands.command(cluster, plan, victim, overFor, now, attempt, allowed));
     }
   }
 
@@ -253,9 +270,9 @@ public final class Reclaimer {
         PodId.of(cluster, intruder.pod()),
         intruder.uid(),
         now,
-        attempt ->
+        (attempt, allowed) ->
             EvictionCommands.reservationCommand(
-                cluster, intruder, group, onLockedNodeFor, now, attempt, policy.maxAttempts()));
+                cluster, intruder, group, onLockedNodeFor, now, attempt, allowed));
   }
 
   /**
@@ -267,17 +284,26 @@ public final class Reclaimer {
       final PodId id,
       final String uid,
       final Instant now,
-      final IntFunction<EvictionCommand> commandOfAttempt) {
+      final CommandOfAttempt commandOfAttempt) {
     final EvictionCommand issued = inLedger.contains(id) ? ledger.get(id) : null;
     final int attempt;
+    final int unreachable;
     if (issued == null || !issued.getPodUid().equals(uid)) {
       attempt = 1;
+      unreachable = 0;
     } else if (released(id, now)) {
       attempt = issued.getAttempt() + 1;
+      unreachable = issued.getUnreachableRetries();
     } else {
       return;
     }
-    final EvictionCommand command = commandOfAttempt.apply(attempt);
+    // Commands that found the API server unreachable are not the pod's attempts: they extend the
+    // number allowed, each command keeping an id of its own.
+    final EvictionCommand command =
+        EvictionCommand.newBuilder(
+                commandOfAttempt.apply(attempt, policy.maxAttempts() + unreachable))
+            .setUnreachableRetries(unreachable)
+            .build();
     // The ledger entry and the command are committed together: a crash loses or keeps both.
     ledger.put(id, command);
     retryAt.delete(id);
@@ -299,6 +325,12 @@ public final class Reclaimer {
         command.getGroup(),
         attempt,
         command.getReason());
+  }
+
+  /** The command of attempt {@code attempt}, of {@code allowed} in all. */
+  @FunctionalInterface
+  private interface CommandOfAttempt {
+    EvictionCommand apply(int attempt, int allowed);
   }
 
   /** Whether a result released pod {@code id} and its backoff has passed at {@code now}. */
