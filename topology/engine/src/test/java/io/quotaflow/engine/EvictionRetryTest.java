@@ -42,6 +42,8 @@ class EvictionRetryTest {
     engine = new EngineDriver();
     final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
     assertThat(first.value().getAttempt()).isEqualTo(1);
+    // Issue 32: amounts as a person writes them, not canonical units.
+    assertThat(first.value().getReason()).contains("(used cpu 8; runtime cpu 5)");
 
     engine.answer(first, EvictionOutcome.BLOCKED_BY_BUDGET);
     engine.advance(BACKOFF.minus(CHECK));

@@ -80,6 +80,25 @@ public final class Quantities {
   }
 
   /**
+   * {@code amounts} as a person writes them in a manifest, in name order: {@code cpu 17, memory
+   * 38Gi, nvidia.com/gpu 2} (each amount exact, as {@link #format(String, long)}); {@code none} for
+   * an empty list.
+   */
+  public static String format(ResourceList amounts) {
+    if (amounts.isEmpty()) {
+      return "none";
+    }
+    final StringBuilder text = new StringBuilder();
+    for (int i = 0; i < amounts.size(); i++) {
+      text.append(i == 0 ? "" : ", ")
+          .append(amounts.nameAt(i))
+          .append(' ')
+          .append(format(amounts.nameAt(i), amounts.amountAt(i)));
+    }
+    return text.toString();
+  }
+
+  /**
    * The shortest exact Kubernetes quantity for a canonical amount of {@code resource}: {@code cpu}
    * as {@code 2} or {@code 500m}; byte resources with the largest binary suffix that divides
    * exactly ({@code 2Gi}), else the largest decimal one ({@code 1G}), else plain bytes; other

@@ -201,4 +201,20 @@ class QuantitiesTest {
     assertThat(Quantities.parseUnits(text)).isEqualTo(value);
     assertThat(Quantities.parseMilli(text)).isEqualTo(value * 1000L);
   }
+
+  @org.junit.jupiter.api.Test
+  void aResourceListReadsAsAPersonWritesIt() {
+    final ResourceList amounts =
+        ResourceList.builder()
+            .put("cpu", 17_000)
+            .put("memory", 40_802_189_312L)
+            .put("nvidia.com/gpu", 2)
+            .put("ephemeral-storage", 1_500)
+            .build();
+
+    org.assertj.core.api.Assertions.assertThat(Quantities.format(amounts))
+        .isEqualTo("cpu 17, ephemeral-storage 1500, memory 38Gi, nvidia.com/gpu 2");
+    org.assertj.core.api.Assertions.assertThat(Quantities.format(ResourceList.empty()))
+        .isEqualTo("none");
+  }
 }

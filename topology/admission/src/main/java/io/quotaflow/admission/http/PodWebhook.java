@@ -101,18 +101,6 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
         : Optional.of(after.toBuilder().request(grown).build());
   }
 
-  /** {@code amounts} as a user writes them in a pod's spec: {@code cpu 500m, memory 1Gi}. */
-  private static String quantities(ResourceList amounts) {
-    final StringBuilder text = new StringBuilder();
-    for (int i = 0; i < amounts.size(); i++) {
-      text.append(i == 0 ? "" : ", ")
-          .append(amounts.nameAt(i))
-          .append(' ')
-          .append(Quantities.format(amounts.nameAt(i), amounts.amountAt(i)));
-    }
-    return text.toString();
-  }
-
   /**
    * What an UPDATE does to the pod's quota-name label, when it changes it: quotaflow charges a pod
    * to the group it was admitted to, so the label is immutable once the pod exists (issue 24).
@@ -162,7 +150,7 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
     }
     final String what =
         review.resize()
-            ? "pod " + pod.ref() + " growing by " + quantities(pod.request())
+            ? "pod " + pod.ref() + " growing by " + Quantities.format(pod.request())
             : "pod " + pod.ref();
     final String message =
         "quotaflow: "

@@ -2,6 +2,7 @@ package io.quotaflow.engine.reclaim;
 
 import io.quotaflow.eviction.Victim;
 import io.quotaflow.eviction.VictimPlan;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.reservation.Intruder;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.tree.GroupStatus;
@@ -81,13 +82,13 @@ public final class EvictionCommands {
         .setReason(
             String.format(
                 "Group %s of cluster %s has used more than its runtime in %s for %d s"
-                    + " (used %s, runtime %s); pod %s (priority %d) is evicted to reclaim it%s",
+                    + " (used %s; runtime %s); pod %s (priority %d) is evicted to reclaim it%s",
                 plan.group(),
                 cluster,
                 plan.overDimensions(),
                 overUsedFor.toSeconds(),
-                plan.used(),
-                plan.runtime(),
+                Quantities.format(plan.used()),
+                Quantities.format(plan.runtime()),
                 victim.pod(),
                 victim.priority(),
                 attempt == 1 ? "" : " (attempt " + attempt + " of " + maxAttempts + ")"))
