@@ -2,12 +2,17 @@ package io.quotaflow.connect;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.source.KubeSource;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,10 +23,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The plain-HTTP endpoint of {@code quotaflow connect}: {@code GET /metrics} answers the registry's
- * meters in the Prometheus text format, {@code GET /healthz} answers {@code ok}. Any other path is
- * 404 and any other method 405 (the JDK answers malformed requests with 400 before they get here).
- * Served by the JDK's HTTP server on two daemon threads, so a slow scraper cannot hold up the
- * connectors.
+ * meters in the Prometheus text format, {@code GET /healthz} answers {@code ok} (the process is
+ * alive), {@code GET /readyz} answers 503 while a watch of the source has been down for 30 s. Any
+ * other path is 404 and any other method 405 (the JDK answers malformed requests with 400 before
+ * they get here). Served by the JDK's HTTP server on two daemon threads, so a slow scraper cannot
+ * hold up the connectors.
  */
 public final class MetricsEndpoint implements AutoCloseable {
 
@@ -66,7 +72,7 @@ public final class MetricsEndpoint implements AutoCloseable {
     server.setExecutor(executor);
     server.start();
     LOG.info(
-        "serving metrics over plain HTTP on port {} of every interface: GET /metrics, GET /healthz",
+        "serving metrics over plain HTTP on port {} of every interface: GET /metrics, /healthz, /readyz",
         server.getAddress().getPort());
     return endpoint;
   }
@@ -88,6 +94,31 @@ public final class MetricsEndpoint implements AutoCloseable {
     LOG.info("metrics endpoint stopped");
   }
 
+  /** How long a watch may be down before the connectors say they are not ready. */
+  static final int DOWN_SECONDS = 30;
+
+  /**
+   * The watches down for {@link #DOWN_SECONDS} or more, as {@code cluster/kind (N s)}: read from
+   * the source's gauges, so that readiness and the metric say the same.
+   */
+  private List<String> watchesDown() {
+    final List<String> down = new ArrayList<>();
+    for (final Gauge gauge : registry.find(KubeSource.WATCH_DOWN).gauges()) {
+      final double seconds = gauge.value();
+      if (seconds >= DOWN_SECONDS) {
+        down.add(
+            gauge.getId().getTag("cluster")
+                + "/"
+                + gauge.getId().getTag("kind")
+                + " ("
+                + Math.round(seconds)
+                + " s)");
+      }
+    }
+    Collections.sort(down);
+    return down;
+  }
+
   private void handle(final HttpExchange exchange) {
     try (exchange) {
       final String path = exchange.getRequestURI().getPath();
@@ -107,7 +138,28 @@ public final class MetricsEndpoint implements AutoCloseable {
             notAllowed(exchange);
           }
         }
-        default -> respond(exchange, 404, PLAIN_TEXT, "not found; try /metrics or /healthz\n");
+        case "/readyz" -> {
+          if (get) {
+            final List<String> down = watchesDown();
+            if (down.isEmpty()) {
+              respond(exchange, 200, PLAIN_TEXT, "ok\n");
+            } else {
+              respond(
+                  exchange,
+                  503,
+                  PLAIN_TEXT,
+                  "not watching for "
+                      + DOWN_SECONDS
+                      + " s or more: "
+                      + String.join("; ", down)
+                      + "\n");
+            }
+          } else {
+            notAllowed(exchange);
+          }
+        }
+        default ->
+            respond(exchange, 404, PLAIN_TEXT, "not found; try /metrics, /healthz or /readyz\n");
       }
     } catch (IOException e) {
       // The client went away; closing the exchange is all that is left to do.

@@ -3,6 +3,7 @@ package io.quotaflow.source;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.KubeCluster;
 import java.util.Map;
@@ -25,6 +26,10 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   private final SharedIndexInformer<T> informer;
   private final SentRecords<K> sent = new SentRecords<>();
   private final ResourcePublisher<T, K, V> publisher;
+  private final MeterRegistry registry;
+  private final Gauge watchDown;
+  // When the informers were first seen not watching; -1 while they watch.
+  private volatile long downSince = -1;
 
   ClusterSource(
       final KubeCluster cluster,
@@ -50,6 +55,35 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
     informer.addEventHandler(publisher);
     kind.companions().forEach(companion -> companion.exceptionHandler(this::retryAfter));
     kind.onCompanionChange(publisher::republish);
+    this.registry = registry;
+    this.watchDown =
+        Gauge.builder(KubeSource.WATCH_DOWN, this, ClusterSource::secondsNotWatching)
+            .description(
+                "Seconds a cluster's watch of a kind has not been watching (0 while it watches);"
+                    + " the connectors are not ready while one is down for 30 s")
+            .tag("cluster", cluster.name())
+            .tag("kind", kind.name())
+            .strongReference(true)
+            .register(registry);
+  }
+
+  /**
+   * How long this source's informers have not been watching, in seconds: a watch that keeps failing
+   * (API server away, objects it cannot read) shows here instead of going quiet.
+   */
+  double secondsNotWatching() {
+    final boolean watching =
+        informer.isWatching()
+            && kind.companions().stream().allMatch(SharedIndexInformer::isWatching);
+    final long now = System.nanoTime();
+    if (watching) {
+      downSince = -1;
+      return 0;
+    }
+    if (downSince < 0) {
+      downSince = now;
+    }
+    return (now - downSince) / 1e9;
   }
 
   /**
@@ -87,12 +121,15 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   public void close() {
     informer.stop();
     kind.companions().forEach(SharedIndexInformer::stop);
+    registry.remove(watchDown);
   }
 
   private boolean retryAfter(final boolean started, final Throwable error) {
     if (ExceptionHandler.isDeserializationException(error)) {
-      LOG.error("cluster {}: cannot read {}, stopping that watch", cluster, kind.name(), error);
-      return false;
+      // Kept trying (with the informer's backoff), and shown by the watch-down gauge and the
+      // connectors' readiness, rather than stopped for good and silent (issue 26).
+      LOG.error("cluster {}: cannot read {}, retrying: {}", cluster, kind.name(), error.toString());
+      return true;
     }
     LOG.warn(
         "cluster {}: watching {} failed, retrying: {}", cluster, kind.name(), error.toString());

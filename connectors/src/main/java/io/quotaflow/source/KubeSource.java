@@ -44,6 +44,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class KubeSource implements AutoCloseable {
 
+  /**
+   * Gauge of the seconds a cluster's watch of a kind has not been watching (0 while it watches),
+   * tags {@code cluster} and {@code kind}: a watch that keeps failing shows here and in the
+   * connectors' readiness instead of going quiet.
+   */
+  public static final String WATCH_DOWN = "quotaflow.source.watch.down.seconds";
+
   private static final Logger LOG = LoggerFactory.getLogger(KubeSource.class);
   // Bounded, so a stop ends within seconds even without a broker; what is not sent by then is
   // written again after the restart (the source writes what the topic does not hold).

@@ -53,9 +53,31 @@ class MetricsEndpointTest {
     assertThat(response.body()).isEqualTo("ok\n");
   }
 
+  /** Issue 26: readiness says which watch is down, once it has been for 30 s. */
+  @Test
+  void readyzIs503WhileAWatchHasBeenDownFor30Seconds() throws Exception {
+    final java.util.concurrent.atomic.AtomicReference<Double> down =
+        new java.util.concurrent.atomic.AtomicReference<>(0.0);
+    io.micrometer.core.instrument.Gauge.builder(
+            io.quotaflow.source.KubeSource.WATCH_DOWN, down, ref -> ref.get())
+        .tag("cluster", "east")
+        .tag("kind", "pods")
+        .register(registry);
+
+    assertThat(get("/readyz").statusCode()).isEqualTo(200);
+    down.set(12.0);
+    assertThat(get("/readyz").statusCode()).as("a reconnect is not a problem").isEqualTo(200);
+    down.set(45.0);
+    final HttpResponse<String> response = get("/readyz");
+
+    assertThat(response.statusCode()).isEqualTo(503);
+    assertThat(response.body()).contains("east/pods (45 s)");
+    assertThat(get("/healthz").statusCode()).as("still alive").isEqualTo(200);
+  }
+
   @Test
   void anUnknownPathIsNotFoundWithAOneLineMessage() throws Exception {
-    for (final String path : new String[] {"/", "/metrics/extra", "/readyz"}) {
+    for (final String path : new String[] {"/", "/metrics/extra", "/livez"}) {
       final HttpResponse<String> response = get(path);
 
       assertThat(response.statusCode()).as(path).isEqualTo(404);

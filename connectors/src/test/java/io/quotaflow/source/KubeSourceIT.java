@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.Keys;
 import io.quotaflow.fixtures.MockCluster;
@@ -390,6 +391,44 @@ class KubeSourceIT {
           .untilAsserted(
               () -> assertThat(pods.last(podKey("ghost"))).get().matches(Entry::isTombstone));
     }
+  }
+
+  /**
+   * Issue 26: a watch that cannot reach its API server keeps trying, and how long it has been down
+   * shows in the gauge the connectors' readiness reads, instead of going quiet.
+   */
+  @Test
+  void aWatchThatLosesItsApiServerShowsHowLongItHasBeenDown() {
+    final MockCluster lonely = MockCluster.start("lonely");
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    try (KubeSource own =
+        new KubeSource(
+            List.of(lonely.cluster()),
+            rig.topics(),
+            rig.kafka(),
+            new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(10), ConnectorRig.WAIT),
+            registry)) {
+      own.start().orTimeout(ConnectorRig.WAIT.toSeconds(), TimeUnit.SECONDS).join();
+      assertThat(watchDown(registry, "lonely", "pods")).isZero();
+
+      lonely.server().destroy();
+
+      await()
+          .atMost(ConnectorRig.WAIT)
+          .untilAsserted(() -> assertThat(watchDown(registry, "lonely", "pods")).isPositive());
+    } finally {
+      lonely.client().close();
+    }
+  }
+
+  private static double watchDown(
+      final SimpleMeterRegistry registry, final String cluster, final String kind) {
+    return registry
+        .get(KubeSource.WATCH_DOWN)
+        .tag("cluster", cluster)
+        .tag("kind", kind)
+        .gauge()
+        .value();
   }
 
   private void startSource() {
