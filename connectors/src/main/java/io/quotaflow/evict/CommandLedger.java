@@ -5,13 +5,13 @@ import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.serde.RecordDecodingException;
 import io.quotaflow.topics.Topic;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,16 +27,24 @@ import org.slf4j.LoggerFactory;
  *
  * <p>{@link #catchUp()} reads on from where it stopped to the topic's current end, so calling it at
  * every partition assignment costs only the results written meanwhile.
+ *
+ * <p>Bounded (issue 26): an id is forgotten once its result is older than {@code keep}. The
+ * executor sets it well past its maximum command age (twice, plus 10 minutes for clocks that
+ * disagree), so a forgotten command read again has expired and is not carried out again.
  */
 final class CommandLedger implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(CommandLedger.class);
   private static final Duration POLL = Duration.ofMillis(100);
+  private static final int PRUNE_EVERY = 1024;
 
   private final Consumer<byte[], byte[]> consumer;
   private final Topic<PodKey, EvictionResult> results;
   private final Duration timeout;
-  private final Set<String> done = new HashSet<>();
+  private final Duration keep;
+  private final Clock clock;
+  private final Map<String, Instant> done = new HashMap<>();
+  private int addedSincePrune;
   private boolean assigned;
 
   /**
@@ -44,24 +52,45 @@ final class CommandLedger implements AutoCloseable {
    *     ledger
    * @param results the results topic
    * @param timeout how long one catch-up may take
+   * @param keep how long an id is kept after its result was completed
+   * @param clock what "now" is for forgetting
    */
   CommandLedger(
       final Consumer<byte[], byte[]> consumer,
       final Topic<PodKey, EvictionResult> results,
-      final Duration timeout) {
+      final Duration timeout,
+      final Duration keep,
+      final Clock clock) {
     this.consumer = Objects.requireNonNull(consumer, "consumer");
     this.results = Objects.requireNonNull(results, "results");
     this.timeout = Objects.requireNonNull(timeout, "timeout");
+    this.keep = Objects.requireNonNull(keep, "keep");
+    this.clock = Objects.requireNonNull(clock, "clock");
   }
 
   /** Whether the command already has a result. */
   boolean isDone(final String commandId) {
-    return done.contains(commandId);
+    return done.containsKey(commandId);
   }
 
-  /** Records a result this executor has committed. */
-  void markDone(final String commandId) {
-    done.add(commandId);
+  /** How many ids are kept. */
+  int size() {
+    return done.size();
+  }
+
+  /** Records a result this executor has committed, completed at {@code completedAt}. */
+  void markDone(final String commandId, final Instant completedAt) {
+    done.put(commandId, completedAt);
+    if (++addedSincePrune >= PRUNE_EVERY) {
+      prune();
+    }
+  }
+
+  /** Forgets the ids whose results are older than {@code keep}. */
+  private void prune() {
+    addedSincePrune = 0;
+    final Instant oldest = clock.instant().minus(keep);
+    done.values().removeIf(completed -> completed.isBefore(oldest));
   }
 
   /**
@@ -90,6 +119,7 @@ final class CommandLedger implements AutoCloseable {
         take(record);
       }
     }
+    prune();
     LOG.debug("{} command ids with results ({} new)", done.size(), done.size() - before);
   }
 
@@ -98,8 +128,9 @@ final class CommandLedger implements AutoCloseable {
       return;
     }
     try {
-      done.add(
-          results.valueDeserializer().deserialize(record.topic(), record.value()).getCommandId());
+      final EvictionResult result =
+          results.valueDeserializer().deserialize(record.topic(), record.value());
+      done.put(result.getCommandId(), result.getCompletedAt());
     } catch (RecordDecodingException e) {
       LOG.warn(
           "{}: skipping unreadable result at partition {} offset {}: {}",

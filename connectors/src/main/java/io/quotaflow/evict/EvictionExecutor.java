@@ -190,7 +190,9 @@ public final class EvictionExecutor extends ClientLoop {
         new CommandLedger(
             kafkaMeters.consumer(new KafkaConsumer<>(ledgerConfig(kafka, settings))),
             results,
-            LEDGER_TIMEOUT);
+            LEDGER_TIMEOUT,
+            settings.maxAge().multipliedBy(2).plus(Duration.ofMinutes(10)),
+            clock);
     LOG.info(
         "eviction executor for clusters {}{}, group {} as {}",
         evictors.keySet(),
@@ -291,7 +293,7 @@ public final class EvictionExecutor extends ClientLoop {
     pending.put(partition, next);
     final boolean committed = commit(List.of(resultRecord(key, result)));
     if (committed) {
-      ledger.markDone(command.getId());
+      ledger.markDone(command.getId(), result.getCompletedAt());
       counter(
               "quotaflow.evictions.results",
               "cluster",
