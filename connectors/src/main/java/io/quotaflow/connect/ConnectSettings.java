@@ -49,6 +49,26 @@ public final class ConnectSettings {
               + " every relist).",
           Parsers::duration);
 
+  public static final Setting<Duration> SOURCE_HEARTBEAT_INTERVAL =
+      new Setting<>(
+          "source.heartbeat.interval",
+          "duration",
+          "10s",
+          "How often the source writes a heartbeat marker for each watched kind of each cluster,"
+              + " while it watches and every write is confirmed; the engine suspends reclaim of a"
+              + " cluster whose heartbeats are older than its inputs.max.staleness.",
+          Parsers::duration);
+
+  public static final Setting<Duration> SOURCE_SNAPSHOT_INTERVAL =
+      new Setting<>(
+          "source.snapshot.interval",
+          "duration",
+          "1h",
+          "How often every object of each watched kind of each cluster is written again between a"
+              + " start and an end marker, on top of the snapshot after each (re)list and after a"
+              + " lost write; the engine drops the objects a snapshot did not re-send.",
+          Parsers::duration);
+
   public static final Setting<Duration> SOURCE_START_TIMEOUT =
       new Setting<>(
           "source.start.timeout",
@@ -315,6 +335,8 @@ public final class ConnectSettings {
           TOPIC_REPLICATION_FACTOR,
           SOURCE_RESYNC,
           SOURCE_RECONCILE_INTERVAL,
+          SOURCE_HEARTBEAT_INTERVAL,
+          SOURCE_SNAPSHOT_INTERVAL,
           SOURCE_START_TIMEOUT,
           SOURCE_PROFILES,
           SOURCE_PARTITION_BY_CLUSTER,
@@ -355,7 +377,9 @@ public final class ConnectSettings {
         config.get(SOURCE_RECONCILE_INTERVAL),
         config.get(SOURCE_START_TIMEOUT),
         config.get(SOURCE_PARTITION_BY_CLUSTER),
-        config.get(SOURCE_PROFILES));
+        config.get(SOURCE_PROFILES),
+        config.get(SOURCE_HEARTBEAT_INTERVAL),
+        config.get(SOURCE_SNAPSHOT_INTERVAL));
   }
 
   /** The eviction executor's settings from a configuration. */

@@ -6,10 +6,14 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.KubeCluster;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -21,6 +25,14 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterSource.class);
 
+  /** Who writes the markers: the host (the pod's name in Kubernetes). */
+  static final String SOURCE_NAME =
+      System.getenv().getOrDefault("HOSTNAME", "quotaflow-connectors");
+
+  // Longer than the producer's default delivery timeout (120 s): a write not acknowledged by then
+  // has failed, and the snapshot writes no end marker.
+  private static final Duration SNAPSHOT_WAIT = Duration.ofMinutes(3);
+
   private final KubeCluster cluster;
   private final SourceKind<T, K, V> kind;
   private final SharedIndexInformer<T> informer;
@@ -30,6 +42,8 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   private final Gauge watchDown;
   // When the informers were first seen not watching; -1 while they watch.
   private volatile long downSince = -1;
+  private final Executor reconciler;
+  private final AtomicBoolean snapshotPending = new AtomicBoolean();
 
   ClusterSource(
       final KubeCluster cluster,
@@ -50,7 +64,10 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             producer,
             sent,
             new SourceMetrics(registry, cluster.name(), kind.name()),
-            reconciler);
+            reconciler,
+            () -> informer.getStore().list());
+    this.reconciler = reconciler;
+    publisher.afterEveryList(this::requestSnapshot);
     informer.exceptionHandler(this::retryAfter);
     informer.addEventHandler(publisher);
     kind.companions().forEach(companion -> companion.exceptionHandler(this::retryAfter));
@@ -110,6 +127,52 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
     return CompletableFuture.allOf(companions)
         .thenCompose(listed -> informer.start().toCompletableFuture())
         .thenRun(() -> LOG.info("cluster {}: watching {}", cluster, kind.name()));
+  }
+
+  /**
+   * At each heartbeat tick: a heartbeat while the informers watch and every write is confirmed;
+   * nothing while they do not watch (the engine then sees the cluster's inputs go stale); a
+   * snapshot instead when a write or a marker was lost, so the topic is whole again first.
+   */
+  void beat(final String source) {
+    if (secondsNotWatching() > 0 || !informer.hasSynced()) {
+      return;
+    }
+    if (sent.hasUnconfirmed() || publisher.markerFailed()) {
+      requestSnapshot();
+      return;
+    }
+    publisher.heartbeat(Instant.now(), source);
+  }
+
+  /** Asks for a snapshot on the reconciler, unless one is waiting or running. */
+  void requestSnapshot() {
+    if (snapshotPending.compareAndSet(false, true)) {
+      try {
+        reconciler.execute(this::snapshot);
+      } catch (RuntimeException e) {
+        snapshotPending.set(false);
+        LOG.debug(
+            "cluster {}: snapshot of {} not scheduled: {}", cluster, kind.name(), e.toString());
+      }
+    }
+  }
+
+  private void snapshot() {
+    try {
+      publisher.clearMarkerFailure();
+      final Optional<ResourcePublisher.PendingSnapshot> pending =
+          publisher.startSnapshot(Instant.now(), SOURCE_NAME);
+      if (pending.isPresent()) {
+        publisher.endSnapshot(pending.get(), SNAPSHOT_WAIT, SOURCE_NAME);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.error("cluster {}: snapshot of {} failed; tried again later", cluster, kind.name(), e);
+    } finally {
+      snapshotPending.set(false);
+    }
   }
 
   /** Tombstones what the cluster no longer has and repeats failed writes. */

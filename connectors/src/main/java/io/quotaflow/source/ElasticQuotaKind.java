@@ -12,6 +12,7 @@ import io.quotaflow.quota.NamespaceSelector;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import java.time.Duration;
 import java.util.List;
@@ -139,6 +140,11 @@ final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, Qu
   public Optional<GenericKubernetesResource> current(
       final SharedIndexInformer<GenericKubernetesResource> informer, final QuotaKey key) {
     return NamedResources.named(informer, key.getName());
+  }
+
+  @Override
+  public QuotaKey markerKey(final String cluster) {
+    return SourceMarkers.quotaKey(cluster);
   }
 
   @Override

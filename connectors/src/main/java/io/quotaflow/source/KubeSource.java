@@ -65,6 +65,7 @@ public final class KubeSource implements AutoCloseable {
   private final KafkaClientMeters kafkaMeters;
   private final Supplier<Consumer<byte[], byte[]>> consumers;
   private final ScheduledExecutorService reconciler;
+  private final ScheduledExecutorService heartbeats;
   private final List<ClusterSource<?, ?, ?>> sources = new ArrayList<>();
   private boolean started;
   private boolean closed;
@@ -118,6 +119,13 @@ public final class KubeSource implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
+    this.heartbeats =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> {
+              final Thread thread = new Thread(runnable, "quotaflow-source-heartbeat");
+              thread.setDaemon(true);
+              return thread;
+            });
     for (final KubeCluster cluster : this.clusters) {
       sources.add(
           new ClusterSource<>(
@@ -164,6 +172,14 @@ public final class KubeSource implements AutoCloseable {
         sources.stream().map(ClusterSource::start).toArray(CompletableFuture[]::new);
     final long every = settings.reconcileInterval().toMillis();
     reconciler.scheduleWithFixedDelay(this::reconcileQuietly, every, every, TimeUnit.MILLISECONDS);
+    final long beat = settings.heartbeatInterval().toMillis();
+    heartbeats.scheduleAtFixedRate(this::beatQuietly, beat, beat, TimeUnit.MILLISECONDS);
+    final long snapshotEvery = settings.snapshotInterval().toMillis();
+    heartbeats.scheduleWithFixedDelay(
+        () -> sources.forEach(ClusterSource::requestSnapshot),
+        snapshotEvery,
+        snapshotEvery,
+        TimeUnit.MILLISECONDS);
     LOG.info("source started for clusters {}", clusters);
     return CompletableFuture.allOf(synced);
   }
@@ -188,6 +204,7 @@ public final class KubeSource implements AutoCloseable {
     final List<ClusterSource<?, ?, ?>> reverse = new ArrayList<>(sources);
     Collections.reverse(reverse);
     reverse.forEach(ClusterSource::close);
+    heartbeats.shutdownNow();
     reconciler.shutdownNow();
     kafkaMeters.close();
     // close() sends what the producer holds, within the timeout (flush() would wait for ever).
@@ -231,6 +248,16 @@ public final class KubeSource implements AutoCloseable {
     config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     return config;
+  }
+
+  private void beatQuietly() {
+    for (final ClusterSource<?, ?, ?> source : sources) {
+      try {
+        source.beat(ClusterSource.SOURCE_NAME);
+      } catch (RuntimeException e) {
+        LOG.error("writing a heartbeat failed; it is written again at the next tick", e);
+      }
+    }
   }
 
   private void reconcileQuietly() {

@@ -7,6 +7,7 @@ import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import java.time.Duration;
 import java.util.Objects;
@@ -47,6 +48,11 @@ final class NodeKind implements SourceKind<Node, NodeKey, NodeState> {
   public Optional<Node> current(final SharedIndexInformer<Node> informer, final NodeKey key) {
     // Nodes are cluster-scoped: the store key is the bare name.
     return Optional.ofNullable(informer.getStore().getByKey(key.getName()));
+  }
+
+  @Override
+  public NodeKey markerKey(final String cluster) {
+    return SourceMarkers.nodeKey(cluster);
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import java.time.Duration;
 import java.util.Objects;
@@ -48,6 +49,11 @@ final class PodKind implements SourceKind<Pod, PodKey, PodState> {
   public Optional<Pod> current(final SharedIndexInformer<Pod> informer, final PodKey key) {
     return Optional.ofNullable(
         informer.getStore().getByKey(Cache.namespaceKeyFunc(key.getNamespace(), key.getName())));
+  }
+
+  @Override
+  public PodKey markerKey(final String cluster) {
+    return SourceMarkers.podKey(cluster);
   }
 
   @Override

@@ -8,6 +8,7 @@ import io.quotaflow.kube.ElasticQuotaProfileAdapter;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaProfileSpec;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import java.time.Duration;
 import java.util.Objects;
@@ -57,6 +58,11 @@ final class ProfileKind
   public Optional<GenericKubernetesResource> current(
       final SharedIndexInformer<GenericKubernetesResource> informer, final ProfileKey key) {
     return NamedResources.named(informer, key.getName());
+  }
+
+  @Override
+  public ProfileKey markerKey(final String cluster) {
+    return SourceMarkers.profileKey(cluster);
   }
 
   @Override

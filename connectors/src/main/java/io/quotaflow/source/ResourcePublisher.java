@@ -3,14 +3,30 @@ package io.quotaflow.source;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.quotaflow.quota.SpecProblem;
+import io.quotaflow.schemas.SourceMarker;
+import io.quotaflow.topics.SourceMarkers;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,6 +55,9 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
   private final SentRecords<K> sent;
   private final SourceMetrics metrics;
   private final Executor reconciler;
+  private final Supplier<Collection<T>> objects;
+  // Set when a marker could not be written: the topic may miss records written before it.
+  private volatile boolean markerFailed;
 
   /**
    * @param cluster the cluster name in every key
@@ -49,6 +68,7 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
    * @param sent what the topic holds, seeded from the topic at start
    * @param metrics counters of this cluster and kind
    * @param reconciler runs reconciliations requested by the informer (never on its own thread)
+   * @param objects every object the informer holds now, for snapshots
    */
   ResourcePublisher(
       final String cluster,
@@ -58,7 +78,8 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
       final Producer<byte[], byte[]> producer,
       final SentRecords<K> sent,
       final SourceMetrics metrics,
-      final Executor reconciler) {
+      final Executor reconciler,
+      final Supplier<Collection<T>> objects) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.kind = Objects.requireNonNull(kind, "kind");
     this.current = Objects.requireNonNull(current, "current");
@@ -67,6 +88,7 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     this.sent = Objects.requireNonNull(sent, "sent");
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+    this.objects = Objects.requireNonNull(objects, "objects");
   }
 
   @Override
@@ -85,11 +107,126 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     publishCurrent(object);
   }
 
-  /** After every list, the first and each relist, the informer's store is complete. */
+  /**
+   * After every list, the first and each relist, the informer's store is complete: the topic is
+   * brought in line with it by a snapshot (or a reconciliation when snapshots are not wired).
+   */
   @Override
   public void onList(final String resourceVersion, final boolean remainedEmpty) {
-    reconciler.execute(this::reconcile);
+    reconciler.execute(afterList);
   }
+
+  private volatile Runnable afterList = this::reconcile;
+
+  /** Runs {@code action} after every list instead of a reconciliation (a snapshot). */
+  void afterEveryList(final Runnable action) {
+    this.afterList = Objects.requireNonNull(action, "action");
+  }
+
+  /**
+   * Writes a heartbeat marker (see {@code SourceMarker}): every change this publisher handed to the
+   * producer before it is on the partition before it. Not written before the first list.
+   *
+   * @return whether a heartbeat was handed to the producer
+   */
+  synchronized boolean heartbeat(final Instant at, final String source) {
+    if (!synced.getAsBoolean()) {
+      return false;
+    }
+    sendMarker(SourceMarkers.heartbeat(cluster, at, source));
+    return true;
+  }
+
+  /** Whether a marker failed to be written since {@link #clearMarkerFailure}. */
+  boolean markerFailed() {
+    return markerFailed;
+  }
+
+  /** Forgets an earlier failed marker (a snapshot since wrote the whole state again). */
+  void clearMarkerFailure() {
+    markerFailed = false;
+  }
+
+  /**
+   * Starts a snapshot: a start marker, every object the informer holds written again (even when the
+   * topic holds it already), a tombstone for every key the topic may hold that the cluster no
+   * longer has. Its end marker is written by {@link #endSnapshot} once all of it is acknowledged.
+   *
+   * @return the snapshot's writes; empty before the informer's first list
+   */
+  synchronized Optional<PendingSnapshot> startSnapshot(final Instant at, final String source) {
+    if (!synced.getAsBoolean()) {
+      return Optional.empty();
+    }
+    final long epoch = at.toEpochMilli();
+    final List<Future<RecordMetadata>> writes = new ArrayList<>();
+    writes.add(sendMarker(SourceMarkers.snapshotStart(cluster, epoch, at, source)));
+    final Set<K> present = new HashSet<>();
+    final String topic = kind.topic().name();
+    for (final T object : objects.get()) {
+      final SourceRecord<K, V> record = kind.map(cluster, object);
+      present.add(record.key());
+      final byte[] value = kind.topic().valueSerializer().serialize(topic, record.value());
+      sent.wrote(record.key(), value);
+      writes.add(send(record.key(), value));
+    }
+    for (final K key : sent.keys()) {
+      if (!present.contains(key)) {
+        sent.tombstoned(key);
+        metrics.tombstone();
+        writes.add(send(key, null));
+      }
+    }
+    metrics.snapshot();
+    return Optional.of(new PendingSnapshot(epoch, present.size(), writes));
+  }
+
+  /**
+   * Writes the end marker of {@code snapshot} if every one of its writes was acknowledged within
+   * {@code timeout}; otherwise writes nothing (a reader then keeps what it has, and the next
+   * snapshot tries again).
+   *
+   * @return whether the end marker was handed to the producer
+   */
+  boolean endSnapshot(final PendingSnapshot snapshot, final Duration timeout, final String source)
+      throws InterruptedException {
+    final long deadline = System.nanoTime() + timeout.toNanos();
+    for (final Future<RecordMetadata> write : snapshot.writes()) {
+      try {
+        write.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+      } catch (final ExecutionException | TimeoutException e) {
+        LOG.warn(
+            "cluster {}: snapshot {} of {} not written whole ({}); no end marker, the next"
+                + " snapshot tries again",
+            cluster,
+            snapshot.epoch(),
+            kind.name(),
+            e.toString());
+        return false;
+      }
+    }
+    synchronized (this) {
+      sendMarker(
+          SourceMarkers.snapshotEnd(
+              cluster, snapshot.epoch(), snapshot.objects(), Instant.now(), source));
+    }
+    LOG.info(
+        "cluster {}: snapshot {} of {} written, {} objects",
+        cluster,
+        snapshot.epoch(),
+        kind.name(),
+        snapshot.objects());
+    return true;
+  }
+
+  /**
+   * A snapshot whose records were handed to the producer.
+   *
+   * @param epoch its epoch (start time)
+   * @param objects how many objects it re-sent
+   * @param writes the producer's futures of its records, the start marker first
+   */
+  record PendingSnapshot(long epoch, int objects, List<Future<RecordMetadata>> writes) {}
 
   /**
    * Tombstones every key the topic may hold that the cluster no longer has, and repeats failed
@@ -160,11 +297,11 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     return true;
   }
 
-  private void send(final K key, final byte[] value) {
+  private Future<RecordMetadata> send(final K key, final byte[] value) {
     final String topic = kind.topic().name();
     final byte[] keyBytes = kind.topic().keySerializer().serialize(topic, key);
     try {
-      producer.send(
+      return producer.send(
           new ProducerRecord<>(topic, keyBytes, value),
           (metadata, error) -> {
             if (error != null) {
@@ -174,6 +311,36 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
           });
     } catch (RuntimeException e) {
       failed(key, value, e);
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Writes a marker record: the kind's marker key, no value, the marker in its header. */
+  private Future<RecordMetadata> sendMarker(final SourceMarker marker) {
+    final String topic = kind.topic().name();
+    final byte[] keyBytes =
+        kind.topic().keySerializer().serialize(topic, kind.markerKey(marker.getCluster()));
+    final ProducerRecord<byte[], byte[]> record =
+        new ProducerRecord<>(topic, null, keyBytes, null, List.of(SourceMarkers.header(marker)));
+    try {
+      return producer.send(
+          record,
+          (metadata, error) -> {
+            if (error != null) {
+              markerFailed = true;
+              metrics.failed();
+              LOG.warn(
+                  "cluster {}: could not write a {} marker of {}: {}",
+                  cluster,
+                  marker.getKind(),
+                  kind.name(),
+                  error.toString());
+            }
+          });
+    } catch (RuntimeException e) {
+      markerFailed = true;
+      metrics.failed();
+      return CompletableFuture.failedFuture(e);
     }
   }
 

@@ -64,6 +64,16 @@ final class SentRecords<K> {
     live.putIfAbsent(key, UNCONFIRMED);
   }
 
+  /** Whether some write failed and was not repeated since. */
+  boolean hasUnconfirmed() {
+    for (final byte[] value : live.values()) {
+      if (value == UNCONFIRMED) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The keys that may have a live value in the topic. */
   Set<K> keys() {
     return Set.copyOf(live.keySet());

@@ -49,6 +49,9 @@ interface SourceKind<T extends HasMetadata, K, V> {
   /** The object the informer holds now under this key, if any. */
   Optional<T> current(SharedIndexInformer<T> informer, K key);
 
+  /** The key of {@code cluster}'s markers on this kind's topic (see {@code SourceMarkers}). */
+  K markerKey(String cluster);
+
   /** The cluster a key belongs to. */
   String clusterOf(K key);
 

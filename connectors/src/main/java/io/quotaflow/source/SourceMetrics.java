@@ -19,7 +19,11 @@ final class SourceMetrics {
   /** Records written with at least one field that could not be read. */
   static final String MALFORMED = "quotaflow.source.records.malformed";
 
+  /** Snapshots started: every object re-sent between two markers. */
+  static final String SNAPSHOTS = "quotaflow.source.snapshots";
+
   private final Counter values;
+  private final Counter snapshots;
   private final Counter tombstones;
   private final Counter unchanged;
   private final Counter failed;
@@ -32,6 +36,11 @@ final class SourceMetrics {
     this.unchanged = counter(registry, UNCHANGED, cluster, kind);
     this.failed = counter(registry, FAILED, cluster, kind);
     this.malformed = counter(registry, MALFORMED, cluster, kind);
+    this.snapshots = counter(registry, SNAPSHOTS, cluster, kind);
+  }
+
+  void snapshot() {
+    snapshots.increment();
   }
 
   void value() {

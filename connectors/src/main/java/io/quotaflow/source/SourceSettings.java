@@ -14,24 +14,67 @@ import java.util.Objects;
  *     topic ({@code ClusterPartitioner}), as the engine's default topology expects; false places
  *     records by key (the producer's default partitioner, or the one configured)
  * @param watchProfiles whether ElasticQuotaProfiles are watched (off for clusters without the CRD)
+ * @param heartbeatInterval how often each watched kind of each cluster writes a heartbeat marker
+ *     (docs/reliability.md)
+ * @param snapshotInterval how often each watched kind of each cluster is re-sent whole between two
+ *     markers, on top of the snapshot after each (re)list and after a lost write
  */
 public record SourceSettings(
     Duration resync,
     Duration reconcileInterval,
     Duration startTimeout,
     boolean partitionByCluster,
-    boolean watchProfiles) {
+    boolean watchProfiles,
+    Duration heartbeatInterval,
+    Duration snapshotInterval) {
+
+  /** How often a heartbeat is written by default. */
+  public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
+
+  /** How often a full snapshot is written by default, on top of the one after each list. */
+  public static final Duration DEFAULT_SNAPSHOT_INTERVAL = Duration.ofHours(1);
 
   /** Validates the durations. */
   public SourceSettings {
+    requirePositive(heartbeatInterval, "heartbeatInterval");
+    requirePositive(snapshotInterval, "snapshotInterval");
     requirePositive(resync, "resync");
     requirePositive(reconcileInterval, "reconcileInterval");
     requirePositive(startTimeout, "startTimeout");
   }
 
+  /** The given timing and placement, with the default heartbeat and snapshot intervals. */
+  public SourceSettings(
+      Duration resync,
+      Duration reconcileInterval,
+      Duration startTimeout,
+      boolean partitionByCluster,
+      boolean watchProfiles) {
+    this(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        DEFAULT_HEARTBEAT_INTERVAL,
+        DEFAULT_SNAPSHOT_INTERVAL);
+  }
+
   /** The given timing, records partitioned by cluster, ElasticQuotaProfiles watched. */
   public SourceSettings(Duration resync, Duration reconcileInterval, Duration startTimeout) {
     this(resync, reconcileInterval, startTimeout, true, true);
+  }
+
+  /** These settings with another heartbeat interval. */
+  public SourceSettings withHeartbeatInterval(final Duration interval) {
+    return new SourceSettings(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        interval,
+        snapshotInterval);
   }
 
   /**

@@ -6,10 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.schemas.MarkerKind;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.SourceMarker;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -167,6 +172,84 @@ class ResourcePublisherTest {
     assertThat(count(SourceMetrics.MALFORMED)).isEqualTo(1.0);
   }
 
+  @Test
+  void aHeartbeatIsAMarkerUnderTheClustersMarkerKeyWithoutAValue() {
+    final Instant at = Instant.parse("2026-11-26T12:00:00Z");
+
+    assertThat(publisher().heartbeat(at, "connectors-0")).isTrue();
+
+    final ProducerRecord<byte[], byte[]> record = written().get(0);
+    assertThat(record.value()).isNull();
+    assertThat(PODS.keyDeserializer().deserialize(PODS.name(), record.key()))
+        .isEqualTo(SourceMarkers.podKey("east"));
+    final SourceMarker marker = SourceMarkers.read(record.headers()).orElseThrow();
+    assertThat(marker.getKind()).isEqualTo(MarkerKind.HEARTBEAT);
+    assertThat(marker.getCluster()).isEqualTo("east");
+    assertThat(marker.getAt()).isEqualTo(at);
+    assertThat(marker.getSource()).isEqualTo("connectors-0");
+  }
+
+  @Test
+  void noHeartbeatBeforeTheInformersFirstList() {
+    synced = false;
+
+    assertThat(publisher().heartbeat(Instant.now(), "connectors-0")).isFalse();
+
+    assertThat(written()).isEmpty();
+  }
+
+  @Test
+  void aSnapshotResendsEveryObjectTombstonesTheGoneAndEndsOnceAllIsAcknowledged()
+      throws InterruptedException {
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    publisher.onAdd(inCluster(pod("team-a", "web-1").build()));
+    publisher.onAdd(inCluster(pod("team-a", "web-2").build()));
+    // web-2 is deleted while its tombstone cannot be written.
+    store.remove(key("web-2"));
+    final Instant at = Instant.parse("2026-11-26T12:00:00Z");
+
+    final ResourcePublisher.PendingSnapshot snapshot =
+        publisher.startSnapshot(at, "connectors-0").orElseThrow();
+    assertThat(publisher.endSnapshot(snapshot, Duration.ofSeconds(1), "connectors-0")).isTrue();
+
+    final List<ProducerRecord<byte[], byte[]>> records = written().subList(2, written().size());
+    assertThat(records).hasSize(4);
+    final SourceMarker start = SourceMarkers.read(records.get(0).headers()).orElseThrow();
+    assertThat(start.getKind()).isEqualTo(MarkerKind.SNAPSHOT_START);
+    assertThat(start.getEpoch()).isEqualTo(at.toEpochMilli());
+    assertThat(key(records.get(1))).isEqualTo(key("web-1"));
+    assertThat(value(records.get(1))).as("re-sent though unchanged").isPresent();
+    assertThat(key(records.get(2))).isEqualTo(key("web-2"));
+    assertThat(records.get(2).value()).as("tombstone of the gone pod").isNull();
+    final SourceMarker end = SourceMarkers.read(records.get(3).headers()).orElseThrow();
+    assertThat(end.getKind()).isEqualTo(MarkerKind.SNAPSHOT_END);
+    assertThat(end.getEpoch()).isEqualTo(start.getEpoch());
+    assertThat(end.getObjects()).isEqualTo(1);
+  }
+
+  @Test
+  void aSnapshotWithAFailedWriteWritesNoEndMarker() throws InterruptedException {
+    producer =
+        new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    inCluster(pod("team-a", "web-1").build());
+
+    final ResourcePublisher.PendingSnapshot snapshot =
+        publisher.startSnapshot(Instant.now(), "connectors-0").orElseThrow();
+    producer.completeNext();
+    producer.errorNext(new TimeoutException("expired"));
+
+    assertThat(publisher.endSnapshot(snapshot, Duration.ofSeconds(1), "connectors-0")).isFalse();
+    assertThat(written()).hasSize(2).noneMatch(record -> isEnd(record));
+    assertThat(sent.hasUnconfirmed()).as("the failed write is repeated later").isTrue();
+  }
+
+  private static boolean isEnd(final ProducerRecord<byte[], byte[]> record) {
+    return SourceMarkers.read(record.headers())
+        .map(marker -> marker.getKind() == MarkerKind.SNAPSHOT_END)
+        .orElse(false);
+  }
+
   private ResourcePublisher<Pod, PodKey, PodState> publisher() {
     return new ResourcePublisher<>(
         "east",
@@ -176,7 +259,8 @@ class ResourcePublisherTest {
         producer,
         sent,
         new SourceMetrics(registry, "east", "pods"),
-        reconciliations::add);
+        reconciliations::add,
+        store::values);
   }
 
   private Pod inCluster(final Pod pod) {

@@ -1,6 +1,7 @@
 package io.quotaflow.schemas;
 
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.InputFreshness;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
@@ -24,10 +25,14 @@ public final class RecordTypes {
           PodQuotaClass.class,
           EvictionCommand.class,
           EvictionResult.class,
+          // In the header of the connectors' marker records on the input topics.
+          SourceMarker.class,
           // Internal to the engine: the value of its reservations store.
           GroupReservation.class,
           // Internal to the engine: its repartition topic and store, versioned like the rest.
-          ClusterEvent.class);
+          ClusterEvent.class,
+          // Internal to the engine: the value of its input-freshness store.
+          InputFreshness.class);
 
   private RecordTypes() {}
 

@@ -87,6 +87,7 @@ class ClusterEventSerdeTest {
             null,
             Fixtures.evictionResult().build(),
             null,
+            null,
             "results",
             2,
             7L);
@@ -110,6 +111,7 @@ class ClusterEventSerdeTest {
 
   private static ClusterEvent event(
       final ClusterEventKind kind, final String namespace, final Object value) {
-    return new ClusterEvent(kind, "east", namespace, "a", value, null, null, "pods.v1", 3, 12_345L);
+    return new ClusterEvent(
+        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L);
   }
 }

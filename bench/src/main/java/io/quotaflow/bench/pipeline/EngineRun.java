@@ -88,7 +88,9 @@ final class EngineRun implements AutoCloseable {
         .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers)
         .set(StreamsConfig.APPLICATION_ID_CONFIG, applicationId)
         .set(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString())
-        .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+        .set(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee)
+        // The bench writes inputs without the connectors' markers.
+        .set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false");
   }
 
   String guarantee() {

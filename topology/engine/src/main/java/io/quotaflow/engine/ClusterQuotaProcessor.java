@@ -4,6 +4,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.ReclaimPolicy;
 import io.quotaflow.engine.reclaim.Reclaimer;
@@ -13,6 +14,7 @@ import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.engine.store.PodId;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
@@ -44,10 +46,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -78,6 +82,7 @@ import org.slf4j.LoggerFactory;
 final class ClusterQuotaProcessor
     implements Processor<String, ClusterEvent, SpecificRecord, SpecificRecord> {
   private static final Logger LOG = LoggerFactory.getLogger(ClusterQuotaProcessor.class);
+  private static final Duration FRESHNESS_GAUGE_INTERVAL = Duration.ofSeconds(5);
 
   private final QuotaOptions options;
   private final Duration recomputeInterval;
@@ -88,6 +93,8 @@ final class ClusterQuotaProcessor
   private final Duration relockInterval;
   private final EngineMetrics metrics;
   private final RestoreAudit restores;
+  private final Duration maxStaleness;
+  private final boolean markersRequired;
   // How often this processor was initialised: Kafka Streams initialises the same processor again
   // when it revives its task after closing it dirty.
   private int initialisations;
@@ -99,11 +106,16 @@ final class ClusterQuotaProcessor
   private ClusterOutputs outputs;
   private Reclaimer reclaimer;
   private ReservationKeeper reservations;
+  private InputFreshnessBook freshness;
+  // When reclaim last looked at the clusters: the over-use clocks of a cluster whose inputs are not
+  // trusted are moved on by the time since, so that time does not count (they are paused).
+  private long lastReclaimAt = -1;
   // Which tree each input of a cluster belongs to, and each tree's state: a change in one tree
   // marks only that tree dirty, so the others are not recomputed.
   private final Map<String, QuotaTrees> routers = new HashMap<>();
   private final Map<TreeKey, ClusterTree> clusters = new HashMap<>();
   private final Set<TreeKey> dirty = new TreeSet<>();
+  private final Set<String> reclaimSuspended = new HashSet<>();
   private final List<Cancellable> punctuators = new ArrayList<>();
 
   ClusterQuotaProcessor(
@@ -124,6 +136,8 @@ final class ClusterQuotaProcessor
     this.relockInterval = config.get(EngineSettings.RESERVATION_RELOCK_INTERVAL);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.restores = Objects.requireNonNull(restores, "restores");
+    this.maxStaleness = config.get(EngineSettings.INPUTS_MAX_STALENESS);
+    this.markersRequired = config.get(EngineSettings.INPUTS_MARKERS_REQUIRED);
   }
 
   @Override
@@ -132,12 +146,14 @@ final class ClusterQuotaProcessor
     routers.clear();
     clusters.clear();
     dirty.clear();
+    reclaimSuspended.clear();
     pacer.clear();
     if (reservations != null) {
       reservations.clear();
     }
     punctuators.forEach(Cancellable::cancel);
     punctuators.clear();
+    lastReclaimAt = -1;
     this.context = context;
     if (refuseIncompleteRestore(context)) {
       return;
@@ -160,6 +176,12 @@ final class ClusterQuotaProcessor
             options,
             reclaimPolicy.revokeDelay(),
             metrics);
+    this.freshness =
+        new InputFreshnessBook(
+            context.getStateStore(TopologyNames.INPUT_FRESHNESS_STORE),
+            maxStaleness,
+            markersRequired);
+    freshness.restore();
     this.outputs = new ClusterOutputs(context, runtime, assignments, reservations);
     this.reclaimer =
         new Reclaimer(
@@ -193,6 +215,8 @@ final class ClusterQuotaProcessor
     }
     punctuators.add(
         context.schedule(relockInterval, PunctuationType.WALL_CLOCK_TIME, this::relock));
+    punctuators.add(
+        context.schedule(FRESHNESS_GAUGE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::gauge));
   }
 
   /**
@@ -260,6 +284,11 @@ final class ClusterQuotaProcessor
                       Instant.ofEpochMilli(now)));
       return;
     }
+    if (event.getKind() == ClusterEventKind.MARKER) {
+      marker(cluster, event);
+      pacer.arrived(cluster, record.timestamp(), now);
+      return;
+    }
     final InputId id = inputId(event);
     if (id == null) {
       LOG.warn(
@@ -275,6 +304,12 @@ final class ClusterQuotaProcessor
     } else {
       inputs.put(id, event);
     }
+    apply(cluster, id, value);
+    pacer.arrived(cluster, record.timestamp(), now);
+  }
+
+  /** Applies a changed (or, with a null value, deleted) input to the trees it belongs to. */
+  private void apply(final String cluster, final InputId id, final Object value) {
     for (final TreeOp op : route(router(cluster), id, value)) {
       final ClusterTree tree = tree(new TreeKey(cluster, op.tree()));
       op.applyTo(tree.state());
@@ -291,7 +326,77 @@ final class ClusterQuotaProcessor
     if (id.kind() == InputKind.POD) {
       reclaimer.podChanged(cluster, new PodRef(id.namespace(), id.name()), (PodState) value);
     }
-    pacer.arrived(cluster, record.timestamp(), now);
+  }
+
+  /**
+   * A connectors' marker: freshness is noted; at the end of a snapshot whose start this task read,
+   * the cluster's inputs of that kind not written since the start are gone from the cluster (their
+   * delete was lost, or their tombstone removed by compaction before it was read) and are dropped.
+   */
+  private void marker(final String cluster, final ClusterEvent event) {
+    final InputKind kind;
+    try {
+      kind = InputKind.valueOf(event.getName());
+    } catch (final IllegalArgumentException e) {
+      LOG.warn("cluster {}: ignoring a marker about unknown inputs {}", cluster, event.getName());
+      return;
+    }
+    router(cluster);
+    event
+        .getMarker()
+        .flatMap(
+            marker ->
+                freshness.marker(
+                    cluster,
+                    kind,
+                    marker,
+                    event.getSourceTopic(),
+                    event.getSourcePartition(),
+                    event.getSourceOffset()))
+        .ifPresent(start -> dropNotResent(cluster, kind, start));
+  }
+
+  private void dropNotResent(
+      final String cluster, final InputKind kind, final InputFreshnessBook.SnapshotStart start) {
+    final List<InputId> gone = new ArrayList<>();
+    try (KeyValueIterator<InputId, ClusterEvent> all =
+        inputs.prefixScan(InputFreshnessBook.id(cluster, kind), KeyPrefixes.inputsOf())) {
+      while (all.hasNext()) {
+        final KeyValue<InputId, ClusterEvent> entry = all.next();
+        final ClusterEvent written = entry.value;
+        // Only inputs read from the snapshot's own partition are ordered against its start.
+        if (written.getSourceTopic().equals(start.topic())
+            && written.getSourcePartition() == start.partition()
+            && written.getSourceOffset() < start.offset()) {
+          gone.add(entry.key);
+        }
+      }
+    }
+    for (final InputId id : gone) {
+      inputs.delete(id);
+      apply(cluster, id, null);
+    }
+    if (!gone.isEmpty()) {
+      LOG.warn(
+          "cluster {}: snapshot {} did not re-send {} {} inputs, dropped as gone: {}",
+          cluster,
+          start.epoch(),
+          gone.size(),
+          kind.name().toLowerCase(),
+          gone.size() <= 10 ? gone : gone.subList(0, 10) + " ...");
+    }
+    metrics.snapshotDropped(cluster, kind.name().toLowerCase(), gone.size());
+  }
+
+  /** Publishes how fresh each held cluster's inputs are. */
+  private void gauge(final long timestamp) {
+    final Instant now = Instant.ofEpochMilli(timestamp);
+    for (final String cluster : routers.keySet()) {
+      metrics.inputFreshness(
+          cluster,
+          freshness.staleness(cluster, now).orElse(null),
+          !freshness.trusted(cluster, now));
+    }
   }
 
   @Override
@@ -299,6 +404,7 @@ final class ClusterQuotaProcessor
     punctuators.forEach(Cancellable::cancel);
     punctuators.clear();
     routers.keySet().forEach(metrics::clusterReleased);
+    reclaimSuspended.clear();
     routers.clear();
     if (context != null) {
       metrics.taskReleased(context.taskId().partition());
@@ -364,7 +470,18 @@ final class ClusterQuotaProcessor
     // Decide on up-to-date numbers: a change waiting for the next recomputation counts now,
     // unless its cluster is working through a backlog, whose states are stale anyway.
     recompute(timestamp, cluster -> !pacer.inBacklog(cluster, timestamp));
+    final Instant now = Instant.ofEpochMilli(timestamp);
+    final long sinceLast = lastReclaimAt < 0 ? 0 : Math.max(0, timestamp - lastReclaimAt);
+    lastReclaimAt = timestamp;
+    final Map<String, Optional<String>> distrust = new HashMap<>();
     for (final ClusterTree tree : clusters.values()) {
+      final Optional<String> why =
+          distrust.computeIfAbsent(tree.cluster(), cluster -> distrusted(cluster, now));
+      if (why.isPresent()) {
+        // No decision on a picture that may be untrue; the time does not count as over-use.
+        reclaimer.pauseClocks(tree.cluster(), tree.overUsedSince(), sinceLast, now);
+        continue;
+      }
       // A cluster still reading a backlog (at start-up, its whole history) has a partial tree:
       // its groups are judged once it has caught up and its last events are computed.
       if (dirty.contains(tree.key()) || !pacer.caughtUp(tree.cluster(), timestamp)) {
@@ -381,6 +498,22 @@ final class ClusterQuotaProcessor
             tree.cluster(), tree.state(), Instant.ofEpochMilli(timestamp), reclaimer);
       }
     }
+  }
+
+  /** Why {@code cluster}'s inputs may not be acted on at {@code now}, logged when it changes. */
+  private Optional<String> distrusted(final String cluster, final Instant now) {
+    final Optional<String> why = freshness.distrust(cluster, now);
+    final boolean suspended = why.isPresent();
+    if (suspended != reclaimSuspended.contains(cluster)) {
+      if (suspended) {
+        reclaimSuspended.add(cluster);
+        LOG.warn("cluster {}: reclaim suspended: {}", cluster, why.get());
+      } else {
+        reclaimSuspended.remove(cluster);
+        LOG.info("cluster {}: inputs fresh again, reclaim resumes", cluster);
+      }
+    }
+    return why;
   }
 
   /** The design's relock: every followed cluster's reservations are planned at its next tick. */
@@ -462,7 +595,7 @@ final class ClusterQuotaProcessor
       case QUOTA -> InputKind.QUOTA;
       case NODE -> InputKind.NODE;
       case PROFILE -> InputKind.PROFILE;
-      case EVICTION_RESULT, UNKNOWN -> null;
+      case EVICTION_RESULT, MARKER, UNKNOWN -> null;
     };
   }
 

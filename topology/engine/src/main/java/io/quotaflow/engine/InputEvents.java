@@ -1,6 +1,7 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.errors.InvalidInputException;
+import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
@@ -10,8 +11,10 @@ import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.schemas.internal.ClusterEventKind;
+import io.quotaflow.topics.SourceMarkers;
 import java.util.Map;
 
 /**
@@ -96,6 +99,7 @@ final class InputEvents {
         null,
         null,
         value,
+        null,
         source.topic(),
         source.partition(),
         source.offset());
@@ -126,6 +130,36 @@ final class InputEvents {
         null,
         value,
         null,
+        null,
+        source.topic(),
+        source.partition(),
+        source.offset());
+  }
+
+  /**
+   * The event of a connectors' marker (see {@link SourceMarkers}) read from the input topic of
+   * {@code kind}: the event's name is the input kind the marker is about. A marker must name the
+   * cluster its key names.
+   */
+  static ClusterEvent marker(
+      final String keyCluster,
+      final InputKind kind,
+      final SourceMarker marker,
+      final Source source) {
+    requireName("cluster", keyCluster);
+    if (!keyCluster.equals(marker.getCluster())) {
+      throw new InvalidInputException(
+          "marker of cluster " + marker.getCluster() + " under a key of cluster " + keyCluster);
+    }
+    return new ClusterEvent(
+        ClusterEventKind.MARKER,
+        keyCluster,
+        "",
+        kind.name(),
+        null,
+        null,
+        null,
+        marker,
         source.topic(),
         source.partition(),
         source.offset());
@@ -144,6 +178,7 @@ final class InputEvents {
         namespace,
         name,
         value,
+        null,
         null,
         null,
         source.topic(),

@@ -9,6 +9,7 @@ import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
+import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.engine.store.PodId;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupReservation;
@@ -19,6 +20,7 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.InputFreshness;
 import io.quotaflow.serde.AvroSerde;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.Topic;
@@ -55,7 +57,8 @@ import org.apache.kafka.streams.state.Stores;
  * eviction-results.v1 ─► eviction-results-to-cluster-events ─► eviction-results-by-cluster
  *                        (repartition to the cluster's partition) ─┘
  *          stores: cluster-inputs, runtime, pod-assignments, over-used-since, eviction-ledger,
- *                  eviction-retry-at, reservations, reservation-intruders-since
+ *                  eviction-retry-at, reservations, reservation-intruders-since,
+ *                  input-freshness
  * </pre>
  *
  * <p>With {@code inputs.partitioned.by.cluster=false} (inputs placed by key, by producers other
@@ -119,7 +122,8 @@ public final class QuotaTopology {
             TopologyNames.PODS_TO_EVENTS,
             InputEvents::pod,
             metrics,
-            placementCheck(config));
+            placementCheck(config),
+            InputKind.POD);
     final KStream<String, ClusterEvent> quotas =
         events(
             builder,
@@ -129,7 +133,8 @@ public final class QuotaTopology {
             TopologyNames.QUOTAS_TO_EVENTS,
             InputEvents::quota,
             metrics,
-            placementCheck(config));
+            placementCheck(config),
+            InputKind.QUOTA);
     final KStream<String, ClusterEvent> nodes =
         events(
             builder,
@@ -139,7 +144,8 @@ public final class QuotaTopology {
             TopologyNames.NODES_TO_EVENTS,
             InputEvents::node,
             metrics,
-            placementCheck(config));
+            placementCheck(config),
+            InputKind.NODE);
 
     final KStream<String, ClusterEvent> profiles =
         events(
@@ -150,7 +156,8 @@ public final class QuotaTopology {
             TopologyNames.PROFILES_TO_EVENTS,
             InputEvents::profile,
             metrics,
-            placementCheck(config));
+            placementCheck(config),
+            InputKind.PROFILE);
 
     // Results are written by the eviction executor keyed by pod, on no particular partition.
     final KStream<String, ClusterEvent> results =
@@ -162,7 +169,8 @@ public final class QuotaTopology {
             TopologyNames.EVICTION_RESULTS_TO_EVENTS,
             InputEvents::evictionResult,
             metrics,
-            0);
+            0,
+            null);
 
     storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
         .forEach(builder::addStateStore);
@@ -248,11 +256,13 @@ public final class QuotaTopology {
       final String mapperName,
       final InputEvents.Reader<K, V> reader,
       final EngineMetrics metrics,
-      final int placementCheck) {
+      final int placementCheck,
+      final InputKind markerKind) {
     return builder.stream(
             topic.name(), Consumed.with(topic.keySerde(), values).withName(sourceName))
         .process(
-            () -> new ClusterEventMapper<>(reader, metrics, placementCheck), Named.as(mapperName));
+            () -> new ClusterEventMapper<>(reader, metrics, placementCheck, markerKind),
+            Named.as(mapperName));
   }
 
   /** The partition of a cluster's events: the one its inputs are on (see ClusterPartitioner). */
@@ -299,7 +309,11 @@ public final class QuotaTopology {
         Stores.keyValueStoreBuilder(
             supplier.apply(TopologyNames.RESERVATION_INTRUDERS_SINCE_STORE),
             PodId.serde(),
-            Serdes.Long()));
+            Serdes.Long()),
+        Stores.keyValueStoreBuilder(
+            supplier.apply(TopologyNames.INPUT_FRESHNESS_STORE),
+            InputId.serde(),
+            AvroSerde.forValues(InputFreshness.class)));
   }
 
   private static <K, V> void sink(

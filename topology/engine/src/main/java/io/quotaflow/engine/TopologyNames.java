@@ -110,6 +110,13 @@ public final class TopologyNames {
    */
   public static final String RESERVATION_INTRUDERS_SINCE_STORE = "reservation-intruders-since";
 
+  /**
+   * Store (queryable): how fresh each cluster's inputs of each kind are, from the connectors'
+   * markers, by cluster then input kind: reclaim waits, and admission answers are marked stale,
+   * while they are not fresh.
+   */
+  public static final String INPUT_FRESHNESS_STORE = "input-freshness";
+
   /** Every store of the cluster-quota processor. */
   public static final List<String> CLUSTER_QUOTA_STORES =
       List.of(
@@ -120,7 +127,8 @@ public final class TopologyNames {
           EVICTION_LEDGER_STORE,
           EVICTION_RETRY_AT_STORE,
           RESERVATIONS_STORE,
-          RESERVATION_INTRUDERS_SINCE_STORE);
+          RESERVATION_INTRUDERS_SINCE_STORE,
+          INPUT_FRESHNESS_STORE);
 
   private TopologyNames() {}
 }

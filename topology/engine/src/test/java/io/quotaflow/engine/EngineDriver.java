@@ -6,6 +6,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
@@ -20,6 +21,8 @@ import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.SourceMarker;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.GroupStatus;
@@ -36,6 +39,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.TreeMap;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -57,6 +62,10 @@ final class EngineDriver implements AutoCloseable {
   private final Path stateDir;
   private final EngineMetrics metrics;
   private TopologyTestDriver driver;
+  // What was last written of each object, for snapshots that re-send it.
+  private final Map<PodKey, PodState> sentPods = new LinkedHashMap<>();
+  private final Map<QuotaKey, QuotaSpec> sentQuotas = new LinkedHashMap<>();
+  private final Map<NodeKey, NodeState> sentNodes = new LinkedHashMap<>();
   private TestInputTopic<PodKey, PodState> pods;
   private TestInputTopic<QuotaKey, QuotaSpec> quotas;
   private TestInputTopic<NodeKey, NodeState> nodes;
@@ -83,7 +92,10 @@ final class EngineDriver implements AutoCloseable {
    * is on partition 0, as in a deployment whose topics have a single partition.
    */
   static EngineConfig.Builder settings() {
-    return EngineConfig.builder().set(EngineSettings.TOPIC_PARTITIONS.key(), "1");
+    return EngineConfig.builder()
+        .set(EngineSettings.TOPIC_PARTITIONS.key(), "1")
+        // The driver writes inputs as a producer without markers would (tests of markers set it).
+        .set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false");
   }
 
   EngineDriver(final EngineConfig config) {
@@ -147,36 +159,42 @@ final class EngineDriver implements AutoCloseable {
   EngineDriver putPod(
       final String cluster, final String namespace, final String name, final PodState pod) {
     pods.pipeInput(new PodKey(cluster, namespace, name), pod, publishedAt());
+    sentPods.put(new PodKey(cluster, namespace, name), pod);
     model.putPod(cluster, namespace, name, pod);
     return this;
   }
 
   EngineDriver deletePod(final String cluster, final String namespace, final String name) {
     pods.pipeInput(new PodKey(cluster, namespace, name), (PodState) null, publishedAt());
+    sentPods.remove(new PodKey(cluster, namespace, name));
     model.deletePod(cluster, namespace, name);
     return this;
   }
 
   EngineDriver putQuota(final String cluster, final String name, final QuotaSpec spec) {
     quotas.pipeInput(new QuotaKey(cluster, name), spec, publishedAt());
+    sentQuotas.put(new QuotaKey(cluster, name), spec);
     model.putQuota(cluster, name, spec);
     return this;
   }
 
   EngineDriver deleteQuota(final String cluster, final String name) {
     quotas.pipeInput(new QuotaKey(cluster, name), (QuotaSpec) null, publishedAt());
+    sentQuotas.remove(new QuotaKey(cluster, name));
     model.deleteQuota(cluster, name);
     return this;
   }
 
   EngineDriver putNode(final String cluster, final String name, final NodeState node) {
     nodes.pipeInput(new NodeKey(cluster, name), node, publishedAt());
+    sentNodes.put(new NodeKey(cluster, name), node);
     model.putNode(cluster, name, node);
     return this;
   }
 
   EngineDriver deleteNode(final String cluster, final String name) {
     nodes.pipeInput(new NodeKey(cluster, name), (NodeState) null, publishedAt());
+    sentNodes.remove(new NodeKey(cluster, name));
     model.deleteNode(cluster, name);
     return this;
   }
@@ -184,6 +202,87 @@ final class EngineDriver implements AutoCloseable {
   /** An ElasticQuotaProfile on profiles.v1 (the input model does not know profiles). */
   EngineDriver putProfile(final String cluster, final String name, final QuotaProfileSpec spec) {
     profiles.pipeInput(new ProfileKey(cluster, name), spec, publishedAt());
+    return this;
+  }
+
+  /**
+   * A connectors' heartbeat of {@code cluster} at the wall-clock time on pods, quotas and nodes.
+   */
+  EngineDriver heartbeat(final String cluster) {
+    final SourceMarker marker = SourceMarkers.heartbeat(cluster, publishedAt(), "test");
+    for (final InputKind kind : List.of(InputKind.POD, InputKind.QUOTA, InputKind.NODE)) {
+      marker(kind, marker);
+    }
+    return this;
+  }
+
+  /** The last value written of a pod, written again (as a snapshot re-sends it). */
+  EngineDriver resendPod(final String cluster, final String namespace, final String name) {
+    final PodKey key = new PodKey(cluster, namespace, name);
+    pods.pipeInput(key, sentPods.get(key), publishedAt());
+    return this;
+  }
+
+  /**
+   * A full snapshot of {@code cluster}'s pods, quotas and nodes as the connectors write one: per
+   * kind, a start marker, every object written last re-sent, an end marker.
+   */
+  EngineDriver snapshot(final String cluster, final long epoch) {
+    final Instant at = publishedAt();
+    marker(InputKind.POD, SourceMarkers.snapshotStart(cluster, epoch, at, "test"));
+    sentPods.forEach(
+        (key, value) -> {
+          if (key.getCluster().equals(cluster)) {
+            pods.pipeInput(key, value, at);
+          }
+        });
+    marker(InputKind.POD, SourceMarkers.snapshotEnd(cluster, epoch, -1, at, "test"));
+    marker(InputKind.QUOTA, SourceMarkers.snapshotStart(cluster, epoch, at, "test"));
+    sentQuotas.forEach(
+        (key, value) -> {
+          if (key.getCluster().equals(cluster)) {
+            quotas.pipeInput(key, value, at);
+          }
+        });
+    marker(InputKind.QUOTA, SourceMarkers.snapshotEnd(cluster, epoch, -1, at, "test"));
+    marker(InputKind.NODE, SourceMarkers.snapshotStart(cluster, epoch, at, "test"));
+    sentNodes.forEach(
+        (key, value) -> {
+          if (key.getCluster().equals(cluster)) {
+            nodes.pipeInput(key, value, at);
+          }
+        });
+    marker(InputKind.NODE, SourceMarkers.snapshotEnd(cluster, epoch, -1, at, "test"));
+    return this;
+  }
+
+  /** A marker on the pods topic under the marker key of {@code keyCluster}, whatever it names. */
+  EngineDriver markerUnderKeyOf(
+      final String keyCluster, final InputKind kind, final SourceMarker marker) {
+    final Headers headers = new RecordHeaders().add(SourceMarkers.header(marker));
+    pods.pipeInput(
+        new TestRecord<>(SourceMarkers.podKey(keyCluster), null, headers, publishedAt()));
+    return this;
+  }
+
+  /** A connectors' marker on the input topic of {@code kind}. */
+  EngineDriver marker(final InputKind kind, final SourceMarker marker) {
+    final String cluster = marker.getCluster();
+    final Headers headers = new RecordHeaders().add(SourceMarkers.header(marker));
+    switch (kind) {
+      case POD ->
+          pods.pipeInput(
+              new TestRecord<>(SourceMarkers.podKey(cluster), null, headers, publishedAt()));
+      case QUOTA ->
+          quotas.pipeInput(
+              new TestRecord<>(SourceMarkers.quotaKey(cluster), null, headers, publishedAt()));
+      case NODE ->
+          nodes.pipeInput(
+              new TestRecord<>(SourceMarkers.nodeKey(cluster), null, headers, publishedAt()));
+      case PROFILE ->
+          profiles.pipeInput(
+              new TestRecord<>(SourceMarkers.profileKey(cluster), null, headers, publishedAt()));
+    }
     return this;
   }
 

@@ -58,6 +58,8 @@ public final class EngineInstances implements AutoCloseable {
         .set(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "6000")
         .set(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), "500")
         .set(EngineSettings.TOPIC_PREFIX.key(), prefix)
+        // Inputs are written by the tests without the connectors' markers.
+        .set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false")
         .set(EngineSettings.TOPIC_PARTITIONS.key(), "3")
         .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), "10s")
         .setAll(extra)

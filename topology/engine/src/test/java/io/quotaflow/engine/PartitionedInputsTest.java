@@ -102,6 +102,7 @@ class PartitionedInputsTest {
   private static EngineConfig partitionedInputs(final int partitions) {
     return EngineConfig.builder()
         .set(EngineSettings.INPUTS_PARTITIONED_BY_CLUSTER.key(), "true")
+        .set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false")
         .set(EngineSettings.TOPIC_PARTITIONS.key(), Integer.toString(partitions))
         .build();
   }

@@ -2,6 +2,7 @@ package io.quotaflow.engine;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
+import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.schemas.EvictionCommand;
@@ -50,7 +51,9 @@ final class ProcessorHarness {
 
   /** A harness whose processors ask {@code restores} about their restores. */
   ProcessorHarness(final RestoreAudit restores) {
-    this.config = EngineConfig.defaults();
+    // Inputs are fed without the connectors' markers.
+    this.config =
+        EngineConfig.builder().set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false").build();
     this.restores = restores;
     final MockProcessorContext<SpecificRecord, SpecificRecord> first = new MockProcessorContext<>();
     QuotaTopology.storeBuilders(Stores::inMemoryKeyValueStore)

@@ -53,6 +53,7 @@ class ReservationTopologyTest {
         new EngineDriver(
             EngineConfig.builder()
                 .set(EngineSettings.RESERVATION_MAX_LOCKED_PERCENT.key(), Integer.toString(cap))
+                .set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false")
                 .build());
     for (int i = 1; i <= 4; i++) {
       engine.putNode(EAST, "n" + i, node(8_000));

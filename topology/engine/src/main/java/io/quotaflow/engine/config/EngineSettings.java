@@ -113,6 +113,33 @@ public final class EngineSettings {
           "How long a group must stay over-used (used > runtime) before its pods are evicted.",
           Parsers::duration);
 
+  /**
+   * How old a cluster's newest input marker may be for its groups to be reclaimed: beyond it the
+   * engine's picture of the cluster may no longer be true, so reclaim waits (docs/reliability.md).
+   */
+  public static final Setting<Duration> INPUTS_MAX_STALENESS =
+      new Setting<>(
+          "inputs.max.staleness",
+          "duration",
+          "60s",
+          "How old a cluster's newest heartbeat from the connectors may be before reclaim of the"
+              + " cluster is suspended (its over-use clocks paused, no new eviction command); a gap"
+              + " between two heartbeats longer than this also suspends it until the connectors'"
+              + " next snapshot of the cluster.",
+          Parsers::duration);
+
+  /** Whether a cluster whose inputs never carried a marker may be reclaimed. */
+  public static final Setting<Boolean> INPUTS_MARKERS_REQUIRED =
+      new Setting<>(
+          "inputs.markers.required",
+          "boolean",
+          "true",
+          "Whether a cluster is reclaimed only while its inputs carry fresh markers (heartbeats"
+              + " and snapshots, written by quotaflow's connectors). Set false when another"
+              + " producer writes the inputs without markers: its clusters are then reclaimed on"
+              + " their inputs alone, with no protection against stale data.",
+          Parsers::bool);
+
   /** How long a pod whose eviction did not happen waits before it may be commanded again. */
   public static final Setting<Duration> REVOKE_RETRY_BACKOFF =
       new Setting<>(
@@ -362,6 +389,8 @@ public final class EngineSettings {
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
           REVOKE_DELAY,
+          INPUTS_MAX_STALENESS,
+          INPUTS_MARKERS_REQUIRED,
           REVOKE_RETRY_BACKOFF,
           REVOKE_MAX_ATTEMPTS,
           SHUTDOWN_TIMEOUT,

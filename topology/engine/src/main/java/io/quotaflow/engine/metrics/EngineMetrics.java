@@ -77,6 +77,24 @@ public final class EngineMetrics {
    */
   public static final String NAMESAKES_IGNORED = "quotaflow.engine.quotas.namesakes.ignored";
 
+  /**
+   * Gauge of the age in seconds of a cluster's oldest newest input marker (heartbeat), tag {@code
+   * cluster}; -1 while none was read.
+   */
+  public static final String INPUTS_STALENESS = "quotaflow.engine.inputs.staleness.seconds";
+
+  /**
+   * Gauge: 1 while reclaim of a cluster is suspended because its inputs are not fresh (or wait for
+   * a snapshot), else 0; tag {@code cluster}.
+   */
+  public static final String RECLAIM_SUSPENDED = "quotaflow.engine.reclaim.suspended";
+
+  /**
+   * Counter of inputs dropped because a connectors' snapshot did not re-send them (deletes lost or
+   * compacted away), tags {@code cluster} and {@code kind}.
+   */
+  public static final String SNAPSHOT_DROPPED = "quotaflow.engine.snapshot.dropped";
+
   /** Counter of eviction commands issued, tag {@code cluster}. */
   public static final String EVICTIONS = "quotaflow.engine.evictions.issued";
 
@@ -124,6 +142,8 @@ public final class EngineMetrics {
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> namesakes = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> staleness = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> suspended = new ConcurrentHashMap<>();
 
   /** Meters registered in {@code registry}, with per-group gauges for the default number. */
   public EngineMetrics(final MeterRegistry registry) {
@@ -294,6 +314,42 @@ public final class EngineMetrics {
         .set(count);
   }
 
+  /**
+   * How fresh {@code cluster}'s inputs are: the age of its oldest newest marker (null when none was
+   * read), and whether its reclaim is suspended.
+   */
+  public void inputFreshness(
+      final String cluster, final Duration age, final boolean reclaimSuspended) {
+    clusterGauge(
+            staleness,
+            INPUTS_STALENESS,
+            "Age in seconds of the oldest of a cluster's newest input heartbeats; -1 while none was"
+                + " read",
+            cluster)
+        .set(age == null ? -1 : (int) Math.min(Integer.MAX_VALUE, age.toSeconds()));
+    clusterGauge(
+            suspended,
+            RECLAIM_SUSPENDED,
+            "1 while reclaim of a cluster is suspended because its inputs are stale or wait for a"
+                + " snapshot",
+            cluster)
+        .set(reclaimSuspended ? 1 : 0);
+  }
+
+  /** A snapshot of {@code cluster}'s inputs of {@code kind} dropped {@code count} inputs. */
+  public void snapshotDropped(final String cluster, final String kind, final int count) {
+    if (count > 0) {
+      Counter.builder(SNAPSHOT_DROPPED)
+          .description(
+              "Inputs dropped because a connectors' snapshot did not re-send them (deletes lost or"
+                  + " compacted away)")
+          .tag("cluster", cluster)
+          .tag("kind", kind)
+          .register(registry)
+          .increment(count);
+    }
+  }
+
   private AtomicInteger clusterGauge(
       final Map<String, AtomicInteger> values,
       final String name,
@@ -341,6 +397,8 @@ public final class EngineMetrics {
     removeClusterGauge(groups, GROUPS, cluster);
     removeClusterGauge(unboundPods, PODS_UNBOUND, cluster);
     removeClusterGauge(namesakes, NAMESAKES_IGNORED, cluster);
+    removeClusterGauge(staleness, INPUTS_STALENESS, cluster);
+    removeClusterGauge(suspended, RECLAIM_SUSPENDED, cluster);
   }
 
   private void removeClusterGauge(

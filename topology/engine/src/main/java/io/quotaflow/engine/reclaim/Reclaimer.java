@@ -230,6 +230,30 @@ public final class Reclaimer {
     }
   }
 
+  /**
+   * Pauses the over-use clocks of one cluster whose inputs cannot be trusted now: each clock is
+   * moved on by {@code elapsed}, never past {@code now}, so time without fresh inputs does not
+   * count toward the revoke delay.
+   *
+   * @param cluster the cluster
+   * @param since its over-used-since entries (mirror of the store, updated here)
+   * @param elapsed milliseconds since the last check
+   * @param now the time of this check
+   */
+  public void pauseClocks(
+      final String cluster, final Map<String, Long> since, final long elapsed, final Instant now) {
+    if (elapsed <= 0) {
+      return;
+    }
+    for (final Map.Entry<String, Long> entry : since.entrySet()) {
+      final long moved = Math.min(now.toEpochMilli(), entry.getValue() + elapsed);
+      if (moved != entry.getValue()) {
+        entry.setValue(moved);
+        overUsedSince.put(new GroupId(cluster, entry.getKey()), moved);
+      }
+    }
+  }
+
   private void evict(
       final String cluster,
       final ClusterQuotaState state,

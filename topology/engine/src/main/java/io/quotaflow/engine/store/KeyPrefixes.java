@@ -15,6 +15,11 @@ public final class KeyPrefixes {
     return (topic, cluster) -> OrderedKeys.encode(cluster);
   }
 
+  /** Every {@link InputId} of one cluster and kind (the id's namespace and name are ignored). */
+  public static Serializer<InputId> inputsOf() {
+    return (topic, id) -> OrderedKeys.encode(id.cluster(), id.kind().name());
+  }
+
   /** Every {@link GroupPodId} of one group. */
   public static Serializer<GroupId> group() {
     return (topic, group) -> OrderedKeys.encode(group.cluster(), group.name());

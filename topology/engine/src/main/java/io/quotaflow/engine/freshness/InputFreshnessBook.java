@@ -1,0 +1,233 @@
+package io.quotaflow.engine.freshness;
+
+import io.quotaflow.engine.store.InputId;
+import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.schemas.SourceMarker;
+import io.quotaflow.schemas.internal.InputFreshness;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How fresh the inputs of each cluster of one task are, from the connectors' markers (see {@link
+ * SourceMarker}), and whether the engine may act on them (docs/reliability.md):
+ *
+ * <ul>
+ *   <li>a cluster is <b>stale</b> while the newest marker of one of its input kinds is older than
+ *       {@code maxStaleness} (the connectors cannot write, cannot watch, or the engine is behind);
+ *   <li>a <b>gap</b> between two markers of a kind longer than {@code maxStaleness} means the
+ *       connectors were not writing for a while and changes may be lost: the kind then waits for a
+ *       snapshot started after the last marker before the gap;
+ *   <li>a cluster is <b>trusted</b> when none of its kinds is stale or waiting; a cluster whose
+ *       inputs never carried a marker is trusted only when markers are not required.
+ * </ul>
+ *
+ * <p>Backed by the {@code input-freshness} store, so a restarted task knows where it was; the
+ * snapshots in progress are known only from the start markers this task read.
+ */
+public final class InputFreshnessBook {
+  private static final Logger LOG = LoggerFactory.getLogger(InputFreshnessBook.class);
+
+  /**
+   * Where a snapshot started: its epoch and the offset of its start marker on its partition.
+   *
+   * @param epoch the snapshot's epoch
+   * @param topic the input topic
+   * @param partition the partition
+   * @param offset the start marker's offset
+   */
+  public record SnapshotStart(long epoch, String topic, int partition, long offset) {}
+
+  private final KeyValueStore<InputId, InputFreshness> store;
+  private final Duration maxStaleness;
+  private final boolean markersRequired;
+  private final Map<String, Map<InputKind, InputFreshness>> clusters = new HashMap<>();
+  private final Map<InputId, SnapshotStart> started = new HashMap<>();
+
+  /**
+   * @param store the input-freshness store
+   * @param maxStaleness how old the newest marker of a kind may be, and the longest gap between two
+   * @param markersRequired whether a cluster without markers is not trusted
+   */
+  public InputFreshnessBook(
+      final KeyValueStore<InputId, InputFreshness> store,
+      final Duration maxStaleness,
+      final boolean markersRequired) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.maxStaleness = Objects.requireNonNull(maxStaleness, "maxStaleness");
+    this.markersRequired = markersRequired;
+  }
+
+  /** Reads the store again, forgetting the snapshots in progress. */
+  public void restore() {
+    clusters.clear();
+    started.clear();
+    try (KeyValueIterator<InputId, InputFreshness> all = store.all()) {
+      while (all.hasNext()) {
+        final KeyValue<InputId, InputFreshness> entry = all.next();
+        kinds(entry.key.cluster()).put(entry.key.kind(), entry.value);
+      }
+    }
+  }
+
+  /**
+   * A marker of {@code cluster}'s inputs of {@code kind}, read at {@code offset} of {@code topic}'s
+   * {@code partition}.
+   *
+   * @return for a snapshot end whose start this task read: where that start was, so the inputs not
+   *     re-sent since can be dropped
+   */
+  public Optional<SnapshotStart> marker(
+      final String cluster,
+      final InputKind kind,
+      final SourceMarker marker,
+      final String topic,
+      final int partition,
+      final long offset) {
+    final InputId id = id(cluster, kind);
+    final long at = marker.getAt().toEpochMilli();
+    switch (marker.getKind()) {
+      case HEARTBEAT -> heartbeat(id, at);
+      case SNAPSHOT_START -> {
+        heartbeat(id, at);
+        started.put(id, new SnapshotStart(marker.getEpoch(), topic, partition, offset));
+      }
+      case SNAPSHOT_END -> {
+        heartbeat(id, at);
+        snapshotEnded(id, marker.getEpoch(), at);
+        final SnapshotStart start = started.remove(id);
+        if (start != null && start.epoch() == marker.getEpoch()) {
+          return Optional.of(start);
+        }
+        LOG.info(
+            "cluster {}: snapshot {} of {} ended, its start was not read here: nothing dropped",
+            cluster,
+            marker.getEpoch(),
+            kind);
+      }
+      case UNKNOWN -> LOG.debug("cluster {}: ignoring a marker of unknown kind", cluster);
+    }
+    return Optional.empty();
+  }
+
+  /** Whether the engine may act on {@code cluster}'s inputs at {@code now} (see the class). */
+  public boolean trusted(final String cluster, final Instant now) {
+    return distrust(cluster, now).isEmpty();
+  }
+
+  /** Why the engine may not act on {@code cluster}'s inputs at {@code now}; empty when it may. */
+  public Optional<String> distrust(final String cluster, final Instant now) {
+    final Map<InputKind, InputFreshness> kinds = clusters.get(cluster);
+    if (kinds == null || kinds.isEmpty()) {
+      return markersRequired
+          ? Optional.of("no heartbeat from the connectors was read for the cluster")
+          : Optional.empty();
+    }
+    for (final Map.Entry<InputKind, InputFreshness> entry : kinds.entrySet()) {
+      final InputFreshness freshness = entry.getValue();
+      if (freshness.getSuspendedSince() >= 0) {
+        return Optional.of(
+            "the "
+                + entry.getKey().name().toLowerCase()
+                + " inputs had a gap after "
+                + Instant.ofEpochMilli(freshness.getSuspendedSince())
+                + " and wait for the connectors' next snapshot");
+      }
+      final Duration age = Duration.between(freshness.getHeartbeatAt(), now);
+      if (age.compareTo(maxStaleness) > 0) {
+        return Optional.of(
+            "the newest "
+                + entry.getKey().name().toLowerCase()
+                + " heartbeat is "
+                + age.toSeconds()
+                + " s old (inputs.max.staleness "
+                + maxStaleness.toSeconds()
+                + " s)");
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** How old the oldest newest marker of {@code cluster}'s kinds is at {@code now}, if any. */
+  public Optional<Duration> staleness(final String cluster, final Instant now) {
+    final Map<InputKind, InputFreshness> kinds = clusters.get(cluster);
+    if (kinds == null || kinds.isEmpty()) {
+      return Optional.empty();
+    }
+    final Instant oldest =
+        kinds.values().stream().map(InputFreshness::getHeartbeatAt).min(Instant::compareTo).get();
+    final Duration age = Duration.between(oldest, now);
+    return Optional.of(age.isNegative() ? Duration.ZERO : age);
+  }
+
+  /** Forgets a cluster this task no longer holds (its store entries stay with the task's store). */
+  public void forget(final String cluster) {
+    clusters.remove(cluster);
+    started.keySet().removeIf(id -> id.cluster().equals(cluster));
+  }
+
+  private void heartbeat(final InputId id, final long at) {
+    final InputFreshness previous = kinds(id.cluster()).get(id.kind());
+    final InputFreshness next;
+    if (previous == null) {
+      // The first marker read of this kind: the task read its inputs from their start (a compacted
+      // topic holds every live object), so nothing before it is known to be missing.
+      next = new InputFreshness(Instant.ofEpochMilli(at), -1L, -1L);
+    } else {
+      final long last = previous.getHeartbeatAt().toEpochMilli();
+      if (at <= last) {
+        return; // an older marker (two writers, or a clock step back): keeps the newest
+      }
+      long suspendedSince = previous.getSuspendedSince();
+      if (suspendedSince < 0 && at - last > maxStaleness.toMillis()) {
+        suspendedSince = last;
+        LOG.warn(
+            "cluster {}: no {} marker between {} and {}: changes may be lost, reclaim waits for"
+                + " the connectors' next snapshot",
+            id.cluster(),
+            id.kind(),
+            Instant.ofEpochMilli(last),
+            Instant.ofEpochMilli(at));
+      }
+      next = new InputFreshness(Instant.ofEpochMilli(at), suspendedSince, previous.getSnapshotAt());
+    }
+    put(id, next);
+  }
+
+  private void snapshotEnded(final InputId id, final long epoch, final long at) {
+    final InputFreshness current = kinds(id.cluster()).get(id.kind());
+    if (current.getSuspendedSince() >= 0 && epoch >= current.getSuspendedSince()) {
+      LOG.info(
+          "cluster {}: snapshot {} of its {} inputs read, reclaim may resume",
+          id.cluster(),
+          epoch,
+          id.kind());
+      put(id, new InputFreshness(current.getHeartbeatAt(), -1L, at));
+    } else {
+      put(id, new InputFreshness(current.getHeartbeatAt(), current.getSuspendedSince(), at));
+    }
+  }
+
+  private void put(final InputId id, final InputFreshness value) {
+    kinds(id.cluster()).put(id.kind(), value);
+    store.put(id, value);
+  }
+
+  private Map<InputKind, InputFreshness> kinds(final String cluster) {
+    return clusters.computeIfAbsent(cluster, c -> new EnumMap<>(InputKind.class));
+  }
+
+  /** The store key of a cluster's freshness of one kind. */
+  public static InputId id(final String cluster, final InputKind kind) {
+    return new InputId(cluster, kind, "", "");
+  }
+}
