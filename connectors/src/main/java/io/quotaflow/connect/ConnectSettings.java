@@ -69,6 +69,15 @@ public final class ConnectSettings {
               + " lost write; the engine drops the objects a snapshot did not re-send.",
           Parsers::duration);
 
+  public static final Setting<Duration> SOURCE_SNAPSHOT_RECOVERY_REPEAT =
+      new Setting<>(
+          "source.snapshot.recovery.repeat",
+          "duration",
+          "60s",
+          "How long after a snapshot written because writes were lost (Kafka away) it is written"
+              + " once more, for an engine that recovered from the same outage past the first one.",
+          Parsers::duration);
+
   public static final Setting<Duration> SOURCE_START_TIMEOUT =
       new Setting<>(
           "source.start.timeout",
@@ -337,6 +346,7 @@ public final class ConnectSettings {
           SOURCE_RECONCILE_INTERVAL,
           SOURCE_HEARTBEAT_INTERVAL,
           SOURCE_SNAPSHOT_INTERVAL,
+          SOURCE_SNAPSHOT_RECOVERY_REPEAT,
           SOURCE_START_TIMEOUT,
           SOURCE_PROFILES,
           SOURCE_PARTITION_BY_CLUSTER,
@@ -379,7 +389,8 @@ public final class ConnectSettings {
         config.get(SOURCE_PARTITION_BY_CLUSTER),
         config.get(SOURCE_PROFILES),
         config.get(SOURCE_HEARTBEAT_INTERVAL),
-        config.get(SOURCE_SNAPSHOT_INTERVAL));
+        config.get(SOURCE_SNAPSHOT_INTERVAL),
+        config.get(SOURCE_SNAPSHOT_RECOVERY_REPEAT));
   }
 
   /** The eviction executor's settings from a configuration. */

@@ -12,7 +12,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -42,8 +43,10 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   private final Gauge watchDown;
   // When the informers were first seen not watching; -1 while they watch.
   private volatile long downSince = -1;
-  private final Executor reconciler;
+  private final ScheduledExecutorService reconciler;
+  private final Duration recoveryRepeat;
   private final AtomicBoolean snapshotPending = new AtomicBoolean();
+  private final CompletableFuture<Void> firstSnapshot = new CompletableFuture<>();
 
   ClusterSource(
       final KubeCluster cluster,
@@ -51,7 +54,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
       final SourceSettings settings,
       final Producer<byte[], byte[]> producer,
       final MeterRegistry registry,
-      final Executor reconciler) {
+      final ScheduledExecutorService reconciler) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.kind = Objects.requireNonNull(kind, "kind");
     this.informer = kind.informer(cluster.client(), settings.resync());
@@ -67,6 +70,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             reconciler,
             () -> informer.getStore().list());
     this.reconciler = reconciler;
+    this.recoveryRepeat = settings.recoverySnapshotRepeat();
     publisher.afterEveryList(this::requestSnapshot);
     informer.exceptionHandler(this::retryAfter);
     informer.addEventHandler(publisher);
@@ -116,7 +120,10 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
         "cluster {}: {} holds {} live {}", cluster, kind.topic().name(), held.size(), kind.name());
   }
 
-  /** Starts watching; completes once the informer has listed and watches. */
+  /**
+   * Starts watching; completes once the informer has listed and watches and the snapshot after its
+   * first list is done (written whole, or given up).
+   */
   CompletableFuture<Void> start() {
     // Companions list first: a record computed from a half-listed companion would be written, and
     // then corrected, at every start.
@@ -125,7 +132,13 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             .map(companion -> companion.start().toCompletableFuture())
             .toArray(CompletableFuture[]::new);
     return CompletableFuture.allOf(companions)
-        .thenCompose(listed -> informer.start().toCompletableFuture())
+        .thenCompose(
+            listed -> {
+              // The first list's snapshot starts before it: its events are part of the snapshot.
+              publisher.openSnapshot(Instant.now(), SOURCE_NAME);
+              return informer.start().toCompletableFuture();
+            })
+        .thenCompose(watching -> firstSnapshot)
         .thenRun(() -> LOG.info("cluster {}: watching {}", cluster, kind.name()));
   }
 
@@ -139,7 +152,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
       return;
     }
     if (sent.hasUnconfirmed() || publisher.markerFailed()) {
-      requestSnapshot();
+      requestRecoverySnapshot();
       return;
     }
     publisher.heartbeat(Instant.now(), source);
@@ -147,9 +160,23 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
 
   /** Asks for a snapshot on the reconciler, unless one is waiting or running. */
   void requestSnapshot() {
+    requestSnapshot(false);
+  }
+
+  /**
+   * A snapshot after a lost write (Kafka away): written as soon as possible, and once more after
+   * {@code source.snapshot.recovery.repeat}, because an engine recovering from the same outage may
+   * re-create its tasks past the first one (Kafka Streams revived tasks have been seen to resume
+   * after records their failed incarnation had fetched).
+   */
+  private void requestRecoverySnapshot() {
+    requestSnapshot(true);
+  }
+
+  private void requestSnapshot(final boolean recovery) {
     if (snapshotPending.compareAndSet(false, true)) {
       try {
-        reconciler.execute(this::snapshot);
+        reconciler.execute(() -> snapshot(recovery));
       } catch (RuntimeException e) {
         snapshotPending.set(false);
         LOG.debug(
@@ -158,13 +185,16 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
     }
   }
 
-  private void snapshot() {
+  private void snapshot(final boolean recovery) {
     try {
       publisher.clearMarkerFailure();
       final Optional<ResourcePublisher.PendingSnapshot> pending =
           publisher.startSnapshot(Instant.now(), SOURCE_NAME);
-      if (pending.isPresent()) {
-        publisher.endSnapshot(pending.get(), SNAPSHOT_WAIT, SOURCE_NAME);
+      if (pending.isPresent()
+          && publisher.endSnapshot(pending.get(), SNAPSHOT_WAIT, SOURCE_NAME)
+          && recovery) {
+        final Runnable again = this::requestSnapshot;
+        reconciler.schedule(again, recoveryRepeat.toMillis(), TimeUnit.MILLISECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -172,6 +202,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
       LOG.error("cluster {}: snapshot of {} failed; tried again later", cluster, kind.name(), e);
     } finally {
       snapshotPending.set(false);
+      firstSnapshot.complete(null);
     }
   }
 

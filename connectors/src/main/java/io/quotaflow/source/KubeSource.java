@@ -34,10 +34,12 @@ import org.slf4j.LoggerFactory;
  * equal to what they hold: per cluster, informers on Pods (all namespaces), ElasticQuotas and
  * Nodes; each change becomes a record keyed by cluster, each delete a tombstone.
  *
- * <p>At start it reads what the topics hold for its clusters; unchanged objects are then not
- * written again, and keys whose objects were deleted while the source was down are tombstoned once
- * the informers have listed. The same check runs after every relist and every {@link
- * SourceSettings#reconcileInterval()}.
+ * <p>At start it reads what the topics hold for its clusters. After every list, after a lost write
+ * and every {@link SourceSettings#snapshotInterval()} it writes a snapshot of each kind (every
+ * object again between two markers, tombstones for keys whose objects are gone); every {@link
+ * SourceSettings#heartbeatInterval()} a heartbeat marker while it watches and every write is
+ * confirmed (docs/reliability.md). Every {@link SourceSettings#reconcileInterval()} keys whose
+ * objects are gone are tombstoned and failed writes repeated.
  *
  * <p>One idempotent producer ({@code acks=all}, compressed) serves every cluster. Writes that fail
  * after the producer's own retries are counted, logged and repeated at the next reconciliation.

@@ -58,6 +58,10 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
   private final Supplier<Collection<T>> objects;
   // Set when a marker could not be written: the topic may miss records written before it.
   private volatile boolean markerFailed;
+  // A snapshot whose start marker is written (before the informer's first list), and the keys
+  // written since: the snapshot after the list need not write them again. Guarded by this.
+  private long openEpoch = -1;
+  private final Set<K> writtenSinceOpen = new HashSet<>();
 
   /**
    * @param cluster the cluster name in every key
@@ -148,9 +152,20 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
   }
 
   /**
-   * Starts a snapshot: a start marker, every object the informer holds written again (even when the
-   * topic holds it already), a tombstone for every key the topic may hold that the cluster no
-   * longer has. Its end marker is written by {@link #endSnapshot} once all of it is acknowledged.
+   * Writes the start marker of the snapshot that will follow the informer's first list, so that the
+   * list's own writes count in it and that snapshot writes only the objects they did not.
+   */
+  synchronized void openSnapshot(final Instant at, final String source) {
+    openEpoch = at.toEpochMilli();
+    writtenSinceOpen.clear();
+    sendMarker(SourceMarkers.snapshotStart(cluster, openEpoch, at, source));
+  }
+
+  /**
+   * Starts a snapshot: a start marker (unless {@link #openSnapshot} wrote it), every object the
+   * informer holds written again (even when the topic holds it already; not when written since an
+   * open start marker), a tombstone for every key the topic may hold that the cluster no longer
+   * has. Its end marker is written by {@link #endSnapshot} once all of it is acknowledged.
    *
    * @return the snapshot's writes; empty before the informer's first list
    */
@@ -158,14 +173,23 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     if (!synced.getAsBoolean()) {
       return Optional.empty();
     }
-    final long epoch = at.toEpochMilli();
+    final boolean open = openEpoch >= 0;
+    final long epoch = open ? openEpoch : at.toEpochMilli();
+    final Set<K> alreadyWritten = open ? Set.copyOf(writtenSinceOpen) : Set.of();
+    openEpoch = -1;
+    writtenSinceOpen.clear();
     final List<Future<RecordMetadata>> writes = new ArrayList<>();
-    writes.add(sendMarker(SourceMarkers.snapshotStart(cluster, epoch, at, source)));
+    if (!open) {
+      writes.add(sendMarker(SourceMarkers.snapshotStart(cluster, epoch, at, source)));
+    }
     final Set<K> present = new HashSet<>();
     final String topic = kind.topic().name();
     for (final T object : objects.get()) {
       final SourceRecord<K, V> record = kind.map(cluster, object);
       present.add(record.key());
+      if (alreadyWritten.contains(record.key())) {
+        continue;
+      }
       final byte[] value = kind.topic().valueSerializer().serialize(topic, record.value());
       sent.wrote(record.key(), value);
       writes.add(send(record.key(), value));
@@ -283,6 +307,7 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     }
     sent.wrote(key, value);
     metrics.value();
+    noteWritten(key);
     send(key, value);
     return true;
   }
@@ -293,8 +318,15 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     }
     sent.tombstoned(key);
     metrics.tombstone();
+    noteWritten(key);
     send(key, null);
     return true;
+  }
+
+  private void noteWritten(final K key) {
+    if (openEpoch >= 0) {
+      writtenSinceOpen.add(key);
+    }
   }
 
   private Future<RecordMetadata> send(final K key, final byte[] value) {

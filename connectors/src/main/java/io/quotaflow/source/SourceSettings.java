@@ -18,6 +18,9 @@ import java.util.Objects;
  *     (docs/reliability.md)
  * @param snapshotInterval how often each watched kind of each cluster is re-sent whole between two
  *     markers, on top of the snapshot after each (re)list and after a lost write
+ * @param recoverySnapshotRepeat how long after a snapshot that followed a lost write (Kafka away)
+ *     the same snapshot is written once more: an engine recovering from the same outage may have
+ *     re-created its tasks past the first one (docs/reliability.md)
  */
 public record SourceSettings(
     Duration resync,
@@ -26,7 +29,8 @@ public record SourceSettings(
     boolean partitionByCluster,
     boolean watchProfiles,
     Duration heartbeatInterval,
-    Duration snapshotInterval) {
+    Duration snapshotInterval,
+    Duration recoverySnapshotRepeat) {
 
   /** How often a heartbeat is written by default. */
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
@@ -34,8 +38,12 @@ public record SourceSettings(
   /** How often a full snapshot is written by default, on top of the one after each list. */
   public static final Duration DEFAULT_SNAPSHOT_INTERVAL = Duration.ofHours(1);
 
+  /** How long after a recovery snapshot it is written once more, by default. */
+  public static final Duration DEFAULT_RECOVERY_SNAPSHOT_REPEAT = Duration.ofSeconds(60);
+
   /** Validates the durations. */
   public SourceSettings {
+    requirePositive(recoverySnapshotRepeat, "recoverySnapshotRepeat");
     requirePositive(heartbeatInterval, "heartbeatInterval");
     requirePositive(snapshotInterval, "snapshotInterval");
     requirePositive(resync, "resync");
@@ -57,7 +65,8 @@ public record SourceSettings(
         partitionByCluster,
         watchProfiles,
         DEFAULT_HEARTBEAT_INTERVAL,
-        DEFAULT_SNAPSHOT_INTERVAL);
+        DEFAULT_SNAPSHOT_INTERVAL,
+        DEFAULT_RECOVERY_SNAPSHOT_REPEAT);
   }
 
   /** The given timing, records partitioned by cluster, ElasticQuotaProfiles watched. */
@@ -74,7 +83,21 @@ public record SourceSettings(
         partitionByCluster,
         watchProfiles,
         interval,
-        snapshotInterval);
+        snapshotInterval,
+        recoverySnapshotRepeat);
+  }
+
+  /** These settings with another delay before a recovery snapshot is repeated. */
+  public SourceSettings withRecoverySnapshotRepeat(final Duration delay) {
+    return new SourceSettings(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        heartbeatInterval,
+        snapshotInterval,
+        delay);
   }
 
   /**

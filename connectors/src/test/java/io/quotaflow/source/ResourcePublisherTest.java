@@ -132,6 +132,31 @@ class ResourcePublisherTest {
   }
 
   @Test
+  void theSnapshotOfTheFirstListWritesOnlyWhatTheListsOwnEventsDidNot()
+      throws InterruptedException {
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    publisher.openSnapshot(Instant.parse("2026-11-26T12:00:00Z"), "connectors-0");
+    // The list: web-1 is new and written by its event; web-2 is what the topic already holds.
+    publisher.onAdd(inCluster(pod("team-a", "web-1").build()));
+    inCluster(pod("team-a", "web-2").build());
+    sent.seed(Map.of(key("web-2"), bytesOf("web-2")));
+
+    final ResourcePublisher.PendingSnapshot snapshot =
+        publisher.startSnapshot(Instant.now(), "connectors-0").orElseThrow();
+    assertThat(publisher.endSnapshot(snapshot, Duration.ofSeconds(1), "connectors-0")).isTrue();
+
+    assertThat(written()).hasSize(4);
+    assertThat(SourceMarkers.read(written().get(0).headers()).orElseThrow().getKind())
+        .isEqualTo(MarkerKind.SNAPSHOT_START);
+    assertThat(key(written().get(1))).isEqualTo(key("web-1"));
+    assertThat(key(written().get(2))).as("written once, by the snapshot").isEqualTo(key("web-2"));
+    final SourceMarker end = SourceMarkers.read(written().get(3).headers()).orElseThrow();
+    assertThat(end.getKind()).isEqualTo(MarkerKind.SNAPSHOT_END);
+    assertThat(end.getEpoch()).isEqualTo(Instant.parse("2026-11-26T12:00:00Z").toEpochMilli());
+    assertThat(end.getObjects()).isEqualTo(2);
+  }
+
+  @Test
   void everyListAsksForAReconciliationOffTheInformersThread() {
     sent.seed(Map.of(key("gone"), new byte[] {1}));
     final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();

@@ -38,13 +38,16 @@ public final class TopicCatalogue {
 
   /**
    * Compacted topics roll a segment every hour so compaction (which skips the active segment) keeps
-   * pace with pod churn, and keep each record uncompacted for a minute so a reader just behind the
-   * head still sees every transition.
+   * pace with pod churn, keep each record uncompacted for a minute so a reader just behind the head
+   * still sees every transition, and keep tombstones 7 days (not the broker's default day), so an
+   * engine stopped over a long weekend still reads the deletes; beyond, the connectors' snapshots
+   * drop what it missed (docs/reliability.md).
    */
   private static final Map<String, String> COMPACTED =
       Map.of(
           TopicConfig.SEGMENT_MS_CONFIG, millis(Duration.ofHours(1)),
-          TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, millis(Duration.ofMinutes(1)));
+          TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, millis(Duration.ofMinutes(1)),
+          TopicConfig.DELETE_RETENTION_MS_CONFIG, millis(Duration.ofDays(7)));
 
   private static final Duration EVICTION_RETENTION = Duration.ofDays(7);
   // Dead letters wait longer: someone has to look at them.

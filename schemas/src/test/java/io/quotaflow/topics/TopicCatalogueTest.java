@@ -66,6 +66,8 @@ class TopicCatalogueTest {
               assertThat(topic.cleanupPolicy()).isEqualTo(CleanupPolicy.COMPACT);
               assertThat(topic.config(TopicConfig.CLEANUP_POLICY_CONFIG)).contains("compact");
               assertThat(topic.config(TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG)).isPresent();
+              assertThat(topic.config(TopicConfig.DELETE_RETENTION_MS_CONFIG))
+                  .contains(Long.toString(Duration.ofDays(7).toMillis()));
               assertThat(topic.config(TopicConfig.RETENTION_MS_CONFIG)).isEmpty();
             });
     assertThat(List.of(catalogue.evictions(), catalogue.evictionResults(), catalogue.rejected()))

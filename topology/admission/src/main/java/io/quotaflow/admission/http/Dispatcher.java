@@ -9,9 +9,11 @@ import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.LastKnownState;
 import io.quotaflow.admission.http.state.Ownership;
 import io.quotaflow.admission.http.state.Readiness;
+import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.admission.http.state.StateUnavailableException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -277,7 +279,8 @@ final class Dispatcher {
     try {
       final Optional<ClusterView> view = reader.cluster(cluster);
       if (view.isPresent()) {
-        return endpoint.decide(cluster, request, call.visible(view.get()));
+        final Answer answer = endpoint.decide(cluster, request, call.visible(view.get()));
+        return markedIfInputsStale(endpoint, cluster, view.get(), answer);
       }
     } catch (StateUnavailableException e) {
       return fromLastState(endpoint, cluster, call, request, e.getMessage());
@@ -290,6 +293,34 @@ final class Dispatcher {
     final Answer unknown = Answer.error(404, "unknown cluster " + cluster, "unknown-cluster");
     // Forwarded here as the owner, yet unknown: maybe the task that just moved here is restoring.
     return call.forwarded() ? unknown.withHeader(UNDECIDED_HEADER, "true") : unknown;
+  }
+
+  /**
+   * {@code answer}, marked stale as answers from a last state are, when the engine has read none of
+   * the connectors' heartbeats of the cluster for longer than {@code admission.max.staleness}: the
+   * stores are readable but may describe a cluster that has changed since (the connectors or Kafka
+   * away). Holds then stay until the inputs pass their expiry (see HoldBook#expire).
+   */
+  private <T> Answer markedIfInputsStale(
+      ClusterEndpoint<T> endpoint, String cluster, ClusterView view, Answer answer) {
+    final Optional<Instant> asOf = view.inputsAsOf();
+    if (asOf.isEmpty()) {
+      return answer;
+    }
+    final Staleness inputs = Staleness.at(asOf.get(), Instant.now());
+    if (inputs.age().compareTo(config.staleness().max()) <= 0) {
+      return answer;
+    }
+    staleness.answered(cluster, endpoint.name());
+    return StaleAnswers.withHeaders(
+        endpoint.stale(
+            answer,
+            cluster,
+            inputs,
+            "the connectors' newest heartbeat of the cluster read by the engine is "
+                + inputs.age().toSeconds()
+                + " s old"),
+        inputs);
   }
 
   /**

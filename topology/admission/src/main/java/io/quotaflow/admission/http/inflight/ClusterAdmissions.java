@@ -38,6 +38,8 @@ public final class ClusterAdmissions {
   private final Duration ttl;
   private final ReentrantLock lock = new ReentrantLock();
   private final HoldBook book = new HoldBook();
+  // How far the engine had read the cluster's inputs at the last sweep (see HoldBook#expire).
+  private volatile Optional<Instant> inputsAsOf = Optional.empty();
 
   /** The admissions of {@code cluster}, each held in flight at most {@code ttl}. */
   public ClusterAdmissions(String cluster, Duration ttl) {
@@ -110,7 +112,7 @@ public final class ClusterAdmissions {
         AdmissionCheck.whatIf(request, state, heldBefore, pod, options);
     lock.lock();
     try {
-      book.expire(now);
+      book.expire(now, this.inputsAsOf);
       final InFlight inFlight = book.view(chain, excluded);
       final AdmissionDecision decision =
           AdmissionCheck.check(request, state, inFlight, pod, options, ahead);
@@ -132,10 +134,14 @@ public final class ClusterAdmissions {
    * @return how many holds are still kept
    */
   public int sweep(ClusterView view, Instant now) {
+    final Optional<Instant> inputsAsOf;
     final List<HoldBook.Entry> entries;
+    // Read once per sweep (a store read), not per request: requests use the last one read.
+    inputsAsOf = view.inputsAsOf();
+    this.inputsAsOf = inputsAsOf;
     lock.lock();
     try {
-      book.expire(now);
+      book.expire(now, inputsAsOf);
       entries = book.entries();
     } finally {
       lock.unlock();
@@ -200,6 +206,11 @@ public final class ClusterAdmissions {
                             entry.expiresAt))
                 .sorted(java.util.Comparator.comparing(Held::pod))
                 .toList());
+  }
+
+  /** How far the engine had read the cluster's inputs at the last sweep; empty without markers. */
+  public Optional<Instant> inputsAsOf() {
+    return inputsAsOf;
   }
 
   /** How many holds are kept. */

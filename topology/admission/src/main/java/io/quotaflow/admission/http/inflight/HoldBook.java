@@ -80,16 +80,31 @@ final class HoldBook {
     }
   }
 
-  /** Releases every hold that expires at or before {@code now}; returns how many. */
-  int expire(Instant now) {
+  /**
+   * Releases every hold that expires at or before {@code now}, unless the cluster's inputs, read as
+   * of {@code inputsAsOf}, do not reach its expiry yet: its pod may have been created meanwhile
+   * without the engine having read it (the connectors or Kafka away), so the room stays held until
+   * the inputs pass the hold's expiry. Without markers ({@code inputsAsOf} empty) the time to live
+   * alone decides.
+   *
+   * @return how many holds were released
+   */
+  int expire(Instant now, Optional<Instant> inputsAsOf) {
     int expired = 0;
+    final List<Entry> kept = new ArrayList<>();
     while (!byExpiry.isEmpty() && !byExpiry.peek().expiresAt.isAfter(now)) {
       final Entry entry = byExpiry.poll();
-      if (entries.get(entry.hold.pod()) == entry) {
-        release(entry.hold.pod());
-        expired++;
+      if (entries.get(entry.hold.pod()) != entry) {
+        continue;
       }
+      if (inputsAsOf.isPresent() && inputsAsOf.get().isBefore(entry.expiresAt)) {
+        kept.add(entry);
+        continue;
+      }
+      release(entry.hold.pod());
+      expired++;
     }
+    byExpiry.addAll(kept);
     if (entries.isEmpty()) {
       // Released entries stay queued until they expire; an empty book drops them at once.
       byExpiry.clear();

@@ -92,6 +92,15 @@ public interface ClusterView {
   }
 
   /**
+   * How far the engine has read the cluster's inputs: the oldest of the newest connectors'
+   * heartbeats it read per input kind (store {@code input-freshness}); every change the connectors
+   * saw before then is in this view. Empty when no marker was read or this view does not know.
+   */
+  default Optional<Instant> inputsAsOf() {
+    return Optional.empty();
+  }
+
+  /**
    * The node reservation of every reserving group, by group name (docs/semantics.md section 14);
    * empty when no group reserves nodes or this view does not know.
    */

@@ -21,6 +21,7 @@ import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.InputFreshness;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
@@ -376,6 +377,28 @@ public final class StreamsClusterState implements ClusterStateReader {
                   entry -> since.put(entry.key.name(), Instant.ofEpochMilli(entry.value)));
             }
             return Map.copyOf(since);
+          });
+    }
+
+    /** One prefix scan of the engine's store {@code input-freshness}. */
+    @Override
+    public Optional<Instant> inputsAsOf() {
+      return read(
+          () -> {
+            final ReadOnlyKeyValueStore<InputId, InputFreshness> store =
+                streams.store(
+                    StoreQueryParameters.fromNameAndType(
+                        TopologyNames.INPUT_FRESHNESS_STORE,
+                        QueryableStoreTypes.<InputId, InputFreshness>keyValueStore()));
+            Instant oldest = null;
+            try (KeyValueIterator<InputId, InputFreshness> scan =
+                store.prefixScan(cluster, KeyPrefixes.cluster())) {
+              while (scan.hasNext()) {
+                final Instant at = scan.next().value.getHeartbeatAt();
+                oldest = oldest == null || at.isBefore(oldest) ? at : oldest;
+              }
+            }
+            return Optional.ofNullable(oldest);
           });
     }
 
