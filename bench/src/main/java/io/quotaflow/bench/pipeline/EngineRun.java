@@ -97,6 +97,10 @@ final class EngineRun implements AutoCloseable {
     return guarantee;
   }
 
+  String applicationId() {
+    return applicationId;
+  }
+
   Path stateDir() {
     return stateDir;
   }
