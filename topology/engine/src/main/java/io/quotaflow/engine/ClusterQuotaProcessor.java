@@ -197,6 +197,8 @@ final class ClusterQuotaProcessor
     final long started = System.nanoTime();
     restore(runtime, assignments, overUsedSince);
     final Duration rebuilt = Duration.ofNanos(System.nanoTime() - started);
+    // Rebuilt from the stores: a cluster quarantined by a poison record starts afresh.
+    metrics.quarantine().release(routers.keySet());
     metrics.rebuilt(rebuilt);
     metrics.taskHolds(context.taskId().partition(), routers.size());
     LOG.info(
@@ -437,32 +439,43 @@ final class ClusterQuotaProcessor
     for (final Iterator<TreeKey> it = dirty.iterator(); it.hasNext(); ) {
       final TreeKey key = it.next();
       final String cluster = key.cluster();
-      if (!chosen.test(cluster)) {
+      if (!chosen.test(cluster) || metrics.quarantine().isQuarantined(cluster)) {
         continue;
       }
       it.remove();
       pacer.recomputed(cluster, timestamp);
-      final ClusterTree tree = clusters.get(key);
-      final long started = System.nanoTime();
-      final TreeDelta delta = tree.state().recompute();
-      final Map<String, GroupReservation> reserved =
-          QuotaTrees.DEFAULT_TREE.equals(key.tree())
-              ? reservations.afterRecompute(cluster, tree.state(), now)
-              : Map.of();
-      outputs.emit(tree, delta, reserved, now);
-      metrics.groupsChanged(cluster, delta.changedGroups(), delta.removedGroups());
-      metrics.recomputed(
-          cluster, Duration.ofNanos(System.nanoTime() - started), tree.groups().size());
-      metrics.unboundPods(cluster, unboundPods(cluster));
-      if (LOG.isDebugEnabled() && !delta.isEmpty()) {
-        LOG.debug(
-            "Tree {}: {} groups changed, {} removed, {} pods changed, {} removed",
-            key,
-            delta.changedGroups().size(),
-            delta.removedGroups().size(),
-            delta.changedPods().size(),
-            delta.removedPods().size());
+      try {
+        recompute(clusters.get(key), now);
+      } catch (final RuntimeException e) {
+        LOG.error("Recomputing tree {} failed", key, e);
+        metrics.quarantine().quarantine(cluster, "recomputing tree " + key + " failed with " + e);
       }
+    }
+  }
+
+  /** Recomputes one tree and emits what changed. */
+  private void recompute(final ClusterTree tree, final Instant now) {
+    final TreeKey key = tree.key();
+    final String cluster = key.cluster();
+    final long started = System.nanoTime();
+    final TreeDelta delta = tree.state().recompute();
+    final Map<String, GroupReservation> reserved =
+        QuotaTrees.DEFAULT_TREE.equals(key.tree())
+            ? reservations.afterRecompute(cluster, tree.state(), now)
+            : Map.of();
+    outputs.emit(tree, delta, reserved, now);
+    metrics.groupsChanged(cluster, delta.changedGroups(), delta.removedGroups());
+    metrics.recomputed(
+        cluster, Duration.ofNanos(System.nanoTime() - started), tree.groups().size());
+    metrics.unboundPods(cluster, unboundPods(cluster));
+    if (LOG.isDebugEnabled() && !delta.isEmpty()) {
+      LOG.debug(
+          "Tree {}: {} groups changed, {} removed, {} pods changed, {} removed",
+          key,
+          delta.changedGroups().size(),
+          delta.removedGroups().size(),
+          delta.changedPods().size(),
+          delta.removedPods().size());
     }
   }
 
@@ -502,7 +515,10 @@ final class ClusterQuotaProcessor
 
   /** Why {@code cluster}'s inputs may not be acted on at {@code now}, logged when it changes. */
   private Optional<String> distrusted(final String cluster, final Instant now) {
-    final Optional<String> why = freshness.distrust(cluster, now);
+    final Optional<String> quarantined =
+        metrics.quarantine().reason(cluster).map(reason -> "quarantined: " + reason);
+    final Optional<String> why =
+        quarantined.isPresent() ? quarantined : freshness.distrust(cluster, now);
     final boolean suspended = why.isPresent();
     if (suspended != reclaimSuspended.contains(cluster)) {
       if (suspended) {

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import io.quotaflow.engine.errors.ClusterQuarantine;
 import io.quotaflow.tree.GroupStatus;
 import java.time.Duration;
 import java.util.List;
@@ -126,6 +127,7 @@ public final class EngineMetrics {
   public static final String RESERVATION_PLAN_TIME = "quotaflow.engine.reservations.plan";
 
   private final MeterRegistry registry;
+  private final ClusterQuarantine quarantine;
   private final GroupGauges groupGauges;
   private final Counter restoresRefused;
   private final Map<Integer, AtomicInteger> taskClusters = new ConcurrentHashMap<>();
@@ -157,6 +159,7 @@ public final class EngineMetrics {
    */
   public EngineMetrics(final MeterRegistry registry, final int maxGroupGauges) {
     this.registry = Objects.requireNonNull(registry, "registry");
+    this.quarantine = new ClusterQuarantine(registry);
     this.groupGauges = new GroupGauges(registry, maxGroupGauges);
     this.recomputeTime =
         Timer.builder(RECOMPUTE_TIME)
@@ -191,6 +194,14 @@ public final class EngineMetrics {
   /** Meters that go nowhere, for tests and tools that do not export them. */
   public static EngineMetrics discarding() {
     return new EngineMetrics(new CompositeMeterRegistry());
+  }
+
+  /**
+   * The clusters quarantined in this instance, shared by the processors and the processing
+   * exception handler (which, like the meters, reach it through this object).
+   */
+  public ClusterQuarantine quarantine() {
+    return quarantine;
   }
 
   /** The registry the meters live in. */
