@@ -83,6 +83,7 @@ public final class StartupRetry {
   public <T> Optional<T> run(final Supplier<T> step, final Predicate<Throwable> retriable)
       throws InterruptedException {
     final Instant since = clock.instant();
+    problem = what + " has not worked yet (first attempt since " + since + ")";
     while (true) {
       try {
         final T result = step.get();
@@ -115,7 +116,7 @@ public final class StartupRetry {
     }
   }
 
-  /** Why the step has not worked yet, while it is being retried; empty otherwise. */
+  /** Why the step has not worked yet, while {@link #run} runs; empty before and after. */
   public Optional<String> problem() {
     return Optional.ofNullable(problem);
   }

@@ -103,7 +103,23 @@ class StartupRetryTest {
 
     assertThat(result).isEmpty();
     assertThat(waits).hasSize(3);
+    assertThat(problemsWhileWaiting).allSatisfy(problem -> assertThat(problem).isPresent());
     assertThat(retry.problem()).isEmpty();
+  }
+
+  @Test
+  void itIsNotReadyFromTheFirstAttemptOn() throws InterruptedException {
+    final List<Optional<String>> during = new ArrayList<>();
+    final StartupRetry first = retry(100);
+
+    first.run(
+        () -> {
+          during.add(first.problem());
+          return "created";
+        });
+
+    assertThat(during).singleElement().satisfies(problem -> assertThat(problem).isPresent());
+    assertThat(first.problem()).isEmpty();
   }
 
   @Test
