@@ -1,5 +1,6 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.engine.config.EngineSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -30,10 +31,15 @@ public final class CrashInjector implements ProcessorWrapper {
 
   private String applicationId = "";
 
-  /** {@code settings} with this wrapper installed, for an application a test means to crash. */
+  /**
+   * {@code settings} with this wrapper installed, for an application a test means to crash: the
+   * crash shuts the instance down as a killed process would end it (no stream thread is replaced,
+   * unless {@code settings} say otherwise).
+   */
   static Map<String, String> installedIn(final Map<String, String> settings) {
     final Map<String, String> all = new LinkedHashMap<>(settings);
     all.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CrashInjector.class.getName());
+    all.putIfAbsent(EngineSettings.STREAM_THREAD_MAX_REPLACEMENTS.key(), "0");
     return all;
   }
 
