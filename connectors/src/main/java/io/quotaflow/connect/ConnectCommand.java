@@ -209,6 +209,8 @@ public final class ConnectCommand extends ServiceCommand {
             : Optional.empty();
     final List<KubeCluster> clusters = clients();
     final Terms terms = new Terms(config, clusters, enabled, instanceId);
+    // Not ready while the connectors wait for Kafka at start-up; alive all the same.
+    endpoint.ifPresent(served -> served.readiness(terms::problem));
     final CountDownLatch finished = new CountDownLatch(1);
     Leadership leadership = null;
     // The JVM halts when its hooks return: the hook stops everything and waits for run() to end.
@@ -266,7 +268,7 @@ public final class ConnectCommand extends ServiceCommand {
     private final List<KubeCluster> clusters;
     private final Connectors.Enabled enabled;
     private final String instanceId;
-    private Connectors current;
+    private volatile Connectors current;
     private volatile boolean failed;
     private boolean ended;
 
@@ -316,6 +318,12 @@ public final class ConnectCommand extends ServiceCommand {
 
     boolean failed() {
       return failed;
+    }
+
+    /** Why the current term's connectors are not ready (waiting for Kafka); empty otherwise. */
+    Optional<String> problem() {
+      final Connectors connectors = current;
+      return connectors == null ? Optional.empty() : connectors.problem();
     }
   }
 

@@ -159,7 +159,8 @@ public final class ConnectSettings {
           "string",
           EvictionSettings.DEFAULT_GROUP_ID,
           "Consumer group of the eviction executor; executors serving different clusters need"
-              + " different groups.",
+              + " different groups. Its transactional.id is this with -results, the same on"
+              + " every replica, so a new leader fences the one before.",
           Parsers::nonBlank);
 
   public static final Setting<Duration> EVICTION_MAX_AGE =
@@ -335,6 +336,14 @@ public final class ConnectSettings {
   /** Whether Kafka without encryption is allowed beyond this machine (the engine's setting). */
   public static final Setting<Boolean> ALLOW_PLAINTEXT_KAFKA = EngineSettings.ALLOW_PLAINTEXT_KAFKA;
 
+  /** The first wait before a start-up step that needs Kafka is tried again (the engine's key). */
+  public static final Setting<Duration> STARTUP_RETRY_BACKOFF =
+      EngineSettings.STARTUP_RETRY_BACKOFF;
+
+  /** The longest wait between two start-up attempts (the engine's key). */
+  public static final Setting<Duration> STARTUP_RETRY_MAX_BACKOFF =
+      EngineSettings.STARTUP_RETRY_MAX_BACKOFF;
+
   /** Every setting, in the order the configuration is logged. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -342,6 +351,8 @@ public final class ConnectSettings {
           TOPIC_PREFIX,
           TOPIC_PARTITIONS,
           TOPIC_REPLICATION_FACTOR,
+          STARTUP_RETRY_BACKOFF,
+          STARTUP_RETRY_MAX_BACKOFF,
           SOURCE_RESYNC,
           SOURCE_RECONCILE_INTERVAL,
           SOURCE_HEARTBEAT_INTERVAL,

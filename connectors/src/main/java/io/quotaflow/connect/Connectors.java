@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.engine.recovery.StartupRetry;
 import io.quotaflow.evict.EvictionExecutor;
 import io.quotaflow.source.KubeSource;
 import io.quotaflow.status.StatusWriter;
@@ -18,7 +19,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.slf4j.Logger;
@@ -27,11 +33,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The connectors {@code quotaflow connect} runs, wired by constructor from one configuration, and
  * closed in the reverse order of their start.
+ *
+ * <p>They start on a thread of their own, so that a Kafka that is away does not stop the process:
+ * creating the topics and the source's first read of them are tried again with a backoff ({@code
+ * startup.retry.backoff} doubling up to {@code startup.retry.max.backoff}) until they work or the
+ * connectors are closed, and {@link #problem()} says why they are not ready meanwhile.
  */
 final class Connectors implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Connectors.class);
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(10);
+
+  /** How long {@link #close()} waits for the start-up thread to notice it. */
+  private static final Duration STARTER_JOIN = Duration.ofSeconds(2);
 
   /** Which connectors run. */
   record Enabled(boolean source, boolean evict, boolean status) {
@@ -40,12 +54,45 @@ final class Connectors implements AutoCloseable {
     }
   }
 
+  private final ConnectConfig config;
+  private final List<KubeCluster> clusters;
+  private final Enabled enabled;
+  private final MeterRegistry registry;
+  private final boolean takeOver;
+  private final Map<String, Object> consumers;
+  private final TopicCatalogue topics;
   private final List<AutoCloseable> started = new ArrayList<>();
-  private final List<CompletableFuture<Void>> consumers = new ArrayList<>();
+  private final CompletableFuture<Object> stoppedByItself = new CompletableFuture<>();
+  private final CountDownLatch closing = new CountDownLatch(1);
+  private final Thread starter;
+  private final CompletableFuture<Void> running = new CompletableFuture<>();
+  private volatile StartupRetry retry;
   private volatile boolean closed;
 
+  private Connectors(
+      final ConnectConfig config,
+      final List<KubeCluster> clusters,
+      final Enabled enabled,
+      final MeterRegistry registry,
+      final String instanceId,
+      final boolean takeOver) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.clusters = List.copyOf(clusters);
+    this.enabled = Objects.requireNonNull(enabled, "enabled");
+    this.registry = Objects.requireNonNull(registry, "registry");
+    this.takeOver = takeOver;
+    this.topics = config.topics();
+    final Map<String, Object> consumerSettings = new HashMap<>(config.kafka());
+    consumerSettings.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
+    this.consumers = consumerSettings;
+    this.starter = new Thread(this::startAll, "quotaflow-connectors-start");
+    this.starter.setDaemon(true);
+  }
+
   /**
-   * Creates missing topics, then starts the enabled connectors on the clusters.
+   * Starts the enabled connectors on the clusters, on a thread of their own: creates the missing
+   * topics first, then the executor and the writer, then the source. A step that needs Kafka is
+   * tried again until it works; {@link #anyStopped()} completes when a step fails for good.
    *
    * @param clusters the clusters; the caller closes their clients
    * @param instanceId this replica's name: the static member name of the consumers
@@ -60,13 +107,17 @@ final class Connectors implements AutoCloseable {
       final MeterRegistry registry,
       final String instanceId,
       final boolean takeOver) {
-    Objects.requireNonNull(config, "config");
-    final Connectors connectors = new Connectors();
-    final Map<String, Object> consumers = new HashMap<>(config.kafka());
-    consumers.putIfAbsent(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId);
+    final Connectors connectors =
+        new Connectors(config, clusters, enabled, registry, instanceId, takeOver);
+    connectors.starter.start();
+    return connectors;
+  }
+
+  private void startAll() {
     try {
-      final TopicCatalogue topics = config.topics();
-      provision(config, topics);
+      if (retrying("Creating and checking the topics", () -> provision(config, topics)).isEmpty()) {
+        return;
+      }
       if (takeOver) {
         removeEarlierLeaders(config, enabled);
       }
@@ -81,9 +132,11 @@ final class Connectors implements AutoCloseable {
                 Clock.systemUTC(),
                 Sleeper.SYSTEM,
                 registry);
-        connectors.started.add(executor);
+        if (!keep(executor)) {
+          return;
+        }
         executor.start();
-        connectors.consumers.add(executor.stopped());
+        watch("the eviction executor", executor.stopped(), executor::fenced);
       }
       if (enabled.status()) {
         final StatusWriter writer =
@@ -96,19 +149,22 @@ final class Connectors implements AutoCloseable {
                 Clock.systemUTC(),
                 Sleeper.SYSTEM,
                 registry);
-        connectors.started.add(writer);
+        if (!keep(writer)) {
+          return;
+        }
         writer.start();
-        connectors.consumers.add(writer.stopped());
+        watch("the status writer", writer.stopped(), () -> false);
       }
       // The source starts last: reading its topics takes seconds, and the executor and the
       // writer are what a new leader must resume first.
       if (enabled.source()) {
-        final KubeSource source =
-            new KubeSource(
-                clusters, topics, config.kafka(), ConnectSettings.source(config), registry);
-        connectors.started.add(source);
-        source
-            .start()
+        final Optional<CompletableFuture<Void>> listed =
+            retrying("Reading the topics and starting the source", this::startSource);
+        if (listed.isEmpty()) {
+          return;
+        }
+        listed
+            .get()
             .whenComplete(
                 (done, error) -> {
                   if (error == null) {
@@ -116,19 +172,101 @@ final class Connectors implements AutoCloseable {
                   }
                 });
       }
-      return connectors;
+      running.complete(null);
+    } catch (InterruptedException e) {
+      // Closed while waiting.
     } catch (RuntimeException e) {
-      connectors.close();
+      if (!closed) {
+        LOG.error("Starting the connectors failed", e);
+        stoppedByItself.completeExceptionally(e);
+      }
+    }
+  }
+
+  /** A new source, its topics read and its informers started; closed again when that fails. */
+  private CompletableFuture<Void> startSource() {
+    final KubeSource source =
+        new KubeSource(clusters, topics, config.kafka(), ConnectSettings.source(config), registry);
+    final CompletableFuture<Void> listed;
+    try {
+      listed = source.start();
+    } catch (RuntimeException e) {
+      source.close();
       throw e;
     }
+    if (!keep(source)) {
+      throw new IllegalStateException("closed while the source started");
+    }
+    return listed;
+  }
+
+  private <T> Optional<T> retrying(final String step, final Supplier<T> action)
+      throws InterruptedException {
+    final StartupRetry attempts =
+        new StartupRetry(
+            step,
+            config.get(ConnectSettings.STARTUP_RETRY_BACKOFF),
+            config.get(ConnectSettings.STARTUP_RETRY_MAX_BACKOFF),
+            wait -> !closing.await(wait.toMillis(), TimeUnit.MILLISECONDS),
+            Clock.systemUTC());
+    retry = attempts;
+    try {
+      return closed
+          ? Optional.empty()
+          : attempts.run(action, failure -> !closed && StartupRetry.retriable(failure));
+    } finally {
+      retry = null;
+    }
+  }
+
+  /** Adds a started connector to those closed with these; false (and closes it) when closed. */
+  private synchronized boolean keep(final AutoCloseable connector) {
+    if (closed) {
+      closeQuietly(connector);
+      return false;
+    }
+    started.add(connector);
+    return true;
+  }
+
+  /**
+   * Completes {@link #anyStopped()} when a consumer stops by itself, unless these connectors were
+   * closed or the consumer ended its term cleanly ({@code endedTerm}: fenced by a new leader).
+   */
+  private void watch(
+      final String name, final CompletableFuture<Void> stopped, final BooleanSupplier endedTerm) {
+    stopped.whenComplete(
+        (done, error) -> {
+          if (closed) {
+            return;
+          }
+          if (error == null && endedTerm.getAsBoolean()) {
+            LOG.warn("{} ended its term: another replica leads now", name);
+            return;
+          }
+          stoppedByItself.complete(name);
+        });
+  }
+
+  /**
+   * Why the connectors are not ready: a start-up step is being retried; empty once they started (or
+   * while nothing is known to be wrong).
+   */
+  Optional<String> problem() {
+    final StartupRetry current = retry;
+    return current == null
+        ? Optional.empty()
+        : current.problem().map(reason -> "the connectors have not started: " + reason);
+  }
+
+  /** Completes once every enabled connector has started. */
+  CompletableFuture<Void> started() {
+    return running;
   }
 
   /** Completes when a consumer (executor or writer) stops by itself: something went wrong. */
   CompletableFuture<Object> anyStopped() {
-    if (consumers.isEmpty()) {
-      return new CompletableFuture<>();
-    }
-    return CompletableFuture.anyOf(consumers.toArray(CompletableFuture[]::new));
+    return stoppedByItself;
   }
 
   /** Whether {@link #close()} was called: a consumer that stops then stops as asked. */
@@ -138,19 +276,30 @@ final class Connectors implements AutoCloseable {
 
   /** Stops the connectors (the source flushes its producer). Idempotent. */
   @Override
-  public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    final List<AutoCloseable> reverse = new ArrayList<>(started);
-    Collections.reverse(reverse);
-    for (final AutoCloseable closeable : reverse) {
-      try {
-        closeable.close();
-      } catch (Exception e) {
-        LOG.warn("closing {} failed", closeable.getClass().getSimpleName(), e);
+  public void close() {
+    final List<AutoCloseable> reverse;
+    synchronized (this) {
+      if (closed) {
+        return;
       }
+      closed = true;
+      reverse = new ArrayList<>(started);
+    }
+    closing.countDown();
+    try {
+      starter.join(STARTER_JOIN.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    Collections.reverse(reverse);
+    reverse.forEach(Connectors::closeQuietly);
+  }
+
+  private static void closeQuietly(final AutoCloseable closeable) {
+    try {
+      closeable.close();
+    } catch (Exception e) {
+      LOG.warn("closing {} failed", closeable.getClass().getSimpleName(), e);
     }
   }
 
@@ -172,7 +321,8 @@ final class Connectors implements AutoCloseable {
     }
   }
 
-  private static void provision(final ConnectConfig config, final TopicCatalogue topics) {
+  private static ProvisioningReport provision(
+      final ConnectConfig config, final TopicCatalogue topics) {
     try (Admin admin = Admin.create(config.kafka())) {
       final ProvisioningReport report =
           new TopicProvisioner(admin, ADMIN_TIMEOUT)
@@ -191,6 +341,7 @@ final class Connectors implements AutoCloseable {
                       "topic {} is not as expected and was left unchanged: {}",
                       check.topic(),
                       String.join("; ", check.differences())));
+      return report;
     }
   }
 }

@@ -14,20 +14,23 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The plain-HTTP endpoint of {@code quotaflow connect}: {@code GET /metrics} answers the registry's
  * meters in the Prometheus text format, {@code GET /healthz} answers {@code ok} (the process is
- * alive), {@code GET /readyz} answers 503 while a watch of the source has been down for 30 s. Any
- * other path is 404 and any other method 405 (the JDK answers malformed requests with 400 before
- * they get here). Served by the JDK's HTTP server on two daemon threads, so a slow scraper cannot
- * hold up the connectors.
+ * alive), {@code GET /readyz} answers 503 while a watch of the source has been down for 30 s or
+ * while {@link #readiness} gives a reason (the connectors wait for Kafka at start-up). Any other
+ * path is 404 and any other method 405 (the JDK answers malformed requests with 400 before they get
+ * here). Served by the JDK's HTTP server on two daemon threads, so a slow scraper cannot hold up
+ * the connectors.
  */
 public final class MetricsEndpoint implements AutoCloseable {
 
@@ -41,6 +44,7 @@ public final class MetricsEndpoint implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
   private final PrometheusMeterRegistry registry;
+  private volatile Supplier<Optional<String>> readiness = Optional::empty;
   private boolean closed;
 
   private MetricsEndpoint(
@@ -75,6 +79,14 @@ public final class MetricsEndpoint implements AutoCloseable {
         "serving metrics over plain HTTP on port {} of every interface: GET /metrics, /healthz, /readyz",
         server.getAddress().getPort());
     return endpoint;
+  }
+
+  /**
+   * Also answers {@code /readyz} with 503 while {@code check} gives a reason (e.g. the connectors
+   * wait for Kafka at start-up); {@code /healthz} stays 200 meanwhile.
+   */
+  public void readiness(final Supplier<Optional<String>> check) {
+    this.readiness = Objects.requireNonNull(check, "check");
   }
 
   /** The bound address; its port is the chosen one when 0 was asked for. */
@@ -140,8 +152,11 @@ public final class MetricsEndpoint implements AutoCloseable {
         }
         case "/readyz" -> {
           if (get) {
+            final Optional<String> problem = readiness.get();
             final List<String> down = watchesDown();
-            if (down.isEmpty()) {
+            if (problem.isPresent()) {
+              respond(exchange, 503, PLAIN_TEXT, "not ready: " + problem.get() + "\n");
+            } else if (down.isEmpty()) {
               respond(exchange, 200, PLAIN_TEXT, "ok\n");
             } else {
               respond(

@@ -32,6 +32,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -49,6 +51,7 @@ import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -94,7 +97,13 @@ public final class EvictionExecutor extends ClientLoop {
   private final String instanceId;
   private final String groupId;
   private final Consumer<byte[], byte[]> consumer;
-  private final Producer<byte[], byte[]> producer;
+  private final Supplier<Producer<byte[], byte[]>> producers;
+  private Producer<byte[], byte[]> producer;
+  private final EvictionSettings settings;
+  private final Sleeper sleeper;
+  private volatile boolean fenced;
+  // Whether the consumer must go back to the committed offsets before reading on.
+  private boolean rewindPending;
   private final CommandLedger ledger;
   private final Clock clock;
   private final Duration maxAge;
@@ -153,9 +162,27 @@ public final class EvictionExecutor extends ClientLoop {
       final Clock clock,
       final Sleeper sleeper,
       final MeterRegistry registry) {
+    this(clusters, topics, kafka, settings, events, clock, sleeper, registry, KafkaProducer::new);
+  }
+
+  /**
+   * As the public constructor, with the transactional producer made by {@code producers} from its
+   * settings (tests hand in a producer that fails on purpose).
+   */
+  EvictionExecutor(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Map<String, Object> kafka,
+      final EvictionSettings settings,
+      final EventSettings events,
+      final Clock clock,
+      final Sleeper sleeper,
+      final MeterRegistry registry,
+      final Function<Map<String, Object>, Producer<byte[], byte[]>> producerFactory) {
     super("eviction executor");
     Objects.requireNonNull(events, "events");
-    Objects.requireNonNull(settings, "settings");
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.maxAge = settings.maxAge();
@@ -185,7 +212,9 @@ public final class EvictionExecutor extends ClientLoop {
     this.instanceId = GroupMembership.instanceId(consumerConfig);
     this.groupId = settings.groupId();
     this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig));
-    this.producer = kafkaMeters.producer(new KafkaProducer<>(producerConfig(kafka, settings)));
+    final Map<String, Object> producerConfig = producerConfig(kafka, settings);
+    this.producers = () -> kafkaMeters.producer(producerFactory.apply(producerConfig));
+    this.producer = producers.get();
     this.ledger =
         new CommandLedger(
             kafkaMeters.consumer(new KafkaConsumer<>(ledgerConfig(kafka, settings))),
@@ -194,11 +223,12 @@ public final class EvictionExecutor extends ClientLoop {
             settings.maxAge().multipliedBy(2).plus(Duration.ofMinutes(10)),
             clock);
     LOG.info(
-        "eviction executor for clusters {}{}, group {} as {}",
+        "eviction executor for clusters {}{}, group {} as {}, transactional id {}",
         evictors.keySet(),
         settings.dryRun() ? " (dry run)" : "",
         settings.groupId(),
-        instanceId);
+        instanceId,
+        producerConfig.get(ProducerConfig.TRANSACTIONAL_ID_CONFIG));
   }
 
   /**
@@ -217,18 +247,97 @@ public final class EvictionExecutor extends ClientLoop {
 
   @Override
   protected void loop() throws InterruptedException {
-    producer.initTransactions();
-    // A predecessor under this instance id (this pod before a crash) would hold the partitions
-    // until its session timed out.
-    GroupMembership.removeDeparted(
-        consumerConfig, groupId, instanceId::equals, GroupMembership.ADMIN_TIMEOUT);
-    consumer.subscribe(List.of(commands.name()), new Rebalance());
-    while (running()) {
-      poll();
+    try {
+      initTransactions();
+      // A predecessor under this instance id (this pod before a crash) would hold the partitions
+      // until its session timed out.
+      GroupMembership.removeDeparted(
+          consumerConfig, groupId, instanceId::equals, GroupMembership.ADMIN_TIMEOUT);
+      consumer.subscribe(List.of(commands.name()), new Rebalance());
+      int timeouts = 0;
+      while (running()) {
+        try {
+          poll();
+          timeouts = 0;
+        } catch (TimeoutException e) {
+          // Kafka away (reading committed offsets or the ledger): wait, then read again from the
+          // last commit; the loop goes on.
+          timeouts++;
+          rewindPending = true;
+          final Duration wait = settings.backoffAfter(timeouts);
+          LOG.warn(
+              "Kafka did not answer in time (attempt {}), reading the commands again in {} ms: {}",
+              timeouts,
+              wait.toMillis(),
+              e.toString());
+          pause(wait);
+        }
+      }
+    } catch (ProducerFencedException | FencedInstanceIdException e) {
+      // Another executor with this transactional id (a new leader) has taken over: its term
+      // began, this one ends. Nothing half done is committed (the new leader carries it out).
+      fenced = true;
+      LOG.warn(
+          "eviction executor fenced by another one (a new leader took over): this one stops: {}",
+          e.toString());
+    }
+  }
+
+  /**
+   * Whether the loop ended because another executor took over ({@code transactional.id} fenced): a
+   * clean end of this executor's term, not a failure.
+   */
+  public boolean fenced() {
+    return fenced;
+  }
+
+  /** {@code initTransactions}, tried again while Kafka does not answer in time. */
+  private void initTransactions() throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        producer.initTransactions();
+        return;
+      } catch (TimeoutException e) {
+        final Duration wait = settings.backoffAfter(attempt);
+        LOG.warn(
+            "initialising the transactions timed out (attempt {}), trying again in {} ms: {}",
+            attempt,
+            wait.toMillis(),
+            e.toString());
+        pause(wait);
+      }
+    }
+  }
+
+  /**
+   * Waits {@code duration} between two attempts; {@link #close()} ends the wait.
+   *
+   * @throws InterruptedException when the executor is stopping
+   */
+  private void pause(final Duration duration) throws InterruptedException {
+    synchronized (commandLock) {
+      if (!running()) {
+        throw new InterruptedException("stopping");
+      }
+      inCommand = true;
+    }
+    try {
+      sleeper.sleep(duration);
+    } finally {
+      synchronized (commandLock) {
+        inCommand = false;
+        Thread.interrupted();
+      }
+    }
+    if (!running()) {
+      throw new InterruptedException("stopping");
     }
   }
 
   private void poll() throws InterruptedException {
+    if (rewindPending) {
+      rewind();
+    }
     for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
       if (!running()) {
         return;
@@ -356,17 +465,22 @@ public final class EvictionExecutor extends ClientLoop {
   }
 
   /**
-   * Writes {@code records} and the pending offsets in one transaction.
+   * Writes {@code records} and the pending offsets in one transaction. A commit that times out is
+   * tried again (the transaction is then neither committed nor aborted: the same commit must be
+   * repeated) with the eviction backoff, as long as the executor runs; another failure aborts.
    *
    * @return false when the transaction was aborted (the caller reads the records again)
+   * @throws ProducerFencedException when another executor took over (the loop ends its term)
    * @throws KafkaException when the producer can no longer be used
+   * @throws InterruptedException when the executor stops while a commit is being retried
    */
-  private boolean commit(final Collection<ProducerRecord<byte[], byte[]>> records) {
+  private boolean commit(final Collection<ProducerRecord<byte[], byte[]>> records)
+      throws InterruptedException {
     try {
       producer.beginTransaction();
       records.forEach(producer::send);
       producer.sendOffsetsToTransaction(Map.copyOf(pending), consumer.groupMetadata());
-      producer.commitTransaction();
+      commitRetryingTimeouts();
       pending.clear();
       return true;
     } catch (ProducerFencedException
@@ -378,13 +492,71 @@ public final class EvictionExecutor extends ClientLoop {
     } catch (KafkaException e) {
       LOG.warn(
           "writing a result failed, aborting and reading the commands again: {}", e.toString());
-      producer.abortTransaction();
+      abort();
       return false;
     }
   }
 
+  private void commitRetryingTimeouts() throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        producer.commitTransaction();
+        if (attempt > 1) {
+          LOG.info("committing a result worked at attempt {}", attempt);
+        }
+        return;
+      } catch (TimeoutException e) {
+        final Duration wait = settings.backoffAfter(attempt);
+        LOG.warn(
+            "committing a result timed out (attempt {}), committing again in {} ms: {}",
+            attempt,
+            wait.toMillis(),
+            e.toString());
+        pause(wait);
+      }
+    }
+  }
+
+  /**
+   * Aborts the open transaction, trying again while the abort times out. A producer that cannot
+   * abort at all (it is in a fatal state) is replaced by a new one under the same transactional id,
+   * whose initialisation aborts what the old one left open: the loop goes on either way.
+   */
+  private void abort() throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        producer.abortTransaction();
+        return;
+      } catch (ProducerFencedException e) {
+        throw e;
+      } catch (TimeoutException e) {
+        final Duration wait = settings.backoffAfter(attempt);
+        LOG.warn(
+            "aborting a transaction timed out (attempt {}), aborting again in {} ms: {}",
+            attempt,
+            wait.toMillis(),
+            e.toString());
+        pause(wait);
+      } catch (KafkaException | IllegalStateException e) {
+        LOG.warn(
+            "the producer cannot abort its transaction ({}); replacing it with a new one under the"
+                + " same transactional id",
+            e.toString());
+        replaceProducer();
+        return;
+      }
+    }
+  }
+
+  private void replaceProducer() throws InterruptedException {
+    closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT));
+    producer = producers.get();
+    initTransactions();
+  }
+
   /** Goes back to the last committed offsets, forgetting what was not committed. */
   private void rewind() {
+    rewindPending = true;
     pending.clear();
     final Map<TopicPartition, OffsetAndMetadata> committed =
         consumer.committed(consumer.assignment());
@@ -396,6 +568,7 @@ public final class EvictionExecutor extends ClientLoop {
         consumer.seek(partition, offset);
       }
     }
+    rewindPending = false;
   }
 
   private ProducerRecord<byte[], byte[]> resultRecord(
@@ -463,15 +636,24 @@ public final class EvictionExecutor extends ClientLoop {
   static Map<String, Object> producerConfig(
       final Map<String, Object> kafka, final EvictionSettings settings) {
     final Map<String, Object> config = new HashMap<>(kafka);
-    config.putIfAbsent(
-        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
-        settings.groupId() + "-" + GroupMembership.instanceName());
+    // The same id for whichever replica leads, so that a new leader's producer fences the old
+    // leader's (its transaction aborted, its late commit refused) instead of both writing results.
+    config.putIfAbsent(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(settings));
     config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-producer");
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
     return config;
+  }
+
+  /**
+   * The executor's {@code transactional.id} unless the Kafka settings give one: its consumer group
+   * ({@code eviction.group.id}) with {@code -results}, the same on every replica of a Deployment,
+   * never the pod's name.
+   */
+  static String transactionalId(final EvictionSettings settings) {
+    return settings.groupId() + "-results";
   }
 
   static Map<String, Object> ledgerConfig(

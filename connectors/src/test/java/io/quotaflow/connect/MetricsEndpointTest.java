@@ -53,6 +53,23 @@ class MetricsEndpointTest {
     assertThat(response.body()).isEqualTo("ok\n");
   }
 
+  /** Issue 26: not ready while the connectors wait for Kafka at start-up; alive all the same. */
+  @Test
+  void readyzIs503WhileTheReadinessCheckGivesAReason() throws Exception {
+    final java.util.concurrent.atomic.AtomicReference<java.util.Optional<String>> problem =
+        new java.util.concurrent.atomic.AtomicReference<>(
+            java.util.Optional.of("the connectors have not started: Kafka is away"));
+    endpoint.readiness(problem::get);
+
+    final HttpResponse<String> waiting = get("/readyz");
+    assertThat(waiting.statusCode()).isEqualTo(503);
+    assertThat(waiting.body()).contains("Kafka is away");
+    assertThat(get("/healthz").statusCode()).isEqualTo(200);
+
+    problem.set(java.util.Optional.empty());
+    assertThat(get("/readyz").statusCode()).isEqualTo(200);
+  }
+
   /** Issue 26: readiness says which watch is down, once it has been for 30 s. */
   @Test
   void readyzIs503WhileAWatchHasBeenDownFor30Seconds() throws Exception {

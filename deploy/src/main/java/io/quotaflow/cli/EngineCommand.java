@@ -169,12 +169,8 @@ public final class EngineCommand extends ServiceCommand {
             "quotaflow-engine-shutdown");
     Optional<AdmissionServer> plugin = Optional.empty();
     try {
-      final ProvisioningReport report = engine.provisionTopics();
-      if (!report.allMatch()) {
-        LOG.warn(
-            "{} topics differ from what the engine expects (see above); running anyway",
-            report.mismatched().size());
-      }
+      running = engine;
+      Runtime.getRuntime().addShutdownHook(hook);
       engine
           .streams()
           .setStateListener(
@@ -184,11 +180,25 @@ public final class EngineCommand extends ServiceCommand {
                   stopped.countDown();
                 }
               });
-      running = engine;
-      Runtime.getRuntime().addShutdownHook(hook);
-      engine.start();
-      // The admission plugin answers from the engine's stores, so it starts once the engine has.
+      // The admission plugin serves from the start: while Kafka is away it is alive (/healthz)
+      // but not ready (/readyz 503), and its answers say the engine's state is unavailable.
       plugin = EnginePlugin.start(config, engine, registry());
+      // A broker that is away at start-up is waited for, not a reason to exit.
+      final Optional<ProvisioningReport> report =
+          engine.provisionTopics(wait -> !stopped.await(wait.toMillis(), TimeUnit.MILLISECONDS));
+      if (report.isEmpty()) {
+        LOG.info("Stopped before Kafka could be reached");
+        return 0;
+      }
+      if (!report.get().allMatch()) {
+        LOG.warn(
+            "{} topics differ from what the engine expects (see above); running anyway",
+            report.get().mismatched().size());
+      }
+      if (stopped.getCount() == 0) {
+        return 0;
+      }
+      engine.start();
       stopped.await();
       return engine.streams().state() == KafkaStreams.State.ERROR ? 1 : 0;
     } finally {

@@ -100,7 +100,7 @@ final class LocalRun implements AutoCloseable {
   private Engine engine;
   private Optional<AdmissionServer> admission = Optional.empty();
   private Duration readyAfter;
-  private boolean closed;
+  private volatile boolean closed;
 
   private LocalRun(final LocalSettings settings) {
     this.settings = settings;
@@ -151,7 +151,17 @@ final class LocalRun implements AutoCloseable {
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     engine = new Engine(engineConfig, registry);
     opened.push(engine);
-    engine.provisionTopics();
+    // A Kafka given with --bootstrap-servers that is not up yet is waited for.
+    try {
+      engine.provisionTopics(
+          wait -> {
+            Thread.sleep(wait.toMillis());
+            return !closed;
+          });
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while waiting for Kafka", e);
+    }
     final Map<String, Object> kafka =
         Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     final KubeSource source =

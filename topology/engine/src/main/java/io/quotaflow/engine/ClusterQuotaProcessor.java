@@ -397,7 +397,7 @@ final class ClusterQuotaProcessor
       metrics.inputFreshness(
           cluster,
           freshness.staleness(cluster, now).orElse(null),
-          !freshness.trusted(cluster, now));
+          distrusted(cluster, now).isPresent());
     }
   }
 

@@ -4,11 +4,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.errors.StreamThreadFailures;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.recovery.EngineHealth;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.recovery.SharedAdmin;
+import io.quotaflow.engine.recovery.StartupRetry;
 import io.quotaflow.kafka.ClientSettings;
 import io.quotaflow.topics.ProvisioningReport;
 import io.quotaflow.topics.TopicCatalogue;
@@ -26,7 +28,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,6 +47,7 @@ public final class Engine implements AutoCloseable {
   private final KafkaStreamsMetrics streamsMetrics;
   private final SharedAdmin admin;
   private final EngineHealth health;
+  private volatile StartupRetry provisioning;
   private boolean closed;
 
   /**
@@ -73,12 +75,14 @@ public final class Engine implements AutoCloseable {
             metrics,
             config.get(EngineSettings.HEALTH_CHECK_INTERVAL),
             Clock.systemUTC());
+    // A bad record goes to the dead-letter topic before this; here a transient failure replaces
+    // the thread, a fatal one or a crash loop shuts the instance down (see StreamThreadFailures).
     this.streams.setUncaughtExceptionHandler(
-        exception -> {
-          // A bug, not a bad record (those go to the dead-letter topic): stop rather than guess.
-          LOG.error("Stream thread failed; shutting the engine down", exception);
-          return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
+        new StreamThreadFailures(
+            config.get(EngineSettings.STREAM_THREAD_MAX_REPLACEMENTS),
+            config.get(EngineSettings.STREAM_THREAD_REPLACEMENT_WINDOW),
+            Clock.systemUTC(),
+            metrics));
     this.metrics.bindState(streams);
     this.streamsMetrics = new KafkaStreamsMetrics(streams);
     this.streamsMetrics.bindTo(registry);
@@ -91,7 +95,7 @@ public final class Engine implements AutoCloseable {
   public ProvisioningReport provisionTopics() {
     try (Admin admin = Admin.create(adminSettings())) {
       final ProvisioningReport report =
-          new TopicProvisioner(admin, ADMIN_TIMEOUT)
+          new TopicProvisioner(admin, adminTimeout())
               .provision(
                   topics.all(),
                   config.get(EngineSettings.TOPIC_PARTITIONS),
@@ -104,6 +108,34 @@ public final class Engine implements AutoCloseable {
         requireInputsAsCatalogued(report);
       }
       return report;
+    }
+  }
+
+  /**
+   * {@link #provisionTopics()} until it works: while Kafka cannot be reached (a broker down at
+   * start-up, its name not resolvable yet) it is tried again after {@code startup.retry.backoff},
+   * doubling up to {@code startup.retry.max.backoff}, each failure logged at WARN; meanwhile {@link
+   * #problem()} says so (readiness false) and the process stays alive. A topic that differs from
+   * what the engine needs fails at once, as it would every time.
+   *
+   * @param pause waits between attempts; false ends the retrying (the process is stopping)
+   * @return the report; empty when the pause said to stop first
+   * @throws InterruptedException when the thread is interrupted while waiting
+   */
+  public Optional<ProvisioningReport> provisionTopics(final StartupRetry.Pause pause)
+      throws InterruptedException {
+    final StartupRetry retry =
+        new StartupRetry(
+            "Creating and checking the topics",
+            config.get(EngineSettings.STARTUP_RETRY_BACKOFF),
+            config.get(EngineSettings.STARTUP_RETRY_MAX_BACKOFF),
+            pause,
+            Clock.systemUTC());
+    provisioning = retry;
+    try {
+      return retry.run(this::provisionTopics);
+    } finally {
+      provisioning = null;
     }
   }
 
@@ -147,6 +179,14 @@ public final class Engine implements AutoCloseable {
    * empty when nothing is known to be wrong. Kafka Streams' own state is not included.
    */
   public Optional<String> problem() {
+    final StartupRetry retry = provisioning;
+    final Optional<String> starting = retry == null ? Optional.empty() : retry.problem();
+    if (starting.isPresent()) {
+      return Optional.of(
+          "the engine has not started: "
+              + starting.get()
+              + "; it keeps trying until Kafka answers");
+    }
     return health.problem();
   }
 
@@ -230,6 +270,14 @@ public final class Engine implements AutoCloseable {
             + "-"
             + TopologyNames.CLUSTER_EVENTS
             + "-repartition");
+  }
+
+  /** Kafka's {@code default.api.timeout.ms} when it is set, else 30 s. */
+  private Duration adminTimeout() {
+    return config
+        .kafka(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG)
+        .map(ms -> Duration.ofMillis(Long.parseLong(ms.trim())))
+        .orElse(ADMIN_TIMEOUT);
   }
 
   private Map<String, Object> adminSettings() {

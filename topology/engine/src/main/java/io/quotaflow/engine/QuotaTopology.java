@@ -4,6 +4,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.RejectingDeserializationExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
+import io.quotaflow.engine.errors.RejectingProductionExceptionHandler;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.GroupId;
@@ -233,6 +234,9 @@ public final class QuotaTopology {
     properties.put(
         StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG,
         RejectingProcessingExceptionHandler.class);
+    properties.put(
+        StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        RejectingProductionExceptionHandler.class);
     // The engine has no global stores; enabled so the handler already covers any added later.
     properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.put(EngineMetrics.CONFIG_KEY, metrics);

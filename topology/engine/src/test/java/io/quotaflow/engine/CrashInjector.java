@@ -1,11 +1,13 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.engine.config.EngineSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
+import org.apache.kafka.streams.errors.internals.FailedProcessingException;
 import org.apache.kafka.streams.processor.TaskId;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -30,10 +32,15 @@ public final class CrashInjector implements ProcessorWrapper {
 
   private String applicationId = "";
 
-  /** {@code settings} with this wrapper installed, for an application a test means to crash. */
+  /**
+   * {@code settings} with this wrapper installed, for an application a test means to crash: the
+   * crash shuts the instance down as a killed process would end it (no stream thread is replaced,
+   * unless {@code settings} say otherwise).
+   */
   static Map<String, String> installedIn(final Map<String, String> settings) {
     final Map<String, String> all = new LinkedHashMap<>(settings);
     all.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CrashInjector.class.getName());
+    all.putIfAbsent(EngineSettings.STREAM_THREAD_MAX_REPLACEMENTS.key(), "0");
     return all;
   }
 
@@ -103,7 +110,12 @@ public final class CrashInjector implements ProcessorWrapper {
     @Override
     public void process(final Record<KIn, VIn> record) {
       if (ARMED.remove(applicationId)) {
-        throw new IllegalStateException("Injected crash of " + applicationId);
+        // Stands for a killed process, not for a poison record: thrown as a failure the
+        // processing exception handler already decided on, so the cluster is not quarantined and
+        // the stream thread fails.
+        throw new FailedProcessingException(
+            TopologyNames.CLUSTER_QUOTA,
+            new IllegalStateException("Injected crash of " + applicationId));
       }
       if (CORRUPTING.remove(applicationId)) {
         throw new TaskCorruptedException(Set.of(task));

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.metrics.EngineMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,6 +88,63 @@ class EngineCrashRecoveryIT {
                       .containsExactlyInAnyOrderElementsOf(reclaimCommandIds());
                 });
         assertThat(second.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
+      }
+    }
+  }
+
+  /**
+   * Issue 26 (survive, don't exit): a stream thread that dies of a transient error is replaced; the
+   * instance keeps running, resumes the thread's tasks from their last commit and ends in the same
+   * state, each eviction command once.
+   */
+  @Test
+  void aCrashedStreamThreadIsReplacedAndTheInstanceKeepsComputing(
+      final EmbeddedKafkaBroker broker) {
+    final Map<String, String> settings =
+        CrashInjector.installedIn(
+            Map.of(
+                EngineSettings.STREAM_THREAD_MAX_REPLACEMENTS.key(), "10",
+                EngineSettings.REVOKE_DELAY.key(), "2s",
+                EngineSettings.REVOKE_CHECK_INTERVAL.key(), "200ms"));
+    try (EngineInstances instances = new EngineInstances(broker.bootstrapServers(), settings)) {
+      final Engine engine = instances.start(EngineInstances.stateDir(), Map.of());
+      try (KafkaInputs inputs = new KafkaInputs(broker.bootstrapServers(), instances.topics());
+          KafkaOutputs outputs = new KafkaOutputs(broker.bootstrapServers(), instances.topics())) {
+        final Workload churn = new Workload(11, CLUSTERS);
+        CLUSTERS.forEach(cluster -> DepartmentReclaimScene.put(inputs, cluster));
+        churn.send(inputs, 100);
+        CLUSTERS.forEach(cluster -> DepartmentReclaimScene.teamBClaimsItsMin(inputs, cluster));
+        inputs.flush();
+        await()
+            .atMost(EngineInstances.timeout())
+            .until(() -> !outputs.poll().evictions().isEmpty());
+
+        CrashInjector.arm(instances.applicationId());
+        churn.send(inputs, 100);
+        inputs.flush();
+
+        await()
+            .atMost(EngineInstances.timeout())
+            .until(
+                () ->
+                    engine
+                            .metrics()
+                            .registry()
+                            .get(EngineMetrics.THREADS_REPLACED)
+                            .counter()
+                            .count()
+                        == 1.0);
+        churn.send(inputs, 100);
+        inputs.flush();
+        await()
+            .atMost(EngineInstances.timeout())
+            .untilAsserted(
+                () -> {
+                  outputs.poll().assertTablesMatch(inputs.model(), CLUSTERS);
+                  assertThat(outputs.evictionIds()).containsAll(reclaimCommandIds());
+                });
+        assertThat(outputs.evictionIds()).doesNotHaveDuplicates();
+        assertThat(engine.streams().state()).isEqualTo(KafkaStreams.State.RUNNING);
       }
     }
   }

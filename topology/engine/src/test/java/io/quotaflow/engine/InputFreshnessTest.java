@@ -144,6 +144,23 @@ class InputFreshnessTest {
   }
 
   @Test
+  void aQuarantinedClusterIsNeitherRecomputedNorReclaimed() {
+    engine = new EngineDriver();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
+    engine.metrics().quarantine().quarantine(EAST, "a poison record");
+    engine.putPod(EAST, NS, pod("a9").group("team-a").running("n1", Inputs.CREATED).cpu(1_000));
+
+    run(DELAY.multipliedBy(2), false);
+
+    assertThat(engine.evictionRecords()).as("not reclaimed").isEmpty();
+    assertThat(engine.group(EAST, "team-a").used())
+        .as("not recomputed: a9 is not counted")
+        .isEqualTo(ResourceList.of("cpu", 8_000));
+    assertThat(gauge(EngineMetrics.RECLAIM_SUSPENDED)).isEqualTo(1.0);
+  }
+
+  @Test
   void aMarkerNamingAnotherClusterThanItsKeyIsRejected() {
     engine = markersRequired();
     final SourceMarker west = SourceMarkers.heartbeat("west", engine.now(), "test");

@@ -81,8 +81,9 @@ public final class KafkaEvictionFeed implements AutoCloseable {
 
   private void run() {
     try {
-      // The topics may not exist yet (an engine that does not provision them): look again later.
-      while (!closed && !assignTail()) {
+      // The topics may not exist yet (an engine that does not provision them), or Kafka may be
+      // away at start-up: look again later.
+      while (!closed && !assignTailOnceReachable()) {
         synchronized (this) {
           wait(RETRY.toMillis());
         }
@@ -104,6 +105,16 @@ public final class KafkaEvictionFeed implements AutoCloseable {
       }
     } finally {
       consumer.close(Duration.ZERO);
+    }
+  }
+
+  /** As {@link #assignTail()}; false also when Kafka did not answer in time. */
+  private boolean assignTailOnceReachable() {
+    try {
+      return assignTail();
+    } catch (org.apache.kafka.common.errors.TimeoutException e) {
+      LOG.debug("the eviction feed of the web view cannot reach Kafka yet: {}", e.toString());
+      return false;
     }
   }
 

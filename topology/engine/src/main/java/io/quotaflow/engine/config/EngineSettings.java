@@ -213,6 +213,49 @@ public final class EngineSettings {
               + " input partitions hold records (gauge quotaflow.engine.tasks.empty.with.inputs).",
           Parsers::duration);
 
+  /** The first wait before a start-up step that needs Kafka is tried again. */
+  public static final Setting<Duration> STARTUP_RETRY_BACKOFF =
+      new Setting<>(
+          "startup.retry.backoff",
+          "duration",
+          "1s",
+          "While Kafka cannot be reached at start-up, how long the engine waits before it tries to"
+              + " create and check its topics again; the wait doubles after each failure up to"
+              + " startup.retry.max.backoff. The process stays up meanwhile, alive but not ready.",
+          Parsers::duration);
+
+  /** The longest wait between two start-up attempts. */
+  public static final Setting<Duration> STARTUP_RETRY_MAX_BACKOFF =
+      new Setting<>(
+          "startup.retry.max.backoff",
+          "duration",
+          "30s",
+          "The longest wait between two attempts of a start-up step that needs Kafka.",
+          Parsers::duration);
+
+  /** How many stream threads may be replaced within the window before the instance stops. */
+  public static final Setting<Integer> STREAM_THREAD_MAX_REPLACEMENTS =
+      new Setting<>(
+          "stream.thread.max.replacements",
+          "int",
+          "10",
+          "A stream thread that fails of a transient error is replaced (counter"
+              + " quotaflow.engine.threads.replaced); one more failure than this within"
+              + " stream.thread.replacement.window is a crash loop and shuts the instance down, as"
+              + " a fatal error (an Error such as OutOfMemoryError, a setting or permission that"
+              + " cannot work) does at once. 0 never replaces a thread.",
+          Parsers::nonNegativeInt);
+
+  /** The window in which stream thread replacements are counted. */
+  public static final Setting<Duration> STREAM_THREAD_REPLACEMENT_WINDOW =
+      new Setting<>(
+          "stream.thread.replacement.window",
+          "duration",
+          "10m",
+          "How far back replacements of stream threads count toward"
+              + " stream.thread.max.replacements.",
+          Parsers::duration);
+
   /** Where the engine's stores keep their data. */
   public static final Setting<StoreKind> STATE_STORES =
       new Setting<>(
@@ -381,6 +424,10 @@ public final class EngineSettings {
           RECOMPUTE_BACKLOG_MAX_INTERVAL,
           STATE_STORES,
           HEALTH_CHECK_INTERVAL,
+          STARTUP_RETRY_BACKOFF,
+          STARTUP_RETRY_MAX_BACKOFF,
+          STREAM_THREAD_MAX_REPLACEMENTS,
+          STREAM_THREAD_REPLACEMENT_WINDOW,
           ALLOW_PLAINTEXT_KAFKA,
           RECLAIM_PROTECTED_NAMESPACES,
           NAMESPACE_BINDING_OPEN,

@@ -35,6 +35,19 @@ public final class EngineMetrics {
   /** Counter of records sent to the dead-letter topic, tag {@code topic}. */
   public static final String RECORDS_REJECTED = "quotaflow.engine.records.rejected";
 
+  /**
+   * Counter of output records that could never be written (too large, not serializable) and were
+   * dropped, sent to the dead-letter topic when possible, tags {@code topic} (where they were to
+   * go) and {@code reason} (the exception's simple name).
+   */
+  public static final String RECORDS_UNWRITABLE = "quotaflow.engine.records.unwritable";
+
+  /**
+   * Counter of stream threads replaced after a transient failure (see {@code
+   * StreamThreadFailures}); a crash loop shuts the instance down instead.
+   */
+  public static final String THREADS_REPLACED = "quotaflow.engine.threads.replaced";
+
   /** Timer of one cluster's recomputation. */
   public static final String RECOMPUTE_TIME = "quotaflow.engine.recompute";
 
@@ -130,6 +143,7 @@ public final class EngineMetrics {
   private final ClusterQuarantine quarantine;
   private final GroupGauges groupGauges;
   private final Counter restoresRefused;
+  private final Counter threadsReplaced;
   private final Map<Integer, AtomicInteger> taskClusters = new ConcurrentHashMap<>();
   private final Timer recomputeTime;
   private final Timer rebuildTime;
@@ -174,6 +188,12 @@ public final class EngineMetrics {
             .description(
                 "Restores of a re-created task refused because they began past the start of a"
                     + " changelog (the task is restored again)")
+            .register(registry);
+    this.threadsReplaced =
+        Counter.builder(THREADS_REPLACED)
+            .description(
+                "Stream threads replaced after a transient failure; they resume their tasks from"
+                    + " the last commit")
             .register(registry);
     this.reservationPlanTime = reservationTimer("plan");
     this.reservationRefreshTime = reservationTimer("refresh");
@@ -237,6 +257,24 @@ public final class EngineMetrics {
                     .description("Records sent to the dead-letter topic")
                     .tag("topic", t)
                     .register(registry))
+        .increment();
+  }
+
+  /** A stream thread that failed was replaced by a new one. */
+  public void threadReplaced() {
+    threadsReplaced.increment();
+  }
+
+  /**
+   * An output record for {@code topic} could never be written, because of {@code reason} (an
+   * exception's simple name), and was dropped.
+   */
+  public void recordUnwritable(final String topic, final String reason) {
+    Counter.builder(RECORDS_UNWRITABLE)
+        .description("Output records that could never be written and were dropped")
+        .tag("topic", String.valueOf(topic))
+        .tag("reason", String.valueOf(reason))
+        .register(registry)
         .increment();
   }
 
