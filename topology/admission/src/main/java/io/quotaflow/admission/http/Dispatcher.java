@@ -303,7 +303,13 @@ final class Dispatcher {
    */
   private <T> Answer markedIfInputsStale(
       ClusterEndpoint<T> endpoint, String cluster, ClusterView view, Answer answer) {
-    final Optional<Instant> asOf = view.inputsAsOf();
+    final Optional<Instant> asOf;
+    try {
+      asOf = view.inputsAsOf();
+    } catch (StateUnavailableException e) {
+      // The decision stands; only its marking cannot be told now (a rebalance under way).
+      return answer;
+    }
     if (asOf.isEmpty()) {
       return answer;
     }
