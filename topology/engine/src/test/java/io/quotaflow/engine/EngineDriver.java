@@ -257,8 +257,7 @@ final class EngineDriver implements AutoCloseable {
   }
 
   /** A marker on the pods topic under the marker key of {@code keyCluster}, whatever it names. */
-  EngineDriver markerUnderKeyOf(
-      final String keyCluster, final InputKind kind, final SourceMarker marker) {
+  EngineDriver markerUnderKeyOf(final String keyCluster, final SourceMarker marker) {
     final Headers headers = new RecordHeaders().add(SourceMarkers.header(marker));
     pods.pipeInput(
         new TestRecord<>(SourceMarkers.podKey(keyCluster), null, headers, publishedAt()));

@@ -165,7 +165,7 @@ class InputFreshnessTest {
     engine = markersRequired();
     final SourceMarker west = SourceMarkers.heartbeat("west", engine.now(), "test");
 
-    engine.markerUnderKeyOf(EAST, InputKind.POD, west);
+    engine.markerUnderKeyOf(EAST, west);
 
     assertThat(engine.rejectedRecords()).hasSize(1);
   }
