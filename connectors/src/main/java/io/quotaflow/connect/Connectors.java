@@ -13,6 +13,7 @@ import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.topics.TopicProvisioner;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -68,6 +69,8 @@ final class Connectors implements AutoCloseable {
   private final CompletableFuture<Void> running = new CompletableFuture<>();
   private volatile StartupRetry retry;
   private volatile boolean closed;
+  // The source, once started: the executor asks it whether a command's inputs were whole.
+  private volatile KubeSource source;
 
   private Connectors(
       final ConnectConfig config,
@@ -135,6 +138,7 @@ final class Connectors implements AutoCloseable {
         if (!keep(executor)) {
           return;
         }
+        executor.checkInputsWith(this::staleness);
         executor.start();
         watch("the eviction executor", executor.stopped(), executor::fenced);
       }
@@ -197,7 +201,14 @@ final class Connectors implements AutoCloseable {
     if (!keep(source)) {
       throw new IllegalStateException("closed while the source started");
     }
+    this.source = source;
     return listed;
+  }
+
+  /** What the source beside the executor knows against a decision; nothing without a source. */
+  private Optional<String> staleness(final String cluster, final Instant decidedAt) {
+    final KubeSource watching = source;
+    return watching == null ? Optional.empty() : watching.staleness(cluster, decidedAt);
   }
 
   private <T> Optional<T> retrying(final String step, final Supplier<T> action)

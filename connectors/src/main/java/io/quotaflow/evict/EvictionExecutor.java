@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
 import io.quotaflow.cluster.ConsumerConfigs;
 import io.quotaflow.cluster.GroupMembership;
+import io.quotaflow.cluster.InputGaps;
 import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
@@ -115,6 +116,7 @@ public final class EvictionExecutor extends ClientLoop {
   // interrupt can only end a wait, never a Kafka client call.
   private final Object commandLock = new Object();
   private boolean inCommand;
+  private volatile InputGaps inputGaps = InputGaps.NONE;
 
   /**
    * An executor for {@code clusters} that emits no Events. It builds, per cluster, a second client
@@ -387,9 +389,9 @@ public final class EvictionExecutor extends ClientLoop {
       pending.put(partition, next);
       return true;
     }
-    final Optional<Verdict> expired = expiry(command);
+    final Optional<Verdict> refused = expiry(command).or(() -> staleness(key, command));
     final Verdict verdict =
-        expired.isPresent() ? expired.get() : carryOut(evictor.get(), key, command);
+        refused.isPresent() ? refused.get() : carryOut(evictor.get(), key, command);
     final EvictionResult result =
         EvictionResult.newBuilder()
             .setCommandId(command.getId())
@@ -437,6 +439,31 @@ public final class EvictionExecutor extends ClientLoop {
                 + readable(maxAge)
                 + " (eviction.max.age)",
             0));
+  }
+
+  /**
+   * Asks {@code gaps} before each command whether the engine's picture of its cluster may have
+   * missed changes since the command was decided (the source beside this executor knows); such a
+   * command is refused {@code STALE}. Without it only the command's age is checked.
+   */
+  public void checkInputsWith(final InputGaps gaps) {
+    this.inputGaps = Objects.requireNonNull(gaps, "gaps");
+  }
+
+  /**
+   * The verdict for a command decided on inputs that may have missed changes of its cluster (a
+   * watch down, a lost write, a relist since): not carried out, and not one of the pod's attempts,
+   * since the engine decides again once its inputs are whole.
+   */
+  private Optional<Verdict> staleness(final PodKey key, final EvictionCommand command) {
+    return inputGaps
+        .staleness(key.getCluster(), command.getIssuedAt())
+        .map(
+            why ->
+                new Verdict(
+                    EvictionOutcome.STALE,
+                    "not carried out: the inputs it was decided on may be incomplete: " + why,
+                    0));
   }
 
   /** {@code 2h30m}, {@code 10m0.5s}: ISO-8601 without its prefix. */

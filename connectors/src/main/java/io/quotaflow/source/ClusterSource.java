@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.producer.Producer;
@@ -47,6 +48,12 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   private final Duration recoveryRepeat;
   private final AtomicBoolean snapshotPending = new AtomicBoolean();
   private final CompletableFuture<Void> firstSnapshot = new CompletableFuture<>();
+  // A gap: the inputs may have missed changes (a relist after a lost watch, a lost write) and no
+  // snapshot has ended since. Counted, so a gap opened while a snapshot runs outlives it.
+  private final AtomicLong gapsOpened = new AtomicLong();
+  private volatile long gapsHealed;
+  // When the snapshot that healed the last gap started: decisions older than it are stale.
+  private volatile Instant healedFrom = Instant.MIN;
 
   ClusterSource(
       final KubeCluster cluster,
@@ -71,7 +78,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             () -> informer.getStore().list());
     this.reconciler = reconciler;
     this.recoveryRepeat = settings.recoverySnapshotRepeat();
-    publisher.afterEveryList(this::requestSnapshot);
+    publisher.afterEveryList(this::afterList);
     informer.exceptionHandler(this::retryAfter);
     informer.addEventHandler(publisher);
     kind.companions().forEach(companion -> companion.exceptionHandler(this::retryAfter));
@@ -86,6 +93,11 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             .tag("kind", kind.name())
             .strongReference(true)
             .register(registry);
+  }
+
+  /** The name of the cluster watched. */
+  String cluster() {
+    return cluster.name();
   }
 
   /**
@@ -149,13 +161,60 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
    */
   void beat(final String source) {
     if (secondsNotWatching() > 0 || !informer.hasSynced()) {
+      openGap();
       return;
     }
     if (sent.hasUnconfirmed() || publisher.markerFailed()) {
+      openGap();
       requestRecoverySnapshot();
       return;
     }
+    if (gapsOpened.get() > gapsHealed) {
+      // The watch is back without a relist (it resumed where it stopped): a snapshot closes the
+      // gap before any further heartbeat says the inputs are whole.
+      requestSnapshot();
+      return;
+    }
     publisher.heartbeat(Instant.now(), source);
+  }
+
+  /**
+   * Why a decision taken at {@code decidedAt} may rest on inputs that missed changes of this kind:
+   * the watch is down, a write was lost, a relist has not yet been written whole, or the last
+   * relist started after the decision. Empty until the first snapshot is written: what happened
+   * before this process started is the command's age to judge.
+   */
+  Optional<String> staleness(final Instant decidedAt) {
+    if (!firstSnapshot.isDone()) {
+      return Optional.empty();
+    }
+    if (secondsNotWatching() > 0) {
+      return Optional.of("the watch of " + kind.name() + " is down");
+    }
+    if (sent.hasUnconfirmed() || publisher.markerFailed()) {
+      return Optional.of("a write of " + kind.name() + " to Kafka was lost");
+    }
+    if (gapsOpened.get() > gapsHealed) {
+      return Optional.of("a relist of " + kind.name() + " is being written");
+    }
+    final Instant relist = healedFrom;
+    if (decidedAt.isBefore(relist)) {
+      return Optional.of(
+          "decided at " + decidedAt + ", before the relist of " + kind.name() + " at " + relist);
+    }
+    return Optional.empty();
+  }
+
+  private void openGap() {
+    if (firstSnapshot.isDone()) {
+      gapsOpened.incrementAndGet();
+    }
+  }
+
+  /** After the informer's list: its first at start, or a relist after the watch was lost. */
+  private void afterList() {
+    openGap();
+    requestSnapshot();
   }
 
   /** Asks for a snapshot on the reconciler, unless one is waiting or running. */
@@ -188,13 +247,19 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   private void snapshot(final boolean recovery) {
     try {
       publisher.clearMarkerFailure();
+      final long gaps = gapsOpened.get();
+      final Instant start = Instant.now();
       final Optional<ResourcePublisher.PendingSnapshot> pending =
-          publisher.startSnapshot(Instant.now(), SOURCE_NAME);
-      if (pending.isPresent()
-          && publisher.endSnapshot(pending.get(), SNAPSHOT_WAIT, SOURCE_NAME)
-          && recovery) {
-        final Runnable again = this::requestSnapshot;
-        reconciler.schedule(again, recoveryRepeat.toMillis(), TimeUnit.MILLISECONDS);
+          publisher.startSnapshot(start, SOURCE_NAME);
+      if (pending.isPresent() && publisher.endSnapshot(pending.get(), SNAPSHOT_WAIT, SOURCE_NAME)) {
+        if (gaps > gapsHealed) {
+          healedFrom = start;
+          gapsHealed = gaps;
+        }
+        if (recovery) {
+          final Runnable again = this::requestSnapshot;
+          reconciler.schedule(again, recoveryRepeat.toMillis(), TimeUnit.MILLISECONDS);
+        }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -6,12 +6,14 @@ import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -184,6 +186,19 @@ public final class KubeSource implements AutoCloseable {
         TimeUnit.MILLISECONDS);
     LOG.info("source started for clusters {}", clusters);
     return CompletableFuture.allOf(synced);
+  }
+
+  /**
+   * Why a decision taken at {@code decidedAt} for {@code cluster} may rest on inputs that missed
+   * changes (the first reason of any kind); empty when none is known, or the cluster is not watched
+   * here.
+   */
+  public Optional<String> staleness(final String cluster, final Instant decidedAt) {
+    return sources.stream()
+        .filter(source -> source.cluster().equals(cluster))
+        .map(source -> source.staleness(decidedAt))
+        .flatMap(Optional::stream)
+        .findFirst();
   }
 
   /**

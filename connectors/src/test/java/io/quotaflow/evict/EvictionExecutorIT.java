@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.cluster.InputGaps;
 import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.EvictionEndpoint;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -222,6 +224,39 @@ class EvictionExecutorIT {
                     .isEqualTo(1.0));
   }
 
+  /**
+   * Issue 26: a command the source calls stale (decided before the cluster's last relist) is
+   * refused STALE, attempts 0, and its pod is left alone; a later decision is carried out.
+   */
+  @Test
+  void aCommandDecidedBeforeItsClustersLastRelistIsRefusedStale() {
+    final Pod before = createPod("batch-10");
+    final Pod after = createPod("batch-11");
+    final EvictionEndpoint refused =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-10").accepts();
+    final EvictionEndpoint evicted =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-11").accepts();
+    final Instant relist = NOW.minusSeconds(30);
+    start(
+        settings(),
+        (cluster, decidedAt) ->
+            cluster.equals("east") && decidedAt.isBefore(relist)
+                ? Optional.of("decided at " + decidedAt + ", before the relist at " + relist)
+                : Optional.empty());
+
+    final EvictionCommand stale = send(key("batch-10"), uidOf(before), NOW.minusSeconds(60));
+    final EvictionCommand fresh = send(key("batch-11"), uidOf(after), NOW.minusSeconds(10));
+
+    final EvictionResult staleResult = awaitResult(stale);
+    assertThat(staleResult.getOutcome()).isEqualTo(EvictionOutcome.STALE);
+    assertThat(staleResult.getAttempts()).isZero();
+    assertThat(staleResult.getMessage()).contains("before the relist at " + relist);
+    assertThat(awaitResult(fresh).getOutcome()).isEqualTo(EvictionOutcome.EVICTED);
+    assertThat(refused.requests()).isEmpty();
+    assertThat(podNamed("batch-10")).isNotNull();
+    assertThat(evicted.requests()).hasSize(1);
+  }
+
   @Test
   void aCommandJustInsideTheMaxAgeIsCarriedOut() {
     final Pod victim = createPod("batch-5");
@@ -309,6 +344,10 @@ class EvictionExecutorIT {
   }
 
   private void start(final EvictionSettings settings) {
+    start(settings, InputGaps.NONE);
+  }
+
+  private void start(final EvictionSettings settings, final InputGaps gaps) {
     final EvictionExecutor executor =
         new EvictionExecutor(
             List.of(rig.mock().cluster()),
@@ -319,6 +358,7 @@ class EvictionExecutorIT {
             sleeper,
             rig.registry());
     executors.add(executor);
+    executor.checkInputsWith(gaps);
     executor.start();
   }
 

@@ -30,6 +30,7 @@ import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.topics.ClusterPartitioner;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -420,6 +421,50 @@ class KubeSourceIT {
           .untilAsserted(() -> assertThat(watchDown(registry, "lonely", "pods")).isPositive());
     } finally {
       lonely.client().close();
+    }
+  }
+
+  /**
+   * Issue 26: the source tells the eviction executor when a decision may rest on inputs that missed
+   * changes: while the watch is down, and afterwards for every decision taken before the snapshot
+   * that followed the watch's return.
+   */
+  @Test
+  void decisionsTakenBeforeTheWatchWasLostAreStaleOnceItIsBack() {
+    final MockCluster gapped = MockCluster.start("gapped");
+    MockCluster back = null;
+    try (KubeSource own =
+        new KubeSource(
+            List.of(gapped.cluster()),
+            rig.topics(),
+            rig.kafka(),
+            new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(10), ConnectorRig.WAIT)
+                .withHeartbeatInterval(Duration.ofMillis(200)),
+            new SimpleMeterRegistry())) {
+      own.start().orTimeout(ConnectorRig.WAIT.toSeconds(), TimeUnit.SECONDS).join();
+      final Instant decided = Instant.now();
+      assertThat(own.staleness("gapped", decided)).isEmpty();
+      assertThat(own.staleness("elsewhere", decided)).isEmpty();
+
+      gapped.server().destroy();
+      await()
+          .atMost(ConnectorRig.WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(own.staleness("gapped", Instant.now()))
+                      .hasValueSatisfying(why -> assertThat(why).contains("is down")));
+
+      back = gapped.comeBackOnSamePort();
+      await()
+          .atMost(ConnectorRig.WAIT)
+          .untilAsserted(() -> assertThat(own.staleness("gapped", Instant.now())).isEmpty());
+      assertThat(own.staleness("gapped", decided))
+          .hasValueSatisfying(why -> assertThat(why).contains("before the relist"));
+    } finally {
+      gapped.client().close();
+      if (back != null) {
+        back.close();
+      }
     }
   }
 

@@ -185,7 +185,7 @@ final class LocalRun implements AutoCloseable {
                 : Optional.empty());
     admission.ifPresent(opened::push);
     final boolean writes = settings.demo() || settings.evict();
-    final ConnectorsTerm connectors = new ConnectorsTerm(topics, kafka, writes, registry);
+    final ConnectorsTerm connectors = new ConnectorsTerm(topics, kafka, writes, registry, source);
     if (writes) {
       // As in a deployment, the executor and the writer run only while this process holds the
       // lease (on the demo cluster, the mock API server stores it).
@@ -245,6 +245,7 @@ final class LocalRun implements AutoCloseable {
     private final Map<String, Object> kafka;
     private final boolean writes;
     private final PrometheusMeterRegistry registry;
+    private final KubeSource source;
     private final List<AutoCloseable> running = new ArrayList<>();
     private boolean ended;
 
@@ -252,11 +253,13 @@ final class LocalRun implements AutoCloseable {
         final TopicCatalogue topics,
         final Map<String, Object> kafka,
         final boolean writes,
-        final PrometheusMeterRegistry registry) {
+        final PrometheusMeterRegistry registry,
+        final KubeSource source) {
       this.topics = topics;
       this.kafka = kafka;
       this.writes = writes;
       this.registry = registry;
+      this.source = source;
     }
 
     synchronized void begin() {
@@ -275,6 +278,7 @@ final class LocalRun implements AutoCloseable {
               Sleeper.SYSTEM,
               registry);
       running.add(executor);
+      executor.checkInputsWith(source::staleness);
       executor.start();
       if (writes) {
         GroupMembership.removeDeparted(

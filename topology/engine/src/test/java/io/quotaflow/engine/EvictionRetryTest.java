@@ -166,6 +166,37 @@ class EvictionRetryTest {
     assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isEqualTo(1.0);
   }
 
+  /**
+   * Issue 26: a command the executor refused because the inputs it was decided on may have missed
+   * changes (STALE) is the cluster's fault too: it does not use up an attempt, and the pod is
+   * commanded again once the backoff has passed.
+   */
+  @Test
+  void commandsRefusedAsStaleDoNotUseUpThePodsAttempts() {
+    engine =
+        new EngineDriver(
+            EngineDriver.settings()
+                .set(EngineSettings.REVOKE_MAX_ATTEMPTS.key(), "1")
+                .set(EngineSettings.REVOKE_RETRY_BACKOFF.key(), "10s")
+                .build());
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    engine.answer(first, EvictionOutcome.STALE).advance(Duration.ofSeconds(10));
+
+    final TestRecord<PodKey, EvictionCommand> again = engine.evictionRecords().get(0);
+    assertThat(again.key()).isEqualTo(first.key());
+    assertThat(again.value().getUnreachableRetries()).isEqualTo(1);
+    assertThat(again.value().getId()).isNotEqualTo(first.value().getId());
+    assertThat(counter(EngineMetrics.EVICTIONS_STALE)).isEqualTo(1.0);
+    assertThat(counter(EngineMetrics.EVICTIONS_UNREACHABLE)).isZero();
+    assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isZero();
+
+    // Its one counted attempt is still there: a refusal by a budget uses it up.
+    engine.answer(again, EvictionOutcome.BLOCKED_BY_BUDGET);
+    engine.advance(DELAY).advance(DELAY);
+    assertThat(engine.evictionRecords()).isEmpty();
+    assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isEqualTo(1.0);
+  }
+
   @Test
   void aResultForAnUnknownPodOrAnotherCommandHasNoEffect() {
     engine = new EngineDriver();

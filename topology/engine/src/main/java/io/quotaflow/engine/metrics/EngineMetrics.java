@@ -118,6 +118,13 @@ public final class EngineMetrics {
    */
   public static final String EVICTIONS_UNREACHABLE = "quotaflow.engine.evictions.unreachable";
 
+  /**
+   * Counter of eviction commands the executor refused because the engine's inputs for the cluster
+   * may have missed changes since the decision (result {@code STALE}), tag {@code cluster}: not
+   * counted as attempts; the pod is commanded again only if it is still chosen.
+   */
+  public static final String EVICTIONS_STALE = "quotaflow.engine.evictions.stale";
+
   /** Counter of eviction commands that retry a pod whose earlier eviction did not happen. */
   public static final String EVICTIONS_RETRIED = "quotaflow.engine.evictions.retried";
 
@@ -155,6 +162,7 @@ public final class EngineMetrics {
   private final Map<String, Counter> retried = new ConcurrentHashMap<>();
   private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
   private final Map<String, Counter> unreachable = new ConcurrentHashMap<>();
+  private final Map<String, Counter> stale = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> namesakes = new ConcurrentHashMap<>();
@@ -469,6 +477,21 @@ public final class EngineMetrics {
                 Counter.builder(EVICTIONS_UNREACHABLE)
                     .description(
                         "Eviction commands that found the cluster's API server unreachable (not"
+                            + " counted as attempts)")
+                    .tag("cluster", c)
+                    .register(registry))
+        .increment();
+  }
+
+  /** A command for a pod of {@code cluster} was refused: decided on possibly incomplete inputs. */
+  public void evictionStale(final String cluster) {
+    stale
+        .computeIfAbsent(
+            cluster,
+            c ->
+                Counter.builder(EVICTIONS_STALE)
+                    .description(
+                        "Eviction commands refused as decided on possibly incomplete inputs (not"
                             + " counted as attempts)")
                     .tag("cluster", c)
                     .register(registry))

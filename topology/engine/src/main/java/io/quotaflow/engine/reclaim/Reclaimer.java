@@ -148,9 +148,11 @@ public final class Reclaimer {
           result.getMessage());
       return;
     }
-    if (result.getOutcome() == EvictionOutcome.UNREACHABLE) {
+    final boolean unreachable = result.getOutcome() == EvictionOutcome.UNREACHABLE;
+    if (unreachable || result.getOutcome() == EvictionOutcome.STALE) {
       // The cluster, not the pod: the command does not count (issue 26). It is kept with one more
-      // uncounted command, so the next one carries the tally, and the pod is tried again.
+      // uncounted command, so the next one carries the tally, and the pod is tried again if it is
+      // still chosen then.
       final EvictionCommand uncounted =
           EvictionCommand.newBuilder(issued)
               .setUnreachableRetries(issued.getUnreachableRetries() + 1)
@@ -158,11 +160,17 @@ public final class Reclaimer {
       ledger.put(id, uncounted);
       final Instant retry = now.plus(policy.retryBackoff());
       retryAt.put(id, retry.toEpochMilli());
-      metrics.evictionUnreachable(cluster);
+      if (unreachable) {
+        metrics.evictionUnreachable(cluster);
+      } else {
+        metrics.evictionStale(cluster);
+      }
       LOG.warn(
-          "{}: its cluster's API server could not be reached ({}); not counted as an attempt, it"
-              + " may be commanded again from {}",
+          "{}: {} ({}); not counted as an attempt, it may be commanded again from {}",
           notEvicted,
+          unreachable
+              ? "its cluster's API server could not be reached"
+              : "the executor found the inputs it was decided on possibly incomplete",
           result.getMessage(),
           retry);
       return;
