@@ -84,7 +84,9 @@ final class PodCheck {
       return new Verdict(Outcome.SYSTEM, request.group(), "");
     }
     final AdmissionDecision decision =
-        holds.of(cluster).decide(request, view, options, clock.instant(), occasion);
+        holds
+            .owned(cluster, view, options, clock.instant())
+            .decide(request, view, options, clock.instant(), occasion);
     if (decision.allowed()) {
       return new Verdict(Outcome.ALLOWED, request.group(), "");
     }

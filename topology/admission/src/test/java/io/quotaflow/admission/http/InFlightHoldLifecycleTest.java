@@ -6,6 +6,7 @@ import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
@@ -81,6 +82,57 @@ class InFlightHoldLifecycleTest {
     admissions.sweep(view(), T0.plusMillis(500));
 
     assertThat(admissions.holds(new PodRef("alpha", "first"))).isTrue();
+  }
+
+  /**
+   * Issue 26: a cluster that moves here (or an instance that restarts) takes up the holds of the
+   * pods its earlier owner admitted and that are still pending, so their room is not granted twice;
+   * a pod past the time to live, a bound pod or a terminating one is not held again.
+   */
+  @Test
+  void anInstanceTakingTheClusterOverHoldsThePendingPodsAdmittedBefore() {
+    final long room = TestClusters.room(state, "team-a");
+    state =
+        TestClusters.state(
+            TestClusters.east()
+                .pod(pending("admitted-there", room, T0.minusSeconds(5)))
+                .pod(pending("long-pending", room, T0.minusSeconds(31)))
+                .pod(
+                    QuotaPod.builder("alpha", "leaving")
+                        .quotaName("team-a")
+                        .request(ResourceList.of("cpu", room))
+                        .creationTime(T0.minusSeconds(1))
+                        .deletionTime(T0)
+                        .build()));
+    final InFlightHolds holds = new InFlightHolds(Duration.ofSeconds(30));
+
+    final ClusterAdmissions owned = holds.owned("east", view(), QuotaOptions.DEFAULTS, T0);
+
+    assertThat(owned.held()).isEqualTo(1);
+    assertThat(owned.holds(new PodRef("alpha", "admitted-there"))).isTrue();
+    assertThat(owned.heldAt("team-a").get(0).expiresAt()).isEqualTo(T0.plusSeconds(25));
+    // Without the adopted hold, a pod of 1 milli-CPU fits (the pending pods are not used yet).
+    assertThat(decide(admissions, "next", 1, T0).allowed()).isTrue();
+    assertThat(decide(owned, "next", 1, T0).allowed()).isFalse();
+    // Once the earlier owner's hold would have expired, the room is free again.
+    assertThat(decide(owned, "later", 1, T0.plusSeconds(25)).allowed()).isTrue();
+    assertThat(holds.owned("east", view(), QuotaOptions.DEFAULTS, T0)).isSameAs(owned);
+  }
+
+  private static QuotaPod pending(String name, long milliCpu, Instant created) {
+    return QuotaPod.builder("alpha", name)
+        .quotaName("team-a")
+        .request(ResourceList.of("cpu", milliCpu))
+        .creationTime(created)
+        .build();
+  }
+
+  private AdmissionDecision decide(ClusterAdmissions on, String name, long milliCpu, Instant at) {
+    final QuotaPod pod =
+        QuotaPod.builder("alpha", name).request(ResourceList.of("cpu", milliCpu)).build();
+    final AdmissionRequest request =
+        AdmissionRequest.of(pod, view().directory(), QuotaOptions.DEFAULTS);
+    return on.decide(request, view(), QuotaOptions.DEFAULTS, at, Occasion.CREATE);
   }
 
   @Test

@@ -6,10 +6,14 @@ import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.GroupLookup;
 import io.quotaflow.admission.InFlight;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.ClusterInputs;
+import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.QuotaOptions;
@@ -170,6 +174,54 @@ public final class ClusterAdmissions {
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Holds again what an earlier owner of the cluster (another instance, or this one before a
+   * restart) held: every pod of the state that is pending, not bound and not terminating, created
+   * less than the time to live ago, is held as if admitted at its creation (the webhook admits a
+   * pod as it is created), until its creation plus the time to live. Without this, the room of pods
+   * admitted just before a cluster moved here would be granted again (issue 26). A pod admitted
+   * there whose record the engine has not read yet is not known here: that window is the
+   * connectors' latency, well under a second while they run.
+   *
+   * @return how many holds were taken
+   */
+  public int adoptPending(ClusterView view, QuotaOptions options, Instant now) {
+    final Optional<ClusterInputs> inputs = view.inputs();
+    if (inputs.isEmpty()) {
+      return 0;
+    }
+    final GroupDirectory directory = view.directory();
+    int adopted = 0;
+    lock.lock();
+    try {
+      for (final QuotaPod pod : inputs.get().pods()) {
+        final Instant expiresAt = pod.creationTime().plus(ttl);
+        if (pod.phase() != PodPhase.PENDING
+            || pod.nodeName().isPresent()
+            || pod.deletionTime().isPresent()
+            || !expiresAt.isAfter(now)
+            || book.entry(pod.ref()).isPresent()) {
+          continue;
+        }
+        final AdmissionRequest request = AdmissionRequest.of(pod, directory, options);
+        if (request.problem().isPresent() || SpecialGroups.SYSTEM.equals(request.group())) {
+          continue;
+        }
+        final List<String> chain = chain(request.group(), view::group);
+        if (chain.isEmpty()) {
+          continue;
+        }
+        book.add(
+            new InFlight.Hold(pod.ref(), chain, request.request(), !request.preemptible()),
+            expiresAt);
+        adopted++;
+      }
+    } finally {
+      lock.unlock();
+    }
+    return adopted;
   }
 
   /** Releases the hold of {@code pod}, if any. */

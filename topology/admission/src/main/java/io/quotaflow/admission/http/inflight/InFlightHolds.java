@@ -4,8 +4,10 @@ import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Ownership;
 import io.quotaflow.admission.http.state.StateUnavailableException;
+import io.quotaflow.tree.QuotaOptions;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -14,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The in-flight holds of every cluster this instance decides for. A cluster whose state moves to
- * another instance loses its holds here: they live where the cluster's state lives.
+ * another instance loses its holds here; the new owner takes them up again from the state's pending
+ * pods ({@link ClusterAdmissions#adoptPending}).
  */
 public final class InFlightHolds {
 
@@ -31,6 +34,30 @@ public final class InFlightHolds {
   /** The admissions of {@code cluster}, created on first use. */
   public ClusterAdmissions of(String cluster) {
     return clusters.computeIfAbsent(cluster, name -> new ClusterAdmissions(name, ttl));
+  }
+
+  /**
+   * The admissions of {@code cluster}, for deciding against {@code view}: on first use here (this
+   * instance just took the cluster over, or started), the pods an earlier owner admitted and that
+   * are still pending are held again first.
+   */
+  public ClusterAdmissions owned(
+      String cluster, ClusterView view, QuotaOptions options, Instant now) {
+    final ClusterAdmissions known = clusters.get(cluster);
+    if (known != null) {
+      return known;
+    }
+    return clusters.computeIfAbsent(
+        cluster,
+        name -> {
+          final ClusterAdmissions admissions = new ClusterAdmissions(name, ttl);
+          final int adopted = admissions.adoptPending(view, options, now);
+          if (adopted > 0) {
+            LOG.info(
+                "cluster={} taken over here: {} pending pods held in flight again", name, adopted);
+          }
+          return admissions;
+        });
   }
 
   /** The admissions of {@code cluster} if any were made here. */
