@@ -127,7 +127,7 @@ public final class EngineHealth implements AutoCloseable {
       }
       if (unreachableSince == null) {
         unreachableSince = clock.instant();
-        unreachableBecause = String.valueOf(rootCause(e).getMessage());
+        unreachableBecause = describe(rootCause(e));
         LOG.warn("Kafka is unreachable: {}", unreachableBecause);
       }
       return;
@@ -140,6 +140,15 @@ public final class EngineHealth implements AutoCloseable {
       }
       LOG.debug("Could not compare the tasks' clusters with their inputs", e);
     }
+  }
+
+  /** A failure in words: its message, or what it was when it has none (a timed-out wait). */
+  private String describe(final Throwable failure) {
+    if (failure instanceof java.util.concurrent.TimeoutException) {
+      return "no answer within " + timeoutMs() + " ms";
+    }
+    final String message = failure.getMessage();
+    return message == null ? failure.getClass().getSimpleName() : message;
   }
 
   private int countEmptyTasksWithInputs() throws Exception {
