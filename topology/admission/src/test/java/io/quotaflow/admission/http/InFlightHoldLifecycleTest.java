@@ -16,6 +16,7 @@ import io.quotaflow.tree.QuotaOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** When an admitted pod's in-flight hold is released (SPEC 10). */
@@ -87,7 +88,8 @@ class InFlightHoldLifecycleTest {
   /**
    * Issue 26: a cluster that moves here (or an instance that restarts) takes up the holds of the
    * pods its earlier owner admitted and that are still pending, so their room is not granted twice;
-   * a pod past the time to live, a bound pod or a terminating one is not held again.
+   * they are judged again in creation order, so a pending pod that never fitted holds nothing, and
+   * a pod past the time to live or a terminating one is not held again.
    */
   @Test
   void anInstanceTakingTheClusterOverHoldsThePendingPodsAdmittedBefore() {
@@ -96,6 +98,8 @@ class InFlightHoldLifecycleTest {
         TestClusters.state(
             TestClusters.east()
                 .pod(pending("admitted-there", room, T0.minusSeconds(5)))
+                // Created after it, with no room left: the webhook would not have admitted it.
+                .pod(pending("no-room-left", room, T0.minusSeconds(4)))
                 .pod(pending("long-pending", room, T0.minusSeconds(31)))
                 .pod(
                     QuotaPod.builder("alpha", "leaving")
@@ -106,7 +110,8 @@ class InFlightHoldLifecycleTest {
                         .build()));
     final InFlightHolds holds = new InFlightHolds(Duration.ofSeconds(30));
 
-    final ClusterAdmissions owned = holds.owned("east", view(), QuotaOptions.DEFAULTS, T0);
+    final ClusterAdmissions owned =
+        holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0);
 
     assertThat(owned.held()).isEqualTo(1);
     assertThat(owned.holds(new PodRef("alpha", "admitted-there"))).isTrue();
@@ -116,7 +121,7 @@ class InFlightHoldLifecycleTest {
     assertThat(decide(owned, "next", 1, T0).allowed()).isFalse();
     // Once the earlier owner's hold would have expired, the room is free again.
     assertThat(decide(owned, "later", 1, T0.plusSeconds(25)).allowed()).isTrue();
-    assertThat(holds.owned("east", view(), QuotaOptions.DEFAULTS, T0)).isSameAs(owned);
+    assertThat(holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0)).isSameAs(owned);
   }
 
   private static QuotaPod pending(String name, long milliCpu, Instant created) {

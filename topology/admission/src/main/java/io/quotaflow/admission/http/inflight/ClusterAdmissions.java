@@ -93,6 +93,16 @@ public final class ClusterAdmissions {
       QuotaOptions options,
       Instant now,
       Occasion occasion) {
+    return decide(request, view, options, now, occasion, now.plus(ttl));
+  }
+
+  private AdmissionDecision decide(
+      AdmissionRequest request,
+      ClusterView view,
+      QuotaOptions options,
+      Instant now,
+      Occasion occasion,
+      Instant holdUntil) {
     final WhatIfInputs state = memoized(view);
     final List<String> chain = chain(request.group(), state::status);
     prefetch(state, request.group(), chain);
@@ -121,7 +131,7 @@ public final class ClusterAdmissions {
       final AdmissionDecision decision =
           AdmissionCheck.check(request, state, inFlight, pod, options, ahead);
       if (occasion.hold && decision.hold().isPresent()) {
-        book.add(decision.hold().get(), now.plus(ttl));
+        book.add(decision.hold().get(), holdUntil);
       }
       return decision;
     } finally {
@@ -178,48 +188,47 @@ public final class ClusterAdmissions {
 
   /**
    * Holds again what an earlier owner of the cluster (another instance, or this one before a
-   * restart) held: every pod of the state that is pending, not bound and not terminating, created
-   * less than the time to live ago, is held as if admitted at its creation (the webhook admits a
-   * pod as it is created), until its creation plus the time to live. Without this, the room of pods
-   * admitted just before a cluster moved here would be granted again (issue 26). A pod admitted
-   * there whose record the engine has not read yet is not known here: that window is the
-   * connectors' latency, well under a second while they run.
+   * restart) held (issue 26). The pods of the state that are pending, not bound and not
+   * terminating, created less than the time to live ago, are judged again in the order they were
+   * created, as the scheduler filter judges a pod the state already counts; each that fits is held
+   * as if admitted at its creation (the webhook admits a pod as it is created), until its creation
+   * plus the time to live. One that does not fit would not have been admitted (or was created past
+   * the webhook) and holds nothing. Without this the room of pods admitted just before the cluster
+   * moved here would be granted again. A pod admitted there whose record the engine has not read
+   * yet is not known here: that window is the connectors' latency, under a second while they run.
    *
+   * @param excludedNamespaces namespaces the webhook does not judge: their pods hold nothing
    * @return how many holds were taken
    */
-  public int adoptPending(ClusterView view, QuotaOptions options, Instant now) {
+  public int adoptPending(
+      ClusterView view, QuotaOptions options, Set<String> excludedNamespaces, Instant now) {
     final Optional<ClusterInputs> inputs = view.inputs();
     if (inputs.isEmpty()) {
       return 0;
     }
+    final List<QuotaPod> pending = new ArrayList<>();
+    for (final QuotaPod pod : inputs.get().pods()) {
+      if (pod.phase() == PodPhase.PENDING
+          && pod.nodeName().isEmpty()
+          && pod.deletionTime().isEmpty()
+          && pod.creationTime().plus(ttl).isAfter(now)
+          && !excludedNamespaces.contains(pod.ref().namespace())) {
+        pending.add(pod);
+      }
+    }
+    pending.sort(
+        java.util.Comparator.comparing(QuotaPod::creationTime).thenComparing(QuotaPod::ref));
     final GroupDirectory directory = view.directory();
     int adopted = 0;
-    lock.lock();
-    try {
-      for (final QuotaPod pod : inputs.get().pods()) {
-        final Instant expiresAt = pod.creationTime().plus(ttl);
-        if (pod.phase() != PodPhase.PENDING
-            || pod.nodeName().isPresent()
-            || pod.deletionTime().isPresent()
-            || !expiresAt.isAfter(now)
-            || book.entry(pod.ref()).isPresent()) {
-          continue;
-        }
-        final AdmissionRequest request = AdmissionRequest.of(pod, directory, options);
-        if (request.problem().isPresent() || SpecialGroups.SYSTEM.equals(request.group())) {
-          continue;
-        }
-        final List<String> chain = chain(request.group(), view::group);
-        if (chain.isEmpty()) {
-          continue;
-        }
-        book.add(
-            new InFlight.Hold(pod.ref(), chain, request.request(), !request.preemptible()),
-            expiresAt);
+    for (final QuotaPod pod : pending) {
+      final AdmissionRequest request = AdmissionRequest.of(pod, directory, options);
+      if (SpecialGroups.SYSTEM.equals(request.group())) {
+        continue;
+      }
+      final Instant until = pod.creationTime().plus(ttl);
+      if (decide(request, view, options, now, Occasion.SCHEDULE, until).allowed()) {
         adopted++;
       }
-    } finally {
-      lock.unlock();
     }
     return adopted;
   }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,7 +43,11 @@ public final class InFlightHolds {
    * are still pending are held again first.
    */
   public ClusterAdmissions owned(
-      String cluster, ClusterView view, QuotaOptions options, Instant now) {
+      String cluster,
+      ClusterView view,
+      QuotaOptions options,
+      Set<String> excludedNamespaces,
+      Instant now) {
     final ClusterAdmissions known = clusters.get(cluster);
     if (known != null) {
       return known;
@@ -51,7 +56,7 @@ public final class InFlightHolds {
         cluster,
         name -> {
           final ClusterAdmissions admissions = new ClusterAdmissions(name, ttl);
-          final int adopted = admissions.adoptPending(view, options, now);
+          final int adopted = admissions.adoptPending(view, options, excludedNamespaces, now);
           if (adopted > 0) {
             LOG.info(
                 "cluster={} taken over here: {} pending pods held in flight again", name, adopted);
