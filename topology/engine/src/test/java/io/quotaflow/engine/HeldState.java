@@ -21,7 +21,9 @@ final class HeldState {
    */
   static void assertQueriesMatch(
       final Engine engine, final InputModel model, final List<String> clusters) {
-    assertThat(EngineInstances.running(engine)).isTrue();
+    assertThat(EngineInstances.running(engine))
+        .as("instance running (state %s)", engine.streams().state())
+        .isTrue();
     for (final String cluster : clusters) {
       final Map<String, GroupStatus> queried = new TreeMap<>();
       engine.queries().tree(cluster).forEach(group -> queried.put(group.name(), group));
