@@ -1,10 +1,12 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.schemas.internal.ClusterEvent;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.errors.internals.FailedProcessingException;
@@ -23,12 +25,14 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * A crash for tests, as Kafka Streams' {@code processor.wrapper.class}: once {@link #arm} is called
  * for an application, its cluster-quota processor throws on the next record, which kills the stream
  * thread mid-transaction (the engine shuts the instance down, the transaction is aborted and
- * nothing of it is committed), as a killed process would leave it.
+ * nothing of it is committed), as a killed process would leave it. It also makes poison records
+ * ({@link #poison}): readable records whose processing throws, as a bug met by one record would.
  */
 public final class CrashInjector implements ProcessorWrapper {
   // Keyed by application id: the wrapper is created by Kafka Streams from its class name.
   private static final Set<String> ARMED = ConcurrentHashMap.newKeySet();
   private static final Set<String> CORRUPTING = ConcurrentHashMap.newKeySet();
+  private static final Map<String, Predicate<ClusterEvent>> POISONS = new ConcurrentHashMap<>();
 
   private String applicationId = "";
 
@@ -56,6 +60,16 @@ public final class CrashInjector implements ProcessorWrapper {
    */
   static void corruptNextTask(final String applicationId) {
     CORRUPTING.add(applicationId);
+  }
+
+  /**
+   * Every event {@code poison} accepts, each time the cluster-quota processor of {@code
+   * applicationId} reads it, throws once the processor has applied it, as a bug in applying it
+   * would (the event is in the cluster's inputs by then): a poison record, which the engine's
+   * processing exception handler must meet, not a crash.
+   */
+  static void poison(final String applicationId, final Predicate<ClusterEvent> poison) {
+    POISONS.put(applicationId, poison);
   }
 
   @Override
@@ -121,6 +135,10 @@ public final class CrashInjector implements ProcessorWrapper {
         throw new TaskCorruptedException(Set.of(task));
       }
       delegate.process(record);
+      final Predicate<ClusterEvent> poison = POISONS.get(applicationId);
+      if (poison != null && record.value() instanceof ClusterEvent event && poison.test(event)) {
+        throw new IllegalStateException("Injected poison: " + event.getName());
+      }
     }
 
     @Override
