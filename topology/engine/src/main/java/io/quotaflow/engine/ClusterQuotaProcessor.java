@@ -195,10 +195,16 @@ final class ClusterQuotaProcessor
             TopologyNames.EVICTIONS_SINK);
 
     final long started = System.nanoTime();
-    restore(runtime, assignments, overUsedSince);
+    final Map<String, String> unbuildable = restore(runtime, assignments, overUsedSince);
     final Duration rebuilt = Duration.ofNanos(System.nanoTime() - started);
-    // Rebuilt from the stores: a cluster quarantined by a poison record starts afresh.
+    // Rebuilt from the stores: a cluster quarantined by a poison record starts afresh, unless its
+    // stored inputs cannot be rebuilt either; then it stays quarantined and the others go on.
     metrics.quarantine().release(routers.keySet());
+    unbuildable.forEach(
+        (cluster, why) -> {
+          LOG.error("cluster {}: quarantined: {}", cluster, why);
+          metrics.quarantine().quarantine(cluster, why);
+        });
     metrics.rebuilt(rebuilt);
     metrics.taskHolds(context.taskId().partition(), routers.size());
     LOG.info(
@@ -619,32 +625,52 @@ final class ClusterQuotaProcessor
    * Rebuilds every cluster of this task from the stores: the inputs routed to their trees, each
    * tree's inputs into a fresh state, and the last emitted results as that state's previous result
    * (filed under the tree the group or pod is in now), so the first recomputation emits only what
-   * the stores do not already say.
+   * the stores do not already say. A cluster whose stored inputs cannot be rebuilt (a poison record
+   * that broke its processing is in them, and breaks the rebuild too) is left out, so that one
+   * record cannot stop every instance that takes the task over in turn.
+   *
+   * @return the clusters left out, with why
    */
-  private void restore(
+  private Map<String, String> restore(
       final KeyValueStore<GroupId, GroupRuntime> runtime,
       final KeyValueStore<GroupPodId, PodQuotaClass> assignments,
       final KeyValueStore<GroupId, Long> overUsedSince) {
     final Map<String, Restored> restored = new TreeMap<>();
+    final Map<String, String> failed = new TreeMap<>();
     try (KeyValueIterator<InputId, ClusterEvent> all = inputs.all()) {
       while (all.hasNext()) {
         final KeyValue<InputId, ClusterEvent> entry = all.next();
-        restored
-            .computeIfAbsent(entry.key.cluster(), c -> new Restored())
-            .add(entry.key, value(entry.value, entry.key));
+        final String cluster = entry.key.cluster();
+        try {
+          restored
+              .computeIfAbsent(cluster, c -> new Restored())
+              .add(entry.key, value(entry.value, entry.key));
+        } catch (RuntimeException e) {
+          failed.putIfAbsent(cluster, "rebuilding its stored input " + entry.key + " failed: " + e);
+        }
       }
     }
     restored.forEach(
         (cluster, parts) -> {
-          final QuotaTrees router = parts.route(options);
-          routers.put(cluster, router);
-          metrics.ignoredNamesakes(cluster, router.ignoredNamesakes());
+          if (failed.containsKey(cluster)) {
+            return;
+          }
+          try {
+            final QuotaTrees router = parts.route(options);
+            routers.put(cluster, router);
+            metrics.ignoredNamesakes(cluster, router.ignoredNamesakes());
+          } catch (RuntimeException e) {
+            failed.put(cluster, "rebuilding its trees from the stores failed: " + e);
+          }
         });
     final Map<TreeKey, List<GroupStatus>> statuses = new TreeMap<>();
     try (KeyValueIterator<GroupId, GroupRuntime> all = runtime.all()) {
       while (all.hasNext()) {
         final KeyValue<GroupId, GroupRuntime> entry = all.next();
         final String cluster = entry.key.cluster();
+        if (failed.containsKey(cluster)) {
+          continue;
+        }
         statuses
             .computeIfAbsent(
                 new TreeKey(cluster, router(cluster).treeOfGroup(entry.key.name())),
@@ -659,6 +685,9 @@ final class ClusterQuotaProcessor
         final KeyValue<GroupPodId, PodQuotaClass> entry = all.next();
         final PodRef ref = entry.key.ref();
         final String cluster = entry.key.cluster();
+        if (failed.containsKey(cluster)) {
+          continue;
+        }
         final TreeKey key =
             new TreeKey(cluster, router(cluster).treeOfPod(ref).orElse(QuotaTrees.DEFAULT_TREE));
         pods.computeIfAbsent(key, k -> new ArrayList<>())
@@ -671,27 +700,44 @@ final class ClusterQuotaProcessor
     routers.forEach(
         (cluster, router) -> router.trees().forEach(tree -> keys.add(new TreeKey(cluster, tree))));
     for (final TreeKey key : keys) {
-      final List<GroupStatus> groups = statuses.getOrDefault(key, List.of());
-      final ClusterQuotaState state =
-          ClusterQuotaState.restore(
-              options,
-              router(key.cluster()).inputs(key.tree()),
-              new TreeSnapshot(rootRuntime(groups), groups, pods.getOrDefault(key, List.of())));
-      final ClusterTree tree = new ClusterTree(key, state);
-      groups.forEach(tree::noteGroup);
-      metrics.groupsChanged(key.cluster(), groups, List.of());
-      tree.filedGroup().putAll(filed.getOrDefault(key, Map.of()));
-      if (QuotaTrees.DEFAULT_TREE.equals(key.tree())) {
-        reservations.restore(
-            key.cluster(), state, restored.getOrDefault(key.cluster(), new Restored()).groupSpecs);
+      if (failed.containsKey(key.cluster())) {
+        continue;
       }
-      clusters.put(key, tree);
-      dirty.add(key);
+      try {
+        final List<GroupStatus> groups = statuses.getOrDefault(key, List.of());
+        final ClusterQuotaState state =
+            ClusterQuotaState.restore(
+                options,
+                router(key.cluster()).inputs(key.tree()),
+                new TreeSnapshot(rootRuntime(groups), groups, pods.getOrDefault(key, List.of())));
+        final ClusterTree tree = new ClusterTree(key, state);
+        groups.forEach(tree::noteGroup);
+        metrics.groupsChanged(key.cluster(), groups, List.of());
+        tree.filedGroup().putAll(filed.getOrDefault(key, Map.of()));
+        if (QuotaTrees.DEFAULT_TREE.equals(key.tree())) {
+          reservations.restore(
+              key.cluster(),
+              state,
+              restored.getOrDefault(key.cluster(), new Restored()).groupSpecs);
+        }
+        clusters.put(key, tree);
+        dirty.add(key);
+      } catch (RuntimeException e) {
+        failed.put(key.cluster(), "rebuilding tree " + key + " from the stores failed: " + e);
+      }
     }
+    // A cluster left out keeps nothing half rebuilt: it is quarantined until its task is
+    // re-created.
+    clusters.keySet().removeIf(key -> failed.containsKey(key.cluster()));
+    dirty.removeIf(key -> failed.containsKey(key.cluster()));
+    routers.keySet().removeAll(failed.keySet());
     try (KeyValueIterator<GroupId, Long> all = overUsedSince.all()) {
       while (all.hasNext()) {
         final KeyValue<GroupId, Long> entry = all.next();
         final String cluster = entry.key.cluster();
+        if (failed.containsKey(cluster)) {
+          continue;
+        }
         final ClusterTree tree =
             clusters.get(new TreeKey(cluster, router(cluster).treeOfGroup(entry.key.name())));
         if (tree != null) {
@@ -699,6 +745,7 @@ final class ClusterQuotaProcessor
         }
       }
     }
+    return failed;
   }
 
   private static ResourceList rootRuntime(final List<GroupStatus> groups) {

@@ -5,6 +5,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
+import io.quotaflow.engine.store.InputId;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.GroupRuntime;
@@ -27,6 +28,7 @@ import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -147,6 +149,21 @@ final class ProcessorHarness {
             command.key(),
             Inputs.result(command.value(), outcome, now),
             InputEvents.Source.UNKNOWN));
+  }
+
+  /**
+   * Writes {@code event} under {@code id} straight into the cluster-inputs store, past the
+   * processor: a stored input no processing has checked, as a poison record leaves one behind.
+   */
+  @SuppressWarnings("unchecked")
+  ProcessorHarness storeInput(final InputId id, final ClusterEvent event) {
+    stores.stream()
+        .filter(store -> TopologyNames.CLUSTER_INPUTS_STORE.equals(store.name()))
+        .map(store -> (KeyValueStore<InputId, ClusterEvent>) store)
+        .findFirst()
+        .orElseThrow()
+        .put(id, event);
+    return this;
   }
 
   private ProcessorHarness event(final ClusterEvent event) {

@@ -8,9 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.store.InputId;
+import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.QuotaClass;
@@ -30,6 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 class RestartTest {
   private static final String EAST = "east";
+  private static final String WEST = "west";
   private static final String NS = "apps";
 
   private ProcessorHarness harness;
@@ -48,6 +52,37 @@ class RestartTest {
     harness.recompute();
     assertThat(harness.runtime()).hasSize(6);
     assertThat(harness.podClasses()).hasSize(4);
+  }
+
+  /**
+   * Issue 26: a poison record stays in its cluster's stored inputs. If it breaks the rebuild of a
+   * re-created task too, only its cluster is left out and quarantined: the task starts, the other
+   * clusters are rebuilt and computed on, and no instance that takes the task over fails on it.
+   */
+  @Test
+  void aClusterWhoseStoredInputsCannotBeRebuiltIsQuarantinedAndTheOthersComeBack() {
+    harness
+        .node(WEST, "w1", node(4_000))
+        .quota(WEST, "team-w", quota().min(cpu(2_000)).max(cpu(4_000)).build())
+        .pod(WEST, NS, pod("w0").group("team-w").running("w1").cpu(1_000))
+        .recompute();
+    harness.runtime();
+    // A pod input whose stored value is a node's: reading it back throws.
+    harness.storeInput(
+        new InputId(EAST, InputKind.POD, NS, "poison"),
+        InputEvents.node(new NodeKey(EAST, "n9"), node(1_000), InputEvents.Source.UNKNOWN));
+
+    harness.restart();
+
+    assertThat(harness.metrics().quarantine().isQuarantined(EAST)).isTrue();
+    assertThat(harness.metrics().quarantine().reason(EAST).orElseThrow()).contains("poison");
+    assertThat(harness.metrics().quarantine().isQuarantined(WEST)).isFalse();
+    harness.pod(WEST, NS, pod("w1").group("team-w").running("w1").cpu(1_000));
+    harness.pod(EAST, NS, pod("a9").group("team-a").running("n1").cpu(1_000));
+    harness.recompute();
+    assertThat(harness.runtime())
+        .isNotEmpty()
+        .allSatisfy(record -> assertThat(record.key().getCluster()).isEqualTo(WEST));
   }
 
   @Test
