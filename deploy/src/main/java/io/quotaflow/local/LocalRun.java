@@ -89,6 +89,9 @@ final class LocalRun implements AutoCloseable {
 
   private static final Duration TREE_INTERVAL = Duration.ofMillis(500);
 
+  /** How often long work (loading the demo cluster, the engine catching up) says how far it is. */
+  static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(3);
+
   private final Deque<AutoCloseable> opened = new ConcurrentLinkedDeque<>();
   private final LocalSettings settings;
   private final long startNanos = System.nanoTime();
@@ -167,7 +170,10 @@ final class LocalRun implements AutoCloseable {
     final KubeSource source =
         new KubeSource(clusters, topics, kafka, SourceSettings.defaults(), registry);
     opened.push(source);
+    final long listing = System.nanoTime();
+    LOG.info("Connectors: listing and watching the clusters' ElasticQuotas, pods and nodes");
     source.start().orTimeout(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    LOG.info("Connectors: in sync after {} ms; starting the engine", millisSince(listing));
     engine.start();
     admission =
         EnginePlugin.start(
@@ -401,8 +407,26 @@ final class LocalRun implements AutoCloseable {
     demo = Optional.of(cluster);
     final List<Path> files =
         settings.scenario().map(Scenario::cluster).orElse(List.of(settings.examples()));
-    cluster.create(read(files));
+    final long reading = System.nanoTime();
+    LOG.info("Demo cluster: reading {}", files);
+    final List<HasMetadata> objects = read(files);
+    final int total = objects.size();
+    LOG.info("Demo cluster: loading {} objects (read in {} ms)", total, millisSince(reading));
+    final long loading = System.nanoTime();
+    final ProgressTicker ticker = ProgressTicker.every(PROGRESS_INTERVAL);
+    cluster.load(
+        objects,
+        loaded -> {
+          if (ticker.due()) {
+            LOG.info("Demo cluster: {} of {} objects loaded", loaded, total);
+          }
+        });
+    LOG.info("Demo cluster: {} objects loaded in {} ms", total, millisSince(loading));
     return cluster.cluster();
+  }
+
+  private static long millisSince(final long startNanos) {
+    return Duration.ofNanos(System.nanoTime() - startNanos).toMillis();
   }
 
   private List<KubeCluster> realClusters() {
@@ -481,6 +505,7 @@ final class LocalRun implements AutoCloseable {
     final long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     final TreePrinter probe =
         new TreePrinter(engine, clusters, engineConfig.quotaOptions(), out, TREE_INTERVAL);
+    final ProgressTicker ticker = ProgressTicker.every(PROGRESS_INTERVAL);
     while (true) {
       final KafkaStreams.State state = engine.streams().state();
       if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
@@ -489,6 +514,12 @@ final class LocalRun implements AutoCloseable {
       if (state == KafkaStreams.State.RUNNING
           && clusters.stream().allMatch(cluster -> probe.snapshot(cluster).isPresent())) {
         return;
+      }
+      if (ticker.due()) {
+        LOG.info(
+            "Engine: starting ({}), {}",
+            state,
+            EngineLag.of(engine.streams().metrics()).describe());
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
