@@ -84,7 +84,9 @@ class LocalOrganisationIT {
       final Matcher url = QUERY_URL.matcher(out.toString());
       assertThat(url.find()).isTrue();
       final URI quotas = URI.create(url.group(1) + "/api/v1/clusters/demo/quotas");
-      // Ready is the first computed tree; the engine may still be reading the rest.
+      // Ready once the engine has read everything the connectors wrote at their first sync: every
+      // group is there at once; their numbers settle within the next trees.
+      assertThat(quotas(get(quotas)).keySet()).isEqualTo(simulated.keySet());
       await()
           .atMost(Duration.ofSeconds(60))
           .pollInterval(Duration.ofSeconds(1))
