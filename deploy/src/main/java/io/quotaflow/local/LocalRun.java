@@ -424,18 +424,23 @@ final class LocalRun implements AutoCloseable {
     LOG.info("Demo cluster: reading {}", files);
     final List<HasMetadata> objects = read(files);
     final int total = objects.size();
-    LOG.info("Demo cluster: loading {} objects (read in {} ms)", total, millisSince(reading));
+    LOG.info(
+        "Demo cluster: loading {} objects (read in {} ms)", count(total), millisSince(reading));
     final long loading = System.nanoTime();
     final ProgressTicker ticker = ProgressTicker.every(PROGRESS_INTERVAL);
     cluster.load(
         objects,
         loaded -> {
           if (ticker.due()) {
-            LOG.info("Demo cluster: {} of {} objects loaded", loaded, total);
+            LOG.info("Demo cluster: {} of {} objects loaded", count(loaded), count(total));
           }
         });
-    LOG.info("Demo cluster: {} objects loaded in {} ms", total, millisSince(loading));
+    LOG.info("Demo cluster: {} objects loaded in {} ms", count(total), millisSince(loading));
     return cluster.cluster();
+  }
+
+  private static String count(final long number) {
+    return String.format(Locale.ROOT, "%,d", number);
   }
 
   private static long millisSince(final long startNanos) {
