@@ -175,7 +175,8 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     }
     final boolean open = openEpoch >= 0;
     final long epoch = open ? openEpoch : at.toEpochMilli();
-    final Set<K> alreadyWritten = open ? Set.copyOf(writtenSinceOpen) : Set.of();
+    // A HashSet, not Set.copyOf: see SentRecords.keys.
+    final Set<K> alreadyWritten = open ? new HashSet<>(writtenSinceOpen) : Set.of();
     openEpoch = -1;
     writtenSinceOpen.clear();
     final List<Future<RecordMetadata>> writes = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.quotaflow.source;
 
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -74,9 +75,14 @@ final class SentRecords<K> {
     return false;
   }
 
-  /** The keys that may have a live value in the topic. */
+  /**
+   * The keys that may have a live value in the topic, a copy. A HashSet, not Set.copyOf: the
+   * immutable set probes linearly on the keys' own hash codes, and the Avro keys of pods named
+   * alike (worker-0 of team-001, team-002, ...) hash into long runs that made each lookup scan
+   * thousands of keys (issue 32).
+   */
   Set<K> keys() {
-    return Set.copyOf(live.keySet());
+    return new HashSet<>(live.keySet());
   }
 
   int size() {

@@ -157,6 +157,40 @@ class ResourcePublisherTest {
   }
 
   @Test
+  void theFirstSnapshotOfTwentyThousandPodsNamedAlikeTakesSecondsNotMinutes() {
+    // Issue 32's organisation: worker-0 .. worker-9 (and worker-10 in every third team) of
+    // dept-00-team-000 .. dept-19-team-099. Their keys' hash codes fall in long runs, which made
+    // each lookup in an immutable Set.copyOf of them scan thousands of keys.
+    final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();
+    publisher.openSnapshot(Instant.parse("2026-11-26T12:00:00Z"), "connectors-0");
+    int pods = 0;
+    for (int team = 0; team < 2_000; team++) {
+      final String namespace = "dept-%02d-team-%03d".formatted(team / 100, team % 100);
+      for (int worker = 0; worker < (team % 3 == 0 ? 11 : 10); worker++) {
+        final Pod pod = pod(namespace, "worker-" + worker).build();
+        store.put(
+            PodKey.newBuilder()
+                .setCluster("east")
+                .setNamespace(namespace)
+                .setName("worker-" + worker)
+                .build(),
+            pod);
+        publisher.onAdd(pod);
+        pods++;
+      }
+    }
+    final long start = System.nanoTime();
+
+    final ResourcePublisher.PendingSnapshot snapshot =
+        publisher.startSnapshot(Instant.now(), "connectors-0").orElseThrow();
+
+    // About 5 s with Set.copyOf on an idle 2-core machine, 0.2 s with HashSet.
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    assertThat(snapshot.objects()).isEqualTo(pods).isEqualTo(20_667);
+    assertThat(written()).as("start marker and the list's own writes only").hasSize(pods + 1);
+  }
+
+  @Test
   void everyListAsksForAReconciliationOffTheInformersThread() {
     sent.seed(Map.of(key("gone"), new byte[] {1}));
     final ResourcePublisher<Pod, PodKey, PodState> publisher = publisher();

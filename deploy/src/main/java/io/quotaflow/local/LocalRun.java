@@ -43,8 +43,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -88,6 +90,9 @@ final class LocalRun implements AutoCloseable {
           Duration.ofSeconds(1));
 
   private static final Duration TREE_INTERVAL = Duration.ofMillis(500);
+
+  /** How often long work (loading the demo cluster, the engine catching up) says how far it is. */
+  static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(3);
 
   private final Deque<AutoCloseable> opened = new ConcurrentLinkedDeque<>();
   private final LocalSettings settings;
@@ -167,7 +172,20 @@ final class LocalRun implements AutoCloseable {
     final KubeSource source =
         new KubeSource(clusters, topics, kafka, SourceSettings.defaults(), registry);
     opened.push(source);
+    final long listing = System.nanoTime();
+    LOG.info("Connectors: listing and watching the clusters' ElasticQuotas, pods and nodes");
     source.start().orTimeout(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS).join();
+    LOG.info("Connectors: in sync after {} ms; starting the engine", millisSince(listing));
+    final EngineCatchUp catchUp =
+        EngineCatchUp.fromNow(
+            kafka,
+            String.valueOf(engineConfig.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG)),
+            List.of(
+                topics.pods().name(),
+                topics.quotas().name(),
+                topics.nodes().name(),
+                topics.profiles().name()));
+    opened.push(catchUp);
     engine.start();
     admission =
         EnginePlugin.start(
@@ -200,7 +218,8 @@ final class LocalRun implements AutoCloseable {
       opened.push(connectors::end);
       connectors.begin();
     }
-    awaitFirstTrees(out);
+    awaitFirstTrees(out, catchUp);
+    catchUp.close();
     readyAfter = Duration.ofNanos(System.nanoTime() - startNanos);
     LOG.info(
         "quotaflow local ready in {} ms: Kafka at {}, clusters {}, {}",
@@ -401,8 +420,31 @@ final class LocalRun implements AutoCloseable {
     demo = Optional.of(cluster);
     final List<Path> files =
         settings.scenario().map(Scenario::cluster).orElse(List.of(settings.examples()));
-    cluster.create(read(files));
+    final long reading = System.nanoTime();
+    LOG.info("Demo cluster: reading {}", files);
+    final List<HasMetadata> objects = read(files);
+    final int total = objects.size();
+    LOG.info(
+        "Demo cluster: loading {} objects (read in {} ms)", count(total), millisSince(reading));
+    final long loading = System.nanoTime();
+    final ProgressTicker ticker = ProgressTicker.every(PROGRESS_INTERVAL);
+    cluster.load(
+        objects,
+        loaded -> {
+          if (ticker.due()) {
+            LOG.info("Demo cluster: {} of {} objects loaded", count(loaded), count(total));
+          }
+        });
+    LOG.info("Demo cluster: {} objects loaded in {} ms", count(total), millisSince(loading));
     return cluster.cluster();
+  }
+
+  private static String count(final long number) {
+    return String.format(Locale.ROOT, "%,d", number);
+  }
+
+  private static long millisSince(final long startNanos) {
+    return Duration.ofNanos(System.nanoTime() - startNanos).toMillis();
   }
 
   private List<KubeCluster> realClusters() {
@@ -477,18 +519,38 @@ final class LocalRun implements AutoCloseable {
     }
   }
 
-  private void awaitFirstTrees(final PrintWriter out) {
-    final long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+  /**
+   * Waits until the engine serves a tree of every cluster, computed from everything the connectors
+   * had written when they were in sync: the whole organisation, not the part read so far. Gives up
+   * when it has read nothing more for {@link #START_TIMEOUT}.
+   */
+  private void awaitFirstTrees(final PrintWriter out, final EngineCatchUp catchUp) {
+    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    long lastBehind = Long.MAX_VALUE;
     final TreePrinter probe =
         new TreePrinter(engine, clusters, engineConfig.quotaOptions(), out, TREE_INTERVAL);
+    final ProgressTicker ticker = ProgressTicker.every(PROGRESS_INTERVAL);
     while (true) {
       final KafkaStreams.State state = engine.streams().state();
       if (state == KafkaStreams.State.ERROR || state == KafkaStreams.State.NOT_RUNNING) {
         throw new IllegalStateException("The engine stopped while starting (state " + state + ")");
       }
-      if (state == KafkaStreams.State.RUNNING
-          && clusters.stream().allMatch(cluster -> probe.snapshot(cluster).isPresent())) {
-        return;
+      final boolean trees =
+          state == KafkaStreams.State.RUNNING
+              && clusters.stream().allMatch(cluster -> probe.snapshot(cluster).isPresent());
+      final boolean due = ticker.due();
+      if (trees || due) {
+        final OptionalLong behind = catchUp.behind();
+        if (trees && behind.orElse(0) == 0) {
+          return;
+        }
+        if (behind.isPresent() && behind.getAsLong() < lastBehind) {
+          lastBehind = behind.getAsLong();
+          deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        }
+        if (due) {
+          LOG.info("Engine: starting ({}), {}", state, progress(behind, catchUp.total()));
+        }
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
@@ -496,6 +558,22 @@ final class LocalRun implements AutoCloseable {
       }
       sleepBriefly();
     }
+  }
+
+  private String progress(final OptionalLong behind, final long total) {
+    final EngineLag lag = EngineLag.of(engine.streams().metrics());
+    final String restoring =
+        lag.restoring() > 0
+            ? String.format(Locale.ROOT, "%,d changelog records to restore, ", lag.restoring())
+            : "";
+    return behind.isPresent()
+        ? restoring
+            + String.format(
+                Locale.ROOT,
+                "%,d of the connectors' %,d records still to read",
+                behind.getAsLong(),
+                total)
+        : lag.describe();
   }
 
   private static void sleepBriefly() {

@@ -1,5 +1,6 @@
 package io.quotaflow.admission;
 
+import io.quotaflow.quota.Quantities;
 import java.util.Objects;
 
 /**
@@ -46,7 +47,8 @@ public record Denial(
   }
 
   /**
-   * For people: e.g. "group team-a cpu: used 4000 + in-flight 1000 + request 500 > runtime 5000".
+   * For people, amounts as Kubernetes quantities: e.g. "group team-a cpu: used 4 + in-flight 1 +
+   * request 500m > runtime 5".
    */
   public String message() {
     return switch (check) {
@@ -63,14 +65,14 @@ public record Denial(
         + " "
         + dimension
         + ": used "
-        + used
+        + Quantities.format(dimension, used)
         + " + in-flight "
-        + inFlight
+        + Quantities.format(dimension, inFlight)
         + " + request "
-        + request
+        + Quantities.format(dimension, request)
         + " > "
         + bound
         + " "
-        + limit;
+        + Quantities.format(dimension, limit);
   }
 }

@@ -1,0 +1,39 @@
+package io.quotaflow.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotaflow.admission.Denial.Check;
+import org.junit.jupiter.api.Test;
+
+/** A denial's message shows amounts as people write them in manifests, not canonical units. */
+class DenialTest {
+
+  private static final long GI = 1L << 30;
+
+  @Test
+  void memoryIsShownInBinaryUnits() {
+    final Denial denial =
+        new Denial(Check.RUNTIME, "team-a", "memory", 38 * GI, 30 * GI, 2 * GI, 8 * GI, "");
+
+    assertThat(denial.message())
+        .isEqualTo("group team-a memory: used 30Gi + in-flight 2Gi + request 8Gi > runtime 38Gi");
+  }
+
+  @Test
+  void cpuIsShownInCoresOrMillicores() {
+    final Denial denial =
+        new Denial(Check.NON_PREEMPTIBLE_MIN, "team-a", "cpu", 17_000, 16_000, 0, 1_500, "");
+
+    assertThat(denial.message())
+        .isEqualTo(
+            "group team-a cpu: used 16 + in-flight 0 + request 1500m > min (non-preemptible) 17");
+  }
+
+  @Test
+  void countedResourcesAreShownAsIntegers() {
+    final Denial denial = new Denial(Check.RUNTIME, "team-a", "nvidia.com/gpu", 4, 3, 0, 2, "");
+
+    assertThat(denial.message())
+        .isEqualTo("group team-a nvidia.com/gpu: used 3 + in-flight 0 + request 2 > runtime 4");
+  }
+}
