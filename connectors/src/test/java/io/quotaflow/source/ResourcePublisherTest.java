@@ -157,7 +157,7 @@ class ResourcePublisherTest {
   }
 
   @Test
-  void theFirstSnapshotOfTwentyThousandPodsNamedAlikeTakesSecondsNotMinutes() {
+  void theFirstSnapshotOfTwentyThousandPodsNamedAlikeHoldsEachOnce() {
     // Issue 32's organisation: worker-0 .. worker-9 (and worker-10 in every third team) of
     // dept-00-team-000 .. dept-19-team-099. Their keys' hash codes fall in long runs, which made
     // each lookup in an immutable Set.copyOf of them scan thousands of keys.
@@ -179,13 +179,12 @@ class ResourcePublisherTest {
         pods++;
       }
     }
-    final long start = System.nanoTime();
-
     final ResourcePublisher.PendingSnapshot snapshot =
         publisher.startSnapshot(Instant.now(), "connectors-0").orElseThrow();
 
-    // About 5 s with Set.copyOf on an idle 2-core machine, 0.2 s with HashSet.
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    // About 5 s with Set.copyOf on an idle 2-core machine, 0.2 s with HashSet (measured with JFR,
+    // docs/PERFORMANCE.md); speed is a benchmark's to show, this test checks the snapshot's
+    // content.
     assertThat(snapshot.objects()).isEqualTo(pods).isEqualTo(20_667);
     assertThat(written()).as("start marker and the list's own writes only").hasSize(pods + 1);
   }

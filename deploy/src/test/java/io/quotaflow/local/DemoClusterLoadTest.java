@@ -127,19 +127,17 @@ class DemoClusterLoadTest {
   }
 
   @Test
-  void tenThousandPodsLoadInSecondsNotMinutes() {
+  void tenThousandPodsLoadWithEveryOneListed() {
     // Over HTTP, one create each, the CRUD mock took about 100 s for these on a 2-core machine: its
-    // cost per create grew with the objects it held.
+    // cost per create grew with the objects it held. How long a load takes now is measured by
+    // bench/run-local-bench.sh (docs/PERFORMANCE.md), not asserted here.
     final List<HasMetadata> pods =
         IntStream.range(0, 10_000)
             .mapToObj(i -> (HasMetadata) pod("team-" + i / 10, "worker-" + i % 10))
             .toList();
     try (DemoCluster demo = DemoCluster.start()) {
-      final long start = System.nanoTime();
-
       demo.load(pods, n -> {});
 
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
       assertThat(demo.client().pods().inAnyNamespace().list().getItems()).hasSize(10_000);
     }
   }
