@@ -1,6 +1,7 @@
 package io.quotaflow.bench.pipeline;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
@@ -9,6 +10,7 @@ import io.quotaflow.engine.metrics.EngineMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
@@ -181,6 +183,32 @@ final class EngineRun implements AutoCloseable {
         .flatMap(registry -> registry.find(EngineMetrics.RECORDS_READ).counters().stream())
         .mapToDouble(Counter::count)
         .sum();
+  }
+
+  /** Throws when an instance of the engine failed or stopped. */
+  void requireRunning() {
+    for (final Engine engine : engines) {
+      final KafkaStreams.State state = engine.streams().state();
+      if (!state.isRunningOrRebalancing()) {
+        throw new IllegalStateException("the engine is " + state);
+      }
+    }
+  }
+
+  /** The sum over the instances of the counters named {@code name} (every tag). */
+  double counterSum(final String name) {
+    return registries.stream()
+        .flatMap(registry -> registry.find(name).counters().stream())
+        .mapToDouble(Counter::count)
+        .sum();
+  }
+
+  /** The values of the gauges named {@code name} (every tag, every instance). */
+  DoubleSummaryStatistics gauges(final String name) {
+    return registries.stream()
+        .flatMap(registry -> registry.find(name).gauges().stream())
+        .mapToDouble(Gauge::value)
+        .summaryStatistics();
   }
 
   @Override

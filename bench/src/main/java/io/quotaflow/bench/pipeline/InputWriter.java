@@ -4,11 +4,16 @@ import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
+import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.topics.ClusterPartitioner;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.TopicCatalogue;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -24,6 +29,9 @@ final class InputWriter implements AutoCloseable {
   private final KafkaProducer<PodKey, PodState> pods;
   private final KafkaProducer<QuotaKey, QuotaSpec> quotas;
   private final KafkaProducer<NodeKey, NodeState> nodes;
+  private final Map<String, Object> settings;
+  // Only the soak writes profiles (markers): made on first use, so other runs have no idle client.
+  private KafkaProducer<ProfileKey, QuotaProfileSpec> profiles;
 
   /**
    * @param byCluster whether every record of a cluster goes to one partition ({@link
@@ -53,6 +61,7 @@ final class InputWriter implements AutoCloseable {
     if (byCluster) {
       settings.put(ProducerConfig.PARTITIONER_CLASS_CONFIG, ClusterPartitioner.class.getName());
     }
+    this.settings = settings;
     this.pods =
         new KafkaProducer<>(
             settings, topics.pods().keySerializer(), topics.pods().valueSerializer());
@@ -68,6 +77,38 @@ final class InputWriter implements AutoCloseable {
     pods.send(new ProducerRecord<>(topics.pods().name(), event.key(), event.value()));
   }
 
+  /** A pod's new state, or its delete ({@code value} null, a tombstone). */
+  void pod(final PodKey key, final PodState value) {
+    pods.send(new ProducerRecord<>(topics.pods().name(), key, value));
+  }
+
+  /**
+   * A connectors' marker (see {@link SourceMarker}) of the marker's cluster on every input topic
+   * (pods, quotas, nodes, profiles), as each kind's publisher writes one: the kind's marker key, no
+   * value, the marker in the header.
+   */
+  void marker(final SourceMarker marker) {
+    final String cluster = marker.getCluster();
+    final var header = List.of(SourceMarkers.header(marker));
+    pods.send(
+        new ProducerRecord<>(
+            topics.pods().name(), null, SourceMarkers.podKey(cluster), null, header));
+    quotas.send(
+        new ProducerRecord<>(
+            topics.quotas().name(), null, SourceMarkers.quotaKey(cluster), null, header));
+    nodes.send(
+        new ProducerRecord<>(
+            topics.nodes().name(), null, SourceMarkers.nodeKey(cluster), null, header));
+    if (profiles == null) {
+      profiles =
+          new KafkaProducer<>(
+              settings, topics.profiles().keySerializer(), topics.profiles().valueSerializer());
+    }
+    profiles.send(
+        new ProducerRecord<>(
+            topics.profiles().name(), null, SourceMarkers.profileKey(cluster), null, header));
+  }
+
   void quota(final QuotaKey key, final QuotaSpec value) {
     quotas.send(new ProducerRecord<>(topics.quotas().name(), key, value));
   }
@@ -81,10 +122,16 @@ final class InputWriter implements AutoCloseable {
     quotas.flush();
     nodes.flush();
     pods.flush();
+    if (profiles != null) {
+      profiles.flush();
+    }
   }
 
   @Override
   public void close() {
+    if (profiles != null) {
+      profiles.close();
+    }
     pods.close();
     quotas.close();
     nodes.close();

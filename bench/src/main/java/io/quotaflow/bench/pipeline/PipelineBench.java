@@ -370,8 +370,7 @@ public final class PipelineBench {
     return settings;
   }
 
-  private static void provision(
-      final String servers, final TopicCatalogue topics, final int partitions) {
+  static void provision(final String servers, final TopicCatalogue topics, final int partitions) {
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, servers))) {
       new TopicProvisioner(admin, Duration.ofSeconds(30))
           .provision(topics.all(), partitions, (short) 1);
@@ -799,7 +798,7 @@ public final class PipelineBench {
   }
 
   /** The processor's model name, family and model from /proc/cpuinfo, and the processor count. */
-  private static void printCpu() {
+  static void printCpu() {
     try {
       final List<String> lines = Files.readAllLines(Path.of("/proc/cpuinfo"));
       OUT.printf(
@@ -829,7 +828,7 @@ public final class PipelineBench {
     return bytes < 0 ? "?" : String.format(Locale.ROOT, "%,.1f MiB", bytes / 1048576.0);
   }
 
-  private static void deleteQuietly(final Path dir) {
+  static void deleteQuietly(final Path dir) {
     try (var paths = Files.walk(dir)) {
       paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (final IOException e) {

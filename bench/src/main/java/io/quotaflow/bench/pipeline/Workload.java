@@ -87,7 +87,7 @@ final class Workload {
   /** The quota groups of every cluster: parents first, then leaves. */
   Map<QuotaKey, QuotaSpec> quotas() {
     final Map<QuotaKey, QuotaSpec> quotas = new HashMap<>();
-    final long leafMin = BASE_CPU * 4;
+    final long leafMin = leafMinCpu();
     for (int c = 0; c < shape.clusters(); c++) {
       for (int p = 0; p < parentsPerCluster; p++) {
         quotas.put(
@@ -173,20 +173,55 @@ final class Workload {
     final String name = String.format("pod-%07d", pod);
     final PodKey key = new PodKey(cluster(c), leaf(l), name);
     final PodState value =
-        PodState.newBuilder()
-            .setUid(name + "-uid")
-            .setQuotaName(leaf(l))
-            .setPhase(PodPhase.RUNNING)
-            .setNodeName(String.format("node-%04d", pod % nodesPerCluster()))
-            .setPriority(pod % 3)
-            .setRequests(Map.of("cpu", cpu, "memory", MEMORY))
-            .setPreemptible(true)
-            .setCreationTime(CREATED.plusSeconds(pod))
-            .setStartTime(CREATED.plusSeconds(pod + 5))
-            .setDeletionTime(null)
-            .setProblems(List.of())
-            .build();
+        runningPod(
+            name,
+            leaf(l),
+            String.format("node-%04d", pod % nodesPerCluster()),
+            pod % 3,
+            cpu,
+            CREATED.plusSeconds(pod));
     return new PodEvent(key, value, leaf, leafUsed[leaf]);
+  }
+
+  /** A bound, running pod of group {@code group}, as the connectors would write it. */
+  static PodState runningPod(
+      final String name,
+      final String group,
+      final String node,
+      final int priority,
+      final long cpu,
+      final Instant created) {
+    return PodState.newBuilder()
+        .setUid(name + "-uid")
+        .setQuotaName(group)
+        .setPhase(PodPhase.RUNNING)
+        .setNodeName(node)
+        .setPriority(priority)
+        .setRequests(Map.of("cpu", cpu, "memory", MEMORY))
+        .setPreemptible(true)
+        .setCreationTime(created)
+        .setStartTime(created.plusSeconds(5))
+        .setDeletionTime(null)
+        .setProblems(List.of())
+        .build();
+  }
+
+  /**
+   * The spec of a leaf group under parent number {@code parent} of its cluster, with these cpu
+   * bounds (memory in proportion), as {@link #quotas()} makes the leaves'.
+   */
+  static QuotaSpec leafSpec(final int parent, final long minCpu, final long maxCpu) {
+    return spec(parent(parent), false, minCpu, maxCpu);
+  }
+
+  /** A leaf's min cpu in {@link #quotas()}; a parent's is {@link #LEAVES_PER_PARENT} times it. */
+  static long leafMinCpu() {
+    return BASE_CPU * 4;
+  }
+
+  /** Leaf groups under each parent of a cluster (the last parents may have one fewer). */
+  int leavesPerParent() {
+    return (leavesPerCluster + parentsPerCluster - 1) / parentsPerCluster;
   }
 
   private int nodesPerCluster() {
