@@ -224,7 +224,7 @@ class ClusterReservationsTest {
     assertThat(status.valid()).isFalse();
     assertThat(status.reason().orElseThrow())
         .contains("reservation-within-cluster")
-        .contains("reservation 40 is above the cluster total 32 in cpu");
+        .contains("above the cluster total 32000 in cpu");
   }
 
   @Test
