@@ -1,6 +1,5 @@
 package io.quotaflow.admission;
 
-import io.quotaflow.quota.Quantities;
 import java.util.Objects;
 
 /**
@@ -47,8 +46,7 @@ public record Denial(
   }
 
   /**
-   * For people, amounts as Kubernetes quantities: e.g. "group team-a cpu: used 4 + in-flight 1 +
-   * request 500m > runtime 5".
+   * For people: e.g. "group team-a cpu: used 4000 + in-flight 1000 + request 500 > runtime 5000".
    */
   public String message() {
     return switch (check) {
@@ -65,14 +63,14 @@ public record Denial(
         + " "
         + dimension
         + ": used "
-        + Quantities.format(dimension, used)
+        + used
         + " + in-flight "
-        + Quantities.format(dimension, inFlight)
+        + inFlight
         + " + request "
-        + Quantities.format(dimension, request)
+        + request
         + " > "
         + bound
         + " "
-        + Quantities.format(dimension, limit);
+        + limit;
   }
 }

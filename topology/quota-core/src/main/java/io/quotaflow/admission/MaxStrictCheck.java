@@ -2,7 +2,6 @@ package io.quotaflow.admission;
 
 import io.quotaflow.admission.Violation.Rule;
 import io.quotaflow.kube.QuotaLabels;
-import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import java.util.List;
@@ -37,9 +36,9 @@ final class MaxStrictCheck {
                 group.name(),
                 FIELD + "[" + key + "]",
                 "max "
-                    + Quantities.format(key, max)
+                    + max
                     + " is below used "
-                    + Quantities.format(key, inUse)
+                    + inUse
                     + " in "
                     + key
                     + ", which "

@@ -1,7 +1,6 @@
 package io.quotaflow.admission;
 
 import io.quotaflow.admission.Violation.Rule;
-import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
@@ -171,9 +170,9 @@ public final class QuotaValidator {
                         group.name(),
                         "spec.min[" + dimension + "]",
                         "min "
-                            + Quantities.format(dimension, min)
+                            + min
                             + " is above max "
-                            + Quantities.format(dimension, group.max().get(dimension))
+                            + group.max().get(dimension)
                             + " in "
                             + dimension));
               }
@@ -191,7 +190,7 @@ public final class QuotaValidator {
                         Rule.NEGATIVE_VALUE,
                         group.name(),
                         field + "[" + dimension + "]",
-                        Quantities.format(dimension, amount) + " is negative"));
+                        amount + " is negative"));
               }
             });
   }

@@ -54,7 +54,7 @@ class AdmissionCheckTest {
     assertThat(decision.denials())
         .containsExactly(new Denial(Check.RUNTIME, "team", "cpu", 45, 40, 0, 6, ""));
     assertThat(decision.message())
-        .isEqualTo("group team cpu: used 40m + in-flight 0 + request 6m > runtime 45m");
+        .isEqualTo("group team cpu: used 40 + in-flight 0 + request 6 > runtime 45");
   }
 
   @Test
