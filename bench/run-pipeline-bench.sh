@@ -29,6 +29,9 @@
 #          [--max-task-idle-ms N] [--recompute-ms N] [--backlog-ms N] [--batch-size N]
 #          [--fetch-min-bytes N] [--partitioned-inputs 0] (inputs placed by key, the repartition
 #          topology)
+#          [--heartbeats 1] (the connectors' markers in the inputs: each cluster's first snapshot
+#          between start and end markers, a heartbeat per cluster every 10 s; the engine requires
+#          them, inputs.markers.required=true, with inputs.max.staleness 1h so later runs stay fresh)
 # Environment: MVN_ARGS (default none; "-o" for offline), SKIP_BUILD=1 to reuse the compiled classes,
 #   JFR=1 to record a flight recording (bench/target/pipeline-bench/pipeline.jfr),
 #   BENCH_JAVA_OPTS for more JVM options (default -Xmx3g).

@@ -2,6 +2,7 @@ package io.quotaflow.bench.pipeline;
 
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.engine.TopologyNames;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.topics.TopicProvisioner;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -88,7 +90,8 @@ public final class PipelineBench {
       final TopicCatalogue topics = TopicCatalogue.withPrefix(PREFIX);
       provision(servers, topics, partitions);
       final Workload workload = new Workload(shape);
-      final Fill fill = fill(servers, topics, workload, byCluster);
+      final boolean heartbeats = options.getOrDefault("heartbeats", 0) != 0;
+      final Fill fill = fill(servers, topics, workload, byCluster, heartbeats);
       OUT.printf(
           Locale.ROOT,
           "filled: %,d quotas, %,d nodes, %,d pod records in %.1f s%n",
@@ -234,7 +237,7 @@ public final class PipelineBench {
                     shape.clusters() * shape.groupsPerCluster() / scaleClusters,
                     shape.pods(),
                     shape.updates()));
-        final Fill scaleFill = fill(servers, scaleTopics, scaled, byCluster);
+        final Fill scaleFill = fill(servers, scaleTopics, scaled, byCluster, heartbeats);
         OUT.printf(
             Locale.ROOT,
             "scale-out: %d clusters x %d groups, filled %,d records in %.1f s%n",
@@ -331,6 +334,19 @@ public final class PipelineBench {
     }
   }
 
+  /** As the connectors' default {@code source.heartbeat.interval}. */
+  private static final Duration HEARTBEAT_EVERY = Duration.ofSeconds(10);
+
+  private static final String HEARTBEAT_SOURCE = "pipeline-bench";
+
+  /** A heartbeat of every cluster on every input topic. */
+  private static void beat(final InputWriter writer, final int clusters) {
+    final Instant now = Instant.now();
+    for (int c = 0; c < clusters; c++) {
+      writer.marker(SourceMarkers.heartbeat(Workload.cluster(c), now, HEARTBEAT_SOURCE));
+    }
+  }
+
   private static Map<String, Integer> options(final String[] args) {
     final Map<String, Integer> options = new HashMap<>();
     for (int i = 0; i + 1 < args.length; i += 2) {
@@ -361,6 +377,13 @@ public final class PipelineBench {
 
   private static Map<String, String> engineSettings(final Map<String, Integer> options) {
     final Map<String, String> settings = new TreeMap<>();
+    if (options.getOrDefault("heartbeats", 0) != 0) {
+      // The engine keeps every cluster's freshness from the markers and requires them, as in a
+      // deployment. Its runs start minutes after the inputs were written: a staleness bound of an
+      // hour keeps those markers fresh, so reclaim runs as it would on live inputs.
+      settings.put("inputs.markers.required", "true");
+      settings.put("inputs.max.staleness", "1h");
+    }
     SETTING_OPTIONS.forEach(
         (option, setting) -> {
           if (options.containsKey(option)) {
@@ -377,23 +400,52 @@ public final class PipelineBench {
     }
   }
 
+  /**
+   * Writes the workload. With {@code heartbeats}, as the connectors write it: each cluster's
+   * objects between the start and end markers of its first snapshot, then a heartbeat per cluster
+   * every {@link #HEARTBEAT_EVERY} while the updates are written, and one at the end.
+   */
   private static Fill fill(
       final String servers,
       final TopicCatalogue topics,
       final Workload workload,
-      final boolean byCluster) {
+      final boolean byCluster,
+      final boolean heartbeats) {
     final long start = System.nanoTime();
     final var quotas = workload.quotas();
     final var nodes = workload.nodes();
     final WorkloadShape shape = workload.shape();
     try (InputWriter writer = new InputWriter(servers, topics, 10, byCluster)) {
+      final long epoch = System.currentTimeMillis();
+      final Instant started = Instant.ofEpochMilli(epoch);
+      if (heartbeats) {
+        for (int c = 0; c < shape.clusters(); c++) {
+          writer.marker(
+              SourceMarkers.snapshotStart(Workload.cluster(c), epoch, started, HEARTBEAT_SOURCE));
+        }
+      }
       quotas.forEach(writer::quota);
       nodes.forEach(writer::node);
       for (int pod = 0; pod < shape.pods(); pod++) {
         writer.pod(workload.event(pod));
       }
+      if (heartbeats) {
+        final Instant end = Instant.now();
+        for (int c = 0; c < shape.clusters(); c++) {
+          writer.marker(
+              SourceMarkers.snapshotEnd(Workload.cluster(c), epoch, -1, end, HEARTBEAT_SOURCE));
+        }
+      }
+      long nextBeat = System.nanoTime() + HEARTBEAT_EVERY.toNanos();
       for (int update = 0; update < shape.updates(); update++) {
         writer.pod(workload.event(update % shape.pods()));
+        if (heartbeats && update % 1_000 == 0 && System.nanoTime() >= nextBeat) {
+          nextBeat += HEARTBEAT_EVERY.toNanos();
+          beat(writer, shape.clusters());
+        }
+      }
+      if (heartbeats) {
+        beat(writer, shape.clusters());
       }
       writer.flush();
     }
