@@ -43,6 +43,10 @@ final class RawPodConsumer {
       while (count < expected && System.nanoTime() < deadline) {
         final ConsumerRecords<PodKey, PodState> records = consumer.poll(Duration.ofMillis(200));
         for (final ConsumerRecord<PodKey, PodState> record : records) {
+          // The connectors' markers (--heartbeats) carry no value and are not pod events.
+          if (record.value() == null) {
+            continue;
+          }
           // Touch the decoded value so the work cannot be skipped.
           checksum += record.value().getRequests().getOrDefault("cpu", 0L);
           count++;
