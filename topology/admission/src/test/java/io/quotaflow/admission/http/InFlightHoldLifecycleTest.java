@@ -13,8 +13,10 @@ import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.QuotaOptions;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -122,6 +124,38 @@ class InFlightHoldLifecycleTest {
     // Once the earlier owner's hold would have expired, the room is free again.
     assertThat(decide(owned, "later", 1, T0.plusSeconds(25)).allowed()).isTrue();
     assertThat(holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0)).isSameAs(owned);
+  }
+
+  /**
+   * A task restoring after a rebalance reads its cluster as unknown for a while. The holds made
+   * before stay: dropping them granted the same room twice once the state was back (a CI failure of
+   * AdmissionEngineIT). A cluster that stays unknown loses them at their time to live.
+   */
+  @Test
+  void aClusterUnknownForAWhileKeepsItsHoldsUntilTheirTimeToLive() {
+    final InFlightHolds holds = new InFlightHolds(Duration.ofSeconds(30));
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(
+            decide(
+                    holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0),
+                    "first",
+                    room,
+                    T0)
+                .allowed())
+        .isTrue();
+    final SnapshotClusterState known = state;
+    final SnapshotClusterState restoring = new SnapshotClusterState();
+
+    holds.sweep(restoring, Clock.fixed(T0.plusSeconds(1), ZoneOffset.UTC));
+    holds.sweep(known, Clock.fixed(T0.plusSeconds(2), ZoneOffset.UTC));
+
+    final ClusterAdmissions again =
+        holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0);
+    assertThat(again.holds(new PodRef("alpha", "first"))).isTrue();
+    assertThat(decide(again, "second", 1, T0.plusSeconds(2)).allowed()).isFalse();
+
+    holds.sweep(restoring, Clock.fixed(T0.plusSeconds(30), ZoneOffset.UTC));
+    assertThat(holds.find("east")).isEmpty();
   }
 
   private static QuotaPod pending(String name, long milliCpu, Instant created) {

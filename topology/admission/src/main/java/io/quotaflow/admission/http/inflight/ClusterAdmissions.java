@@ -187,6 +187,21 @@ public final class ClusterAdmissions {
   }
 
   /**
+   * Releases the holds whose time to live has passed, for a sweep that cannot read the cluster's
+   * state. The time to live alone decides: a cluster that is gone never reads again, so the inputs'
+   * last position would keep its holds for good.
+   *
+   * @return how many holds are still kept
+   */
+  public int expire(Instant now) {
+    return underLock(
+        () -> {
+          book.expire(now, Optional.empty());
+          return book.size();
+        });
+  }
+
+  /**
    * Holds again what an earlier owner of the cluster (another instance, or this one before a
    * restart) held (issue 26). The pods of the state that are pending, not bound and not
    * terminating, created less than the time to live ago, are judged again in the order they were

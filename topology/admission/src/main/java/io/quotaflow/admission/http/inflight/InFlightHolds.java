@@ -93,7 +93,11 @@ public final class InFlightHolds {
         }
         final Optional<ClusterView> view = reader.cluster(cluster);
         if (view.isEmpty()) {
-          clusters.remove(cluster, admissions);
+          // Unknown here now: a task restoring after a rebalance reads so for a while, as does a
+          // cluster that is gone. Its holds still stand until their time to live.
+          if (admissions.expire(clock.instant()) == 0) {
+            clusters.remove(cluster, admissions);
+          }
           continue;
         }
         admissions.sweep(view.get(), clock.instant());
