@@ -332,6 +332,11 @@ public final class ClusterQuotaState {
   }
 
   /** This state's last result as {@link WhatIfInputs}, read in place (not a copy). */
+  /** Explains the runtimes of the last recomputation (issue 27). */
+  public RuntimeExplainer explainer() {
+    return new RuntimeExplainer(whatIfInputs(), options);
+  }
+
   public WhatIfInputs whatIfInputs() {
     return lastResult;
   }

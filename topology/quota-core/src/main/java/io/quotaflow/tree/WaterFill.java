@@ -21,6 +21,9 @@ final class WaterFill {
 
   private static final int INDEX_MASK = (1 << INDEX_BITS) - 1;
 
+  // Set only while an explanation is recorded (SplitTrace); the computation itself never sets it.
+  private SplitTrace trace;
+
   private int[] active = new int[16];
   private long[] share = new long[16];
   private long[] remainder = new long[16];
@@ -48,6 +51,41 @@ final class WaterFill {
       long[] scaledMin,
       long[] runtime) {
     distribute(available, unbounded, n, request, min, weight, minScaling, null, scaledMin, runtime);
+  }
+
+  /**
+   * {@link #distribute(long, boolean, int, long[], long[], long[], boolean, long[], long[],
+   * long[])} with every step recorded in {@code into}: the same computation, so an explanation
+   * built from the record cannot drift from the runtimes (issue 27).
+   */
+  void distributeTraced(
+      SplitTrace into,
+      long available,
+      boolean unbounded,
+      int n,
+      long[] request,
+      long[] min,
+      long[] weight,
+      boolean minScaling,
+      long[] guaranteed,
+      long[] scaledMin,
+      long[] runtime) {
+    trace = into;
+    try {
+      distribute(
+          available,
+          unbounded,
+          n,
+          request,
+          min,
+          weight,
+          minScaling,
+          guaranteed,
+          scaledMin,
+          runtime);
+    } finally {
+      trace = null;
+    }
   }
 
   /**
@@ -81,8 +119,12 @@ final class WaterFill {
       minSum += m;
       minOverflow |= minSum < 0;
     }
-    if (minScaling && !unbounded && (minOverflow || minSum > available)) {
+    final boolean scaling = minScaling && !unbounded && (minOverflow || minSum > available);
+    if (scaling) {
       scaleMins(available, n, min, scaledMin, minOverflow ? -1 : minSum);
+    }
+    if (trace != null) {
+      trace.minsScaled(scaling, minOverflow ? Long.MAX_VALUE : minSum);
     }
     // Without branches (whether a child borrows is a coin toss for the branch predictor): every
     // amount is non-negative, so a running sum overflowed iff it was negative at some point, and
@@ -106,10 +148,16 @@ final class WaterFill {
       started += first;
       startedOverflow |= started < 0;
     }
+    if (trace != null) {
+      trace.started(runtime, n, startedOverflow ? Long.MAX_VALUE : started, active, borrowers);
+    }
     if (borrowers == 0) {
       return;
     }
     if (unbounded) {
+      if (trace != null) {
+        trace.allFit(0, Long.MAX_VALUE, active, borrowers);
+      }
       giveAll(borrowers, request, runtime);
       return;
     }
@@ -119,12 +167,18 @@ final class WaterFill {
     long left = available - started;
     if (!needOverflow && left >= need) {
       // Every round would cap at least one borrower and the rest keep fitting: all end capped.
+      if (trace != null) {
+        trace.allFit(need, left, active, borrowers);
+      }
       giveAll(borrowers, request, runtime);
       return;
     }
     int count = borrowers;
     while (left > 0 && count > 0) {
       splitShares(left, count, weight);
+      if (trace != null) {
+        trace.round(left, active, count, share, runtime);
+      }
       long returned = 0;
       int kept = 0;
       for (int a = 0; a < count; a++) {
@@ -136,6 +190,9 @@ final class WaterFill {
         if (runtime[i] < request[i]) {
           active[kept++] = i;
         }
+      }
+      if (trace != null) {
+        trace.roundDone(runtime, returned);
       }
       count = kept;
       left = returned;
@@ -199,6 +256,9 @@ final class WaterFill {
       remainder[a] = low - quotient * total;
       given += quotient;
     }
+    if (trace != null) {
+      trace.quotients(share, count);
+    }
     giveLeftoverUnits(left - given, count, total);
   }
 
@@ -217,6 +277,9 @@ final class WaterFill {
       share[a] = qr[0].longValueExact();
       remainders[a] = qr[1];
       given += share[a];
+    }
+    if (trace != null) {
+      trace.quotients(share, count);
     }
     final Integer[] ranked = new Integer[count];
     for (int a = 0; a < count; a++) {

@@ -5,7 +5,6 @@ import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -100,7 +99,7 @@ public final class WhatIfRuntimes {
   }
 
   /** The group, then each ancestor below the root, as far as statuses are known. */
-  private static List<GroupStatus> chain(WhatIfInputs inputs, String group) {
+  static List<GroupStatus> chain(WhatIfInputs inputs, String group) {
     final List<GroupStatus> chain = new ArrayList<>();
     final Set<String> seen = new HashSet<>();
     String name = group;
@@ -126,7 +125,7 @@ public final class WhatIfRuntimes {
     private final List<GroupStatus> chain;
     private final List<QuotaGroup> specs;
     private final GroupStatus root;
-    private final boolean minScaling;
+    private final QuotaOptions options;
     private final boolean guaranteeUsage;
 
     /** siblings.get(i): the participants of the distribution that gives chain[i] its runtime. */
@@ -144,7 +143,7 @@ public final class WhatIfRuntimes {
       this.chain = chain;
       this.specs = specs;
       this.root = root;
-      this.minScaling = options.minScaling();
+      this.options = options;
       this.guaranteeUsage = options.guaranteeUsage();
     }
 
@@ -279,66 +278,18 @@ public final class WhatIfRuntimes {
     /** Runs the distribution that gives chain[i] its runtime, with its limited request raised. */
     private long distribute(
         int i, String dimension, long available, boolean unbounded, long raisedLimited) {
-      final String name = chain.get(i).name();
-      final List<GroupStatus> participants = new ArrayList<>();
-      for (final GroupStatus child : siblings.get(i)) {
-        if (child.trackedDimensions().contains(dimension)) {
-          participants.add(child);
-        }
-      }
-      final int n = participants.size();
-      final long[] request = new long[n];
-      final long[] min = new long[n];
-      final long[] weight = new long[n];
-      final long[] guaranteed = new long[n];
-      int self = -1;
-      for (int c = 0; c < n; c++) {
-        final GroupStatus child = participants.get(c);
-        if (child.name().equals(name)) {
-          self = c;
-          request[c] = raisedLimited;
-        } else {
-          request[c] = child.limitedRequest().get(dimension);
-        }
-        min[c] = Math.max(0L, child.min().get(dimension));
-        weight[c] = Math.max(0L, child.sharedWeight().get(dimension));
-        guaranteed[c] = Math.max(0L, child.guaranteed().get(dimension));
-      }
+      final StatusSplit split = StatusSplit.of(siblings.get(i), dimension);
+      final int self = split.indexOf(chain.get(i).name());
       if (self < 0) {
         return chain.get(i).runtime().get(dimension);
       }
-      final long[] scaled = new long[n];
-      final long[] runtime = new long[n];
-      fill.distribute(
-          available,
-          unbounded,
-          n,
-          request,
-          min,
-          weight,
-          minScaling,
-          guaranteeUsage ? guaranteed : null,
-          scaled,
-          runtime);
-      return runtime[self];
+      split.request[self] = raisedLimited;
+      return split.run(fill, available, unbounded, options, null)[1][self];
     }
 
-    /**
-     * The valid normal children of {@code parent}, by name: who takes part in its split. The roots
-     * of profile trees are computed in their own trees, never in the default tree's split.
-     */
+    /** Who takes part in the split of {@code parent}. */
     private List<GroupStatus> participants(String parent) {
-      final List<GroupStatus> result = new ArrayList<>();
-      for (final GroupStatus child : inputs.children(parent)) {
-        if (child.valid()
-            && parent.equals(child.parent())
-            && !SpecialGroups.isSpecial(child.name())
-            && !inputs.headsTree(child.name())) {
-          result.add(child);
-        }
-      }
-      result.sort(Comparator.comparing(GroupStatus::name));
-      return result;
+      return StatusSplit.participants(inputs, parent);
     }
   }
 }
