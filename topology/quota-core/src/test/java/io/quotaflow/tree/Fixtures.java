@@ -142,6 +142,15 @@ public final class Fixtures {
       return QuotaCalculator.compute(inputs(), options);
     }
 
+    /**
+     * {@link #compute()}, after checking that the explanation of every group's runtime recomputes
+     * it (issue 27): for the worked examples of the designs and the specification's tables.
+     */
+    public TreeSnapshot computeExplained() {
+      ExplanationCheck.verifyAll(state());
+      return compute();
+    }
+
     /** The incremental state restored from these inputs and recomputed once. */
     public ClusterQuotaState state() {
       final ClusterQuotaState state =

@@ -25,7 +25,7 @@ class KoordinatorExampleTest {
             .demand("b", cpu(20))
             .demand("c", cpu(40))
             .demand("d", cpu(70))
-            .compute();
+            .computeExplained();
 
     assertThat(runtime(snapshot, "a", ResourceList.CPU)).isEqualTo(5);
     assertThat(runtime(snapshot, "b", ResourceList.CPU)).isEqualTo(20);

@@ -30,7 +30,10 @@ class KueueCohortExamplesTest {
   @Test
   void productionBorrowsIdleResearchQuota() {
     final TreeSnapshot snapshot =
-        organisations().demand("prod-serving", cpu(60)).demand("prod-batch", cpu(40)).compute();
+        organisations()
+            .demand("prod-serving", cpu(60))
+            .demand("prod-batch", cpu(40))
+            .computeExplained();
 
     assertThat(runtime(snapshot, "production", CPU)).isEqualTo(100);
     assertThat(runtime(snapshot, "prod-serving", CPU)).isEqualTo(60);
@@ -41,7 +44,10 @@ class KueueCohortExamplesTest {
   @Test
   void researchMayNotBorrowIdleProductionQuota() {
     final TreeSnapshot snapshot =
-        organisations().demand("research-a", cpu(60)).demand("research-b", cpu(40)).compute();
+        organisations()
+            .demand("research-a", cpu(60))
+            .demand("research-b", cpu(40))
+            .computeExplained();
 
     assertThat(runtime(snapshot, "research", CPU)).isEqualTo(50);
     assertThat(runtime(snapshot, "research-a", CPU) + runtime(snapshot, "research-b", CPU))
@@ -64,7 +70,7 @@ class KueueCohortExamplesTest {
         organisationsAndSpecialQueue()
             .demand("org-b", cpu(100))
             .demand("special", cpu(100))
-            .compute();
+            .computeExplained();
 
     assertThat(runtime(snapshot, "org-a", CPU)).isZero();
     assertThat(runtime(snapshot, "org-b", CPU)).isEqualTo(60);
@@ -78,7 +84,7 @@ class KueueCohortExamplesTest {
             .demand("org-a", cpu(40))
             .demand("org-b", cpu(100))
             .demand("special", cpu(100))
-            .compute();
+            .computeExplained();
 
     assertThat(runtime(snapshot, "org-a", CPU)).isEqualTo(40);
     assertThat(runtime(snapshot, "org-b", CPU)).isEqualTo(60);

@@ -14,9 +14,12 @@ public record TreeCase(String behaviour, Fixtures.ClusterBuilder cluster, List<E
     return new TreeCase(behaviour, cluster, List.of(expected));
   }
 
-  /** Computes the cluster and checks every expected number, in order. */
+  /**
+   * Computes the cluster and checks every expected number, in order, and that the explanation of
+   * every runtime recomputes it.
+   */
   public void verify() {
-    final TreeSnapshot snapshot = cluster.compute();
+    final TreeSnapshot snapshot = cluster.computeExplained();
     expected.forEach(e -> e.verify(snapshot));
   }
 
