@@ -150,6 +150,19 @@ final class Dispatcher {
         }
         return only("GET", call, tree.name(), c -> cluster(tree, parts[3], c, false));
       }
+      if (parts.length == 7
+          && valid(parts[3])
+          && parts[4].equals("quotas")
+          && valid(parts[5])
+          && parts[6].equals("explain")) {
+        final ExplainQuery explain;
+        try {
+          explain = ExplainQuery.of(parts[5], call.query(), quotas.options());
+        } catch (BadRequestException e) {
+          return new Routed("query-explain", Answer.error(400, e.getMessage(), "bad-request"));
+        }
+        return only("GET", call, explain.name(), c -> cluster(explain, parts[3], c, false));
+      }
       if (parts.length == 6 && valid(parts[3]) && parts[4].equals("quotas") && valid(parts[5])) {
         final QueryApi.Group group = new QueryApi.Group(parts[5]);
         return only("GET", call, group.name(), c -> cluster(group, parts[3], c, false));

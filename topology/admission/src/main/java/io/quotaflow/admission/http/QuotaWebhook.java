@@ -34,6 +34,11 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
   private final PluginConfig config;
   private final QuotaOptions options;
 
+  /** The options the engine computes with, which explanations re-run the splits with. */
+  QuotaOptions options() {
+    return options;
+  }
+
   QuotaWebhook(PluginConfig config, QuotaOptions options) {
     this.config = config;
     this.options = options;

@@ -357,7 +357,7 @@ public final class ClusterAdmissions {
    * The view as the what-if reads it, each group's status, children, specification and own request
    * read once per decision however often the walk, the what-if and the check ask.
    */
-  private static WhatIfInputs memoized(ClusterView view) {
+  public static WhatIfInputs memoized(ClusterView view) {
     final Map<String, Optional<GroupStatus>> statuses = new HashMap<>();
     final Map<String, List<GroupStatus>> children = new HashMap<>();
     final Map<String, Optional<QuotaGroup>> quotas = new HashMap<>();
