@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.cli.explain.ExplainCommand;
 import io.quotaflow.cli.topics.TopicsCommand;
 import io.quotaflow.cli.tree.TreeCommand;
 import io.quotaflow.connect.ConnectCommand;
@@ -28,6 +29,7 @@ import picocli.CommandLine.Spec;
       ConnectCommand.class,
       EngineCommand.class,
       TreeCommand.class,
+      ExplainCommand.class,
       TopicsCommand.class,
       CompletionCommand.class
     })

@@ -29,7 +29,7 @@ import javax.net.ssl.SSLException;
  * server knows, a cluster's tree, and one group with its pods. Every failure is a {@link
  * QueryException} whose message names the URL and what went wrong.
  */
-final class QueryClient {
+public final class QueryClient {
 
   private static final JsonMapper JSON = new JsonMapper();
   private static final String CLUSTERS = "/api/v1/clusters";
@@ -49,7 +49,7 @@ final class QueryClient {
    *
    * @throws IllegalArgumentException when {@code server} is not an http or https URL
    */
-  static QueryClient of(
+  public static QueryClient of(
       final String server, final Optional<SSLContext> tls, final Duration timeout) {
     final HttpClient.Builder builder =
         HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER);
@@ -89,7 +89,7 @@ final class QueryClient {
   }
 
   /** The clusters every instance holds, and the instances that did not answer. */
-  Clusters clusters() {
+  public Clusters clusters() {
     final JsonNode body = get(CLUSTERS);
     final JsonNode names = body.path("clusters");
     if (!names.isArray()) {
@@ -117,8 +117,28 @@ final class QueryClient {
     return get(CLUSTERS + "/" + segment(cluster) + "/quotas/" + segment(group));
   }
 
+  /**
+   * {@code GET /api/v1/clusters/{cluster}/quotas/{group}/explain?resource=R[&target=Q]}: how the
+   * group's runtime came about.
+   */
+  public JsonNode explain(
+      final String cluster,
+      final String group,
+      final String resource,
+      final Optional<String> target) {
+    return get(
+        CLUSTERS
+            + "/"
+            + segment(cluster)
+            + "/quotas/"
+            + segment(group)
+            + "/explain?resource="
+            + segment(resource)
+            + target.map(t -> "&target=" + segment(t)).orElse(""));
+  }
+
   /** What {@code GET /api/v1/clusters} says. */
-  record Clusters(List<String> names, List<String> unreachable) {}
+  public record Clusters(List<String> names, List<String> unreachable) {}
 
   private JsonNode get(final String path) {
     final URI uri = URI.create(base + path);

@@ -7,7 +7,7 @@ package io.quotaflow.cli.tree;
 public final class QueryException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  QueryException(final String message) {
+  public QueryException(final String message) {
     super(message);
   }
 

@@ -23,12 +23,12 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * certificates of a file (cert-manager's {@code ca.crt}), or, for a port-forward to a pod whose
  * certificate does not name {@code localhost}, any server at all.
  */
-final class ServerTrust {
+public final class ServerTrust {
 
   private ServerTrust() {}
 
   /** The SSL context for a trust choice; empty for the JVM's default. */
-  static Optional<SSLContext> context(final Optional<Path> caFile, final boolean insecure) {
+  public static Optional<SSLContext> context(final Optional<Path> caFile, final boolean insecure) {
     try {
       if (insecure) {
         return Optional.of(context(new TrustManager[] {new TrustingAll()}));

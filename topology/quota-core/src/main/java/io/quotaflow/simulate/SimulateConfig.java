@@ -41,7 +41,7 @@ import java.util.regex.Pattern;
  * parent-pods=false
  * </pre>
  */
-final class SimulateConfig {
+public final class SimulateConfig {
 
   /** The keys of the file; the first three are also command-line flags, which win. */
   enum Key {
@@ -71,7 +71,7 @@ final class SimulateConfig {
   private SimulateConfig() {}
 
   /** Reads a properties file over {@code defaults}. */
-  static QuotaOptions load(Path file, QuotaOptions defaults) throws BadInputException {
+  public static QuotaOptions load(Path file, QuotaOptions defaults) throws BadInputException {
     final Properties properties = new Properties();
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       properties.load(reader);
