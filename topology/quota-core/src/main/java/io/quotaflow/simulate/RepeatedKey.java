@@ -34,23 +34,35 @@ public record RepeatedKey(String path, boolean topLevel, OptionalInt line) {
   }
 
   /**
-   * The repeated key a parser error reports; empty for any other error.
+   * The repeated key a parser error reports, also when data binding wrapped it; empty for any other
+   * error.
    *
    * @param lineOffset added to the parser's line, for text read from the middle of a file
    */
   public static Optional<RepeatedKey> in(JsonProcessingException e, int lineOffset) {
-    final String message = e.getOriginalMessage();
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      // Data binding wraps the parser's error in a JsonMappingException, which has no parser.
+      if (cause instanceof StreamReadException read) {
+        final Optional<RepeatedKey> key = reported(read, lineOffset);
+        if (key.isPresent()) {
+          return key;
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Optional<RepeatedKey> reported(StreamReadException read, int lineOffset) {
+    final String message = read.getOriginalMessage();
     if (message == null || !message.startsWith(JACKSON_PREFIX)) {
       return Optional.empty();
     }
     final OptionalInt line =
-        e.getLocation() == null || e.getLocation().getLineNr() <= 0
+        read.getLocation() == null || read.getLocation().getLineNr() <= 0
             ? OptionalInt.empty()
-            : OptionalInt.of(e.getLocation().getLineNr() + lineOffset);
+            : OptionalInt.of(read.getLocation().getLineNr() + lineOffset);
     final JsonStreamContext context =
-        e instanceof StreamReadException read && read.getProcessor() != null
-            ? read.getProcessor().getParsingContext()
-            : null;
+        read.getProcessor() == null ? null : read.getProcessor().getParsingContext();
     if (context != null && context.inObject()) {
       return Optional.of(new RepeatedKey(path(context), context.getParent().inRoot(), line));
     }
