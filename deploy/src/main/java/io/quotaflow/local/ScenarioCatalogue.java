@@ -1,11 +1,14 @@
 package io.quotaflow.local;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.Quantities;
+import io.quotaflow.simulate.RepeatedKey;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -45,14 +48,19 @@ import java.util.stream.Stream;
  *     within: 30s                                # optional, default 30s
  * </pre>
  *
- * The scenario's name is its file name without {@code .yaml}.
+ * The scenario's name is its file name without {@code .yaml}. A key may appear once in a mapping;
+ * the manifest files are read by simulate's {@link io.quotaflow.simulate.ManifestReader}.
  */
 final class ScenarioCatalogue {
 
   private static final String SUFFIX = ".yaml";
   private static final Duration DEFAULT_WITHIN = Duration.ofSeconds(30);
+  // A repeated key (two expect: in one step) would otherwise drop an expectation without a word.
   private static final ObjectMapper YAML =
-      new ObjectMapper(new YAMLFactory()).enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+      YAMLMapper.builder()
+          .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .build();
 
   private final Path directory;
 
@@ -104,6 +112,12 @@ final class ScenarioCatalogue {
     final ScenarioFile raw;
     try {
       raw = YAML.readValue(file.toFile(), ScenarioFile.class);
+    } catch (final JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "Scenario "
+              + file
+              + " cannot be read: "
+              + RepeatedKey.in(e, 0).map(RepeatedKey::describe).orElse(e.getMessage()));
     } catch (final IOException e) {
       throw new IllegalArgumentException("Scenario " + file + " cannot be read: " + e.getMessage());
     }

@@ -1,5 +1,6 @@
 package io.quotaflow.kafka;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,7 +27,10 @@ import org.apache.kafka.common.resource.ResourceType;
 final class StrimziExamples {
 
   static final Path DIR = Path.of("kubernetes", "strimzi");
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  // Strict as kubectl: a key repeated in a shipped file is an error here, not the last one winning.
+  private static final ObjectMapper YAML =
+      new ObjectMapper(
+          YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
   private static final Map<String, ResourceType> TYPES =
       Map.of(
           "topic", ResourceType.TOPIC,

@@ -2,6 +2,7 @@ package io.quotaflow.kubernetes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,7 +39,10 @@ class ElasticQuotaCrdTest {
   private static final Path COMPONENT = KUBERNETES.resolve("components/elasticquota-crd");
   private static final String APPROVAL = "api-approved.kubernetes.io";
   private static final KubernetesSerialization KUBERNETES_JSON = new KubernetesSerialization();
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  // Strict as kubectl: a key repeated in a shipped file is an error here, not the last one winning.
+  private static final ObjectMapper YAML =
+      new ObjectMapper(
+          YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
 
   /** Koordinator's ElasticQuota CRD (config/crd/bases), as far as quotaflow depends on it. */
   private static final class Koordinator {

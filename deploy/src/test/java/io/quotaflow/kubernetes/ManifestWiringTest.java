@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -89,7 +90,10 @@ class ManifestWiringTest {
   private static final Path BASE = KUBERNETES.resolve("base");
   private static final Path SHADOW = KUBERNETES.resolve("overlays/shadow");
   private static final Path CONNECTORS_DOC = Path.of("..", "docs", "connectors.md");
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  // Strict as kubectl: a key repeated in a shipped file is an error here, not the last one winning.
+  private static final ObjectMapper YAML =
+      new ObjectMapper(
+          YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
   private static final KubernetesSerialization KUBERNETES_JSON = new KubernetesSerialization();
   private static final String HTTPS_PORT_NAME = "https";
   private static final String HEALTH_PORT_NAME = "health";

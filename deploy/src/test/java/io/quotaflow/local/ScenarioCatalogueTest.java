@@ -124,6 +124,27 @@ class ScenarioCatalogueTest {
   }
 
   @Test
+  void aKeyRepeatedInAStepIsAnErrorNamingItsLineNotTheLastOneWinning() throws IOException {
+    write(
+        "twice",
+        """
+        summary: s
+        steps:
+          - say: hi
+            expect: {admission: denied}
+            expect: {evicted: [team-a/a-1]}
+        """);
+
+    assertThatThrownBy(() -> new ScenarioCatalogue(dir).named("twice"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Scenario "
+                + dir.resolve("twice.yaml")
+                + " cannot be read: repeated key steps[0].expect at line 5; a key may appear once"
+                + " in a mapping");
+  }
+
+  @Test
   void anExpectedRuntimeMustBeAQuantity() throws IOException {
     write(
         "bad-number",

@@ -1,5 +1,6 @@
 package io.quotaflow.observability;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,7 +22,10 @@ final class ObservabilityFiles {
   static final Path POD_MONITOR = DIR.resolve("podmonitor.yaml");
   static final Path SERVICE_MONITOR = DIR.resolve("servicemonitor.yaml");
 
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  // Strict as kubectl: a key repeated in a shipped file is an error here, not the last one winning.
+  private static final ObjectMapper YAML =
+      new ObjectMapper(
+          YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
 
   private ObservabilityFiles() {}
 

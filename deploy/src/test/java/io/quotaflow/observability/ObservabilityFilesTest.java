@@ -2,6 +2,7 @@ package io.quotaflow.observability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -26,7 +27,10 @@ import org.junit.jupiter.api.Test;
 class ObservabilityFilesTest {
 
   private static final Path BASE = Path.of("kubernetes", "base");
-  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  // Strict as kubectl: a key repeated in a shipped file is an error here, not the last one winning.
+  private static final ObjectMapper YAML =
+      new ObjectMapper(
+          YAMLFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
   private static final Pattern VARIABLE = Pattern.compile("\\$\\{?(\\w+)");
 
   @Test

@@ -2,6 +2,7 @@ package io.quotaflow.simulate;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -27,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -45,7 +47,8 @@ import java.util.stream.Stream;
  * ElasticQuotaApi#API_VERSION}), ElasticQuotaProfile ({@value ElasticQuotaProfileApi#API_VERSION}),
  * Pod and Node ({@code v1}). Any other object is skipped with a warning. Anything that cannot be
  * read is a {@link BadInputException} naming the file, the document and, where it applies, the
- * field.
+ * field or the line; a key repeated in one mapping is such input ({@link RepeatedKey}), as two
+ * manifests concatenated without {@code ---} would otherwise merge silently.
  */
 public final class ManifestReader {
 
@@ -58,11 +61,17 @@ public final class ManifestReader {
   private static final Pattern DOCUMENT_SEPARATOR = Pattern.compile("(?m)^---[ \\t]*(#.*)?$");
   private static final Pattern YAML_MARK = Pattern.compile("line (\\d+), column (\\d+)");
 
+  // Repeated keys are refused (RepeatedKey): the last one winning would silently merge two
+  // manifests concatenated without "---".
   private final ObjectMapper yaml =
-      YAMLMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+      YAMLMapper.builder()
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .build();
   private final ObjectMapper json =
       JsonMapper.builder()
           .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           .build();
   private final Consumer<String> warnings;
@@ -359,6 +368,13 @@ public final class ManifestReader {
 
   /** One line from a parser error, with the line and column it points at. */
   private static String syntaxError(Exception e, int lineOffset, String language) {
+    if (e instanceof JsonProcessingException processing) {
+      final Optional<RepeatedKey> repeated = RepeatedKey.in(processing, lineOffset);
+      if (repeated.isPresent()) {
+        return repeated.get().describe()
+            + (repeated.get().topLevel() ? " (is a --- missing between two manifests?)" : "");
+      }
+    }
     final String message =
         e instanceof JsonProcessingException processing
             ? processing.getOriginalMessage()

@@ -7,7 +7,9 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -238,6 +240,104 @@ class ManifestReaderTest {
                   .startsWith(file + ", document 2: not valid JSON: ")
                   .contains("line 4");
             });
+  }
+
+  @Test
+  void twoManifestsWithoutASeparatorAreRefusedNamingTheDocumentTheLineAndTheKey() throws Exception {
+    // Lines 1-4 the quota, 5 "---", 6-9 the node, 10 the pod's apiVersion repeating the node's.
+    final Path file =
+        write(
+            "cluster.yaml",
+            QUOTA.formatted("team") + "---\n" + NODE.formatted("n1") + POD.formatted("p1", "1"));
+
+    assertThatThrownBy(() -> reader.read(List.of(file)))
+        .isInstanceOfSatisfying(
+            BadInputException.class,
+            e -> {
+              assertThat(e.file()).isEqualTo(file.toString());
+              assertThat(e.document()).hasValue(2);
+              assertThat(e.getMessage())
+                  .isEqualTo(
+                      file
+                          + ", document 2: repeated key apiVersion at line 10; a key may appear"
+                          + " once in a mapping (is a --- missing between two manifests?)");
+            });
+  }
+
+  @Test
+  void theSameManifestsWithASeparatorAreRead() throws Exception {
+    final Path file =
+        write(
+            "cluster.yaml",
+            QUOTA.formatted("team")
+                + "---\n"
+                + NODE.formatted("n1")
+                + "---\n"
+                + POD.formatted("p1", "1"));
+
+    assertThat(reader.read(List.of(file)))
+        .extracting(m -> m.object().getKind(), Manifest::document)
+        .containsExactly(tuple("ElasticQuota", 1), tuple("Node", 2), tuple("Pod", 3));
+  }
+
+  @Test
+  void twoManifestsWithoutASeparatorOnStandardInputAreRefused() {
+    final ManifestReader fromStandardInput =
+        new ManifestReader(
+            warnings::add,
+            new ByteArrayInputStream(
+                (NODE.formatted("n1") + POD.formatted("p1", "1"))
+                    .getBytes(StandardCharsets.UTF_8)));
+
+    assertThatThrownBy(
+            () -> fromStandardInput.read(List.of(Path.of(ManifestReader.STANDARD_INPUT))))
+        .isInstanceOf(BadInputException.class)
+        .hasMessageStartingWith("<stdin>, document 1: repeated key apiVersion at line 5;");
+  }
+
+  @Test
+  void aKeyRepeatedInANestedMappingIsRefusedWithItsPath() throws Exception {
+    final Path file =
+        write(
+            "list.yaml",
+            """
+            apiVersion: v1
+            kind: List
+            items:
+            - apiVersion: v1
+              kind: Pod
+              metadata:
+                name: p1
+                labels:
+                  app.kubernetes.io/name: a
+                  app.kubernetes.io/name: b
+            """);
+
+    assertThatThrownBy(() -> reader.read(List.of(file)))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage(
+            file
+                + ", document 1: repeated key items[0].metadata.labels[app.kubernetes.io/name]"
+                + " at line 10; a key may appear once in a mapping");
+  }
+
+  @Test
+  void aKeyRepeatedInJsonIsRefusedWithItsLineInTheFile() throws Exception {
+    final Path file =
+        write(
+            "nodes.json",
+            "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"a\"}}\n"
+                + "---\n"
+                + "{\"apiVersion\": \"v1\", \"kind\": \"Node\",\n"
+                + " \"metadata\": {\"name\": \"b\",\n"
+                + "   \"name\": \"c\"}}\n");
+
+    assertThatThrownBy(() -> reader.read(List.of(file)))
+        .isInstanceOf(BadInputException.class)
+        .hasMessage(
+            file
+                + ", document 2: repeated key metadata.name at line 5; a key may appear once in a"
+                + " mapping");
   }
 
   @Test

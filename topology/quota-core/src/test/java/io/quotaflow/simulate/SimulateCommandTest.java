@@ -501,6 +501,34 @@ class SimulateCommandTest {
     assertThat(run.err()).startsWith("error: <stdin>, document 1");
   }
 
+  @Test
+  void twoManifestsPipedWithoutASeparatorAreBadInputNamingTheLineAndTheKey() {
+    final String node =
+        """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: n1}
+        status: {allocatable: {cpu: "8"}}
+        """;
+    final String pod =
+        """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: p1, namespace: team}
+        spec: {containers: [{name: app, resources: {requests: {cpu: "1"}}}]}
+        """;
+
+    final SimulateRun run = SimulateRun.withInput(node + pod, "-f", "-");
+    final SimulateRun separated = SimulateRun.withInput(node + "---\n" + pod, "-f", "-");
+
+    assertThat(run.exitCode()).isEqualTo(SimulateCommand.BAD_INPUT);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .startsWith("error: <stdin>, document 1: repeated key apiVersion at line 5;")
+        .contains("---");
+    assertThat(separated.exitCode()).as(separated.err()).isZero();
+  }
+
   /**
    * The documents of {@code yaml} as {@code kubectl get ... -o yaml} (or {@code -o json}) prints
    * them: one {@code kind: List} object holding every object in {@code items}.
