@@ -68,7 +68,7 @@ public final class ExplainGroupCommand implements Callable<Integer> {
       names = "--resource",
       required = true,
       paramLabel = "R",
-      description = "The resource to explain, e.g. cpu, memory, nvidia.com/gpu.")
+      description = "The resource to explain: cpu, memory, or an extended resource's name.")
   private String resource;
 
   @Option(
@@ -93,7 +93,7 @@ public final class ExplainGroupCommand implements Callable<Integer> {
     @Option(
         names = "--server",
         paramLabel = "URL",
-        description = "A running quotaflow's admission plugin, e.g. http://127.0.0.1:8080.")
+        description = "The base URL of a running quotaflow's admission plugin.")
     String server;
   }
 
@@ -153,7 +153,7 @@ public final class ExplainGroupCommand implements Callable<Integer> {
       err.flush();
       return 2;
     } catch (QueryException e) {
-      err.println("error: " + e.getMessage());
+      err.println("explain: " + e.getMessage());
       err.flush();
       return 1;
     }
