@@ -3,6 +3,7 @@ package io.quotaflow.engine.reclaim;
 import io.quotaflow.eviction.Victim;
 import io.quotaflow.eviction.VictimPlan;
 import io.quotaflow.quota.Quantities;
+import io.quotaflow.reason.Reason;
 import io.quotaflow.reservation.Intruder;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.tree.GroupStatus;
@@ -92,6 +93,7 @@ public final class EvictionCommands {
                 victim.pod(),
                 victim.priority(),
                 attempt == 1 ? "" : " (attempt " + attempt + " of " + maxAttempts + ")"))
+        .setReasonCode(Reason.RECLAIMED_AFTER_DELAY.code())
         .setIssuedAt(now)
         .setAttempt(attempt)
         .build();
@@ -138,8 +140,24 @@ public final class EvictionCommands {
                 intruder.priority(),
                 onLockedNodeFor.toSeconds(),
                 attempt == 1 ? "" : " (attempt " + attempt + " of " + maxAttempts + ")"))
+        .setReasonCode(Reason.NODE_RESERVED.code())
         .setIssuedAt(now)
         .setAttempt(attempt)
         .build();
+  }
+
+  /**
+   * Why {@code command} evicts its pod, as a code of {@link Reason}: its {@code reasonCode}, kept
+   * as written (a newer engine may write a code this one does not know). A command written before
+   * the field existed has none; the engine then wrote over-used dimensions on every reclaim command
+   * and none on a reservation's, so those tell the two apart.
+   */
+  public static String reasonCode(final EvictionCommand command) {
+    if (!command.getReasonCode().isEmpty()) {
+      return command.getReasonCode();
+    }
+    return command.getDimensionsOver().isEmpty()
+        ? Reason.NODE_RESERVED.code()
+        : Reason.RECLAIMED_AFTER_DELAY.code();
   }
 }
