@@ -145,19 +145,4 @@ public final class EvictionCommands {
         .setAttempt(attempt)
         .build();
   }
-
-  /**
-   * Why {@code command} evicts its pod, as a code of {@link Reason}: its {@code reasonCode}, kept
-   * as written (a newer engine may write a code this one does not know). A command written before
-   * the field existed has none; the engine then wrote over-used dimensions on every reclaim command
-   * and none on a reservation's, so those tell the two apart.
-   */
-  public static String reasonCode(final EvictionCommand command) {
-    if (!command.getReasonCode().isEmpty()) {
-      return command.getReasonCode();
-    }
-    return command.getDimensionsOver().isEmpty()
-        ? Reason.NODE_RESERVED.code()
-        : Reason.RECLAIMED_AFTER_DELAY.code();
-  }
 }

@@ -344,7 +344,7 @@ public final class Reclaimer {
         new Record<SpecificRecord, SpecificRecord>(
             new PodKey(cluster, id.namespace(), id.name()), command, now.toEpochMilli()),
         sink);
-    final String reason = EvictionCommands.reasonCode(command);
+    final String reason = EvictionReasons.of(command);
     metrics.evictionIssued(cluster, reason);
     if (attempt > 1) {
       metrics.evictionRetried(cluster, reason);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.reason.Reason;
 import io.quotaflow.schemas.EvictionCommand;
+import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.serde.AvroDeserializer;
 import io.quotaflow.serde.RecordRole;
 import io.quotaflow.serde.SchemaHistory;
@@ -17,35 +18,54 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.GenericRecordBuilder;
 import org.apache.avro.message.BinaryMessageEncoder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The reason code readers take from a command: the one it carries, or, for a command written before
- * EvictionCommand v4 had the field, the one its over-used dimensions imply.
+ * EvictionCommand v4 had the field, the one its over-used dimensions imply; and the code of a
+ * result.
  */
-class EvictionCommandsTest {
+class EvictionReasonsTest {
   private static final Instant ISSUED = Instant.parse("2026-03-01T12:00:00Z");
 
   @Test
   void aCommandsOwnCodeIsKeptEvenOneThisVersionDoesNotKnow() {
-    assertThat(
-            EvictionCommands.reasonCode(
-                command(List.of("cpu")).setReasonCode("node-reserved").build()))
+    assertThat(EvictionReasons.of(command(List.of("cpu")).setReasonCode("node-reserved").build()))
         .isEqualTo("node-reserved");
-    assertThat(
-            EvictionCommands.reasonCode(command(List.of()).setReasonCode("a-later-code").build()))
+    assertThat(EvictionReasons.of(command(List.of()).setReasonCode("a-later-code").build()))
         .isEqualTo("a-later-code");
   }
 
   @Test
   void aCommandWithoutACodeWhoseGroupWasOverUsedWasReclaimedAfterTheDelay() {
-    assertThat(EvictionCommands.reasonCode(command(List.of("cpu", "nvidia.com/gpu")).build()))
+    assertThat(EvictionReasons.of(command(List.of("cpu", "nvidia.com/gpu")).build()))
         .isEqualTo(Reason.RECLAIMED_AFTER_DELAY.code());
   }
 
   @Test
   void aCommandWithoutACodeOrAnOverUsedDimensionFreedAReservedNode() {
-    assertThat(EvictionCommands.reasonCode(command(List.of()).build()))
+    assertThat(EvictionReasons.of(command(List.of()).build()))
         .isEqualTo(Reason.NODE_RESERVED.code());
+  }
+
+  @Test
+  void aResultBlockedByADisruptionBudgetHasItsOwnReason() {
+    final EvictionCommand reserved = command(List.of()).setReasonCode("node-reserved").build();
+
+    assertThat(EvictionReasons.ofResult(reserved, EvictionOutcome.BLOCKED_BY_BUDGET))
+        .isEqualTo(Reason.BLOCKED_BY_BUDGET.code());
+  }
+
+  @ParameterizedTest
+  @EnumSource(
+      value = EvictionOutcome.class,
+      names = {"BLOCKED_BY_BUDGET"},
+      mode = EnumSource.Mode.EXCLUDE)
+  void anyOtherResultHasTheReasonOfItsCommand(final EvictionOutcome outcome) {
+    final EvictionCommand reserved = command(List.of()).setReasonCode("node-reserved").build();
+
+    assertThat(EvictionReasons.ofResult(reserved, outcome)).isEqualTo("node-reserved");
   }
 
   @Test
@@ -66,7 +86,7 @@ class EvictionCommandsTest {
             .deserialize("quotaflow.evictions.v1", encode(v3, written));
 
     assertThat(read.getReasonCode()).isEmpty();
-    assertThat(EvictionCommands.reasonCode(read)).isEqualTo("reclaimed-after-delay");
+    assertThat(EvictionReasons.of(read)).isEqualTo("reclaimed-after-delay");
   }
 
   private static EvictionCommand.Builder command(final List<String> dimensionsOver) {
