@@ -12,6 +12,7 @@ import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.cluster.TokenBucket;
+import io.quotaflow.engine.reclaim.EvictionReasons;
 import io.quotaflow.events.EventRecorder;
 import io.quotaflow.events.EventSettings;
 import io.quotaflow.schemas.EvictionCommand;
@@ -410,7 +411,9 @@ public final class EvictionExecutor extends ClientLoop {
               "cluster",
               key.getCluster(),
               "outcome",
-              verdict.outcome().name())
+              verdict.outcome().name(),
+              "reason",
+              EvictionReasons.ofResult(command, verdict.outcome()))
           .increment();
       LOG.info(
           "cluster {}: command {} for pod {}/{}: {} ({})",

@@ -28,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * disruption budget (429) or a server error is retried here, with a doubling backoff, up to the
  * configured attempts. Every request waits for the cluster's token bucket.
  *
- * <p>Events ({@link ReclaimEvents}): on the group's ElasticQuota when its reclaim starts, and on
- * the pod just before the eviction is requested.
+ * <p>Events ({@link ReclaimEvents}): on the group's ElasticQuota when its reclaim starts, on the
+ * pod just before the eviction is requested, and on the pod when a disruption budget refused every
+ * request.
  */
 final class PodEvictor {
 
@@ -109,12 +110,16 @@ final class PodEvictor {
       return new Verdict(
           EvictionOutcome.DRY_RUN, "dry run: pod " + pod + " would have been evicted", 0);
     }
-    return evict(resource, pod, key, command);
+    return evict(resource, current, key, command);
   }
 
   private Verdict evict(
-      final PodResource resource, final String pod, final PodKey key, final EvictionCommand command)
+      final PodResource resource,
+      final Pod current,
+      final PodKey key,
+      final EvictionCommand command)
       throws InterruptedException {
+    final String pod = key.getNamespace() + "/" + key.getName();
     final Eviction eviction = eviction(key, command.getPodUid());
     boolean refusedByBudget = false;
     boolean unreachable = false;
@@ -151,12 +156,13 @@ final class PodEvictor {
         pod,
         attempts,
         lastRefusal);
+    final String gaveUp = "gave up after " + attempts + " attempts: " + lastRefusal;
+    if (refusedByBudget) {
+      events.blockedByBudget(current, command, gaveUp);
+      return new Verdict(EvictionOutcome.BLOCKED_BY_BUDGET, gaveUp, attempts);
+    }
     return new Verdict(
-        refusedByBudget
-            ? EvictionOutcome.BLOCKED_BY_BUDGET
-            : unreachable ? EvictionOutcome.UNREACHABLE : EvictionOutcome.FAILED,
-        "gave up after " + attempts + " attempts: " + lastRefusal,
-        attempts);
+        unreachable ? EvictionOutcome.UNREACHABLE : EvictionOutcome.FAILED, gaveUp, attempts);
   }
 
   /**

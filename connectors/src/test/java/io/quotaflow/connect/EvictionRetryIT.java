@@ -1,6 +1,7 @@
 package io.quotaflow.connect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.quotaflow.engine.config.EngineSettings;
@@ -86,6 +87,10 @@ class EvictionRetryIT {
           .as("one command per attempt")
           .containsExactly(1, 2);
       assertThat(issued).extracting(EvictionCommand::getId).doesNotHaveDuplicates();
+      assertThat(issued)
+          .extracting(EvictionCommand::getReasonCode)
+          .as("issue 27: each attempt carries the reason code")
+          .containsExactly("reclaimed-after-delay", "reclaimed-after-delay");
       assertThat(Duration.between(issued.get(0).getIssuedAt(), issued.get(1).getIssuedAt()))
           .as("the second attempt waited out the backoff")
           .isGreaterThanOrEqualTo(Duration.ofSeconds(5));
@@ -98,6 +103,20 @@ class EvictionRetryIT {
                   .counter()
                   .count())
           .isEqualTo(1.0);
+      // The executor counts a result just after committing it.
+      await()
+          .atMost(WAIT)
+          .untilAsserted(
+              () ->
+                  assertThat(rig.registry().find("quotaflow.evictions.results").counters())
+                      .extracting(
+                          counter -> counter.getId().getTag("outcome"),
+                          counter -> counter.getId().getTag("reason"),
+                          counter -> counter.count())
+                      .as("the executor's results by reason")
+                      .containsExactlyInAnyOrder(
+                          tuple("BLOCKED_BY_BUDGET", "blocked-by-budget", 1.0),
+                          tuple("EVICTED", "reclaimed-after-delay", 1.0)));
     }
   }
 

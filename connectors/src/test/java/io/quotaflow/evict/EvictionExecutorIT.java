@@ -71,6 +71,24 @@ class EvictionExecutorIT {
         .contains("\"kind\":\"Eviction\"")
         .contains("\"uid\":\"" + uidOf(victim) + "\"");
     await().atMost(ConnectorRig.WAIT).until(() -> podNamed("batch-1") == null);
+    await()
+        .atMost(ConnectorRig.WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(
+                        rig.registry()
+                            .get("quotaflow.evictions.results")
+                            .tags(
+                                "cluster",
+                                "east",
+                                "outcome",
+                                "EVICTED",
+                                "reason",
+                                "reclaimed-after-delay")
+                            .counter()
+                            .count())
+                    .as("counted with the command's reason code")
+                    .isEqualTo(1.0));
   }
 
   @Test
@@ -160,6 +178,21 @@ class EvictionExecutorIT {
     assertThat(result.getAttempts()).isEqualTo(3);
     assertThat(eviction.requests()).hasSize(3);
     assertThat(podNamed("db-0")).isNotNull();
+    // Issue 27: the result's reason is the budget's, not the command's.
+    await()
+        .atMost(ConnectorRig.WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(rig.registry().find("quotaflow.evictions.results").counters())
+                    .singleElement()
+                    .satisfies(
+                        counter -> {
+                          assertThat(counter.getId().getTag("outcome"))
+                              .isEqualTo("BLOCKED_BY_BUDGET");
+                          assertThat(counter.getId().getTag("reason"))
+                              .isEqualTo("blocked-by-budget");
+                          assertThat(counter.count()).isEqualTo(1.0);
+                        }));
   }
 
   /** Issue 26: an API server that cannot answer is not the pod's refusal: UNREACHABLE. */
@@ -373,6 +406,7 @@ class EvictionExecutorIT {
             .setPodUid(uid)
             .setGroup("team-a")
             .setReason("team-a uses more cpu than its runtime")
+            .setReasonCode("reclaimed-after-delay")
             .setIssuedAt(issuedAt)
             .build();
     rig.send(rig.topics().evictions(), key, command);

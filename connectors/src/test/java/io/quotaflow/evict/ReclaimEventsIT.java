@@ -3,6 +3,7 @@ package io.quotaflow.evict;
 import static io.quotaflow.fixtures.KubeObjects.pod;
 import static io.quotaflow.fixtures.KubeObjects.quota;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
@@ -50,8 +51,8 @@ class ReclaimEventsIT {
     EvictionEndpoint.of(mock, namespace, "batch-2").accepts();
     start(false);
 
-    send("batch-1", first);
-    send("batch-2", second);
+    send("batch-1", first, "reclaimed-after-delay");
+    send("batch-2", second, "reclaimed-after-delay");
 
     await()
         .atMost(ConnectorRig.WAIT)
@@ -74,7 +75,8 @@ class ReclaimEventsIT {
                   .allSatisfy(
                       event -> {
                         assertThat(event.getType()).isEqualTo("Warning");
-                        assertThat(event.getReason()).isEqualTo("Evicting");
+                        assertThat(event.getReason()).isEqualTo("reclaimed-after-delay");
+                        assertThat(event.getAction()).isEqualTo("Evict");
                         assertThat(event.getNote())
                             .isEqualTo(
                                 "quotaflow evicts the pod to reclaim quota for group "
@@ -95,7 +97,7 @@ class ReclaimEventsIT {
     final Pod victim = createPod("web-1");
     start(true);
 
-    send("web-1", victim);
+    send("web-1", victim, "reclaimed-after-delay");
 
     await()
         .atMost(ConnectorRig.WAIT)
@@ -114,11 +116,85 @@ class ReclaimEventsIT {
                   .satisfies(
                       event -> {
                         assertThat(event.getType()).isEqualTo("Normal");
-                        assertThat(event.getReason()).isEqualTo("EvictionDryRun");
+                        assertThat(event.getReason()).isEqualTo("reclaimed-after-delay");
                         assertThat(event.getNote()).startsWith("dry run:");
                       });
             });
     assertThat(mock.client().pods().inNamespace(namespace).withName("web-1").get()).isNotNull();
+  }
+
+  @Test
+  void aPodOnAReservedNodeIsToldItsReasonCodeAndItsGroupStartsNoReclaim() {
+    final Pod intruder = createPod("web-2");
+    EvictionEndpoint.of(mock, namespace, "web-2").accepts();
+    start(false);
+
+    send("web-2", intruder, "node-reserved", List.of());
+
+    await()
+        .atMost(ConnectorRig.WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(eventsOf("Pod"))
+                    .singleElement()
+                    .satisfies(
+                        event -> {
+                          assertThat(event.getType()).isEqualTo("Warning");
+                          assertThat(event.getReason()).isEqualTo("node-reserved");
+                          assertThat(event.getNote())
+                              .startsWith("quotaflow evicts the pod of group " + group + ": ");
+                        }));
+    // The quota's Event would have come first: the group's use is not why the pod goes.
+    assertThat(eventsOf("ElasticQuota")).isEmpty();
+  }
+
+  @Test
+  void aCommandWithoutACodeFromAnOlderEngineIsToldAsReclaimWhenItsGroupWasOverUsed() {
+    final Pod victim = createPod("batch-3");
+    EvictionEndpoint.of(mock, namespace, "batch-3").accepts();
+    start(false);
+
+    send("batch-3", victim, "");
+
+    await()
+        .atMost(ConnectorRig.WAIT)
+        .untilAsserted(
+            () -> {
+              assertThat(eventsOf("Pod"))
+                  .singleElement()
+                  .satisfies(
+                      event -> assertThat(event.getReason()).isEqualTo("reclaimed-after-delay"));
+              assertThat(eventsOf("ElasticQuota"))
+                  .singleElement()
+                  .satisfies(event -> assertThat(event.getReason()).isEqualTo("ReclaimStarted"));
+            });
+  }
+
+  @Test
+  void aPodWhoseDisruptionBudgetRefusesEveryAttemptIsToldItIsBlockedByTheBudget() {
+    final Pod victim = createPod("db-0");
+    EvictionEndpoint.of(mock, namespace, "db-0").refuses(3);
+    start(false);
+
+    send("db-0", victim, "reclaimed-after-delay");
+
+    await()
+        .atMost(ConnectorRig.WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(eventsOf("Pod"))
+                    .extracting(Event::getType, Event::getReason)
+                    .containsExactlyInAnyOrder(
+                        tuple("Warning", "reclaimed-after-delay"),
+                        tuple("Warning", "blocked-by-budget")));
+    assertThat(eventsOf("Pod"))
+        .filteredOn(event -> event.getReason().equals("blocked-by-budget"))
+        .singleElement()
+        .satisfies(
+            event ->
+                assertThat(event.getNote())
+                    .contains("reclaimed-after-delay", group, "after 3 attempts", "429"));
+    assertThat(mock.client().pods().inNamespace(namespace).withName("db-0").get()).isNotNull();
   }
 
   private void start(final boolean dryRun) {
@@ -143,7 +219,15 @@ class ReclaimEventsIT {
         .start();
   }
 
-  private void send(final String name, final Pod pod) {
+  private void send(final String name, final Pod pod, final String reasonCode) {
+    send(name, pod, reasonCode, List.of("cpu"));
+  }
+
+  private void send(
+      final String name,
+      final Pod pod,
+      final String reasonCode,
+      final List<String> dimensionsOver) {
     final String uid = pod.getMetadata().getUid();
     rig.send(
         rig.topics().evictions(),
@@ -152,8 +236,9 @@ class ReclaimEventsIT {
             .setId("east/" + namespace + "/" + name + "/" + uid)
             .setPodUid(uid)
             .setGroup(group)
-            .setDimensionsOver(List.of("cpu"))
+            .setDimensionsOver(dimensionsOver)
             .setReason(group + " uses more cpu than its runtime")
+            .setReasonCode(reasonCode)
             .setIssuedAt(NOW.minusSeconds(1))
             .build());
   }

@@ -85,7 +85,8 @@ class SecureKafkaIT {
                         .connectorsMetrics()
                         .body()
                         .contains(
-                            "quotaflow_evictions_results_total{cluster=\"demo\",outcome=\"EVICTED\"}"));
+                            "quotaflow_evictions_results_total{cluster=\"demo\",outcome=\"EVICTED\","
+                                + "reason=\"reclaimed-after-delay\"}"));
         assertThat(system.cluster().evicted()).isNotEmpty();
         await()
             .ignoreExceptions()

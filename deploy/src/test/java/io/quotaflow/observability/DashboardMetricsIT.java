@@ -57,7 +57,8 @@ class DashboardMetricsIT {
                       .connectorsMetrics()
                       .body()
                       .contains(
-                          "quotaflow_evictions_results_total{cluster=\"demo\",outcome=\"EVICTED\"}"));
+                          "quotaflow_evictions_results_total{cluster=\"demo\",outcome=\"EVICTED\","
+                              + "reason=\"reclaimed-after-delay\"}"));
       assertThat(system.cluster().evicted()).isNotEmpty();
 
       final HttpResponse<String> denied =

@@ -111,6 +111,7 @@ public final class Fixtures {
         .setRuntime(resources(10_000, 30 * GIB))
         .setPodRequest(resources(1_500, 2 * GIB))
         .setReason("team-a uses 12000m cpu over its runtime of 10000m for 120s")
+        .setReasonCode("reclaimed-after-delay")
         .setIssuedAt(T0);
   }
 

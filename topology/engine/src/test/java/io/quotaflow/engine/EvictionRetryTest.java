@@ -58,9 +58,20 @@ class EvictionRetryTest {
         .isEqualTo(EvictionCommands.commandId(EAST, NS, "a0", "a0-uid", 2))
         .isNotEqualTo(first.value().getId());
     assertThat(retry.getReason()).contains("attempt 2 of 5");
+    assertThat(retry.getReasonCode()).isEqualTo("reclaimed-after-delay");
     assertThat(retry.getIssuedAt()).isEqualTo(engine.now());
     assertThat(counter(EngineMetrics.EVICTIONS_RETRIED)).isEqualTo(1.0);
     assertThat(counter(EngineMetrics.EVICTIONS)).isEqualTo(3.0);
+    assertThat(
+            engine
+                .metrics()
+                .registry()
+                .get(EngineMetrics.EVICTIONS_RETRIED)
+                .tags("cluster", EAST, "reason", "reclaimed-after-delay")
+                .counter()
+                .count())
+        .as("retries carry the reason of the pod's eviction")
+        .isEqualTo(1.0);
 
     // Attempt 2 is pending: nothing more until its own result.
     engine.advance(BACKOFF).advance(BACKOFF);

@@ -76,15 +76,22 @@ class ReclaimTest {
     assertThat(first.getPodRequest()).isEqualTo(Map.of("cpu", 2_000L));
     assertThat(first.getIssuedAt()).isEqualTo(engine.now());
     assertThat(first.getReason()).contains("team-a", "a0");
+    assertThat(commands)
+        .extracting(record -> record.value().getReasonCode())
+        .containsOnly("reclaimed-after-delay");
     assertThat(
             engine
                 .metrics()
                 .registry()
                 .get(EngineMetrics.EVICTIONS)
                 .tag("cluster", EAST)
+                .tag("reason", "reclaimed-after-delay")
                 .counter()
                 .count())
         .isEqualTo(2.0);
+    assertThat(engine.metrics().registry().find(EngineMetrics.EVICTIONS).counters())
+        .as("no command for another reason")
+        .hasSize(1);
   }
 
   @Test

@@ -198,6 +198,15 @@ class ReservationTopologyTest {
         .contains(
             "Node n1 of cluster east is locked by the Guaranteed reservation of quota group team-a")
         .contains("b1");
+    assertThat(command.getReasonCode()).isEqualTo("node-reserved");
+    assertThat(engine.metrics().registry().find(EngineMetrics.EVICTIONS).counters())
+        .singleElement()
+        .satisfies(
+            counter -> {
+              assertThat(counter.getId().getTag("reason")).isEqualTo("node-reserved");
+              assertThat(counter.getId().getTag("cluster")).isEqualTo(EAST);
+              assertThat(counter.count()).isEqualTo(1.0);
+            });
 
     engine.advance(Duration.ofSeconds(30));
     assertThat(engine.evictionRecords()).as("one command per pod uid").isEmpty();

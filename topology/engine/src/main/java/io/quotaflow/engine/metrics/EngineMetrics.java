@@ -18,9 +18,9 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * The engine's own meters: input records read per topic, rejected records per topic, recomputation
- * time, groups per cluster, eviction commands issued and retried, and pods whose eviction attempts
- * ran out. Kafka Streams' metrics are bound to the same registry by the engine. Thread-safe: stream
- * threads share one instance.
+ * time, groups per cluster, eviction commands issued and retried (by reason), and pods whose
+ * eviction attempts ran out. Kafka Streams' metrics are bound to the same registry by the engine.
+ * Thread-safe: stream threads share one instance.
  */
 public final class EngineMetrics {
   /**
@@ -109,7 +109,10 @@ public final class EngineMetrics {
    */
   public static final String SNAPSHOT_DROPPED = "quotaflow.engine.snapshot.dropped";
 
-  /** Counter of eviction commands issued, tag {@code cluster}. */
+  /**
+   * Counter of eviction commands issued, retries included, tags {@code cluster} and {@code reason}
+   * (the command's code: {@code reclaimed-after-delay} or {@code node-reserved}).
+   */
   public static final String EVICTIONS = "quotaflow.engine.evictions.issued";
 
   /**
@@ -125,7 +128,11 @@ public final class EngineMetrics {
    */
   public static final String EVICTIONS_STALE = "quotaflow.engine.evictions.stale";
 
-  /** Counter of eviction commands that retry a pod whose earlier eviction did not happen. */
+  /**
+   * Counter of eviction commands that retry a pod whose earlier eviction did not happen, tags
+   * {@code cluster} and {@code reason}, as {@link #EVICTIONS}: the difference of the two counts
+   * first attempts.
+   */
   public static final String EVICTIONS_RETRIED = "quotaflow.engine.evictions.retried";
 
   /**
@@ -158,8 +165,8 @@ public final class EngineMetrics {
   private final Timer reservationRefreshTime;
   private final Map<String, Counter> read = new ConcurrentHashMap<>();
   private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
-  private final Map<String, Counter> evictions = new ConcurrentHashMap<>();
-  private final Map<String, Counter> retried = new ConcurrentHashMap<>();
+  private final Map<ClusterReason, Counter> evictions = new ConcurrentHashMap<>();
+  private final Map<ClusterReason, Counter> retried = new ConcurrentHashMap<>();
   private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
   private final Map<String, Counter> unreachable = new ConcurrentHashMap<>();
   private final Map<String, Counter> stale = new ConcurrentHashMap<>();
@@ -498,24 +505,46 @@ public final class EngineMetrics {
         .increment();
   }
 
-  /** One eviction command was issued for a pod of {@code cluster}. */
-  public void evictionIssued(final String cluster) {
-    evictions
+  /**
+   * One eviction command was issued for a pod of {@code cluster}, for {@code reason} (its code).
+   */
+  public void evictionIssued(final String cluster, final String reason) {
+    countByReason(evictions, EVICTIONS, "Eviction commands issued", cluster, reason);
+  }
+
+  /**
+   * One eviction command retried a pod of {@code cluster} for {@code reason} (it also counts as
+   * issued).
+   */
+  public void evictionRetried(final String cluster, final String reason) {
+    countByReason(
+        retried,
+        EVICTIONS_RETRIED,
+        "Eviction commands retrying a pod not evicted before",
+        cluster,
+        reason);
+  }
+
+  private void countByReason(
+      final Map<ClusterReason, Counter> counters,
+      final String name,
+      final String description,
+      final String cluster,
+      final String reason) {
+    counters
         .computeIfAbsent(
-            cluster,
-            c ->
-                Counter.builder(EVICTIONS)
-                    .description("Eviction commands issued")
-                    .tag("cluster", c)
+            new ClusterReason(cluster, reason),
+            key ->
+                Counter.builder(name)
+                    .description(description)
+                    .tag("cluster", key.cluster())
+                    .tag("reason", key.reason())
                     .register(registry))
         .increment();
   }
 
-  /** One eviction command retried a pod of {@code cluster} (it also counts as issued). */
-  public void evictionRetried(final String cluster) {
-    count(
-        retried, EVICTIONS_RETRIED, "Eviction commands retrying a pod not evicted before", cluster);
-  }
+  /** The tags of a counter by cluster and reason code. */
+  private record ClusterReason(String cluster, String reason) {}
 
   /** A pod of {@code cluster} used up its eviction attempts without being evicted. */
   public void evictionsExhausted(final String cluster) {

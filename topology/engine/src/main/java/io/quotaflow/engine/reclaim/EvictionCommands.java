@@ -3,6 +3,7 @@ package io.quotaflow.engine.reclaim;
 import io.quotaflow.eviction.Victim;
 import io.quotaflow.eviction.VictimPlan;
 import io.quotaflow.quota.Quantities;
+import io.quotaflow.reason.Reason;
 import io.quotaflow.reservation.Intruder;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.tree.GroupStatus;
@@ -92,6 +93,7 @@ public final class EvictionCommands {
                 victim.pod(),
                 victim.priority(),
                 attempt == 1 ? "" : " (attempt " + attempt + " of " + maxAttempts + ")"))
+        .setReasonCode(Reason.RECLAIMED_AFTER_DELAY.code())
         .setIssuedAt(now)
         .setAttempt(attempt)
         .build();
@@ -138,6 +140,7 @@ public final class EvictionCommands {
                 intruder.priority(),
                 onLockedNodeFor.toSeconds(),
                 attempt == 1 ? "" : " (attempt " + attempt + " of " + maxAttempts + ")"))
+        .setReasonCode(Reason.NODE_RESERVED.code())
         .setIssuedAt(now)
         .setAttempt(attempt)
         .build();

@@ -344,18 +344,20 @@ public final class Reclaimer {
         new Record<SpecificRecord, SpecificRecord>(
             new PodKey(cluster, id.namespace(), id.name()), command, now.toEpochMilli()),
         sink);
-    metrics.evictionIssued(cluster);
+    final String reason = EvictionReasons.of(command);
+    metrics.evictionIssued(cluster, reason);
     if (attempt > 1) {
-      metrics.evictionRetried(cluster);
+      metrics.evictionRetried(cluster, reason);
     }
     LOG.info(
-        "Evicting {}/{}/{} (uid {}) of group {}, attempt {}: {}",
+        "Evicting {}/{}/{} (uid {}) of group {}, attempt {}, {}: {}",
         cluster,
         id.namespace(),
         id.name(),
         uid,
         command.getGroup(),
         attempt,
+        reason,
         command.getReason());
   }
 
