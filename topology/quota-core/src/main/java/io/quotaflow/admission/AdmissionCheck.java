@@ -1,6 +1,7 @@
 package io.quotaflow.admission;
 
 import io.quotaflow.admission.Denial.Check;
+import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupStatus;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Whether one pod fits (SPEC 10): for its group and every ancestor below the root, in every
@@ -47,11 +49,12 @@ public final class AdmissionCheck {
 
   /**
    * Checks {@code request} against the runtimes as computed: right for a pod the state already
-   * counts in its group's request.
+   * counts in its group's request. Without the groups' specifications a runtime held at min plus
+   * the borrowing limit is reported as {@link io.quotaflow.reason.Reason#EXCEEDS_RUNTIME}.
    */
   public static AdmissionDecision check(
       AdmissionRequest request, GroupLookup groups, InFlight inFlight) {
-    return check(request, groups, inFlight, Map.of());
+    return check(request, groups, name -> Optional.empty(), inFlight, Map.of());
   }
 
   /**
@@ -137,12 +140,17 @@ public final class AdmissionCheck {
     final ResourceList held = inFlight.at(request.group());
     final WhatIf whatIf =
         held.equals(ahead.held()) ? ahead : whatIf(request, state, held, pod, options);
-    return check(request, groups, inFlight, whatIf.runtimes());
+    return check(request, groups, state::spec, inFlight, whatIf.runtimes());
   }
 
+  /**
+   * @param specs the groups' specifications where known: they tell a runtime held at min plus the
+   *     borrowing limit ({@link RuntimeLimit})
+   */
   private static AdmissionDecision check(
       AdmissionRequest request,
       GroupLookup groups,
+      Function<String, Optional<QuotaGroup>> specs,
       InFlight inFlight,
       Map<String, ResourceList> runtimes) {
     if (request.problem().isPresent()) {
@@ -165,7 +173,12 @@ public final class AdmissionCheck {
       chain.add(name);
       if (!SpecialGroups.SYSTEM.equals(name)) {
         checkGroup(
-            status, runtimes.getOrDefault(name, status.runtime()), request, inFlight, denials);
+            status,
+            specs,
+            runtimes.getOrDefault(name, status.runtime()),
+            request,
+            inFlight,
+            denials);
       }
       name = status.parent();
     }
@@ -180,6 +193,7 @@ public final class AdmissionCheck {
 
   private static void checkGroup(
       GroupStatus status,
+      Function<String, Optional<QuotaGroup>> specs,
       ResourceList bound,
       AdmissionRequest request,
       InFlight inFlight,
@@ -194,7 +208,16 @@ public final class AdmissionCheck {
       final long pending = held.get(dimension);
       if (exceeds(used, pending, asked, runtime)) {
         denials.add(
-            new Denial(Check.RUNTIME, status.name(), dimension, runtime, used, pending, asked, ""));
+            new Denial(
+                Check.RUNTIME,
+                RuntimeLimit.reason(status, specs.apply(status.name()), dimension, runtime),
+                status.name(),
+                dimension,
+                runtime,
+                used,
+                pending,
+                asked,
+                ""));
       }
       if (checkMin) {
         final long min = status.min().get(dimension);

@@ -1,11 +1,15 @@
 package io.quotaflow.admission;
 
+import io.quotaflow.quota.Quantities;
+import io.quotaflow.reason.Reason;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One reason a pod does not fit, with the numbers behind it.
  *
  * @param check which check failed
+ * @param reason the code people, scripts and metrics see (docs/semantics.md section 19)
  * @param group the group where it failed (the pod's group or an ancestor)
  * @param dimension the resource dimension; empty for checks without one
  * @param limit the bound: the group's runtime, or its min for the non-preemptible check
@@ -16,6 +20,7 @@ import java.util.Objects;
  */
 public record Denial(
     Check check,
+    Reason reason,
     String group,
     String dimension,
     long limit,
@@ -26,29 +31,78 @@ public record Denial(
 
   public Denial {
     Objects.requireNonNull(check, "check");
+    Objects.requireNonNull(reason, "reason");
     Objects.requireNonNull(group, "group");
     Objects.requireNonNull(dimension, "dimension");
     Objects.requireNonNull(detail, "detail");
   }
 
+  /**
+   * A denial of a check whose reason is always the same.
+   *
+   * @throws IllegalArgumentException for {@link Check#RUNTIME}, whose reason depends on the limit
+   *     the runtime sits at
+   */
+  public Denial(
+      Check check,
+      String group,
+      String dimension,
+      long limit,
+      long used,
+      long inFlight,
+      long request,
+      String detail) {
+    this(
+        check,
+        check
+            .reason()
+            .orElseThrow(() -> new IllegalArgumentException("a runtime denial needs its reason")),
+        group,
+        dimension,
+        limit,
+        used,
+        inFlight,
+        request,
+        detail);
+  }
+
   /** The checks of SPEC 10. */
   public enum Check {
-    /** used + in-flight + request must not exceed the runtime. */
-    RUNTIME,
+    /**
+     * used + in-flight + request must not exceed the runtime; its reason depends on the limit the
+     * runtime sits at ({@link RuntimeLimit}).
+     */
+    RUNTIME(null),
     /** For a non-preemptible pod, the same over non-preemptible pods against min. */
-    NON_PREEMPTIBLE_MIN,
+    NON_PREEMPTIBLE_MIN(Reason.NON_PREEMPTIBLE_OVER_MIN),
     /** The pod resolves to a group that cannot hold pods (a parent group). */
-    NOT_A_LEAF,
+    NOT_A_LEAF(Reason.PARENT_GROUP),
     /** No status is known for the pod's group or one of its ancestors (not computed yet). */
-    UNKNOWN_GROUP,
+    UNKNOWN_GROUP(Reason.UNKNOWN_GROUP),
     /** The pod's label names a group its namespace is not bound to (issue 24). */
-    NAMESPACE_NOT_BOUND
+    NAMESPACE_NOT_BOUND(Reason.NAMESPACE_NOT_BOUND);
+
+    private final Reason reason;
+
+    Check(Reason reason) {
+      this.reason = reason;
+    }
+
+    /** The reason a denial of this check always has; empty for {@link #RUNTIME}. */
+    public Optional<Reason> reason() {
+      return Optional.ofNullable(reason);
+    }
   }
 
   /**
-   * For people: e.g. "group team-a cpu: used 4000 + in-flight 1000 + request 500 > runtime 5000".
+   * For people and scripts alike: the reason's code, then the numbers as Kubernetes quantities,
+   * e.g. "exceeds-runtime: group team-a cpu: used 4 + in-flight 1 + request 500m > runtime 5".
    */
   public String message() {
+    return reason.code() + ": " + explanation();
+  }
+
+  private String explanation() {
     return switch (check) {
       case RUNTIME -> numbers("runtime");
       case NON_PREEMPTIBLE_MIN -> numbers("min (non-preemptible)");
@@ -63,14 +117,14 @@ public record Denial(
         + " "
         + dimension
         + ": used "
-        + used
+        + Quantities.format(dimension, used)
         + " + in-flight "
-        + inFlight
+        + Quantities.format(dimension, inFlight)
         + " + request "
-        + request
+        + Quantities.format(dimension, request)
         + " > "
         + bound
         + " "
-        + limit;
+        + Quantities.format(dimension, limit);
   }
 }

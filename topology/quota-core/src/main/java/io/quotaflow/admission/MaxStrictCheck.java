@@ -2,6 +2,7 @@ package io.quotaflow.admission;
 
 import io.quotaflow.admission.Violation.Rule;
 import io.quotaflow.kube.QuotaLabels;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import java.util.List;
@@ -36,9 +37,9 @@ final class MaxStrictCheck {
                 group.name(),
                 FIELD + "[" + key + "]",
                 "max "
-                    + max
+                    + Quantities.format(key, max)
                     + " is below used "
-                    + inUse
+                    + Quantities.format(key, inUse)
                     + " in "
                     + key
                     + ", which "

@@ -1,6 +1,7 @@
 package io.quotaflow.admission;
 
 import io.quotaflow.admission.Violation.Rule;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
@@ -170,9 +171,9 @@ public final class QuotaValidator {
                         group.name(),
                         "spec.min[" + dimension + "]",
                         "min "
-                            + min
+                            + Quantities.format(dimension, min)
                             + " is above max "
-                            + group.max().get(dimension)
+                            + Quantities.format(dimension, group.max().get(dimension))
                             + " in "
                             + dimension));
               }
@@ -190,7 +191,7 @@ public final class QuotaValidator {
                         Rule.NEGATIVE_VALUE,
                         group.name(),
                         field + "[" + dimension + "]",
-                        amount + " is negative"));
+                        Quantities.format(dimension, amount) + " is negative"));
               }
             });
   }

@@ -1,5 +1,6 @@
 package io.quotaflow.profile;
 
+import io.quotaflow.reason.Reason;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,7 +29,7 @@ public final class NodePools {
 
   /**
    * Why a pod of quota group {@code group}, in tree {@code tree}, may not run on node {@code node};
-   * empty when the node is in the tree's pool.
+   * empty when the node is in the tree's pool. Led by the reason's code, {@code outside-pool}.
    *
    * @param labels the node's labels; empty when not known (a node of unknown labels is outside
    *     every profile's pool: the pool cannot be shown to hold it)
@@ -43,7 +44,9 @@ public final class NodePools {
       return Optional.empty();
     }
     return Optional.of(
-        "quotaflow: node "
+        "quotaflow: "
+            + Reason.OUTSIDE_POOL.code()
+            + ": node "
             + node
             + " is outside the node pool of quota tree "
             + tree

@@ -1,6 +1,7 @@
 package io.quotaflow.reservation;
 
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.reason.Reason;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -49,7 +50,7 @@ public final class LockedNodes {
 
   /**
    * Why a new pod of {@code group} may not go to {@code node}: the node is locked by another
-   * group's reservation. Empty when it may.
+   * group's reservation. Empty when it may. Led by the reason's code, {@code node-reserved}.
    */
   public Optional<String> refusal(String group, String node) {
     Objects.requireNonNull(group, "group");
@@ -58,7 +59,9 @@ public final class LockedNodes {
       return Optional.empty();
     }
     return Optional.of(
-        "quotaflow: node "
+        "quotaflow: "
+            + Reason.NODE_RESERVED.code()
+            + ": node "
             + node
             + " is locked by the reservation of quota group "
             + owner

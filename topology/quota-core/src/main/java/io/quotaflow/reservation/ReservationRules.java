@@ -1,6 +1,7 @@
 package io.quotaflow.reservation;
 
 import io.quotaflow.kube.ReservationAnnotation;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.ResourceList;
@@ -86,8 +87,10 @@ public final class ReservationRules {
                         ReservationRule.WITHIN_MAX,
                         field(spec, dimension),
                         String.format(
-                            "reservation %d is above the group's max %d in %s",
-                            amount, group.max().get(dimension), dimension)));
+                            "reservation %s is above the group's max %s in %s",
+                            Quantities.format(dimension, amount),
+                            Quantities.format(dimension, group.max().get(dimension)),
+                            dimension)));
               }
               if (knownTotal.isPresent() && amount > clusterTotal.get(dimension)) {
                 problems.add(
@@ -95,8 +98,10 @@ public final class ReservationRules {
                         ReservationRule.WITHIN_CLUSTER,
                         field(spec, dimension),
                         String.format(
-                            "reservation %d is above the cluster total %d in %s",
-                            amount, clusterTotal.get(dimension), dimension)));
+                            "reservation %s is above the cluster total %s in %s",
+                            Quantities.format(dimension, amount),
+                            Quantities.format(dimension, clusterTotal.get(dimension)),
+                            dimension)));
               }
             });
     return problems;

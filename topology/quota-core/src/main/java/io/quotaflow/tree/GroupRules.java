@@ -1,5 +1,6 @@
 package io.quotaflow.tree;
 
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
@@ -123,7 +124,13 @@ public final class GroupRules {
         .forEach(
             (dimension, amount) -> {
               if (amount < 0) {
-                problems.add(field + "[" + dimension + "] = " + amount + " is negative");
+                problems.add(
+                    field
+                        + "["
+                        + dimension
+                        + "] = "
+                        + Quantities.format(dimension, amount)
+                        + " is negative");
               }
             });
   }

@@ -12,6 +12,7 @@ import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.reason.Reason;
 import io.quotaflow.tree.Fixtures;
 import io.quotaflow.tree.TreeSnapshot;
 import java.util.List;
@@ -52,9 +53,11 @@ class AdmissionCheckTest {
 
     assertThat(decision.allowed()).isFalse();
     assertThat(decision.denials())
-        .containsExactly(new Denial(Check.RUNTIME, "team", "cpu", 45, 40, 0, 6, ""));
+        .containsExactly(
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_MAX, "team", "cpu", 45, 40, 0, 6, ""));
     assertThat(decision.message())
-        .isEqualTo("group team cpu: used 40 + in-flight 0 + request 6 > runtime 45");
+        .isEqualTo(
+            "exceeds-max: group team cpu: used 40m + in-flight 0 + request 6m > runtime 45m");
   }
 
   @Test
@@ -80,7 +83,8 @@ class AdmissionCheckTest {
             held);
 
     assertThat(second.denials())
-        .containsExactly(new Denial(Check.RUNTIME, "team", "cpu", 45, 40, 4, 4, ""));
+        .containsExactly(
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_MAX, "team", "cpu", 45, 40, 4, 4, ""));
     assertThat(check(request("team", cpu(4)), held.minus(new PodRef("ns", "new"))).allowed())
         .isTrue();
   }
@@ -99,7 +103,8 @@ class AdmissionCheckTest {
         AdmissionCheck.check(request("team", cpu(1)), GroupLookup.of(tree), InFlight.empty());
 
     assertThat(decision.denials())
-        .containsExactly(new Denial(Check.RUNTIME, "team", "memory", 5, 8, 0, 0, ""));
+        .containsExactly(
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_MAX, "team", "memory", 5, 8, 0, 0, ""));
   }
 
   @Test

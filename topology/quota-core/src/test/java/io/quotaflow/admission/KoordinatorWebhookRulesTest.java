@@ -111,12 +111,12 @@ class KoordinatorWebhookRulesTest {
             tuple(
                 Rule.MAX_NOT_BELOW_USED,
                 "spec.max[cpu]",
-                "max 6000 is below used 8000 in cpu, which"
+                "max 6 is below used 8 in cpu, which"
                     + " quota.scheduling.koordinator.sh/max-strict-check-resource-keys lists"),
             tuple(
                 Rule.MAX_NOT_BELOW_USED,
                 "spec.max[memory]",
-                "max 500 is below used 1000 in memory, which"
+                "max 500 is below used 1k in memory, which"
                     + " quota.scheduling.koordinator.sh/max-strict-check-resource-keys lists"));
   }
 

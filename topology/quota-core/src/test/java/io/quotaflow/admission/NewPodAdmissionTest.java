@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotaflow.admission.AdmissionCheck.PodState;
 import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.quota.PodRef;
+import io.quotaflow.reason.Reason;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.Fixtures;
 import java.util.Optional;
@@ -79,7 +80,7 @@ class NewPodAdmissionTest {
             "team",
             10,
             30,
-            new Denial(Check.RUNTIME, "team", "cpu", 40, 10, 0, 31, "")),
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_RUNTIME, "team", "cpu", 40, 10, 0, 31, "")),
         new RoomForANewPod(
             "a borrower in an idle cluster with surplus admits",
             cluster()
@@ -90,7 +91,7 @@ class NewPodAdmissionTest {
             "team",
             30,
             70,
-            new Denial(Check.RUNTIME, "team", "cpu", 100, 30, 0, 71, "")));
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_MAX, "team", "cpu", 100, 30, 0, 71, "")));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -116,7 +117,8 @@ class NewPodAdmissionTest {
                 .holding("team", cpu(30)));
 
     assertThat(cluster.newPod("team", 1).denials())
-        .containsExactly(new Denial(Check.RUNTIME, "team", "cpu", 30, 30, 0, 1, ""));
+        .containsExactly(
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_MAX, "team", "cpu", 30, 30, 0, 1, ""));
   }
 
   @Test
@@ -149,9 +151,11 @@ class NewPodAdmissionTest {
 
     assertThat(tree.newPod("team", 5)).isEqualTo(tree.asComputed("team", 5));
     assertThat(tree.newPod("team", 6).denials())
-        .containsExactly(new Denial(Check.RUNTIME, "team", "cpu", 45, 40, 0, 6, ""));
+        .containsExactly(
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_MAX, "team", "cpu", 45, 40, 0, 6, ""));
     assertThat(ancestor.newPod("team", 3).denials())
-        .containsExactly(new Denial(Check.RUNTIME, "dept", "cpu", 20, 18, 0, 3, ""));
+        .containsExactly(
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_MAX, "dept", "cpu", 20, 18, 0, 3, ""));
   }
 
   @Test
@@ -165,7 +169,8 @@ class NewPodAdmissionTest {
     // team would ask 10 + 20 + 11 = 41 > its min: it borrows and gets its min of 40 (other takes
     // the rest), which 10 used + 20 in flight + 11 exceed.
     assertThat(cluster.newPod(second, held).denials())
-        .containsExactly(new Denial(Check.RUNTIME, "team", "cpu", 40, 10, 20, 11, ""));
+        .containsExactly(
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_RUNTIME, "team", "cpu", 40, 10, 20, 11, ""));
     assertThat(
             cluster
                 .newPod(

@@ -61,7 +61,7 @@ class QuotaValidatorTest {
     assertThat(create(quota("x").min(cpu(50)).max(cpu(10))))
         .containsExactly(
             new Violation(
-                Rule.MIN_ABOVE_MAX, "x", "spec.min[cpu]", "min 50 is above max 10 in cpu"));
+                Rule.MIN_ABOVE_MAX, "x", "spec.min[cpu]", "min 50m is above max 10m in cpu"));
   }
 
   @Test
@@ -263,7 +263,7 @@ class QuotaValidatorTest {
             tuple(
                 Rule.RESERVATION_WITHIN_MAX,
                 "metadata.annotations[quotaflow.io/reservation].resource[cpu]",
-                "reservation 60 is above the group's max 50 in cpu"),
+                "reservation 60m is above the group's max 50m in cpu"),
             tuple(
                 Rule.RESERVATION_WITHIN_CLUSTER,
                 "metadata.annotations[quotaflow.io/reservation].resource[nvidia.com/gpu]",

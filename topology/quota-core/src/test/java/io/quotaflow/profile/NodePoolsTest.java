@@ -30,7 +30,7 @@ class NodePoolsTest {
   void aNodeOutsideThePoolIsRefusedWithAReasonNamingTheTreeProfileRootAndGroup() {
     assertThat(pools.refusal("vision", "gpu-pool", "cpu-1", Optional.of(Map.of("pool", "cpu"))))
         .contains(
-            "quotaflow: node cpu-1 is outside the node pool of quota tree gpu-pool"
+            "quotaflow: outside-pool: node cpu-1 is outside the node pool of quota tree gpu-pool"
                 + " (ElasticQuotaProfile gpu-pool, root gpu-root), the tree of quota group"
                 + " vision");
   }

@@ -224,7 +224,7 @@ class ClusterReservationsTest {
     assertThat(status.valid()).isFalse();
     assertThat(status.reason().orElseThrow())
         .contains("reservation-within-cluster")
-        .contains("above the cluster total 32000 in cpu");
+        .contains("reservation 40 is above the cluster total 32 in cpu");
   }
 
   @Test

@@ -68,7 +68,7 @@ class ReservationRulesTest {
               assertThat(problem.rule()).isEqualTo(ReservationRule.WITHIN_MAX);
               assertThat(problem.field()).endsWith(".resource[cpu]");
               assertThat(problem.message())
-                  .isEqualTo("reservation 16000 is above the group's max 8000 in cpu");
+                  .isEqualTo("reservation 16 is above the group's max 8 in cpu");
             });
   }
 
@@ -107,9 +107,7 @@ class ReservationRulesTest {
     assertThat(problems)
         .extracting(ReservationProblem::rule, ReservationProblem::message)
         .containsExactly(
-            tuple(
-                ReservationRule.WITHIN_MAX,
-                "reservation 32000 is above the group's max 16000 in cpu"));
+            tuple(ReservationRule.WITHIN_MAX, "reservation 32 is above the group's max 16 in cpu"));
   }
 
   @Test

@@ -52,7 +52,7 @@ class InvalidGroupsTest {
     assertInvalid(
         withHealthySibling(quota("broken").min(cpu(-1)).max(cpu(10))).compute(),
         "broken",
-        "spec.min[cpu] = -1 is negative");
+        "spec.min[cpu] = -1m is negative");
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GroupVersionKind;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
@@ -10,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -102,9 +104,24 @@ final class AdmissionReviews {
     return answer;
   }
 
+  /**
+   * An allowing answer with warnings for people and, for the audit log, {@code auditAnnotations}
+   * (the API server records each as {@code <webhook name>/<key>}).
+   */
+  static byte[] allowed(String uid, List<String> warnings, Map<String, String> auditAnnotations) {
+    return auditAnnotations.isEmpty()
+        ? allowed(uid, warnings)
+        : written(uid, warnings, auditAnnotations);
+  }
+
+  static byte[] written(String uid, List<String> warnings) {
+    return written(uid, warnings, Map.of());
+  }
+
   // The answer is written with Jackson's generator rather than through fabric8's AdmissionReview
   // (or a tree): the same JSON (pinned by golden tests), at a fraction of the cost on the hot path.
-  static byte[] written(String uid, List<String> warnings) {
+  private static byte[] written(
+      String uid, List<String> warnings, Map<String, String> auditAnnotations) {
     final ByteArrayOutputStream out = new ByteArrayOutputStream(128);
     try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(out)) {
       json.writeStartObject();
@@ -120,6 +137,13 @@ final class AdmissionReviews {
         }
         json.writeEndArray();
       }
+      if (!auditAnnotations.isEmpty()) {
+        json.writeObjectFieldStart("auditAnnotations");
+        for (final Map.Entry<String, String> annotation : auditAnnotations.entrySet()) {
+          json.writeStringField(annotation.getKey(), annotation.getValue());
+        }
+        json.writeEndObject();
+      }
       json.writeEndObject();
       json.writeEndObject();
     } catch (IOException e) {
@@ -128,7 +152,27 @@ final class AdmissionReviews {
     return out.toByteArray();
   }
 
+  /**
+   * One cause of a denial, in {@code status.details.causes}: Kubernetes' {@code StatusCause}, whose
+   * {@code reason} is a machine-readable code.
+   */
+  record Cause(String reason, String message) {}
+
   static byte[] denied(String uid, int code, String reason, String message) {
+    return denied(uid, code, reason, message, List.of(), Map.of());
+  }
+
+  /**
+   * A denying answer; {@code causes}, when any, go to {@code status.details.causes}, which the API
+   * server passes on to the client with the status, and {@code auditAnnotations} to the audit log.
+   */
+  static byte[] denied(
+      String uid,
+      int code,
+      String reason,
+      String message,
+      List<Cause> causes,
+      Map<String, String> auditAnnotations) {
     final ObjectNode response = Json.object();
     response.put("allowed", false);
     final ObjectNode status = response.putObject("status");
@@ -138,7 +182,17 @@ final class AdmissionReviews {
     status.put("message", message);
     status.put("reason", reason);
     status.put("status", "Failure");
+    if (!causes.isEmpty()) {
+      final ArrayNode list = status.putObject("details").putArray("causes");
+      for (final Cause cause : causes) {
+        list.addObject().put("reason", cause.reason()).put("message", cause.message());
+      }
+    }
     response.put("uid", uid);
+    if (!auditAnnotations.isEmpty()) {
+      final ObjectNode annotations = response.putObject("auditAnnotations");
+      auditAnnotations.forEach(annotations::put);
+    }
     return review(response);
   }
 

@@ -14,6 +14,7 @@ import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.admission.view.ViewAssets;
 import io.quotaflow.admission.view.ViewFeed;
 import io.quotaflow.admission.view.ViewStreams;
+import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.tree.QuotaOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -61,6 +62,8 @@ public final class AdmissionServer implements AutoCloseable {
   private final InFlightHolds holds;
   private final LastKnownState lastKnown;
   private final StalenessMetrics stalenessMetrics;
+  private final DeniedPods deniedPods;
+  private final PendingPods pendingPods;
   private final RecentActivity activity;
   private final ViewStreams streams;
   private final ViewFeed feed;
@@ -91,6 +94,8 @@ public final class AdmissionServer implements AutoCloseable {
     this.holds = new InFlightHolds(config.holdTtl());
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
+    this.deniedPods = new DeniedPods(registry);
+    this.pendingPods = new PendingPods(registry, builder.groupGaugesMax, builder.pendingTtl);
     this.activity = new RecentActivity(config.view().recentEvents());
     this.limits = builder.limits;
     this.auth = builder.auth;
@@ -163,9 +168,9 @@ public final class AdmissionServer implements AutoCloseable {
           new Dispatcher(
               config,
               reader,
-              new PodWebhook(podCheck),
+              new PodWebhook(podCheck, deniedPods),
               new QuotaWebhook(config, options),
-              new SchedulerFilter(podCheck),
+              new SchedulerFilter(podCheck, deniedPods, pendingPods, clock),
               forwarder,
               registry,
               lastKnown,
@@ -306,8 +311,9 @@ public final class AdmissionServer implements AutoCloseable {
   }
 
   /**
-   * Reads again the last state of every cluster held here (done every {@code
-   * admission.state.refresh.interval}; tests call it to avoid waiting). Never throws.
+   * Reads again the last state of every cluster held here, and forgets the pending pods the state
+   * shows placed or deleted (done every {@code admission.state.refresh.interval}; tests call it to
+   * avoid waiting). Never throws.
    */
   public void refreshLastState() {
     try {
@@ -316,6 +322,7 @@ public final class AdmissionServer implements AutoCloseable {
     } catch (RuntimeException e) {
       LOG.warn("the last state could not be refreshed", e);
     }
+    pendingPods.sweep(reader, clock.instant());
     try {
       feed.publish();
     } catch (RuntimeException e) {
@@ -392,6 +399,8 @@ public final class AdmissionServer implements AutoCloseable {
     private EvictionSource evictions = EvictionSource.NONE;
     private ServerLimits limits = ServerLimits.DEFAULTS;
     private ApiAuth auth = ApiAuth.NONE;
+    private int groupGaugesMax = EngineMetrics.DEFAULT_GROUP_GAUGES;
+    private Duration pendingTtl = PendingPods.DEFAULT_TTL;
 
     private Builder(PluginConfig config, ClusterStateReader reader) {
       this.config = Objects.requireNonNull(config, "config");
@@ -449,6 +458,28 @@ public final class AdmissionServer implements AutoCloseable {
     /** How much any one client may take (default {@link ServerLimits#DEFAULTS}). */
     public Builder limits(ServerLimits value) {
       this.limits = Objects.requireNonNull(value, "limits");
+      return this;
+    }
+
+    /**
+     * How many quota groups get per-group gauges of pending pods at a time; 0 turns them off. The
+     * engine's {@code metrics.group.gauges.max}, which caps its own per-group gauges, by default
+     * its default.
+     */
+    public Builder groupGaugesMax(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("groupGaugesMax must not be negative: " + value);
+      }
+      this.groupGaugesMax = value;
+      return this;
+    }
+
+    /**
+     * How long a pod the scheduler filter left without a node counts as pending for its reason
+     * without being refused again (default {@link PendingPods#DEFAULT_TTL}).
+     */
+    public Builder pendingTtl(Duration value) {
+      this.pendingTtl = Objects.requireNonNull(value, "pendingTtl");
       return this;
     }
 

@@ -96,6 +96,7 @@ public final class EnginePlugin {
             .options(config.quotaOptions())
             .registry(registry)
             .limits(PluginSettings.limits(config.kafka()))
+            .groupGaugesMax(config.get(EngineSettings.METRICS_GROUP_GAUGES_MAX))
             .auth(auth.orElseGet(() -> apiAuth(config.kafka())))
             .revokeDelay(
                 config.get(EngineSettings.RECLAIM_ENABLED)

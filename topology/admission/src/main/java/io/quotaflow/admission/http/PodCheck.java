@@ -2,14 +2,18 @@ package io.quotaflow.admission.http;
 
 import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.Denial;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.reason.Reason;
 import io.quotaflow.tree.QuotaOptions;
 import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * The quota check of one pod that the pod webhook and the scheduler filter share: excluded
@@ -43,9 +47,21 @@ final class PodCheck {
    *
    * @param outcome what became of the pod
    * @param group the quota group the pod is charged to; empty when excluded
-   * @param reason why the pod does not fit (warned or denied); empty otherwise
+   * @param message why the pod does not fit (warned or denied), each failing check led by its
+   *     reason's code; empty otherwise
+   * @param denials the failing checks (warned or denied); empty otherwise
    */
-  record Verdict(Outcome outcome, String group, String reason) {}
+  record Verdict(Outcome outcome, String group, String message, List<Denial> denials) {
+
+    Verdict(Outcome outcome, String group) {
+      this(outcome, group, "", List.of());
+    }
+
+    /** The reason of the first failing check, walking up from the pod's group; empty if none. */
+    Optional<Reason> reason() {
+      return denials.isEmpty() ? Optional.empty() : Optional.of(denials.get(0).reason());
+    }
+  }
 
   private final PluginConfig config;
   private final QuotaOptions options;
@@ -75,20 +91,20 @@ final class PodCheck {
 
   Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion occasion) {
     if (config.excludedNamespaces().contains(pod.ref().namespace())) {
-      return new Verdict(Outcome.EXCLUDED, "", "");
+      return new Verdict(Outcome.EXCLUDED, "");
     }
     final AdmissionRequest request = AdmissionRequest.of(pod, view.directory(), options);
     // Only a pod bound to the system group is exempt: one that names it from another namespace
     // has a problem (NamespaceBinding) and is denied below.
     if (SpecialGroups.SYSTEM.equals(request.group()) && request.problem().isEmpty()) {
-      return new Verdict(Outcome.SYSTEM, request.group(), "");
+      return new Verdict(Outcome.SYSTEM, request.group());
     }
     final AdmissionDecision decision =
         holds
             .owned(cluster, view, options, config.excludedNamespaces(), clock.instant())
             .decide(request, view, options, clock.instant(), occasion);
     if (decision.allowed()) {
-      return new Verdict(Outcome.ALLOWED, request.group(), "");
+      return new Verdict(Outcome.ALLOWED, request.group());
     }
     final boolean warn = config.mode() == AdmissionMode.WARN;
     activity.denied(
@@ -96,11 +112,16 @@ final class PodCheck {
         new RecentActivity.Denial(
             pod.ref(),
             request.group(),
+            decision.denials().get(0).reason().code(),
             decision.message(),
             occasion == Occasion.SCHEDULE ? "scheduler filter" : "pod webhook",
             warn,
             clock.instant(),
             1));
-    return new Verdict(warn ? Outcome.WARNED : Outcome.DENIED, request.group(), decision.message());
+    return new Verdict(
+        warn ? Outcome.WARNED : Outcome.DENIED,
+        request.group(),
+        decision.message(),
+        decision.denials());
   }
 }

@@ -9,6 +9,7 @@ import io.quotaflow.kube.QuotaLabels;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.reason.Reason;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,10 +44,18 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
       Optional<String> relabelled,
       boolean resize) {}
 
-  private final PodCheck check;
+  /**
+   * Audit annotation key (the API server prefixes the webhook's name) of the code of the first
+   * failing check (docs/semantics.md section 19), on a denial or a warning.
+   */
+  static final String REASON_ANNOTATION = "reason";
 
-  PodWebhook(PodCheck check) {
+  private final PodCheck check;
+  private final DeniedPods denied;
+
+  PodWebhook(PodCheck check, DeniedPods denied) {
     this.check = check;
+    this.denied = denied;
   }
 
   @Override
@@ -158,11 +167,20 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
             + " does not fit quota group "
             + verdict.group()
             + ": "
-            + verdict.reason();
+            + verdict.message();
+    final Reason reason = verdict.reason().orElseThrow();
+    // Scripts read the code here rather than parse the message; the audit log keeps it too.
+    final Map<String, String> audit = Map.of(REASON_ANNOTATION, reason.code());
     if (verdict.outcome() == PodCheck.Outcome.WARNED) {
-      return Answer.json(200, AdmissionReviews.allowed(uid, List.of(message)), "warned");
+      return Answer.json(200, AdmissionReviews.allowed(uid, List.of(message), audit), "warned");
     }
-    return Answer.json(200, AdmissionReviews.denied(uid, 403, "Forbidden", message), "denied");
+    denied.denied(reason, DeniedPods.Occasion.WEBHOOK);
+    final List<AdmissionReviews.Cause> causes =
+        verdict.denials().stream()
+            .map(denial -> new AdmissionReviews.Cause(denial.reason().code(), denial.message()))
+            .toList();
+    return Answer.json(
+        200, AdmissionReviews.denied(uid, 403, "Forbidden", message, causes, audit), "denied");
   }
 
   /** A pod's quota-name label may not change: refused whatever the cluster's state. */

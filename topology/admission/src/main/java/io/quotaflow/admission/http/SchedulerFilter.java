@@ -10,7 +10,9 @@ import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.profile.NodePools;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.reason.Reason;
 import io.quotaflow.reservation.LockedNodes;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -60,9 +62,19 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
       Map<String, Map<String, String>> sentLabels) {}
 
   private final PodCheck check;
+  private final DeniedPods denied;
+  private final PendingPods pending;
+  private final Clock clock;
 
-  SchedulerFilter(PodCheck check) {
+  /**
+   * @param denied counts the pods left without any node, by reason
+   * @param pending keeps why each pod left without a node waits
+   */
+  SchedulerFilter(PodCheck check, DeniedPods denied, PendingPods pending, Clock clock) {
     this.check = check;
+    this.denied = denied;
+    this.pending = pending;
+    this.clock = clock;
   }
 
   @Override
@@ -159,16 +171,43 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
         }
       }
       if (!refused.isEmpty()) {
+        final Reason reason = outsidePool ? Reason.OUTSIDE_POOL : Reason.NODE_RESERVED;
+        if (refused.size() == args.candidates().size()) {
+          // No node is left: the pod waits, for the first check that refused nodes.
+          noNodeLeft(cluster, pod, verdict.group(), reason);
+        } else {
+          pending.allowed(cluster, pod.ref());
+        }
         return Answer.json(
             200, failSome(args, refused), outsidePool ? "outside-pool" : "locked-nodes");
       }
     }
     if (verdict.outcome() != PodCheck.Outcome.DENIED) {
+      pending.allowed(cluster, pod.ref());
       return Answer.json(200, passAll(args), verdict.outcome().label());
     }
-    final String reason =
-        "quotaflow: pod does not fit quota group " + verdict.group() + ": " + verdict.reason();
-    return Answer.json(200, failAll(args, reason, true), "denied");
+    final Reason reason = verdict.reason().orElseThrow();
+    noNodeLeft(cluster, pod, verdict.group(), reason);
+    return Answer.json(200, failAll(args, failedNodeMessage(verdict), true), "denied");
+  }
+
+  /**
+   * What every node fails with when the pod does not fit its quota: the code of the first failing
+   * check first, for scripts (as the node refusals of {@code NodePools} and {@code LockedNodes}),
+   * then the whole verdict for people.
+   */
+  static String failedNodeMessage(PodCheck.Verdict verdict) {
+    return "quotaflow: "
+        + verdict.reason().orElseThrow().code()
+        + ": pod does not fit quota group "
+        + verdict.group()
+        + ": "
+        + verdict.message();
+  }
+
+  private void noNodeLeft(String cluster, QuotaPod pod, String group, Reason reason) {
+    denied.denied(reason, DeniedPods.Occasion.FILTER);
+    pending.refused(cluster, pod.ref(), group, reason, clock.instant());
   }
 
   @Override

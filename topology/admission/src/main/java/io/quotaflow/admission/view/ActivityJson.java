@@ -48,6 +48,7 @@ public final class ActivityJson {
       d.put("namespace", denial.pod().namespace());
       d.put("name", denial.pod().name());
       d.put("group", denial.group());
+      d.put("code", denial.code());
       d.put("reason", denial.reason());
       d.put("source", denial.source());
       d.put("warnedOnly", denial.warnedOnly());

@@ -63,7 +63,8 @@ public final class RecentActivity {
    *
    * @param pod the pod
    * @param group its group
-   * @param reason why it does not fit
+   * @param code the reason's code (docs/semantics.md section 19), of the first failing check
+   * @param reason why it does not fit, for people
    * @param source which endpoint decided: {@code pod webhook} or {@code scheduler filter}
    * @param warnedOnly true in warn mode: the pod was admitted with a warning
    * @param last when it was last decided
@@ -72,6 +73,7 @@ public final class RecentActivity {
   public record Denial(
       PodRef pod,
       String group,
+      String code,
       String reason,
       String source,
       boolean warnedOnly,
@@ -82,6 +84,7 @@ public final class RecentActivity {
     public Denial {
       Objects.requireNonNull(pod, "pod");
       Objects.requireNonNull(group, "group");
+      Objects.requireNonNull(code, "code");
       Objects.requireNonNull(reason, "reason");
       Objects.requireNonNull(source, "source");
       Objects.requireNonNull(last, "last");
@@ -90,6 +93,7 @@ public final class RecentActivity {
     boolean sameVerdict(Denial other) {
       return pod.equals(other.pod)
           && group.equals(other.group)
+          && code.equals(other.code)
           && reason.equals(other.reason)
           && source.equals(other.source)
           && warnedOnly == other.warnedOnly;
@@ -183,6 +187,7 @@ public final class RecentActivity {
             new Denial(
                 latest.pod(),
                 latest.group(),
+                latest.code(),
                 latest.reason(),
                 latest.source(),
                 latest.warnedOnly(),

@@ -71,7 +71,7 @@ class AdmissionEngineIT {
 
     assertThat(tooBig.get("allowed").asBoolean()).isFalse();
     assertThat(tooBig.get("status").get("message").asText())
-        .contains("group team-a cpu: used 1000 + in-flight 0 + request 5001 > runtime 6000");
+        .contains("group team-a cpu: used 1 + in-flight 0 + request 5001m > runtime 6");
     assertThat(fits.get("allowed").asBoolean()).isTrue();
     assertThat(instance.plugin().holds().of("east").held()).isEqualTo(1);
 
@@ -108,7 +108,7 @@ class AdmissionEngineIT {
         plugin.review("south", createPod("s2", Reviews.pod("alpha", "too-big").cpu("15001m")));
     assertThat(tooBig.get("allowed").asBoolean()).as(tooBig.toString()).isFalse();
     assertThat(tooBig.get("status").get("message").asText())
-        .contains("group dept cpu: used 30000 + in-flight 5000 + request 15001 > runtime 50000");
+        .contains("group dept cpu: used 30 + in-flight 5 + request 15001m > runtime 50");
   }
 
   @Test

@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.http.state.MutableClock;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.quota.Quantities;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
@@ -71,7 +72,8 @@ class LastStateAnswersTest {
 
     assertThat(first.get("allowed").asBoolean()).isTrue();
     assertThat(second.get("allowed").asBoolean()).isFalse();
-    assertThat(second.get("status").get("message").asText()).contains("in-flight " + room);
+    assertThat(second.get("status").get("message").asText())
+        .contains("in-flight " + Quantities.format("cpu", room));
   }
 
   @Test

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.tree.GroupStatus;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -71,10 +72,10 @@ class PodWebhookTest {
     assertThat(response.get("status").get("code").asInt()).isEqualTo(403);
     assertThat(response.get("status").get("message").asText())
         .contains("team-a", "cpu")
-        .contains("runtime " + runtime)
-        .contains("used " + used)
+        .contains("runtime " + Quantities.format("cpu", runtime))
+        .contains("used " + Quantities.format("cpu", used))
         .contains("in-flight 0")
-        .contains("request " + request);
+        .contains("request " + Quantities.format("cpu", request));
   }
 
   @Test
@@ -138,7 +139,7 @@ class PodWebhookTest {
     assertThat(first.get("allowed").asBoolean()).isTrue();
     assertThat(response.get("allowed").asBoolean()).isFalse();
     assertThat(response.get("status").get("message").asText())
-        .contains("group research cpu: used 1000 + in-flight 5000 + request 3001 > runtime 7001")
+        .contains("group research cpu: used 1 + in-flight 5 + request 3001m > runtime 7001m")
         .doesNotContain("group team-b cpu");
   }
 

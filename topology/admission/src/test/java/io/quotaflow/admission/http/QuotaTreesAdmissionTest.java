@@ -132,9 +132,9 @@ class QuotaTreesAdmissionTest {
     assertThat(response.get("allowed").asBoolean()).isFalse();
     assertThat(response.get("status").get("message").asText())
         .contains("web", "cpu-root")
-        .contains("runtime 16000")
-        .contains("used 6000")
-        .contains("request 11000")
+        .contains("runtime 16")
+        .contains("used 6 ")
+        .contains("request 11 ")
         .doesNotContain("koordinator-root-quota");
   }
 
@@ -152,7 +152,7 @@ class QuotaTreesAdmissionTest {
     assertThat(names(refused)).containsExactly("gpu-1");
     assertThat(refused.get("gpu-1").asText())
         .isEqualTo(
-            "quotaflow: node gpu-1 is outside the node pool of quota tree cpu-pool"
+            "quotaflow: outside-pool: node gpu-1 is outside the node pool of quota tree cpu-pool"
                 + " (ElasticQuotaProfile cpu-pool, root cpu-root), the tree of quota group web");
     assertThat(result.get("FailedNodes").size()).isZero();
   }

@@ -53,7 +53,7 @@ class QuotaWebhookTest {
     assertThat(response.get("status").get("code").asInt()).isEqualTo(422);
     assertThat(response.get("status").get("message").asText())
         .contains("breaks 2 rules")
-        .contains("min-not-above-max", "min 5000 is above max 3000")
+        .contains("min-not-above-max", "min 5 is above max 3")
         .contains("children-mins-fit-parent-min", "summing to 11000", "parent's min 8000");
   }
 
@@ -73,8 +73,8 @@ class QuotaWebhookTest {
     assertThat(response.get("allowed").asBoolean()).isFalse();
     assertThat(response.get("status").get("message").asText())
         .contains("breaks 2 rules")
-        .contains("reservation-within-max", "reservation 4000 is above the group's max 2000 in cpu")
-        .contains("reservation-within-cluster", "above the cluster total 42949672960 in memory");
+        .contains("reservation-within-max", "reservation 4 is above the group's max 2 in cpu")
+        .contains("reservation-within-cluster", "above the cluster total 40Gi in memory");
   }
 
   @Test

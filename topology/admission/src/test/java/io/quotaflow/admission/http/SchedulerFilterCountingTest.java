@@ -73,6 +73,7 @@ class SchedulerFilterCountingTest {
 
     assertThat(schedule(state, listed).denials())
         .extracting(Denial::message)
-        .containsExactly("group team cpu: used 1000 + in-flight 0 + request 3500 > runtime 4000");
+        .containsExactly(
+            "exceeds-runtime: group team cpu: used 1 + in-flight 0 + request 3500m > runtime 4");
   }
 }

@@ -77,10 +77,34 @@ class SchedulerFilterReservationTest {
     assertThat(names(fieldNames(refused))).containsExactly("n1", "n2");
     assertThat(refused.get("n1").asText())
         .isEqualTo(
-            "quotaflow: node n1 is locked by the reservation of quota group team-a"
+            "quotaflow: node-reserved: node n1 is locked by the reservation of quota group team-a"
                 + " (quotaflow.io/reservation); pods of team-b may not use it");
     assertThat(result.get("FailedNodes").size()).isZero();
     assertThat(result.get("Error").asText()).isEmpty();
+  }
+
+  @Test
+  void aPodLeftOnlyLockedNodesWaitsForNodeReservedAndOneWithAFreeNodeDoesNot() {
+    plugin = Plugin.start(state());
+
+    filter(pod("beta", "b-1").cpu("1"));
+    plugin.post(FILTER, Reviews.filterArgsWithNames(pod("beta", "b-2").cpu("1"), "n1", "n2"));
+
+    final var registry = plugin.server().registry();
+    assertThat(
+            registry
+                .get(DeniedPods.DENIED)
+                .tags("reason", "node-reserved", "occasion", "filter")
+                .counter()
+                .count())
+        .isEqualTo(1);
+    assertThat(
+            registry
+                .get(PendingPods.PENDING)
+                .tags("cluster", "east", "name", "team-b", "reason", "node-reserved")
+                .gauge()
+                .value())
+        .isEqualTo(1);
   }
 
   @Test

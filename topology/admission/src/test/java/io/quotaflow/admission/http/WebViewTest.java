@@ -246,6 +246,9 @@ class WebViewTest {
     assertThat(denials.get(0).path("source").asText()).isEqualTo("pod webhook");
     assertThat(denials.get(0).path("count").asInt()).isEqualTo(2);
     assertThat(denials.get(0).path("reason").asText()).contains("cpu");
+    // busy's runtime with the pod would be its max of 10 cores: the code leads the reason too.
+    assertThat(denials.get(0).path("code").asText()).isEqualTo("exceeds-max");
+    assertThat(denials.get(0).path("reason").asText()).startsWith("exceeds-max: group busy cpu");
   }
 
   @Test

@@ -20,7 +20,7 @@ class RecentActivityTest {
 
   private static RecentActivity.Denial denial(String pod, String reason) {
     return new RecentActivity.Denial(
-        new PodRef("ns", pod), "g", reason, "pod webhook", false, T0, 1);
+        new PodRef("ns", pod), "g", "exceeds-runtime", reason, "pod webhook", false, T0, 1);
   }
 
   @Test

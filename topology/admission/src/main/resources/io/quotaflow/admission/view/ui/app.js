@@ -349,6 +349,7 @@
     for (const d of activity.denials) {
       const item = el('li');
       item.dataset.pod = d.namespace + '/' + d.name;
+      item.dataset.reason = d.code;
       item.textContent = new Date(d.last).toLocaleTimeString() + ' ' + d.namespace + '/' + d.name +
         ' (' + d.group + ') ' + (d.warnedOnly ? 'warned' : 'denied') + ' by the ' + d.source +
         (d.count > 1 ? ' ×' + d.count : '') + ': ' + d.reason;
