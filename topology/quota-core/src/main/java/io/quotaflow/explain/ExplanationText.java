@@ -32,6 +32,98 @@ public final class ExplanationText {
     return new ExplanationText(reach.resource()).render(reach);
   }
 
+  /** {@code pod}'s explanation in lines of text. */
+  public static String of(PodExplanation pod) {
+    return new ExplanationText("").render(pod);
+  }
+
+  private String render(PodExplanation e) {
+    final StringBuilder out = new StringBuilder();
+    out.append("pod ").append(e.pod()).append(": ").append(e.phase());
+    out.append(e.node().map(node -> ", on node " + node).orElse(", on no node yet"));
+    out.append("; asks ").append(amounts(e.request())).append('\n');
+    final PodExplanation.GroupResolution group = e.group();
+    out.append("Group: ").append(group.name()).append(", ").append(by(group.by(), e)).append('\n');
+    group
+        .labelIgnored()
+        .ifPresent(why -> out.append("  its label was ignored: ").append(why).append('\n'));
+    group
+        .problem()
+        .ifPresent(why -> out.append("  it cannot be charged there: ").append(why).append('\n'));
+    e.quotaClass().ifPresent(basis -> out.append(classBasis(group.name(), basis)));
+    e.admission().ifPresent(admission -> out.append(admission(admission)));
+    return out.toString();
+  }
+
+  private static String amounts(java.util.Map<String, Long> amounts) {
+    return amounts.isEmpty()
+        ? "nothing"
+        : Quantities.format(io.quotaflow.quota.ResourceList.of(amounts));
+  }
+
+  private static String by(String by, PodExplanation e) {
+    return switch (by) {
+      case "LABEL" -> "named by its quota-name label";
+      case "NAMESPACE_NAME" -> "the group named like its namespace " + e.pod().namespace();
+      case "NAMESPACES_ANNOTATION" ->
+          "whose namespaces annotation lists its namespace " + e.pod().namespace();
+      default -> "as nothing names a group for its namespace " + e.pod().namespace();
+    };
+  }
+
+  private static String classBasis(String group, PodExplanation.ClassBasis basis) {
+    final StringBuilder out = new StringBuilder();
+    out.append("Class: ")
+        .append(basis.podClass())
+        .append(": counting ")
+        .append(group)
+        .append("'s running pods oldest first, up to and including this one:\n");
+    for (final PodExplanation.ClassDimension d : basis.dimensions()) {
+      out.append("  ")
+          .append(d.resource())
+          .append(": ")
+          .append(Quantities.format(d.resource(), d.before()))
+          .append(" before it, ")
+          .append(Quantities.format(d.resource(), d.with()))
+          .append(" with it, ")
+          .append(d.with() <= d.min() ? "within" : "above")
+          .append(" its min ")
+          .append(Quantities.format(d.resource(), d.min()))
+          .append('\n');
+    }
+    return out.toString();
+  }
+
+  private static String admission(PodExplanation.Admission admission) {
+    if (admission.allowed()) {
+      return "Admission now: it fits; the scheduler filter lets it onto a node.\n";
+    }
+    final StringBuilder out = new StringBuilder("Admission now: it does not fit.\n");
+    for (final PodExplanation.Blocker blocker : admission.blockers()) {
+      out.append("  ").append(blocker.message()).append('\n');
+      if (blocker.excess() > 0) {
+        out.append("    It fits once pods of ")
+            .append(blocker.group())
+            .append(" holding ")
+            .append(Quantities.format(blocker.resource(), blocker.excess()))
+            .append(' ')
+            .append(blocker.resource())
+            .append(" finish, or once ")
+            .append(blocker.group())
+            .append("'s runtime grows by as much.\n");
+      }
+      blocker
+          .reach()
+          .ifPresent(
+              reach -> {
+                for (final String line : of(reach).split("\n")) {
+                  out.append("    ").append(line).append('\n');
+                }
+              });
+    }
+    return out.toString();
+  }
+
   private String q(long amount) {
     return amount == Long.MAX_VALUE ? "unbounded" : Quantities.format(resource, amount);
   }

@@ -165,6 +165,40 @@ public final class GroupDirectory {
     return groupOf(pod, binding);
   }
 
+  /** How a pod found its group (issue 27: explanations). */
+  public enum ResolvedBy {
+    /** Its quota-name label, honoured for its namespace. */
+    LABEL,
+    /** Its namespace is named like the group. */
+    NAMESPACE_NAME,
+    /** The group's namespaces annotation lists its namespace (the first such group by name). */
+    NAMESPACES_ANNOTATION,
+    /** Nothing names a group for it: the default group. */
+    DEFAULT
+  }
+
+  /** How {@code pod} finds the group {@link #resolve(QuotaPod, QuotaOptions)} gives it. */
+  public ResolvedBy resolvedBy(QuotaPod pod, QuotaOptions options) {
+    final NamespaceBinding binding = options.namespaceBinding();
+    final String label = pod.quotaName().orElse("");
+    if (SpecialGroups.ROOT.equals(label)) {
+      return ResolvedBy.LABEL;
+    }
+    if (!label.isEmpty()) {
+      final QuotaGroup named = groups.get(label);
+      if ((named != null || exists(label)) && binding.admits(label, named, pod.ref().namespace())) {
+        return ResolvedBy.LABEL;
+      }
+    }
+    final String namespace = pod.ref().namespace();
+    if (exists(namespace)) {
+      return ResolvedBy.NAMESPACE_NAME;
+    }
+    return namespaceOwners.containsKey(namespace)
+        ? ResolvedBy.NAMESPACES_ANNOTATION
+        : ResolvedBy.DEFAULT;
+  }
+
   /** The group a pod resolves to, its label honoured as {@code binding} says. */
   private String groupOf(QuotaPod pod, NamespaceBinding binding) {
     final String label = pod.quotaName().orElse("");

@@ -176,7 +176,8 @@ public final class AdmissionServer implements AutoCloseable {
               lastKnown,
               stalenessMetrics,
               noopEndpoint,
-              view);
+              view,
+              activity);
       final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
       threads.setName("quotaflow-admission");
       server = new Server(threads);

@@ -11,6 +11,8 @@ import io.quotaflow.admission.http.state.Ownership;
 import io.quotaflow.admission.http.state.Readiness;
 import io.quotaflow.admission.http.state.Staleness;
 import io.quotaflow.admission.http.state.StateUnavailableException;
+import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.quota.PodRef;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -54,6 +56,7 @@ final class Dispatcher {
   private final StalenessMetrics staleness;
   private final boolean noopEndpoint;
   private final Optional<ViewApi> view;
+  private final RecentActivity activity;
 
   Dispatcher(
       PluginConfig config,
@@ -66,7 +69,8 @@ final class Dispatcher {
       LastKnownState lastKnown,
       StalenessMetrics staleness,
       boolean noopEndpoint,
-      Optional<ViewApi> view) {
+      Optional<ViewApi> view,
+      RecentActivity activity) {
     this.config = config;
     this.reader = reader;
     this.pods = pods;
@@ -78,6 +82,7 @@ final class Dispatcher {
     this.staleness = staleness;
     this.noopEndpoint = noopEndpoint;
     this.view = view;
+    this.activity = activity;
   }
 
   /** Whether {@code parts} name a webhook or the scheduler filter (called by machines only). */
@@ -149,6 +154,16 @@ final class Dispatcher {
           return new Routed("query-tree", Answer.error(400, e.getMessage(), "bad-request"));
         }
         return only("GET", call, tree.name(), c -> cluster(tree, parts[3], c, false));
+      }
+      if (parts.length == 8
+          && valid(parts[3])
+          && parts[4].equals("pods")
+          && valid(parts[5])
+          && valid(parts[6])
+          && parts[7].equals("explain")) {
+        final ExplainPodQuery explain =
+            new ExplainPodQuery(new PodRef(parts[5], parts[6]), quotas.options(), activity);
+        return only("GET", call, explain.name(), c -> cluster(explain, parts[3], c, false));
       }
       if (parts.length == 7
           && valid(parts[3])

@@ -1,0 +1,133 @@
+package io.quotaflow.admission.http;
+
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
+import io.quotaflow.admission.http.inflight.ClusterAdmissions;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.VisibleClusterView;
+import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.explain.ExplanationText;
+import io.quotaflow.explain.PodExplanation;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.tree.PodAssignment;
+import io.quotaflow.tree.PodExplainer;
+import io.quotaflow.tree.QuotaOptions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@code GET /api/v1/clusters/{cluster}/pods/{namespace}/{name}/explain}: why a pod is where it is
+ * (issue 27): its group and how it was found, its class and why, whether it would be admitted now
+ * and what would admit it; for a pod quotaflow evicted (among the web view's recent evictions), the
+ * eviction's decision and whether its group is still over its runtime. JSON with the steps and
+ * {@code text} for people.
+ */
+final class ExplainPodQuery extends QueryApi.Query {
+
+  private static final JsonMapper JSON = JsonMapper.builder().addModule(new Jdk8Module()).build();
+
+  private final PodRef pod;
+  private final QuotaOptions options;
+  private final RecentActivity activity;
+
+  ExplainPodQuery(PodRef pod, QuotaOptions options, RecentActivity activity) {
+    super("query-explain-pod");
+    this.pod = pod;
+    this.options = options;
+    this.activity = activity;
+  }
+
+  @Override
+  public Answer decide(String cluster, Void request, ClusterView view) {
+    final Optional<QuotaPod> input = view.podInput(pod);
+    final List<RecentActivity.Eviction> evictions = evictions(cluster);
+    if (input.isEmpty() && evictions.isEmpty()) {
+      return Answer.error(
+          404,
+          "cluster " + cluster + " has no pod " + pod + " (nor a recent eviction of one)",
+          "not-found");
+    }
+    final ObjectNode body = JSON.createObjectNode();
+    body.put("cluster", cluster);
+    final StringBuilder text = new StringBuilder();
+    if (input.isPresent()) {
+      final PodExplainer explainer =
+          new PodExplainer(ClusterAdmissions.memoized(view), view.directory(), options);
+      final String group = view.directory().resolve(input.get(), options).group();
+      if (view instanceof VisibleClusterView visible && visible.hides(group)) {
+        return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+      }
+      final Optional<PodAssignment> assignment = view.pod(group, pod);
+      final List<QuotaPod> groupPods = new ArrayList<>();
+      for (final PodAssignment other : view.podsOf(group)) {
+        view.podInput(other.ref()).ifPresent(groupPods::add);
+      }
+      final PodExplanation explanation = explainer.explain(input.get(), assignment, groupPods);
+      body.set("explanation", JSON.valueToTree(explanation));
+      text.append(ExplanationText.of(explanation));
+    } else {
+      body.putNull("explanation");
+      text.append("pod ").append(pod).append(": no longer in the cluster\n");
+    }
+    if (!evictions.isEmpty()) {
+      final RecentActivity.Eviction last = evictions.get(evictions.size() - 1);
+      if (view instanceof VisibleClusterView visible && visible.hides(last.group())) {
+        return Answer.error(403, VisibleClusterView.refusal(last.group()), "forbidden");
+      }
+      final ObjectNode decision = body.putObject("eviction");
+      decision.put("commandId", last.commandId());
+      decision.put("group", last.group());
+      decision.put("reason", last.reason());
+      decision.put("attempt", last.attempt());
+      decision.put("issuedAt", last.issuedAt().toString());
+      decision.put("outcome", last.outcome().orElse(null));
+      decision.put("message", last.message());
+      final Instant since = view.overUsedSince().get(last.group());
+      decision.put("groupOverUsedSince", since == null ? null : since.toString());
+      text.append(eviction(last, view.overUsedSince().get(last.group())));
+    }
+    body.put("text", text.toString());
+    return Answer.json(200, body, "ok");
+  }
+
+  /** This pod's recent evictions, oldest first. */
+  private List<RecentActivity.Eviction> evictions(String cluster) {
+    final List<RecentActivity.Eviction> mine = new ArrayList<>();
+    for (final RecentActivity.Eviction eviction : activity.evictions(cluster)) {
+      if (eviction.pod().equals(pod)) {
+        mine.add(eviction);
+      }
+    }
+    mine.sort(java.util.Comparator.comparing(RecentActivity.Eviction::issuedAt));
+    return mine;
+  }
+
+  private static String eviction(RecentActivity.Eviction eviction, Instant overUsedSince) {
+    final StringBuilder out = new StringBuilder();
+    out.append("Evicted: ")
+        .append(eviction.issuedAt())
+        .append(", attempt ")
+        .append(eviction.attempt())
+        .append(", outcome ")
+        .append(eviction.outcome().orElse("not known yet"))
+        .append('\n');
+    out.append("  ").append(eviction.reason()).append('\n');
+    out.append(
+        "  Victims are its group's preemptible running pods, lowest priority first, then the most"
+            + " recently started, until the group is back within its runtime (docs/semantics.md"
+            + " section 11).\n");
+    out.append(
+        overUsedSince == null
+            ? "  Its group " + eviction.group() + " is within its runtime now.\n"
+            : "  Its group "
+                + eviction.group()
+                + " is still over its runtime, since "
+                + overUsedSince
+                + ".\n");
+    return out.toString();
+  }
+}
