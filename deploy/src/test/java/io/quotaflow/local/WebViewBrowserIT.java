@@ -32,6 +32,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
@@ -47,10 +48,11 @@ import picocli.CommandLine;
  * chromedriver) against {@code quotaflow local} running in this JVM: every group of the example
  * organisation shows the runtime the query API states; a what-if edit shows the runtimes {@code
  * simulate} computes for the edited manifests; a group's detail lists its in-flight holds (the
- * detail's {@code holds}); the gpu-borrowing scenario's eviction appears without a reload; and the
- * tree of a 10,000-group cluster is painted, timed by the page's own performance mark. Screenshots
- * go to {@code target/web-view/}. Skipped, saying which packages to install, where Chromium or
- * chromedriver is missing.
+ * detail's {@code holds}); a group's "why?" panel shows the explain endpoint's text for the runtime
+ * its bar shows, and says when it cannot; the gpu-borrowing scenario's eviction appears without a
+ * reload; and the tree of a 10,000-group cluster is painted, timed by the page's own performance
+ * mark. Screenshots go to {@code target/web-view/}. Skipped, saying which packages to install,
+ * where Chromium or chromedriver is missing.
  */
 class WebViewBrowserIT {
 
@@ -302,6 +304,172 @@ class WebViewBrowserIT {
     }
   }
 
+  /**
+   * Issue 27: "why?" beside research-vision's GPU bar reads the runtime's explanation, only when
+   * opened, and shows the server's text (the same runtime as the bar) under a headline built from
+   * its JSON; Escape closes it, as does a second click; Enter opens it from the keyboard; an answer
+   * that cannot be read is said in the panel.
+   */
+  @Test
+  void whyExplainsTheRuntimeOfABarWhenOpenedAndSaysWhenItCannot() throws Exception {
+    final LocalRun run =
+        LocalRun.start(
+            LocalSettings.demo(LOCAL.resolve("examples"), 0), new PrintWriter(new StringWriter()));
+    try {
+      final String url = run.adminUrl().orElseThrow();
+      browser.get(url + "/");
+      shown(() -> group("research") != null);
+      expand("research");
+      shown(() -> group("research-vision") != null);
+      final String gpu = "nvidia.com/gpu";
+      final String runtime =
+          get(url + "/api/v1/clusters/demo/quotas/research-vision")
+              .path("quota")
+              .path("runtime")
+              .path(gpu)
+              .asText();
+      shownWithin().until(() -> runtime.equals(shownRuntime("research-vision", gpu)));
+      assertThat(explainsRead()).as("nothing is explained before a why is opened").isZero();
+
+      clickWhy("research-vision", gpu);
+      shown(() -> "explained".equals(whyPanel().getDomAttribute("data-state")));
+      assertThat(whyPanel().getDomAttribute("data-group")).isEqualTo("research-vision");
+      assertThat(whyPanel().findElement(By.cssSelector("pre.why-text")).getText())
+          .as("the server's text, with the runtime the bar shows")
+          .startsWith("research-vision: runtime " + runtime + " " + gpu)
+          .contains("Step 2: research distributes its runtime");
+      assertThat(shownRuntimeText("research-vision", gpu)).isEqualTo(runtime);
+      assertThat(whyPanel().findElement(By.cssSelector(".why-headline")).getText())
+          .isEqualTo(
+              "research-vision gets "
+                  + runtime
+                  + " of the 8 nvidia.com/gpu it asks: research distributes 6;"
+                  + " research-nlp keeps 1.");
+      assertThat(whyButton("research-vision", gpu).getDomAttribute("aria-expanded"))
+          .isEqualTo("true");
+      assertThat(explainsRead()).as("one click, one read").isEqualTo(1);
+      shoot("why");
+
+      browser.switchTo().activeElement().sendKeys(Keys.ESCAPE);
+      shown(() -> browser.findElements(By.id("why-panel")).isEmpty());
+      assertThat(whyButton("research-vision", gpu).getDomAttribute("aria-expanded"))
+          .isEqualTo("false");
+      assertThat(browser.switchTo().activeElement().getDomAttribute("data-resource"))
+          .as("the focus returns to the why button")
+          .isEqualTo(gpu);
+
+      // From the keyboard, then closed by a second click.
+      whyButton("research-vision", gpu).sendKeys(Keys.ENTER);
+      shown(() -> "explained".equals(whyPanel().getDomAttribute("data-state")));
+      clickWhy("research-vision", gpu);
+      shown(() -> browser.findElements(By.id("why-panel")).isEmpty());
+
+      // Memory: the headline's amount is formatted in the page as the server's text formats it.
+      clickWhy("research-vision", "memory");
+      shown(() -> "explained".equals(whyPanel().getDomAttribute("data-state")));
+      final String first =
+          whyPanel()
+              .findElement(By.cssSelector("pre.why-text"))
+              .getText()
+              .lines()
+              .findFirst()
+              .get();
+      assertThat(first).matches("research-vision: runtime \\S+ memory");
+      final String amount = first.split(" ")[2];
+      assertThat(amount).endsWith("Gi");
+      assertThat(whyPanel().findElement(By.cssSelector(".why-headline")).getText())
+          .startsWith("research-vision gets " + amount + " ");
+
+      // The network refuses the explanation: the panel says so, not blank.
+      browser.executeCdpCommand("Network.enable", Map.of());
+      browser.executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of("*/explain?*")));
+      try {
+        clickWhy("research-vision", gpu);
+        shown(() -> "error".equals(whyPanel().getDomAttribute("data-state")));
+        assertThat(whyPanel().getText())
+            .contains("cannot explain research-vision in nvidia.com/gpu")
+            .contains("could not be reached");
+        shoot("why-unreachable");
+      } finally {
+        browser.executeCdpCommand("Network.setBlockedURLs", Map.of("urls", List.of()));
+        browser.executeCdpCommand("Network.disable", Map.of());
+      }
+    } finally {
+      run.close();
+    }
+  }
+
+  /**
+   * With {@code --auth}, the why panel reads the explanation with the page's session; once the
+   * session is gone, the panel says the 401's reason.
+   */
+  @Test
+  void aTenantsWhyPanelUsesItsSessionAndSaysWhenItIsGone() throws Exception {
+    final LocalRun run =
+        LocalRun.start(
+            LocalSettings.demo(LOCAL.resolve("examples"), 0).withAuth(true),
+            new PrintWriter(new StringWriter()));
+    try {
+      browser.manage().deleteAllCookies();
+      browser.get(run.adminUrl().orElseThrow() + "/");
+      shown(() -> browser.findElement(By.id("sign-in")).isDisplayed());
+      browser.findElement(By.id("token")).sendKeys(run.people().orElseThrow().tenantToken());
+      browser.findElement(By.id("sign-in-button")).click();
+      shown(() -> group("research") != null);
+      expand("research");
+      shown(() -> group("research-vision") != null);
+
+      clickWhy("research-vision", "nvidia.com/gpu");
+      shown(() -> "explained".equals(whyPanel().getDomAttribute("data-state")));
+      assertThat(whyPanel().findElement(By.cssSelector("pre.why-text")).getText())
+          .startsWith("research-vision: runtime ");
+      clickWhy("research-vision", "nvidia.com/gpu");
+      shown(() -> browser.findElements(By.id("why-panel")).isEmpty());
+
+      browser.manage().deleteAllCookies();
+      clickWhy("research-vision", "nvidia.com/gpu");
+      shown(() -> "error".equals(whyPanel().getDomAttribute("data-state")));
+      assertThat(whyPanel().getText())
+          .contains("cannot explain research-vision in nvidia.com/gpu")
+          .contains("sign in")
+          .contains("(HTTP 401)");
+    } finally {
+      browser.manage().deleteAllCookies();
+      run.close();
+    }
+  }
+
+  /** The why button of {@code resource} beside group {@code name}'s bar. */
+  private static WebElement whyButton(String name, String resource) {
+    return group(name)
+        .findElement(
+            By.cssSelector(
+                ":scope > div.dims > div.dim[data-resource='" + resource + "'] > button.why"));
+  }
+
+  /** Clicks a why button; a row redrawn under the click (a live update) is clicked again. */
+  private static void clickWhy(String name, String resource) {
+    shownWithin()
+        .ignoreExceptions()
+        .until(
+            () -> {
+              whyButton(name, resource).click();
+              return true;
+            });
+  }
+
+  private static WebElement whyPanel() {
+    return browser.findElement(By.id("why-panel"));
+  }
+
+  /** How many explanations the page has read, by the browser's own record of its requests. */
+  private static long explainsRead() {
+    return (Long)
+        browser.executeScript(
+            "return performance.getEntriesByType('resource')"
+                + ".filter((e) => e.name.includes('/explain?')).length;");
+  }
+
   /** Waits until {@code condition}; else fails with a screenshot and what the page says. */
   private static void shown(java.util.concurrent.Callable<Boolean> condition) throws IOException {
     try {
@@ -375,6 +543,15 @@ class WebViewBrowserIT {
         group.findElements(
             By.cssSelector(":scope > div.dims > div.dim[data-resource='" + resource + "']"));
     return lines.isEmpty() ? "(resource not shown)" : lines.get(0).getDomAttribute("data-runtime");
+  }
+
+  /** The runtime the page writes beside the bar of {@code resource} of group {@code name}. */
+  private static String shownRuntimeText(String name, String resource) {
+    return group(name)
+        .findElement(
+            By.cssSelector(
+                ":scope > div.dims > div.dim[data-resource='" + resource + "'] .runtime-text"))
+        .getText();
   }
 
   private static void shoot(String name) throws IOException {

@@ -276,6 +276,20 @@ class WebViewTest {
   }
 
   @Test
+  void thePagesScriptWritesWhatTheServerSaysAsTextNeverAsHtml() {
+    start(new SnapshotClusterState().put(CLUSTER, cluster().inputs(), QuotaOptions.DEFAULTS));
+
+    // Group names, reasons and the why panel's explanation come from the cluster: as HTML they
+    // could carry markup into the page.
+    assertThat(plugin.get("/ui/app.js").body())
+        .contains("textContent")
+        .doesNotContain("innerHTML")
+        .doesNotContain("outerHTML")
+        .doesNotContain("insertAdjacentHTML")
+        .doesNotContain("document.write");
+  }
+
+  @Test
   void badQueriesAreA400AndUnknownNamesA404() {
     start(new SnapshotClusterState().put(CLUSTER, cluster().inputs(), QuotaOptions.DEFAULTS));
 

@@ -1,6 +1,7 @@
 // quotaflow's web view: the quota tree of one cluster, rendered lazily (a parent's children are
 // read only when it is expanded, PAGE rows at a time), kept live by the server's event stream
-// (only changed rows arrive), with the group detail, recent activity and the what-if panel.
+// (only changed rows arrive), with the group detail, recent activity, the what-if panel and, per
+// group and resource, a "why" panel that reads the runtime's explanation when it is opened.
 'use strict';
 
 (function () {
@@ -18,6 +19,7 @@
     queue: Promise.resolve(),
     edits: [],
     firstPaint: false,
+    why: null, // the open why panel: {name, resource, panel}
   };
 
   const $ = (id) => document.getElementById(id);
@@ -145,6 +147,7 @@
       nums.appendChild(el('span', 'runtime-text', dim.text.runtime));
       line.appendChild(nums);
       line.appendChild(bar(dim));
+      line.appendChild(whyButton(row.name, dim.resource));
       line.title = describe(dim);
       dims.appendChild(line);
     }
@@ -174,6 +177,9 @@
     return group;
   }
 
+  // A group's element holds its row, its bars, an open why panel if any, then its children's box.
+  const childBox = (group) => group.querySelector(':scope > .children');
+
   function forget(node) {
     for (const item of node.querySelectorAll('.group')) state.rows.delete(item.dataset.name);
     state.rows.delete(node.dataset.name);
@@ -181,7 +187,7 @@
   }
 
   async function loadChildren(name, offset) {
-    const box = state.rows.get(name).el.children[2];
+    const box = childBox(state.rows.get(name).el);
     const page = await getJson(api('/view/rows?parent=' + encodeURIComponent(name) +
       '&offset=' + offset + '&limit=' + PAGE));
     const more = box.querySelector(':scope > .more');
@@ -212,7 +218,7 @@
     if (!known) return;
     if (state.expanded.has(name)) {
       state.expanded.delete(name);
-      for (const child of Array.from(known.el.children[2].children)) {
+      for (const child of Array.from(childBox(known.el).children)) {
         if (child.classList.contains('group')) forget(child); else child.remove();
       }
       render(known.row);
@@ -408,6 +414,168 @@
     const node = $('status');
     node.className = 'status down';
     node.textContent = e.message;
+  }
+
+  // --- why: one runtime explained ----------------------------------------------------------------
+
+  // The runtime's explanation is read only when a panel is opened: each one recomputes a path of the
+  // tree on the server. One panel is open at a time; it sits in the group's element after the row
+  // and its bars, which a live update replaces, so an open panel outlives the row's redraws.
+
+  function whyButton(name, resource) {
+    const button = el('button', 'why', 'why?');
+    button.type = 'button';
+    button.dataset.resource = resource;
+    button.setAttribute('aria-label', 'why ' + name + ' has its runtime of ' + resource);
+    const open = state.why !== null && state.why.name === name && state.why.resource === resource;
+    button.setAttribute('aria-expanded', String(open));
+    if (open) button.setAttribute('aria-controls', 'why-panel');
+    button.addEventListener('click', () => toggleWhy(name, resource));
+    return button;
+  }
+
+  function whyButtonOf(name, resource) {
+    const known = state.rows.get(name);
+    if (!known) return null;
+    for (const button of known.el.querySelectorAll(':scope > .dims button.why')) {
+      if (button.dataset.resource === resource) return button;
+    }
+    return null;
+  }
+
+  function markWhyButton(name, resource, open) {
+    const button = whyButtonOf(name, resource);
+    if (!button) return;
+    button.setAttribute('aria-expanded', String(open));
+    if (open) button.setAttribute('aria-controls', 'why-panel');
+    else button.removeAttribute('aria-controls');
+  }
+
+  function toggleWhy(name, resource) {
+    const open = state.why;
+    // A panel gone with its row (the group left the tree, its parent was collapsed) is not open.
+    const same = open !== null && open.name === name && open.resource === resource &&
+      open.panel.isConnected;
+    closeWhy(false);
+    if (!same) openWhy(name, resource);
+  }
+
+  function closeWhy(refocus) {
+    const open = state.why;
+    if (open === null) return;
+    state.why = null;
+    open.panel.remove();
+    markWhyButton(open.name, open.resource, false);
+    const button = whyButtonOf(open.name, open.resource);
+    if (refocus && button) button.focus();
+  }
+
+  async function openWhy(name, resource) {
+    const known = state.rows.get(name);
+    if (!known) return;
+    const panel = el('section', 'why-panel');
+    panel.id = 'why-panel';
+    panel.dataset.group = name;
+    panel.dataset.resource = resource;
+    panel.dataset.state = 'reading';
+    panel.setAttribute('role', 'region');
+    panel.setAttribute('aria-label', 'why ' + name + ' has its runtime of ' + resource);
+    const title = el('h3', null, 'Why ' + name + ' has its runtime of ' + resource);
+    const close = el('button', 'why-close', 'close');
+    close.type = 'button';
+    close.addEventListener('click', () => closeWhy(true));
+    title.appendChild(document.createTextNode(' '));
+    title.appendChild(close);
+    panel.appendChild(title);
+    const body = el('div', 'why-body', 'reading the explanation…');
+    body.setAttribute('aria-live', 'polite');
+    panel.appendChild(body);
+    known.el.insertBefore(panel, childBox(known.el));
+    const open = { name: name, resource: resource, panel: panel };
+    state.why = open;
+    markWhyButton(name, resource, true);
+    try {
+      const answer = await getJson(api('/quotas/' + encodeURIComponent(name) + '/explain?resource=' +
+        encodeURIComponent(resource)));
+      if (typeof answer.text !== 'string') throw new Error('the answer carries no explanation');
+      if (state.why !== open) return;
+      body.textContent = '';
+      const line = whyHeadline(answer.explanation);
+      if (line) body.appendChild(el('p', 'why-headline', line));
+      // The server's text as text: a <pre> keeps its tables aligned, textContent escapes it.
+      body.appendChild(el('pre', 'why-text', answer.text));
+      body.appendChild(el('p', 'hint', 'as of ' + new Date().toLocaleTimeString() +
+        '; the computation step by step, as quotaflow explain prints it.'));
+      panel.dataset.state = 'explained';
+    } catch (e) {
+      if (state.why !== open) return;
+      body.textContent = '';
+      const reason = e.status === undefined
+        ? 'quotaflow could not be reached (' + e.message + ')'
+        : e.message + ' (HTTP ' + e.status + ')';
+      const error = el('p', 'error', 'cannot explain ' + name + ' in ' + resource + ': ' + reason);
+      error.setAttribute('role', 'alert');
+      body.appendChild(error);
+      panel.dataset.state = 'error';
+    }
+  }
+
+  // A canonical amount as a user types it, as the explanation's text writes it (the server's
+  // Quantities.format): cpu in cores or millicores, byte resources with the largest exact suffix.
+  const BYTE_SUFFIXES = [['Ei', 2 ** 60], ['Pi', 2 ** 50], ['Ti', 2 ** 40], ['Gi', 2 ** 30],
+    ['Mi', 2 ** 20], ['Ki', 2 ** 10], ['E', 1e18], ['P', 1e15], ['T', 1e12], ['G', 1e9], ['M', 1e6],
+    ['k', 1e3]];
+
+  function quantity(resource, amount) {
+    // Long.MAX_VALUE, the server's "unbounded", reads as 2^63 in JavaScript.
+    if (amount >= 2 ** 63) return 'unbounded';
+    if (amount === 0) return '0';
+    const sign = amount < 0 ? '-' : '';
+    const size = Math.abs(amount);
+    if (resource === 'cpu') return sign + (size % 1000 === 0 ? String(size / 1000) : size + 'm');
+    const bytes = resource === 'memory' || resource === 'ephemeral-storage' || resource === 'storage' ||
+      resource.startsWith('hugepages-');
+    if (bytes) {
+      for (const [suffix, unit] of BYTE_SUFFIXES) {
+        if (size % unit === 0) return sign + size / unit + suffix;
+      }
+    }
+    return sign + size;
+  }
+
+  // One sentence from the explanation's JSON: what the group gets of its ask, who distributes it,
+  // and what its siblings keep, e.g. "research-vision gets 5 of the 8 nvidia.com/gpu it asks:
+  // research distributes 6; research-nlp keeps 1." Null when the JSON is not understood: the text
+  // below it says everything anyway.
+  function whyHeadline(x) {
+    try {
+      const q = (amount) => quantity(x.resource, amount);
+      const level = x.levels[x.levels.length - 1];
+      if (!level) return x.group + ' has a runtime of ' + q(x.runtime) + ' ' + x.resource + ': no parent splits it.';
+      let line = x.group + ' gets ' + q(x.runtime);
+      if (x.request === null) {
+        line += ' ' + x.resource;
+      } else if (x.runtime < x.request.limited) {
+        line += ' of the ' + q(x.request.limited) + ' ' + x.resource + ' it asks';
+      } else {
+        line += ' ' + x.resource + (x.runtime === x.request.limited ? ', all it asks' : ' (it asks ' + q(x.request.limited) + ')');
+      }
+      const giver = level.unbounded ? level.parent + ' does not bound ' + x.resource
+        : level.source === 'CLUSTER' ? 'the cluster distributes ' + q(level.available)
+          : level.source === 'TREE' ? 'the quota tree of ' + level.parent + ' distributes ' + q(level.available)
+            : level.parent + ' distributes ' + q(level.available);
+      line += ': ' + giver;
+      const others = level.participants.filter((p) => p.name !== level.member)
+        .sort((a, b) => b.runtime - a.runtime || (a.name < b.name ? -1 : 1));
+      const named = others.slice(0, 3).map((p) => p.name + ' keeps ' + q(p.runtime));
+      if (others.length > 3) {
+        const rest = others.slice(3).reduce((sum, p) => sum + p.runtime, 0);
+        named.push((others.length - 3) + ' more keep ' + q(rest));
+      }
+      return line + (named.length ? '; ' + named.join(', ') : '') + '.';
+    } catch (e) {
+      return null;
+    }
   }
 
   // --- what-if ---------------------------------------------------------------------------------
@@ -632,6 +800,13 @@
   }
 
   setUpWhatIf();
+  document.addEventListener('keydown', (e) => {
+    if (e.key !== 'Escape' || state.why === null) return;
+    // The focus goes back to the why button unless it is elsewhere (e.g. typing in the what-if).
+    const focus = document.activeElement;
+    closeWhy(!focus || focus === document.body || state.why.panel.contains(focus) ||
+      (focus.classList.contains('why') && focus.closest('.group') === state.why.panel.parentNode));
+  });
   setInterval(tickOverUse, 1000);
   start();
 })();
