@@ -8,7 +8,11 @@ import picocli.CommandLine.Command;
     name = "explain",
     mixinStandardHelpOptions = true,
     description = "Explains quotaflow's numbers step by step: why a group has its runtime.",
-    subcommands = {CommandLine.HelpCommand.class, ExplainGroupCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      ExplainGroupCommand.class,
+      ExplainPodCommand.class
+    })
 public final class ExplainCommand implements Runnable {
 
   @CommandLine.Spec private CommandLine.Model.CommandSpec spec;

@@ -137,6 +137,19 @@ public final class QueryClient {
             + target.map(t -> "&target=" + segment(t)).orElse(""));
   }
 
+  /** {@code GET /api/v1/clusters/{cluster}/pods/{namespace}/{name}/explain}: why a pod is there. */
+  public JsonNode explainPod(final String cluster, final String namespace, final String name) {
+    return get(
+        CLUSTERS
+            + "/"
+            + segment(cluster)
+            + "/pods/"
+            + segment(namespace)
+            + "/"
+            + segment(name)
+            + "/explain");
+  }
+
   /** What {@code GET /api/v1/clusters} says. */
   public record Clusters(List<String> names, List<String> unreachable) {}
 

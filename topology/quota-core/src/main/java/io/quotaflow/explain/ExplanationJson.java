@@ -19,6 +19,10 @@ public final class ExplanationJson {
     return JSON.valueToTree(explanation);
   }
 
+  public static JsonNode of(PodExplanation pod) {
+    return JSON.valueToTree(pod);
+  }
+
   public static JsonNode of(Reach reach) {
     return JSON.valueToTree(reach);
   }

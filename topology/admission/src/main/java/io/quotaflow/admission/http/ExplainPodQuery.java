@@ -2,11 +2,11 @@ package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.explain.ExplanationJson;
 import io.quotaflow.explain.ExplanationText;
 import io.quotaflow.explain.PodExplanation;
 import io.quotaflow.quota.PodRef;
@@ -28,7 +28,7 @@ import java.util.Optional;
  */
 final class ExplainPodQuery extends QueryApi.Query {
 
-  private static final JsonMapper JSON = JsonMapper.builder().addModule(new Jdk8Module()).build();
+  private static final JsonMapper JSON = new JsonMapper();
 
   private final PodRef pod;
   private final QuotaOptions options;
@@ -55,8 +55,11 @@ final class ExplainPodQuery extends QueryApi.Query {
     body.put("cluster", cluster);
     final StringBuilder text = new StringBuilder();
     if (input.isPresent()) {
+      // The what-if needs every sibling of the pod's groups: computed over the whole cluster; it
+      // names only the pod's group and its ancestors, which the viewer sees.
+      final ClusterView whole = view instanceof VisibleClusterView visible ? visible.live() : view;
       final PodExplainer explainer =
-          new PodExplainer(ClusterAdmissions.memoized(view), view.directory(), options);
+          new PodExplainer(ClusterAdmissions.memoized(whole), view.directory(), options);
       final String group = view.directory().resolve(input.get(), options).group();
       if (view instanceof VisibleClusterView visible && visible.hides(group)) {
         return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
@@ -67,7 +70,7 @@ final class ExplainPodQuery extends QueryApi.Query {
         view.podInput(other.ref()).ifPresent(groupPods::add);
       }
       final PodExplanation explanation = explainer.explain(input.get(), assignment, groupPods);
-      body.set("explanation", JSON.valueToTree(explanation));
+      body.set("explanation", ExplanationJson.of(explanation));
       text.append(ExplanationText.of(explanation));
     } else {
       body.putNull("explanation");

@@ -80,9 +80,18 @@ final class ExplainQuery extends QueryApi.Query {
     if (view instanceof VisibleClusterView visible && visible.hides(group)) {
       return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
     }
+    // The splits need every sibling: computed over the whole cluster, then redacted.
+    final ClusterView whole = view instanceof VisibleClusterView visible ? visible.live() : view;
     final RuntimeExplainer explainer =
-        new RuntimeExplainer(ClusterAdmissions.memoized(view), options);
-    final Optional<RuntimeExplanation> explanation = explainer.explain(group, resource);
+        new RuntimeExplainer(ClusterAdmissions.memoized(whole), options);
+    final Optional<RuntimeExplanation> explanation =
+        explainer
+            .explain(group, resource)
+            .map(
+                found ->
+                    view instanceof VisibleClusterView visible
+                        ? HiddenGroups.redact(found, visible::lists)
+                        : found);
     if (explanation.isEmpty()) {
       return Answer.error(404, "cluster " + cluster + " has no quota group " + group, "not-found");
     }

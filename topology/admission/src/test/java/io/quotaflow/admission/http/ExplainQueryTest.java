@@ -3,11 +3,20 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quotaflow.admission.http.auth.Access;
+import io.quotaflow.admission.http.auth.User;
+import io.quotaflow.admission.http.auth.Viewer;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.explain.ExplanationText;
+import io.quotaflow.quota.Quantities;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.TreeSnapshot;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -55,11 +64,11 @@ class ExplainQueryTest {
         ClusterQuotaState.restore(
             QuotaOptions.DEFAULTS,
             TestClusters.east().inputs(),
-            new TreeSnapshot(io.quotaflow.quota.ResourceList.empty(), List.of(), List.of()));
+            new TreeSnapshot(ResourceList.empty(), List.of(), List.of()));
     core.recompute();
     assertThat(body.get("text").asText())
         .isEqualTo(ExplanationText.of(core.explainer().explain("team-a", "cpu").orElseThrow()))
-        .contains("team-a: runtime " + io.quotaflow.quota.Quantities.format("cpu", shown) + " cpu");
+        .contains("team-a: runtime " + Quantities.format("cpu", shown) + " cpu");
   }
 
   @Test
@@ -96,5 +105,45 @@ class ExplainQueryTest {
 
     assertThat(body.get("explanation").get("levels")).isEmpty();
     assertThat(body.get("explanation").get("notes").get(0).asText()).contains("whole cluster");
+  }
+
+  /**
+   * A tenant who may see team-a's pods only: the explanation is computed over the whole cluster
+   * (team-a's runtime is the true one) and the groups the tenant may not see are not named.
+   */
+  @Test
+  void aTenantSeesTheTrueRuntimeWithoutTheNamesOfGroupsItMayNotSee() throws Exception {
+    final ClusterView live = TestClusters.state().cluster("east").orElseThrow();
+    final Access access =
+        new Access() {
+          @Override
+          public Optional<User> authenticate(String token) {
+            return Optional.empty();
+          }
+
+          @Override
+          public boolean allowed(
+              User user, String verb, String group, String resource, String namespace) {
+            return namespace.equals("alpha");
+          }
+        };
+    final VisibleClusterView tenant =
+        new VisibleClusterView(live, Viewer.of(new User("alice", List.of()), access));
+
+    final Answer answer =
+        ExplainQuery.of("team-a", "resource=cpu", QuotaOptions.DEFAULTS)
+            .decide("east", null, tenant);
+    final JsonNode body = new ObjectMapper().readTree(answer.body());
+    final Answer full =
+        ExplainQuery.of("team-a", "resource=cpu", QuotaOptions.DEFAULTS).decide("east", null, live);
+    final JsonNode whole = new ObjectMapper().readTree(full.body());
+
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(body.get("explanation").get("runtime"))
+        .isEqualTo(whole.get("explanation").get("runtime"));
+    assertThat(body.get("text").asText())
+        .doesNotContain("team-b", "ops", "differs")
+        .contains("another group 1", "team-a", "research");
+    assertThat(whole.get("text").asText()).contains("team-b", "ops");
   }
 }

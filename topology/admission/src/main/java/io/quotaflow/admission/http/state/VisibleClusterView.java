@@ -39,6 +39,14 @@ public final class VisibleClusterView implements ClusterView {
     this.viewer = viewer;
   }
 
+  /**
+   * The whole cluster, for computations that need every group (an explanation re-runs its splits
+   * over all siblings); their results must be redacted with {@link #lists} before they are shown.
+   */
+  public ClusterView live() {
+    return live;
+  }
+
   /** The viewer this view is for. */
   public Viewer viewer() {
     return viewer;
