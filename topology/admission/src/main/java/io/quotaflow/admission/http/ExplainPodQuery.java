@@ -9,11 +9,14 @@ import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.explain.ExplanationJson;
 import io.quotaflow.explain.ExplanationText;
 import io.quotaflow.explain.PodExplanation;
+import io.quotaflow.explain.RuntimeExplanation;
 import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.PodExplainer;
 import io.quotaflow.tree.QuotaOptions;
+import io.quotaflow.tree.RuntimeExplainer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,10 +94,72 @@ final class ExplainPodQuery extends QueryApi.Query {
       decision.put("message", last.message());
       final Instant since = view.overUsedSince().get(last.group());
       decision.put("groupOverUsedSince", since == null ? null : since.toString());
+      decision.put("code", last.code());
       text.append(eviction(last, view.overUsedSince().get(last.group())));
+      text.append(guarantees(last, view));
     }
     body.put("text", text.toString());
     return Answer.json(200, body, "ok");
+  }
+
+  /**
+   * Who holds its guarantee in the split that gives the evicted pod's group its runtime, in each
+   * dimension the group was over: the groups that take their whole (scaled) min, which is what a
+   * reclaim gives back to them. From the runtime's explanation now, redacted for the viewer.
+   */
+  private String guarantees(RecentActivity.Eviction eviction, ClusterView view) {
+    final ClusterView whole = view instanceof VisibleClusterView visible ? visible.live() : view;
+    final RuntimeExplainer explainer =
+        new RuntimeExplainer(ClusterAdmissions.memoized(whole), options);
+    final StringBuilder out = new StringBuilder();
+    for (final String resource : eviction.dimensionsOver()) {
+      final Optional<RuntimeExplanation> found =
+          explainer
+              .explain(eviction.group(), resource)
+              .map(
+                  e ->
+                      view instanceof VisibleClusterView visible
+                          ? HiddenGroups.redact(e, visible::lists)
+                          : e);
+      if (found.isEmpty() || found.get().levels().isEmpty()) {
+        continue;
+      }
+      final RuntimeExplanation.Level split =
+          found.get().levels().get(found.get().levels().size() - 1);
+      final List<String> holders = new ArrayList<>();
+      for (final RuntimeExplanation.Participant p : split.participants()) {
+        if (!p.name().equals(split.member())
+            && p.scaledMin() > 0
+            && p.limitedRequest() >= p.scaledMin()) {
+          holders.add(
+              p.name()
+                  + " (min "
+                  + Quantities.format(resource, p.scaledMin())
+                  + ", asks "
+                  + Quantities.format(resource, p.limitedRequest())
+                  + ")");
+        }
+      }
+      out.append("  In ")
+          .append(split.parent())
+          .append("'s split of ")
+          .append(resource)
+          .append(", ")
+          .append(
+              holders.isEmpty()
+                  ? "no other group uses its whole guarantee now"
+                  : "these groups use their whole guarantee now: " + String.join(", ", holders))
+          .append("; ")
+          .append(eviction.group())
+          .append(" gets ")
+          .append(Quantities.format(resource, found.get().runtime()))
+          .append(" (quotaflow explain group ")
+          .append(eviction.group())
+          .append(" --resource ")
+          .append(resource)
+          .append(").\n");
+    }
+    return out.toString();
   }
 
   /** This pod's recent evictions, oldest first. */

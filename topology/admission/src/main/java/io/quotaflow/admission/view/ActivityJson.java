@@ -30,6 +30,7 @@ public final class ActivityJson {
       e.put("name", eviction.pod().name());
       e.put("group", eviction.group());
       e.put("reason", eviction.reason());
+      e.put("code", eviction.code());
       e.put("attempt", eviction.attempt());
       e.put("issuedAt", eviction.issuedAt().toEpochMilli());
       eviction.outcome().ifPresentOrElse(o -> e.put("outcome", o), () -> e.putNull("outcome"));

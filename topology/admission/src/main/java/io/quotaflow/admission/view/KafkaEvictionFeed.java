@@ -1,5 +1,6 @@
 package io.quotaflow.admission.view;
 
+import io.quotaflow.engine.reclaim.EvictionReasons;
 import io.quotaflow.kafka.ClientSettings;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.schemas.EvictionCommand;
@@ -157,6 +158,8 @@ public final class KafkaEvictionFeed implements AutoCloseable {
                 new PodRef(key.getNamespace(), key.getName()),
                 command.getGroup(),
                 command.getReason(),
+                EvictionReasons.of(command),
+                command.getDimensionsOver(),
                 command.getAttempt(),
                 command.getIssuedAt(),
                 Optional.empty(),

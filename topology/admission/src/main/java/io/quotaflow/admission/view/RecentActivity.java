@@ -28,6 +28,8 @@ public final class RecentActivity {
    * @param pod the victim
    * @param group its over-used group
    * @param reason the engine's explanation
+   * @param code the reason's code (docs/semantics.md section 19)
+   * @param dimensionsOver the dimensions in which its group was over its runtime
    * @param attempt which attempt the command is
    * @param issuedAt when the engine issued it
    * @param outcome the executor's outcome ({@code EVICTED}, {@code DRY_RUN}, ...); empty while none
@@ -39,6 +41,8 @@ public final class RecentActivity {
       PodRef pod,
       String group,
       String reason,
+      String code,
+      List<String> dimensionsOver,
       int attempt,
       Instant issuedAt,
       Optional<String> outcome,
@@ -51,6 +55,8 @@ public final class RecentActivity {
       Objects.requireNonNull(pod, "pod");
       Objects.requireNonNull(group, "group");
       Objects.requireNonNull(reason, "reason");
+      Objects.requireNonNull(code, "code");
+      dimensionsOver = List.copyOf(dimensionsOver);
       Objects.requireNonNull(issuedAt, "issuedAt");
       Objects.requireNonNull(outcome, "outcome");
       Objects.requireNonNull(message, "message");
@@ -158,6 +164,8 @@ public final class RecentActivity {
                   e.pod(),
                   e.group(),
                   e.reason(),
+                  e.code(),
+                  e.dimensionsOver(),
                   e.attempt(),
                   e.issuedAt(),
                   Optional.of(outcome),

@@ -9,6 +9,7 @@ import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -85,6 +86,8 @@ class ExplainPodQueryTest {
             new PodRef("alpha", "a-1"),
             "team-a",
             "Group team-a of cluster east has used more than its runtime in [cpu] for 120 s",
+            "reclaimed-after-delay",
+            List.of("cpu"),
             1,
             Instant.parse("2026-03-01T12:05:00Z"),
             Optional.empty(),
@@ -96,7 +99,12 @@ class ExplainPodQueryTest {
     assertThat(body.has("eviction")).as(body.toString()).isTrue();
     assertThat(body.get("eviction").get("commandId").asText()).isEqualTo("cmd-1");
     assertThat(body.get("text").asText())
-        .contains("Evicted: 2026-03-01T12:05:00Z, attempt 1", "for 120 s", "lowest priority first");
+        .contains("Evicted: 2026-03-01T12:05:00Z, attempt 1", "for 120 s", "lowest priority first")
+        // team-b never lends its min: what team-a borrowed beyond its own is team-b's guarantee.
+        .contains(
+            "In research's split of cpu, these groups use their whole guarantee now:"
+                + " team-b (min 2, asks 2)");
+    assertThat(body.get("eviction").get("code").asText()).isEqualTo("reclaimed-after-delay");
   }
 
   @Test

@@ -15,7 +15,17 @@ class RecentActivityTest {
 
   private static RecentActivity.Eviction command(String id, String pod) {
     return new RecentActivity.Eviction(
-        id, new PodRef("ns", pod), "g", "over", 1, T0, Optional.empty(), "", Optional.empty());
+        id,
+        new PodRef("ns", pod),
+        "g",
+        "over",
+        "reclaimed-after-delay",
+        List.of("cpu"),
+        1,
+        T0,
+        Optional.empty(),
+        "",
+        Optional.empty());
   }
 
   private static RecentActivity.Denial denial(String pod, String reason) {
