@@ -141,7 +141,12 @@ final class ExplainPodQuery extends QueryApi.Query {
         }
       }
       out.append("  In ")
-          .append(split.parent())
+          .append(
+              switch (split.source()) {
+                case CLUSTER -> "the cluster";
+                case TREE -> "the quota tree of " + split.parent();
+                case PARENT -> split.parent();
+              })
           .append("'s split of ")
           .append(resource)
           .append(", ")
