@@ -15,11 +15,11 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Setup;
 
 /**
- * The explanation of one group's runtime (issue 27: the web view asks for it on click, so at most
- * 5 ms in a 10,000-group tree), on the group whose explanation is the longest: the deepest group
- * under the widest splits. Beside it, in the same run, the admission what-if of a pod of that
- * group (the same walk without a trace, what every webhook call pays) and the explanation with its
- * text and JSON, as the query API answers it.
+ * The explanation of one group's runtime (issue 27: the web view asks for it on click, so at most 5
+ * ms in a 10,000-group tree), on the group whose explanation is the longest: the deepest group
+ * under the widest splits. Beside it, in the same run, the admission what-if of a pod of that group
+ * (the same walk without a trace, what every webhook call pays) and the explanation with its text
+ * and JSON, as the query API answers it.
  */
 public class ExplainBenchmark extends CoreBenchmark {
 
