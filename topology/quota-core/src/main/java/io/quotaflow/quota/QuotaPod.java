@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param startTime status.startTime, once the kubelet has started it
  * @param deletionTime metadata.deletionTimestamp, while terminating
  * @param problems fields that could not be read (e.g. a quantity that does not parse)
+ * @param gang the gang it belongs to (issue 28), if any
  */
 public record QuotaPod(
     PodRef ref,
@@ -35,7 +36,8 @@ public record QuotaPod(
     Instant creationTime,
     Optional<Instant> startTime,
     Optional<Instant> deletionTime,
-    List<SpecProblem> problems) {
+    List<SpecProblem> problems,
+    Optional<Gang> gang) {
 
   public QuotaPod {
     Objects.requireNonNull(ref, "ref");
@@ -48,6 +50,7 @@ public record QuotaPod(
     Objects.requireNonNull(startTime, "startTime");
     Objects.requireNonNull(deletionTime, "deletionTime");
     problems = List.copyOf(problems);
+    Objects.requireNonNull(gang, "gang");
   }
 
   /**
@@ -69,6 +72,7 @@ public record QuotaPod(
         && creationTime.equals(other.creationTime)
         && quotaName.equals(other.quotaName)
         && problems.equals(other.problems)
+        && gang.equals(other.gang)
         && uid.equals(other.uid)
         && ref.equals(other.ref);
   }
@@ -87,7 +91,8 @@ public record QuotaPod(
         creationTime,
         startTime,
         deletionTime,
-        problems);
+        problems,
+        gang);
   }
 
   /** Bound to a node. */
@@ -113,6 +118,7 @@ public record QuotaPod(
     nodeName.ifPresent(builder::nodeName);
     startTime.ifPresent(builder::startTime);
     deletionTime.ifPresent(builder::deletionTime);
+    gang.ifPresent(builder::gang);
     return builder;
   }
 
@@ -130,6 +136,7 @@ public record QuotaPod(
     private Optional<Instant> startTime = Optional.empty();
     private Optional<Instant> deletionTime = Optional.empty();
     private final List<SpecProblem> problems = new ArrayList<>();
+    private Optional<Gang> gang = Optional.empty();
 
     private Builder(PodRef ref) {
       this.ref = ref;
@@ -197,6 +204,11 @@ public record QuotaPod(
       return this;
     }
 
+    public Builder gang(Gang gang) {
+      this.gang = Optional.of(gang);
+      return this;
+    }
+
     public QuotaPod build() {
       return new QuotaPod(
           ref,
@@ -210,7 +222,8 @@ public record QuotaPod(
           creationTime,
           startTime,
           deletionTime,
-          problems);
+          problems,
+          gang);
     }
   }
 }
