@@ -147,7 +147,7 @@ public final class AdmissionCheck {
    * @param specs the groups' specifications where known: they tell a runtime held at min plus the
    *     borrowing limit ({@link RuntimeLimit})
    */
-  private static AdmissionDecision check(
+  static AdmissionDecision check(
       AdmissionRequest request,
       GroupLookup groups,
       Function<String, Optional<QuotaGroup>> specs,

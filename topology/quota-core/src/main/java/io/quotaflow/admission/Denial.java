@@ -16,7 +16,8 @@ import java.util.Optional;
  * @param used what the group's pods hold (non-preemptible pods only for that check)
  * @param inFlight what admissions already granted but not yet seen as used hold
  * @param request what the pod asks for
- * @param detail a reason for checks without numbers; empty otherwise
+ * @param detail a reason for checks without numbers; for a check with numbers, what the request
+ *     stands for when it is not one pod's (a gang's, {@link GangAdmission}), empty otherwise
  */
 public record Denial(
     Check check,
@@ -104,11 +105,16 @@ public record Denial(
 
   private String explanation() {
     return switch (check) {
-      case RUNTIME -> numbers("runtime");
-      case NON_PREEMPTIBLE_MIN -> numbers("min (non-preemptible)");
+      case RUNTIME -> whose() + numbers("runtime");
+      case NON_PREEMPTIBLE_MIN -> whose() + numbers("min (non-preemptible)");
       case NOT_A_LEAF, UNKNOWN_GROUP -> "group " + group + ": " + detail;
       case NAMESPACE_NOT_BOUND -> detail;
     };
+  }
+
+  /** What the request stands for, when it is not one pod's: "gang g needs 8 pods of cpu 1: ". */
+  private String whose() {
+    return detail.isEmpty() ? "" : detail + ": ";
   }
 
   private String numbers(String bound) {
