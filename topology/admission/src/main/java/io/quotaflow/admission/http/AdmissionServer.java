@@ -91,7 +91,7 @@ public final class AdmissionServer implements AutoCloseable {
             : builder.registry;
     this.clock = builder.clock;
     this.noopEndpoint = builder.noopEndpoint;
-    this.holds = new InFlightHolds(config.holdTtl());
+    this.holds = new InFlightHolds(config.holdTtl(), config.gangHoldTtl());
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
     this.deniedPods = new DeniedPods(registry);

@@ -18,6 +18,7 @@ import java.util.Set;
  * @param failurePolicy the answer when nothing can be checked
  * @param excludedNamespaces pods of these namespaces are always admitted
  * @param holdTtl how long an admitted pod's request is held in flight at most
+ * @param gangHoldTtl how long the room of a gang's members still to come is held in flight at most
  * @param sweepInterval how often in-flight holds are compared with the store and expired
  * @param forwardTimeout how long a request forwarded to the owning instance may take
  * @param staleness how old a last state may be answered from, and how often it is read
@@ -33,6 +34,7 @@ public record PluginConfig(
     FailurePolicy failurePolicy,
     Set<String> excludedNamespaces,
     Duration holdTtl,
+    Duration gangHoldTtl,
     Duration sweepInterval,
     Duration forwardTimeout,
     Staleness staleness,
@@ -50,6 +52,7 @@ public record PluginConfig(
     Objects.requireNonNull(failurePolicy, "failurePolicy");
     excludedNamespaces = Set.copyOf(excludedNamespaces);
     Objects.requireNonNull(holdTtl, "holdTtl");
+    Objects.requireNonNull(gangHoldTtl, "gangHoldTtl");
     Objects.requireNonNull(sweepInterval, "sweepInterval");
     Objects.requireNonNull(forwardTimeout, "forwardTimeout");
     Objects.requireNonNull(staleness, "staleness");
@@ -132,6 +135,7 @@ public record PluginConfig(
         failurePolicy,
         excludedNamespaces,
         holdTtl,
+        gangHoldTtl,
         sweepInterval,
         forwardTimeout,
         staleness,
@@ -150,6 +154,7 @@ public record PluginConfig(
         value,
         excludedNamespaces,
         holdTtl,
+        gangHoldTtl,
         sweepInterval,
         forwardTimeout,
         staleness,
@@ -168,6 +173,7 @@ public record PluginConfig(
         failurePolicy,
         excludedNamespaces,
         holdTtl,
+        gangHoldTtl,
         sweepInterval,
         forwardTimeout,
         staleness,
@@ -186,6 +192,7 @@ public record PluginConfig(
         failurePolicy,
         excludedNamespaces,
         holdTtl,
+        gangHoldTtl,
         sweepInterval,
         forwardTimeout,
         value,
@@ -224,6 +231,7 @@ public record PluginConfig(
         failurePolicy,
         excludedNamespaces,
         value,
+        gangHoldTtl,
         sweepInterval,
         forwardTimeout,
         staleness,
@@ -258,6 +266,7 @@ public record PluginConfig(
         failurePolicy,
         excludedNamespaces,
         holdTtl,
+        gangHoldTtl,
         sweepInterval,
         forwardTimeout,
         staleness,

@@ -173,6 +173,17 @@ public final class PluginSettings {
               Parsers::duration)
           .withDeprecatedAlias("admission.reservation.ttl");
 
+  /** How long a gang's hold waits for the members still to come (issue 28). */
+  public static final Setting<Duration> GANG_HOLD_TTL =
+      new Setting<>(
+          "admission.gang.hold.ttl",
+          "duration",
+          "60s",
+          "How long the room of a gang's members still to come is held in flight at most, once its"
+              + " first member was admitted because the whole gang fits (docs/semantics.md section"
+              + " 21).",
+          Parsers::duration);
+
   /** In-flight hold sweep period; formerly admission.reservation.sweep.interval. */
   public static final Setting<Duration> INFLIGHT_SWEEP_INTERVAL =
       new Setting<>(
@@ -352,6 +363,7 @@ public final class PluginSettings {
           QUOTA_ADMINS,
           QUOTA_SPECIAL_NAMESPACES,
           INFLIGHT_TTL,
+          GANG_HOLD_TTL,
           INFLIGHT_SWEEP_INTERVAL,
           FORWARD_TIMEOUT,
           MAX_STALENESS,
@@ -416,6 +428,7 @@ public final class PluginSettings {
         config.get(FAILURE_POLICY),
         config.get(EXCLUDED_NAMESPACES),
         config.get(INFLIGHT_TTL),
+        config.get(GANG_HOLD_TTL),
         config.get(INFLIGHT_SWEEP_INTERVAL),
         config.get(FORWARD_TIMEOUT),
         staleness(config),

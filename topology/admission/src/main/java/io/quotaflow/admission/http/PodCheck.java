@@ -102,7 +102,7 @@ final class PodCheck {
     final AdmissionDecision decision =
         holds
             .owned(cluster, view, options, config.excludedNamespaces(), clock.instant())
-            .decide(request, view, options, clock.instant(), occasion);
+            .decide(request, pod.gang(), view, options, clock.instant(), occasion);
     if (decision.allowed()) {
       return new Verdict(Outcome.ALLOWED, request.group());
     }

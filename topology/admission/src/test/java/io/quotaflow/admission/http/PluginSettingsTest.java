@@ -25,6 +25,18 @@ class PluginSettingsTest {
   }
 
   @Test
+  void aGangHoldWaitsSixtySecondsByDefaultAndTheSettingChangesIt() {
+    assertThat(PluginSettings.config(Map.of("admission.plain.http", "true")).gangHoldTtl())
+        .isEqualTo(Duration.ofSeconds(60))
+        .isEqualTo(io.quotaflow.admission.http.inflight.ClusterAdmissions.DEFAULT_GANG_HOLD_TTL);
+    assertThat(
+            PluginSettings.config(
+                    Map.of("admission.plain.http", "true", "admission.gang.hold.ttl", "2m"))
+                .gangHoldTtl())
+        .isEqualTo(Duration.ofMinutes(2));
+  }
+
+  @Test
   void theMaxStalenessIsCheckedAtStartAndABadOneNamesItsKey() {
     assertThat(
             PluginSettings.config(

@@ -3,9 +3,12 @@ package io.quotaflow.admission.http.inflight;
 import io.quotaflow.admission.AdmissionCheck;
 import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.GangAdmission;
+import io.quotaflow.admission.GangAdmission.GangKey;
 import io.quotaflow.admission.GroupLookup;
 import io.quotaflow.admission.InFlight;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
@@ -35,11 +38,19 @@ import java.util.function.Supplier;
  * concurrent requests cannot both take the same room (SPEC 10). A granted admission is held in
  * flight until the pod is seen as used in the cluster's state (bound to a node) or its time to live
  * passes. Thread-safe.
+ *
+ * <p>A pod of a gang whose minMember is known and above one is judged with its gang
+ * (docs/semantics.md section 21): the gang's first member only if the whole gang fits, the room of
+ * the others then held as one gang hold that each later member takes its part of.
  */
 public final class ClusterAdmissions {
 
+  /** How long a gang's hold waits for its members by default ({@code admission.gang.hold.ttl}). */
+  public static final Duration DEFAULT_GANG_HOLD_TTL = Duration.ofSeconds(60);
+
   private final String cluster;
   private final Duration ttl;
+  private final Duration gangTtl;
   private final ReentrantLock lock = new ReentrantLock();
   private final HoldBook book = new HoldBook();
   // How far the engine had read the cluster's inputs at the last sweep (see HoldBook#expire).
@@ -47,8 +58,17 @@ public final class ClusterAdmissions {
 
   /** The admissions of {@code cluster}, each held in flight at most {@code ttl}. */
   public ClusterAdmissions(String cluster, Duration ttl) {
+    this(cluster, ttl, DEFAULT_GANG_HOLD_TTL);
+  }
+
+  /**
+   * The admissions of {@code cluster}, each pod's held in flight at most {@code ttl}, the room of a
+   * gang's members still to come at most {@code gangTtl}.
+   */
+  public ClusterAdmissions(String cluster, Duration ttl, Duration gangTtl) {
     this.cluster = cluster;
     this.ttl = ttl;
+    this.gangTtl = gangTtl;
   }
 
   public String cluster() {
@@ -93,10 +113,125 @@ public final class ClusterAdmissions {
       QuotaOptions options,
       Instant now,
       Occasion occasion) {
-    return decide(request, view, options, now, occasion, now.plus(ttl));
+    return decide(request, Optional.empty(), view, options, now, occasion);
+  }
+
+  /**
+   * {@link #decide(AdmissionRequest, ClusterView, QuotaOptions, Instant, Occasion)} for a pod of
+   * {@code gang}: judged with its gang when the gang's minMember is known and above one, alone
+   * otherwise.
+   */
+  public AdmissionDecision decide(
+      AdmissionRequest request,
+      Optional<Gang> gang,
+      ClusterView view,
+      QuotaOptions options,
+      Instant now,
+      Occasion occasion) {
+    return decide(request, gang, view, options, now, occasion, now.plus(ttl));
   }
 
   private AdmissionDecision decide(
+      AdmissionRequest request,
+      Optional<Gang> gang,
+      ClusterView view,
+      QuotaOptions options,
+      Instant now,
+      Occasion occasion,
+      Instant holdUntil) {
+    final Optional<Gang> judgedWith =
+        gang.filter(each -> each.minMember().orElse(0) > 1)
+            .filter(each -> request.problem().isEmpty());
+    return judgedWith.isPresent()
+        ? decideMember(request, judgedWith.get(), view, options, now, occasion, holdUntil)
+        : decideAlone(request, view, options, now, occasion, holdUntil);
+  }
+
+  private AdmissionCheck.PodState podState(
+      AdmissionRequest request, ClusterView view, Occasion occasion) {
+    return occasion.recheck && view.pod(request.group(), request.pod()).isPresent()
+        ? AdmissionCheck.PodState.COUNTED
+        : AdmissionCheck.PodState.NEW;
+  }
+
+  /**
+   * A pod of a gang (docs/semantics.md section 21). A pod that holds its request already (checked
+   * again by the scheduler filter) is judged alone, as is a member beyond the gang's room. While
+   * the gang's hold stands at the pod's group, the pod takes its part of it. With no member held in
+   * flight and none bound, the pod is the gang's first member.
+   */
+  private AdmissionDecision decideMember(
+      AdmissionRequest request,
+      Gang gang,
+      ClusterView view,
+      QuotaOptions options,
+      Instant now,
+      Occasion occasion,
+      Instant holdUntil) {
+    final GangKey key = GangKey.of(request.pod().namespace(), gang);
+    final WhatIfInputs state = memoized(view);
+    final List<String> chain = chain(request.group(), state::status);
+    prefetch(state, request.group(), chain);
+    final AdmissionCheck.PodState pod = podState(request, view, occasion);
+    final Optional<PodRef> excluded =
+        occasion.recheck ? Optional.of(request.pod()) : Optional.empty();
+    // The state's members cost a read of the group's pods: outside the lock, and only when the
+    // book knows nothing of the gang (then read under it only if that changed in between).
+    final boolean known =
+        underLock(
+            () ->
+                book.gangHold(key).isPresent()
+                    || book.membersHeld(key) > 0
+                    || book.entry(request.pod()).isPresent());
+    final Optional<GangMembers> read =
+        known ? Optional.empty() : Optional.of(GangMembers.of(view, request.group(), key));
+    lock.lock();
+    try {
+      book.expire(now, this.inputsAsOf);
+      final boolean ownHeld = book.entry(request.pod()).isPresent();
+      final Optional<HoldBook.Entry> gangHold = book.gangHold(key);
+      Optional<AdmissionDecision> withGang = Optional.empty();
+      if (!ownHeld && gangHold.isPresent() && gangHold.get().hold.groups().equals(chain)) {
+        final InFlight.Hold held = gangHold.get().hold;
+        final InFlight.Hold part =
+            new InFlight.Hold(
+                held.pod(),
+                held.groups(),
+                gangHold.get().part.orElseThrow(),
+                held.nonPreemptible());
+        withGang =
+            Optional.of(
+                AdmissionCheck.check(
+                    request, state, book.view(chain, List.of(part)), pod, options));
+        if (occasion.hold && withGang.get().allowed()) {
+          book.takePart(key);
+        }
+      } else if (!ownHeld && gangHold.isEmpty() && book.membersHeld(key) == 0) {
+        final GangMembers members =
+            read.orElseGet(() -> GangMembers.of(view, request.group(), key));
+        if (members.bound() == 0) {
+          final GangAdmission.FirstMember first =
+              GangAdmission.first(
+                  request, gang, members.listed(), state, book.view(chain, excluded), options);
+          if (occasion.hold && first.rest().isPresent()) {
+            book.addGang(key, first.rest().get(), request.request(), now.plus(gangTtl));
+          }
+          withGang = Optional.of(first.decision());
+        }
+      }
+      final AdmissionDecision decision =
+          withGang.orElseGet(
+              () -> AdmissionCheck.check(request, state, book.view(chain, excluded), pod, options));
+      if (occasion.hold && decision.hold().isPresent()) {
+        book.addMember(decision.hold().get(), holdUntil, key);
+      }
+      return decision;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private AdmissionDecision decideAlone(
       AdmissionRequest request,
       ClusterView view,
       QuotaOptions options,
@@ -106,10 +241,7 @@ public final class ClusterAdmissions {
     final WhatIfInputs state = memoized(view);
     final List<String> chain = chain(request.group(), state::status);
     prefetch(state, request.group(), chain);
-    final AdmissionCheck.PodState pod =
-        occasion.recheck && view.pod(request.group(), request.pod()).isPresent()
-            ? AdmissionCheck.PodState.COUNTED
-            : AdmissionCheck.PodState.NEW;
+    final AdmissionCheck.PodState pod = podState(request, view, occasion);
     final Optional<PodRef> excluded =
         occasion.recheck ? Optional.of(request.pod()) : Optional.empty();
     // The what-if, most of a check, reads the book only as the sum held at the pod's group: it is
@@ -241,7 +373,7 @@ public final class ClusterAdmissions {
         continue;
       }
       final Instant until = pod.creationTime().plus(ttl);
-      if (decide(request, view, options, now, Occasion.SCHEDULE, until).allowed()) {
+      if (decide(request, pod.gang(), view, options, now, Occasion.SCHEDULE, until).allowed()) {
         adopted++;
       }
     }

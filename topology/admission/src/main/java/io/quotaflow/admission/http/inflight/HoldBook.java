@@ -1,5 +1,7 @@
 package io.quotaflow.admission.http.inflight;
 
+import io.quotaflow.admission.GangAdmission;
+import io.quotaflow.admission.GangAdmission.GangKey;
 import io.quotaflow.admission.InFlight;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
@@ -17,6 +19,10 @@ import java.util.PriorityQueue;
  * The in-flight holds of one cluster (SPEC 10), kept with running sums per group so that adding,
  * releasing and reading cost a few map operations whatever the number of holds. Not thread-safe:
  * {@link ClusterAdmissions} guards it.
+ *
+ * <p>A gang (docs/semantics.md section 21) adds two things: its members' holds are counted per
+ * gang, and the room of the members still to come is one gang hold, kept beside the pods' holds
+ * under {@link GangKey#holdRef()}, that each arriving member takes its part of.
  */
 final class HoldBook {
 
@@ -24,11 +30,25 @@ final class HoldBook {
   static final class Entry {
     final InFlight.Hold hold;
     final Instant expiresAt;
+    // The gang of the pod, or of the gang hold; empty for a pod judged without a gang.
+    final Optional<GangKey> gang;
+    // For a gang hold: what each member still to come takes of it; empty for a pod's hold.
+    final Optional<ResourceList> part;
     boolean seenUsed;
 
     Entry(InFlight.Hold hold, Instant expiresAt) {
+      this(hold, expiresAt, Optional.empty(), Optional.empty());
+    }
+
+    Entry(
+        InFlight.Hold hold,
+        Instant expiresAt,
+        Optional<GangKey> gang,
+        Optional<ResourceList> part) {
       this.hold = hold;
       this.expiresAt = expiresAt;
+      this.gang = gang;
+      this.part = part;
     }
   }
 
@@ -45,12 +65,62 @@ final class HoldBook {
       new PriorityQueue<>(Comparator.comparing((Entry entry) -> entry.expiresAt));
   private final Map<String, ResourceList> held = new HashMap<>();
   private final Map<String, ResourceList> nonPreemptibleHeld = new HashMap<>();
+  private final Map<GangKey, Integer> membersHeld = new HashMap<>();
 
   /** Keeps {@code hold} until {@code expiresAt}, replacing the pod's earlier one. */
   void add(InFlight.Hold hold, Instant expiresAt) {
+    add(new Entry(hold, expiresAt));
+  }
+
+  /** The same for a member of {@code gang}. */
+  void addMember(InFlight.Hold hold, Instant expiresAt, GangKey gang) {
+    add(new Entry(hold, expiresAt, Optional.of(gang), Optional.empty()));
+  }
+
+  /**
+   * Keeps {@code rest}, the room of {@code gang}'s members still to come, until {@code expiresAt};
+   * each member that arrives takes {@code part} of it ({@link #takePart}).
+   */
+  void addGang(GangKey gang, InFlight.Hold rest, ResourceList part, Instant expiresAt) {
+    add(new Entry(rest, expiresAt, Optional.of(gang), Optional.of(part)));
+  }
+
+  /**
+   * {@code gang}'s hold less one member's part, kept until the same expiry; released when no member
+   * is left to come.
+   */
+  void takePart(GangKey gang) {
+    final Optional<Entry> held = gangHold(gang);
+    if (held.isEmpty()) {
+      return;
+    }
+    final Entry entry = held.get();
+    final Optional<InFlight.Hold> left =
+        GangAdmission.lessOneMember(entry.hold, entry.part.orElseThrow());
+    if (left.isEmpty()) {
+      release(entry.hold.pod());
+    } else {
+      add(new Entry(left.get(), entry.expiresAt, entry.gang, entry.part));
+    }
+  }
+
+  /** The hold of {@code gang}'s members still to come, if any. */
+  Optional<Entry> gangHold(GangKey gang) {
+    return Optional.ofNullable(entries.get(gang.holdRef()));
+  }
+
+  /** How many of {@code gang}'s members hold their request in flight. */
+  int membersHeld(GangKey gang) {
+    return membersHeld.getOrDefault(gang, 0);
+  }
+
+  private void add(Entry entry) {
+    final InFlight.Hold hold = entry.hold;
     release(hold.pod());
-    final Entry entry = new Entry(hold, expiresAt);
     entries.put(hold.pod(), entry);
+    if (entry.gang.isPresent() && entry.part.isEmpty()) {
+      membersHeld.merge(entry.gang.get(), 1, Integer::sum);
+    }
     byExpiry.add(entry);
     apply(hold, ResourceList::plus);
     if (byExpiry.size() > 2 * entries.size() + SLACK) {
@@ -70,6 +140,9 @@ final class HoldBook {
     final Entry old = entries.remove(pod);
     if (old != null) {
       apply(old.hold, ResourceList::minus);
+      if (old.gang.isPresent() && old.part.isEmpty()) {
+        membersHeld.computeIfPresent(old.gang.get(), (gang, n) -> n > 1 ? n - 1 : null);
+      }
     }
   }
 
@@ -131,15 +204,24 @@ final class HoldBook {
    * checked again must not count against itself).
    */
   InFlight view(Collection<String> chain, Optional<PodRef> excluded) {
-    final Optional<InFlight.Hold> own = excluded.map(entries::get).map(entry -> entry.hold);
+    return view(chain, excluded.map(entries::get).map(entry -> entry.hold).stream().toList());
+  }
+
+  /**
+   * The same less each of {@code less}, at the groups of its chain: the hold of a pod checked
+   * again, and the part of a gang's hold a member takes.
+   */
+  InFlight view(Collection<String> chain, List<InFlight.Hold> less) {
     final List<InFlight.Hold> held = new ArrayList<>(2 * chain.size());
     for (final String group : chain) {
       ResourceList all = this.held.getOrDefault(group, ResourceList.empty());
       ResourceList nonPreemptible = nonPreemptibleHeld.getOrDefault(group, ResourceList.empty());
-      if (own.isPresent() && own.get().groups().contains(group)) {
-        all = all.minus(own.get().request());
-        if (own.get().nonPreemptible()) {
-          nonPreemptible = nonPreemptible.minus(own.get().request());
+      for (final InFlight.Hold own : less) {
+        if (own.groups().contains(group)) {
+          all = all.minus(own.request());
+          if (own.nonPreemptible()) {
+            nonPreemptible = nonPreemptible.minus(own.request());
+          }
         }
       }
       // InFlight sums holds; one synthetic hold per group and kind carries the sum.

@@ -25,16 +25,25 @@ public final class InFlightHolds {
   private static final Logger LOG = LoggerFactory.getLogger(InFlightHolds.class);
 
   private final Duration ttl;
+  private final Duration gangTtl;
   private final Map<String, ClusterAdmissions> clusters = new ConcurrentHashMap<>();
 
   /** Holds kept at most {@code ttl}. */
   public InFlightHolds(Duration ttl) {
+    this(ttl, ClusterAdmissions.DEFAULT_GANG_HOLD_TTL);
+  }
+
+  /**
+   * Pods' holds kept at most {@code ttl}, gangs' holds for members to come at most {@code gangTtl}.
+   */
+  public InFlightHolds(Duration ttl, Duration gangTtl) {
     this.ttl = ttl;
+    this.gangTtl = gangTtl;
   }
 
   /** The admissions of {@code cluster}, created on first use. */
   public ClusterAdmissions of(String cluster) {
-    return clusters.computeIfAbsent(cluster, name -> new ClusterAdmissions(name, ttl));
+    return clusters.computeIfAbsent(cluster, name -> new ClusterAdmissions(name, ttl, gangTtl));
   }
 
   /**
@@ -55,7 +64,7 @@ public final class InFlightHolds {
     return clusters.computeIfAbsent(
         cluster,
         name -> {
-          final ClusterAdmissions admissions = new ClusterAdmissions(name, ttl);
+          final ClusterAdmissions admissions = new ClusterAdmissions(name, ttl, gangTtl);
           final int adopted = admissions.adoptPending(view, options, excludedNamespaces, now);
           if (adopted > 0) {
             LOG.info(

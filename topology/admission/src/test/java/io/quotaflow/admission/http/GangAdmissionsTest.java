@@ -1,0 +1,230 @@
+package io.quotaflow.admission.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotaflow.admission.AdmissionDecision;
+import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.http.inflight.ClusterAdmissions;
+import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.quota.Gang;
+import io.quotaflow.quota.PodPhase;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.Quantities;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.reason.Reason;
+import io.quotaflow.tree.QuotaOptions;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.OptionalInt;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/semantics.md section 21, admission of gangs, in the plugin: a gang's first member is
+ * admitted only if the whole gang fits, the room of the others is then held for them, each later
+ * member takes its part, and the hold goes when the last part is taken or its time to live passes.
+ */
+class GangAdmissionsTest {
+
+  private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+  private static final Duration GANG_TTL = Duration.ofSeconds(60);
+
+  private SnapshotClusterState state = TestClusters.state();
+  private final ClusterAdmissions admissions =
+      new ClusterAdmissions("east", Duration.ofSeconds(30), GANG_TTL);
+  // team-a's room for new pods (5 cores in east) and a member's request: three fit, four do not.
+  private long room;
+  private long member;
+
+  @BeforeEach
+  void sizes() {
+    room = TestClusters.room(state, "team-a");
+    member = room / 3;
+    assertThat(3 * member).isLessThanOrEqualTo(room);
+    assertThat(4 * member).isGreaterThan(room);
+  }
+
+  private ClusterView view() {
+    return state.cluster("east").orElseThrow();
+  }
+
+  private static Gang gang(int minMember) {
+    return new Gang("g", OptionalInt.of(minMember), "scheduler-plugins");
+  }
+
+  private static QuotaPod pod(String name, long milliCpu, Gang gang) {
+    return QuotaPod.builder("alpha", name)
+        .quotaName("team-a")
+        .request(ResourceList.of("cpu", milliCpu))
+        .gang(gang)
+        .build();
+  }
+
+  private AdmissionDecision decide(QuotaPod pod, Instant at, Occasion occasion) {
+    final AdmissionRequest request =
+        AdmissionRequest.of(pod, view().directory(), QuotaOptions.DEFAULTS);
+    return admissions.decide(request, pod.gang(), view(), QuotaOptions.DEFAULTS, at, occasion);
+  }
+
+  private AdmissionDecision create(QuotaPod pod, Instant at) {
+    return decide(pod, at, Occasion.CREATE);
+  }
+
+  private AdmissionDecision alone(String name, long milliCpu, Instant at) {
+    return create(
+        QuotaPod.builder("alpha", name).request(ResourceList.of("cpu", milliCpu)).build(), at);
+  }
+
+  @Test
+  void aFirstMemberIsDeniedWhenItsGangCannotFitWholeThoughItFitsAlone() {
+    final AdmissionDecision first = create(pod("g-0", member, gang(4)), T0);
+
+    assertThat(first.allowed()).isFalse();
+    assertThat(first.denials()).extracting(denial -> denial.reason()).contains(Reason.EXCEEDS_MAX);
+    assertThat(first.message())
+        .startsWith("exceeds-max: gang g needs 4 pods of cpu " + Quantities.format("cpu", member))
+        .contains("request " + Quantities.format("cpu", 4 * member));
+    assertThat(admissions.held()).isZero();
+    // Judged alone, the same pod fits: capacity admission would have let it in.
+    assertThat(alone("alone", member, T0).allowed()).isTrue();
+  }
+
+  @Test
+  void anAdmittedFirstMemberHoldsTheRoomOfTheOthers() {
+    assertThat(create(pod("g-0", member, gang(3)), T0).allowed()).isTrue();
+
+    assertThat(admissions.heldAt("team-a"))
+        .extracting(ClusterAdmissions.Held::pod, ClusterAdmissions.Held::request)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                new PodRef("alpha", "g-0"), ResourceList.of("cpu", member)),
+            org.assertj.core.groups.Tuple.tuple(
+                new PodRef("alpha", "gang/g"), ResourceList.of("cpu", 2 * member)));
+    // What is left beside the whole gang, and not a milli-cpu more.
+    final long left = room - 3 * member;
+    assertThat(alone("other", left + 1, T0).allowed()).isFalse();
+    assertThat(alone("other", left, T0).allowed()).isTrue();
+  }
+
+  @Test
+  void laterMembersAreAdmittedAgainstTheHoldAndOneBeyondMinMemberIsJudgedAlone() {
+    assertThat(create(pod("g-0", member, gang(3)), T0).allowed()).isTrue();
+    // Fill what is left beside the gang, so that only the gang's hold has room.
+    assertThat(alone("other", room - 3 * member, T0).allowed()).isTrue();
+
+    assertThat(create(pod("g-1", member, gang(3)), T0.plusSeconds(1)).allowed()).isTrue();
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isTrue();
+    assertThat(create(pod("g-2", member, gang(3)), T0.plusSeconds(2)).allowed()).isTrue();
+
+    // The last part taken, the gang's hold is gone; a fourth member has no room of its own.
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isFalse();
+    assertThat(admissions.held()).isEqualTo(4);
+    assertThat(create(pod("g-3", member, gang(3)), T0.plusSeconds(3)).allowed()).isFalse();
+  }
+
+  @Test
+  void aDryRunOfALaterMemberTakesNothingFromTheHold() {
+    assertThat(create(pod("g-0", member, gang(3)), T0).allowed()).isTrue();
+
+    assertThat(decide(pod("g-1", member, gang(3)), T0, Occasion.DRY_RUN).allowed()).isTrue();
+    assertThat(decide(pod("g-1", member, gang(3)), T0, Occasion.DRY_RUN).allowed()).isTrue();
+
+    assertThat(admissions.heldAt("team-a"))
+        .extracting(ClusterAdmissions.Held::request)
+        .containsExactly(ResourceList.of("cpu", member), ResourceList.of("cpu", 2 * member));
+  }
+
+  @Test
+  void theGangsHoldIsReleasedWhenItsTimeToLivePasses() {
+    assertThat(create(pod("g-0", member, gang(3)), T0).allowed()).isTrue();
+
+    // The first member's own hold is gone at 30 s; the gang's room stays held until 60 s.
+    admissions.sweep(view(), T0.plusSeconds(45));
+    assertThat(admissions.held()).isEqualTo(1);
+    assertThat(alone("other", room - 2 * member + 1, T0.plusSeconds(45)).allowed()).isFalse();
+
+    assertThat(admissions.sweep(view(), T0.plus(GANG_TTL))).isZero();
+    assertThat(alone("other", room, T0.plus(GANG_TTL)).allowed()).isTrue();
+  }
+
+  @Test
+  void theGangsHoldSurvivesSweepsAsHoldsDo() {
+    assertThat(create(pod("g-0", member, gang(3)), T0).allowed()).isTrue();
+    // The engine sees the first member bound: its own hold goes after two sweeps, the gang's stays.
+    state =
+        TestClusters.state(
+            TestClusters.east()
+                .pod(
+                    QuotaPod.builder("alpha", "g-0")
+                        .quotaName("team-a")
+                        .request(ResourceList.of("cpu", member))
+                        .phase(PodPhase.RUNNING)
+                        .nodeName("node-1")
+                        .gang(gang(3))
+                        .build()));
+
+    admissions.sweep(view(), T0.plusMillis(250));
+    admissions.sweep(view(), T0.plusMillis(500));
+
+    assertThat(admissions.holds(new PodRef("alpha", "g-0"))).isFalse();
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isTrue();
+    assertThat(create(pod("g-1", member, gang(3)), T0.plusSeconds(1)).allowed()).isTrue();
+  }
+
+  @Test
+  void aGangWhoseMinMemberIsUnknownIsJudgedPodByPod() {
+    final Gang unknown = new Gang("g", OptionalInt.empty(), "koordinator");
+
+    assertThat(create(pod("g-0", 2 * member, unknown), T0).allowed()).isTrue();
+
+    assertThat(admissions.held()).isEqualTo(1);
+  }
+
+  @Test
+  void theSchedulerFilterJudgesAGangsFirstPlacementWhole() {
+    // Created past the webhook: the gang's three pods are pending in the state, none held.
+    state = withPending(gang(4), 4);
+    final AdmissionDecision first = decide(pod("g-0", member, gang(4)), T0, Occasion.SCHEDULE);
+    assertThat(first.allowed()).isFalse();
+    assertThat(first.message()).contains("gang g needs 4 pods");
+
+    state = withPending(gang(3), 3);
+    assertThat(decide(pod("g-0", member, gang(3)), T0, Occasion.SCHEDULE).allowed()).isTrue();
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isTrue();
+    // Placed again, the first member is judged alone against its own hold: no second gang hold.
+    assertThat(decide(pod("g-0", member, gang(3)), T0, Occasion.SCHEDULE).allowed()).isTrue();
+    assertThat(decide(pod("g-1", member, gang(3)), T0, Occasion.SCHEDULE).allowed()).isTrue();
+    assertThat(decide(pod("g-2", member, gang(3)), T0, Occasion.SCHEDULE).allowed()).isTrue();
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isFalse();
+    assertThat(admissions.held()).isEqualTo(3);
+  }
+
+  @Test
+  void aGangWithAMemberBoundAlreadyIsJudgedPodByPod() {
+    // One member runs: this is no first placement, and the next is judged alone.
+    final QuotaPod running =
+        QuotaPod.builder("alpha", "g-0")
+            .quotaName("team-a")
+            .request(ResourceList.of("cpu", member))
+            .phase(PodPhase.RUNNING)
+            .nodeName("node-1")
+            .gang(gang(8))
+            .build();
+    state = TestClusters.state(TestClusters.east().pod(running));
+
+    assertThat(create(pod("g-1", member, gang(8)), T0).allowed()).isTrue();
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isFalse();
+  }
+
+  private SnapshotClusterState withPending(Gang gang, int members) {
+    var cluster = TestClusters.east();
+    for (final String name : List.of("g-0", "g-1", "g-2", "g-3").subList(0, members)) {
+      cluster = cluster.pod(pod(name, member, gang));
+    }
+    return TestClusters.state(cluster);
+  }
+}
