@@ -142,6 +142,51 @@ class GangAdmissionTest {
   }
 
   @Test
+  void aNonPreemptibleGangMustFitWholeInMinToo() {
+    final AdmissionRequest nonPreemptible =
+        new AdmissionRequest(new PodRef("ns", "p-0"), "team", cpu(9), false, Optional.empty());
+
+    final GangAdmission.FirstMember first =
+        GangAdmission.first(
+            nonPreemptible,
+            gang(5),
+            0,
+            state.whatIfInputs(),
+            InFlight.empty(),
+            QuotaOptions.DEFAULTS);
+
+    final String gang = "gang g needs 5 pods of cpu 9m";
+    assertThat(first.decision().denials())
+        .containsExactly(
+            new Denial(Check.RUNTIME, Reason.EXCEEDS_RUNTIME, "team", "cpu", 40, 10, 0, 45, gang),
+            new Denial(
+                Check.NON_PREEMPTIBLE_MIN,
+                Reason.NON_PREEMPTIBLE_OVER_MIN,
+                "team",
+                "cpu",
+                40,
+                0,
+                0,
+                45,
+                gang));
+    assertThat(first.decision().denials().get(1).message())
+        .isEqualTo(
+            "non-preemptible-over-min: gang g needs 5 pods of cpu 9m: group team cpu: used 0 +"
+                + " in-flight 0 + request 45m > min (non-preemptible) 40m");
+    // Admitted, both holds count against min.
+    final GangAdmission.FirstMember fits =
+        GangAdmission.first(
+            nonPreemptible,
+            gang(3),
+            0,
+            state.whatIfInputs(),
+            InFlight.empty(),
+            QuotaOptions.DEFAULTS);
+    assertThat(fits.decision().hold().orElseThrow().nonPreemptible()).isTrue();
+    assertThat(fits.rest().orElseThrow().nonPreemptible()).isTrue();
+  }
+
+  @Test
   void aPodWithAProblemIsDeniedForItAsAlone() {
     final AdmissionRequest parent =
         new AdmissionRequest(

@@ -6,8 +6,10 @@ import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.PodRef;
@@ -16,8 +18,10 @@ import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reason.Reason;
 import io.quotaflow.tree.QuotaOptions;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.BeforeEach;
@@ -218,6 +222,33 @@ class GangAdmissionsTest {
 
     assertThat(create(pod("g-1", member, gang(8)), T0).allowed()).isTrue();
     assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isFalse();
+  }
+
+  /** The pod webhook and the scheduler filter share PodCheck, which hands the pod's gang on. */
+  @Test
+  void bothEndpointsCheckAPodWithItsGang() {
+    final RecentActivity activity = new RecentActivity(10);
+    final InFlightHolds holds = new InFlightHolds(Duration.ofSeconds(30), GANG_TTL);
+    final PodCheck check =
+        new PodCheck(
+            PluginConfig.plainHttpOnLoopback(0),
+            QuotaOptions.DEFAULTS,
+            holds,
+            Clock.fixed(T0, ZoneOffset.UTC),
+            activity);
+
+    final PodCheck.Verdict denied =
+        check.check("east", pod("g-0", member, gang(4)), view(), Occasion.CREATE);
+    assertThat(denied.outcome()).isEqualTo(PodCheck.Outcome.DENIED);
+    assertThat(denied.message()).contains("gang g needs 4 pods");
+    assertThat(activity.denials("east"))
+        .singleElement()
+        .satisfies(denial -> assertThat(denial.reason()).contains("gang g needs 4 pods"));
+
+    final PodCheck.Verdict scheduled =
+        check.check("east", pod("g-0", member, gang(3)), view(), Occasion.SCHEDULE);
+    assertThat(scheduled.outcome()).isEqualTo(PodCheck.Outcome.ALLOWED);
+    assertThat(holds.find("east").orElseThrow().holds(new PodRef("alpha", "gang/g"))).isTrue();
   }
 
   private SnapshotClusterState withPending(Gang gang, int members) {

@@ -2,6 +2,8 @@ package io.quotaflow.admission.http.inflight;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.admission.GangAdmission;
+import io.quotaflow.admission.GangAdmission.GangKey;
 import io.quotaflow.admission.InFlight;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
@@ -73,6 +75,91 @@ class HoldBookProperties {
         assertThat(book.heldAt(group)).isEqualTo(sum(model, group, false));
         assertThat(book.view(List.of(group), Optional.empty()).nonPreemptibleAt(group))
             .isEqualTo(sum(model, group, true));
+      }
+    }
+  }
+
+  /** A gang's hold in the model: what each member takes, how many are still to come. */
+  private record GangHeld(List<String> chain, ResourceList part, int left, Instant expiresAt) {}
+
+  /**
+   * The same with gangs (docs/semantics.md section 21): members' holds counted per gang, gang holds
+   * shrinking by one part per member and gone after the last, all in the same sums.
+   */
+  @Property(tries = 200)
+  void keepsGangsAsAPlainModelDoes(@ForAll long seed) {
+    final Random random = new Random(seed);
+    final HoldBook book = new HoldBook();
+    final Map<PodRef, Held> pods = new HashMap<>();
+    final Map<PodRef, GangKey> memberOf = new HashMap<>();
+    final Map<GangKey, GangHeld> gangs = new HashMap<>();
+    long clock = 0;
+    for (int step = 0; step < 400; step++) {
+      final PodRef pod = new PodRef("ns", "p" + random.nextInt(12));
+      final GangKey gang = new GangKey("ns", "g" + random.nextInt(3));
+      final Instant expiresAt = Instant.ofEpochMilli(clock + 50 + random.nextInt(10));
+      final int op = random.nextInt(10);
+      if (op < 4) {
+        final InFlight.Hold hold = hold(pod, random);
+        book.addMember(hold, expiresAt, gang);
+        pods.put(pod, new Held(hold, expiresAt));
+        memberOf.put(pod, gang);
+      } else if (op < 5) {
+        final InFlight.Hold hold = hold(pod, random);
+        book.add(hold, expiresAt);
+        pods.put(pod, new Held(hold, expiresAt));
+        memberOf.remove(pod);
+      } else if (op < 6) {
+        book.release(pod);
+        pods.remove(pod);
+        memberOf.remove(pod);
+      } else if (op < 7) {
+        final InFlight.Hold part = hold(gang.holdRef(), random);
+        final int left = 1 + random.nextInt(4);
+        book.addGang(
+            gang,
+            new InFlight.Hold(
+                part.pod(),
+                part.groups(),
+                GangAdmission.times(part.request(), left),
+                part.nonPreemptible()),
+            part.request(),
+            expiresAt);
+        gangs.put(gang, new GangHeld(part.groups(), part.request(), left, expiresAt));
+      } else if (op < 8) {
+        book.takePart(gang);
+        gangs.computeIfPresent(
+            gang,
+            (key, held) ->
+                held.left() == 1
+                    ? null
+                    : new GangHeld(held.chain(), held.part(), held.left() - 1, held.expiresAt()));
+      } else {
+        clock += random.nextInt(20);
+        final Instant now = Instant.ofEpochMilli(clock);
+        book.expire(now, Optional.empty());
+        pods.values().removeIf(held -> !held.expiresAt().isAfter(now));
+        memberOf.keySet().retainAll(pods.keySet());
+        gangs.values().removeIf(held -> !held.expiresAt().isAfter(now));
+      }
+      assertThat(book.size()).isEqualTo(pods.size() + gangs.size());
+      for (int g = 0; g < 3; g++) {
+        final GangKey key = new GangKey("ns", "g" + g);
+        assertThat(book.membersHeld(key))
+            .isEqualTo((int) memberOf.values().stream().filter(key::equals).count());
+        assertThat(book.gangHold(key).map(entry -> entry.hold.request()))
+            .isEqualTo(
+                Optional.ofNullable(gangs.get(key))
+                    .map(held -> GangAdmission.times(held.part(), held.left())));
+      }
+      for (final String group : List.of("team-a", "team-b", "dept")) {
+        ResourceList expected = sum(pods, group, false);
+        for (final GangHeld held : gangs.values()) {
+          if (held.chain().contains(group)) {
+            expected = expected.plus(GangAdmission.times(held.part(), held.left()));
+          }
+        }
+        assertThat(book.heldAt(group)).isEqualTo(expected);
       }
     }
   }
