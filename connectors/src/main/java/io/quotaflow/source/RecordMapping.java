@@ -4,6 +4,7 @@ import io.quotaflow.engine.convert.ReservationRecords;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.ResourceRatio;
+import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
@@ -16,6 +17,7 @@ import io.quotaflow.schemas.LabelRequirement;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeSelectorSpec;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGang;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
@@ -61,6 +63,16 @@ public final class RecordMapping {
         .setStartTime(pod.startTime().orElse(null))
         .setDeletionTime(pod.deletionTime().orElse(null))
         .setProblems(problems(pod.problems()))
+        .setGang(pod.gang().map(RecordMapping::gang).orElse(null))
+        .build();
+  }
+
+  /** A pod's gang; minMember null while the pod does not tell it. */
+  static PodGang gang(final Gang gang) {
+    return PodGang.newBuilder()
+        .setName(gang.name())
+        .setMinMember(gang.minMember().isPresent() ? gang.minMember().getAsInt() : null)
+        .setConvention(gang.convention())
         .build();
   }
 

@@ -19,6 +19,7 @@ import io.quotaflow.cluster.ElasticQuotaProfiles;
 import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.kube.ElasticQuotaProfileApi;
+import io.quotaflow.kube.PodGroupApi;
 import io.quotaflow.quota.PodRef;
 import java.net.InetAddress;
 import java.util.HashMap;
@@ -188,8 +189,21 @@ final class DemoCluster implements AutoCloseable {
     }
   }
 
-  /** The custom resource a generic object is: an ElasticQuotaProfile or an ElasticQuota. */
+  /**
+   * The custom resource a generic object is: a PodGroup (of either API: kept as such, though the
+   * connectors do not read PodGroups yet), an ElasticQuotaProfile or an ElasticQuota.
+   */
   private static ResourceDefinitionContext context(final GenericKubernetesResource resource) {
+    if (PodGroupApi.isPodGroup(resource.getApiVersion(), resource.getKind())) {
+      final String[] groupAndVersion = resource.getApiVersion().split("/", 2);
+      return new ResourceDefinitionContext.Builder()
+          .withGroup(groupAndVersion[0])
+          .withVersion(groupAndVersion[1])
+          .withKind(PodGroupApi.KIND)
+          .withPlural("podgroups")
+          .withNamespaced(true)
+          .build();
+    }
     return ElasticQuotaProfileApi.isProfile(resource.getApiVersion(), resource.getKind())
         ? ElasticQuotaProfiles.CONTEXT
         : ElasticQuotas.CONTEXT;

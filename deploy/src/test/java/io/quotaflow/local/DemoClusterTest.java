@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.quota.PodRef;
 import java.time.Duration;
@@ -53,6 +54,44 @@ class DemoClusterTest {
     assertThat(demo.evicted()).contains(new PodRef("evict-me", "victim"));
     assertThat(demo.client().pods().inNamespace("evict-me").withName("bystander").get())
         .isNotNull();
+  }
+
+  @Test
+  void aPodGroupIsCreatedAsAPodGroupNotAsAnElasticQuota() {
+    final GenericKubernetesResource podGroup =
+        new GenericKubernetesResourceBuilder()
+            .withApiVersion("scheduling.volcano.sh/v1beta1")
+            .withKind("PodGroup")
+            .withNewMetadata()
+            .withNamespace("gangs")
+            .withName("job")
+            .endMetadata()
+            .withAdditionalProperties(Map.of("spec", Map.of("minMember", 2)))
+            .build();
+
+    demo.create(podGroup);
+
+    assertThat(
+            demo.client()
+                .genericKubernetesResources(
+                    new ResourceDefinitionContext.Builder()
+                        .withGroup("scheduling.volcano.sh")
+                        .withVersion("v1beta1")
+                        .withKind("PodGroup")
+                        .withPlural("podgroups")
+                        .withNamespaced(true)
+                        .build())
+                .inNamespace("gangs")
+                .withName("job")
+                .get())
+        .isNotNull();
+    assertThat(
+            demo.client()
+                .genericKubernetesResources(ElasticQuotas.CONTEXT)
+                .inNamespace("gangs")
+                .withName("job")
+                .get())
+        .isNull();
   }
 
   @Test

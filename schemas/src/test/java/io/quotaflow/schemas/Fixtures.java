@@ -48,7 +48,13 @@ public final class Fixtures {
         .setCreationTime(T0)
         .setStartTime(T0.plusSeconds(5))
         .setDeletionTime(T0.plusSeconds(60))
-        .setProblems(List.of(problem("spec.overhead.cpu")));
+        .setProblems(List.of(problem("spec.overhead.cpu")))
+        .setGang(
+            PodGang.newBuilder()
+                .setName("train")
+                .setMinMember(4)
+                .setConvention("koordinator")
+                .build());
   }
 
   public static QuotaSpec.Builder quotaSpec() {

@@ -31,6 +31,8 @@ import java.util.Set;
  *
  * <p>A quantity that cannot be read becomes a {@link SpecProblem} naming the field, and that
  * dimension is left out of the request (a partial sum would understate it).
+ *
+ * <p>The pod's gang is read by {@link GangConventions}; its problems are the pod's.
  */
 public final class PodAdapter {
 
@@ -44,6 +46,8 @@ public final class PodAdapter {
     final PodSpec spec = pod.getSpec() == null ? new PodSpec() : pod.getSpec();
     final PodStatus status = pod.getStatus() == null ? new PodStatus() : pod.getStatus();
     final Map<String, String> labels = meta.getLabels() == null ? Map.of() : meta.getLabels();
+    final Map<String, String> annotations =
+        meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
 
     final String name = meta.getName() == null ? "" : meta.getName();
     if (name.isEmpty()) {
@@ -70,6 +74,7 @@ public final class PodAdapter {
         .ifPresent(builder::startTime);
     Timestamps.read(meta.getDeletionTimestamp(), "metadata.deletionTimestamp", problems)
         .ifPresent(builder::deletionTime);
+    GangConventions.read(labels, annotations, problems).ifPresent(builder::gang);
     return builder.problems(problems).build();
   }
 

@@ -9,7 +9,11 @@ import io.quotaflow.kube.ElasticQuotaProfileAdapter;
 import io.quotaflow.kube.ElasticQuotaProfileApi;
 import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.kube.PodAdapter;
+import io.quotaflow.kube.PodGroupAdapter;
+import io.quotaflow.kube.PodGroupApi;
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.QuotaProfile;
+import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.NamespaceSelector;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
@@ -21,6 +25,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /**
@@ -49,6 +55,7 @@ final class ManifestInputs {
     final List<QuotaGroup> groups = new ArrayList<>();
     final List<QuotaPod> pods = new ArrayList<>();
     final List<QuotaNode> nodes = new ArrayList<>();
+    final List<PodGroupObject> podGroups = new ArrayList<>();
     final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
     final Map<String, Manifest> seen = new HashMap<>();
     for (final Manifest manifest : manifests) {
@@ -62,7 +69,8 @@ final class ManifestInputs {
         namespaceLabels.put(name, labels == null ? Map.of() : labels);
       } else if (manifest.object() instanceof Pod pod) {
         final QuotaPod quotaPod = PodAdapter.toQuotaPod(pod);
-        rejectProblems(manifest, quotaPod.problems(), false, warnings);
+        // A pod's labels and annotations (its gang's) are accepted by the API server: warnings.
+        rejectProblems(manifest, quotaPod.problems(), true, warnings);
         unique(seen, manifest, "Pod " + quotaPod.ref(), quotaPod.ref().toString());
         pods.add(quotaPod);
       } else if (manifest.object() instanceof Node node) {
@@ -70,6 +78,17 @@ final class ManifestInputs {
         rejectProblems(manifest, quotaNode.problems(), false, warnings);
         unique(seen, manifest, "Node " + quotaNode.name(), quotaNode.name());
         nodes.add(quotaNode);
+      } else if (manifest.object() instanceof GenericKubernetesResource resource
+          && isPodGroup(resource)) {
+        final PodGroupObject podGroup = PodGroupAdapter.toPodGroup(resource);
+        if (podGroup.name().isEmpty()) {
+          throw BadInputException.inField(manifest, "metadata.name", "a PodGroup needs a name");
+        }
+        // Its CRD's schema makes the API server refuse a minMember that is not a whole number.
+        rejectProblems(manifest, podGroup.problems(), false, warnings);
+        final String key = podGroup.namespace() + "/" + podGroup.name();
+        unique(seen, manifest, "PodGroup " + key, podGroup.convention() + " " + key);
+        podGroups.add(podGroup);
       } else if (manifest.object() instanceof GenericKubernetesResource quota
           && !isProfile(quota)) {
         final QuotaGroup group = ElasticQuotaAdapter.toQuotaGroup(quota);
@@ -90,7 +109,42 @@ final class ManifestInputs {
         groups.add(group);
       }
     }
-    return new ClusterInputs(selected(groups, namespaceLabels), pods, nodes);
+    return new ClusterInputs(
+        selected(groups, namespaceLabels), withPodGroups(pods, podGroups), nodes);
+  }
+
+  /**
+   * The pods with the minMember of their gang's PodGroup where the pod alone does not tell it: the
+   * PodGroup of the gang's convention, namespace and name. A pod's own (Koordinator's
+   * min-available) is kept.
+   */
+  private static List<QuotaPod> withPodGroups(List<QuotaPod> pods, List<PodGroupObject> podGroups) {
+    if (podGroups.isEmpty()) {
+      return pods;
+    }
+    final Map<List<String>, OptionalInt> minMembers = new HashMap<>();
+    for (final PodGroupObject podGroup : podGroups) {
+      minMembers.put(
+          List.of(podGroup.convention(), podGroup.namespace(), podGroup.name()),
+          podGroup.minMember());
+    }
+    final List<QuotaPod> result = new ArrayList<>(pods.size());
+    for (final QuotaPod pod : pods) {
+      final Optional<Gang> gang = pod.gang();
+      final OptionalInt declared =
+          gang.isEmpty() || gang.get().minMember().isPresent()
+              ? OptionalInt.empty()
+              : minMembers.getOrDefault(
+                  List.of(gang.get().convention(), pod.ref().namespace(), gang.get().name()),
+                  OptionalInt.empty());
+      result.add(
+          declared.isEmpty()
+              ? pod
+              : pod.toBuilder()
+                  .gang(new Gang(gang.get().name(), declared, gang.get().convention()))
+                  .build());
+    }
+    return result;
   }
 
   /**
@@ -147,6 +201,10 @@ final class ManifestInputs {
       }
     }
     return profiles;
+  }
+
+  private static boolean isPodGroup(GenericKubernetesResource resource) {
+    return PodGroupApi.isPodGroup(resource.getApiVersion(), resource.getKind());
   }
 
   private static boolean isProfile(GenericKubernetesResource resource) {

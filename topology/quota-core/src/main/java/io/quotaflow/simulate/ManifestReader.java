@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.kube.ElasticQuotaApi;
 import io.quotaflow.kube.ElasticQuotaProfileApi;
+import io.quotaflow.kube.PodGroupApi;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -45,10 +46,12 @@ import java.util.stream.Stream;
  *
  * <p>Only the kinds quotaflow computes with are returned: ElasticQuota ({@value
  * ElasticQuotaApi#API_VERSION}), ElasticQuotaProfile ({@value ElasticQuotaProfileApi#API_VERSION}),
- * Pod and Node ({@code v1}). Any other object is skipped with a warning. Anything that cannot be
- * read is a {@link BadInputException} naming the file, the document and, where it applies, the
- * field or the line; a key repeated in one mapping is such input ({@link RepeatedKey}), as two
- * manifests concatenated without {@code ---} would otherwise merge silently.
+ * PodGroup ({@value PodGroupApi#SCHEDULER_PLUGINS_API_VERSION}, {@value
+ * PodGroupApi#VOLCANO_API_VERSION}), Pod, Node and Namespace ({@code v1}). Any other object is
+ * skipped with a warning. Anything that cannot be read is a {@link BadInputException} naming the
+ * file, the document and, where it applies, the field or the line; a key repeated in one mapping is
+ * such input ({@link RepeatedKey}), as two manifests concatenated without {@code ---} would
+ * otherwise merge silently.
  */
 public final class ManifestReader {
 
@@ -296,7 +299,8 @@ public final class ManifestReader {
     final String apiVersion = node.path("apiVersion").asText("");
     final Class<? extends HasMetadata> type;
     if (ElasticQuotaApi.isElasticQuota(apiVersion, kind)
-        || ElasticQuotaProfileApi.isProfile(apiVersion, kind)) {
+        || ElasticQuotaProfileApi.isProfile(apiVersion, kind)
+        || PodGroupApi.isPodGroup(apiVersion, kind)) {
       type = GenericKubernetesResource.class;
     } else if ("v1".equals(apiVersion) && "Pod".equals(kind)) {
       type = Pod.class;
@@ -312,6 +316,10 @@ public final class ManifestReader {
               + (apiVersion.isEmpty() ? "" : " (" + apiVersion + ")")
               + "; simulate reads ElasticQuota ("
               + ElasticQuotaApi.API_VERSION
+              + "), PodGroup ("
+              + PodGroupApi.SCHEDULER_PLUGINS_API_VERSION
+              + ", "
+              + PodGroupApi.VOLCANO_API_VERSION
               + "), Pod, Node and Namespace (v1)");
       return;
     }

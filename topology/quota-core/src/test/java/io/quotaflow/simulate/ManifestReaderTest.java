@@ -187,13 +187,17 @@ class ManifestReaderTest {
         .containsExactly(
             file
                 + ", document 2: skipped Deployment (apps/v1); simulate reads ElasticQuota"
-                + " (scheduling.sigs.k8s.io/v1alpha1), Pod, Node and Namespace (v1)",
+                + " (scheduling.sigs.k8s.io/v1alpha1), PodGroup (scheduling.x-k8s.io/v1alpha1,"
+                + " scheduling.volcano.sh/v1beta1), Pod, Node and Namespace (v1)",
             file
                 + ", document 3: skipped ElasticQuota (scheduling.x-k8s.io/v1alpha1); simulate"
-                + " reads ElasticQuota (scheduling.sigs.k8s.io/v1alpha1), Pod, Node and Namespace (v1)",
+                + " reads ElasticQuota (scheduling.sigs.k8s.io/v1alpha1), PodGroup"
+                + " (scheduling.x-k8s.io/v1alpha1, scheduling.volcano.sh/v1beta1), Pod, Node and"
+                + " Namespace (v1)",
             file
                 + ", document 4: skipped an object without kind; simulate reads ElasticQuota"
-                + " (scheduling.sigs.k8s.io/v1alpha1), Pod, Node and Namespace (v1)");
+                + " (scheduling.sigs.k8s.io/v1alpha1), PodGroup (scheduling.x-k8s.io/v1alpha1,"
+                + " scheduling.volcano.sh/v1beta1), Pod, Node and Namespace (v1)");
   }
 
   @Test

@@ -258,7 +258,7 @@ final class Dispatcher {
     } catch (BadRequestException e) {
       return Answer.error(400, e.getMessage(), "bad-request");
     } catch (RuntimeException e) {
-      return unexpected(endpoint, cluster, call, e, Optional.empty());
+      return unexpected(endpoint, cluster, call, e, false, null);
     }
     if (moded && config.mode() == AdmissionMode.OFF) {
       return endpoint.allowUnchecked(request);
@@ -298,7 +298,7 @@ final class Dispatcher {
     } catch (StateUnavailableException e) {
       return fromLastState(endpoint, cluster, call, request, e.getMessage());
     } catch (RuntimeException e) {
-      return unexpected(endpoint, cluster, call, e, Optional.of(request));
+      return unexpected(endpoint, cluster, call, e, true, request);
     }
   }
 
@@ -392,7 +392,8 @@ final class Dispatcher {
       String cluster,
       Call call,
       RuntimeException e,
-      Optional<T> request) {
+      boolean parsed,
+      T request) {
     final String correlation = UUID.randomUUID().toString();
     LOG.error(
         "correlation={} cluster={} endpoint={} unexpected error",
@@ -401,9 +402,10 @@ final class Dispatcher {
         endpoint.name(),
         e);
     final String reason = "internal error (correlation id " + correlation + ")";
-    if (request.isPresent()) {
+    // A query's request is empty (null) once parsed: it answers as when the state is unreadable.
+    if (parsed) {
       try {
-        return endpoint.cannotDecide(cluster, request.get(), reason).withOutcome("error");
+        return endpoint.cannotDecide(cluster, request, reason).withOutcome("error");
       } catch (RuntimeException again) {
         LOG.error("correlation={} failure answer failed too", correlation, again);
       }

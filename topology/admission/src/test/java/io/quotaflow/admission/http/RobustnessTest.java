@@ -161,6 +161,24 @@ class RobustnessTest {
     assertThat(reply.body()).doesNotContain("IllegalStateException", "at io.");
   }
 
+  /**
+   * A query that fails in an unforeseen way is the server's fault, not the request's: 503 with the
+   * correlation id, as when the state cannot be read (it was 400 "the request could not be read").
+   */
+  @Test
+  void anUnexpectedErrorInAQueryIsA503WithTheCorrelationIdNotA400() {
+    plugin.close();
+    plugin = Plugin.start(PluginConfig.plainHttpOnLoopback(0), new BrokenState());
+
+    final Plugin.Reply reply = plugin.get("/api/v1/clusters/east/quotas/team-a");
+
+    assertThat(reply.status()).isEqualTo(503);
+    assertThat(reply.json().get("error").asText())
+        .contains("internal error (correlation id")
+        .doesNotContain("could not be read");
+    assertThat(reply.body()).doesNotContain("IllegalStateException", "at io.");
+  }
+
   @Test
   void readinessFollowsTheStateAndMetricsCountRequests() {
     plugin.post(PODS, createPod("u", pod("alpha", "p").cpu("1")));

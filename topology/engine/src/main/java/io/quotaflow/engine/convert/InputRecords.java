@@ -3,6 +3,7 @@ package io.quotaflow.engine.convert;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.ResourceRatio;
+import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
@@ -15,6 +16,7 @@ import io.quotaflow.schemas.FieldProblem;
 import io.quotaflow.schemas.LabelOperator;
 import io.quotaflow.schemas.LabelRequirement;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGang;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** Reads the input topics' records into the quota model of the core. Pure functions. */
 public final class InputRecords {
@@ -43,8 +46,24 @@ public final class InputRecords {
         state.getStartTime(),
         state.getDeletionTime(),
         problems(state.getProblems()),
-        // Gangs reach the engine with PodState's gang fields (issue 28, not yet carried).
-        Optional.empty());
+        state.getGang().flatMap(InputRecords::gang));
+  }
+
+  /**
+   * The gang a pod's record names. The connectors write only valid gangs; a record that breaks
+   * {@link Gang}'s rules anyway (another writer) is read leniently rather than failing the pod: no
+   * name, no gang; a minMember below 1, unknown.
+   */
+  static Optional<Gang> gang(final PodGang gang) {
+    if (gang.getName().isEmpty()) {
+      return Optional.empty();
+    }
+    final OptionalInt minMember =
+        gang.getMinMember()
+            .filter(min -> min >= 1)
+            .map(OptionalInt::of)
+            .orElse(OptionalInt.empty());
+    return Optional.of(new Gang(gang.getName(), minMember, gang.getConvention()));
   }
 
   /** The quota group {@code name} as the core sees it. */
