@@ -10,6 +10,7 @@ import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.kube.GangConventions;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.PodRef;
@@ -249,6 +250,31 @@ class GangAdmissionsTest {
         check.check("east", pod("g-0", member, gang(3)), view(), Occasion.SCHEDULE);
     assertThat(scheduled.outcome()).isEqualTo(PodCheck.Outcome.ALLOWED);
     assertThat(holds.find("east").orElseThrow().holds(new PodRef("alpha", "gang/g"))).isTrue();
+  }
+
+  /**
+   * Over HTTP, the gang read from the pod's Koordinator annotations, as kube-scheduler sends it.
+   */
+  @Test
+  void theSchedulerFilterReadsTheGangFromThePodAndRefusesEveryNodeToAGangThatCannotFit() {
+    state = withPending(gang(4), 4);
+    try (Plugin plugin = Plugin.start(state)) {
+      final Plugin.Reply reply =
+          plugin.post(
+              "/clusters/east/scheduler/filter",
+              Reviews.filterArgsWithNames(
+                  Reviews.pod("alpha", "g-0")
+                      .cpu(member + "m")
+                      .annotation(GangConventions.KOORDINATOR_NAME, "g")
+                      .annotation(GangConventions.KOORDINATOR_MIN_AVAILABLE, "4"),
+                  "n1",
+                  "n2"));
+
+      assertThat(reply.status()).as(reply.body()).isEqualTo(200);
+      assertThat(reply.json().get("FailedAndUnresolvableNodes").path("n1").asText())
+          .as(reply.body())
+          .contains("gang g needs 4 pods of cpu " + Quantities.format("cpu", member));
+    }
   }
 
   private SnapshotClusterState withPending(Gang gang, int members) {

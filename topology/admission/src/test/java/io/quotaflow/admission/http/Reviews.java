@@ -48,6 +48,11 @@ final class Reviews {
       return this;
     }
 
+    PodJson annotation(String key, String value) {
+      ((ObjectNode) pod.get("metadata")).withObjectProperty("annotations").put(key, value);
+      return this;
+    }
+
     PodJson quota(String group) {
       return label("quota.scheduling.koordinator.sh/name", group);
     }
