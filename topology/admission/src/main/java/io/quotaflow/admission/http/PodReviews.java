@@ -11,23 +11,33 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.quotaflow.kube.GangConventions;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads a pod webhook's {@code AdmissionReview} (admission.k8s.io/v1) on the hot path: in one pass
  * into small records that hold only what the webhook and {@code PodAdapter} read (the review's uid,
- * kind, operation, dry-run flag, name and namespace; the pod's metadata, resources, node, priority,
- * phase and times), skipping everything else, instead of fabric8's full model, whose polymorphic
- * {@code request.object} is read into a tree and then converted. The pod it hands on is a fabric8
- * {@link Pod} holding those fields, so the pod is read exactly as everywhere else. The checks and
- * their messages are those of {@link AdmissionReviews#parse}.
+ * kind, operation, dry-run flag, name and namespace; the pod's metadata (of its annotations, those
+ * naming its gang), resources, node, priority, phase and times), skipping everything else, instead
+ * of fabric8's full model, whose polymorphic {@code request.object} is read into a tree and then
+ * converted. The pod it hands on is a fabric8 {@link Pod} holding those fields, so the pod is read
+ * exactly as everywhere else. The checks and their messages are those of {@link
+ * AdmissionReviews#parse}.
  */
 final class PodReviews {
+
+  /** The annotations kept: those that name a pod's gang and its minMember. */
+  private static final Set<String> GANG_ANNOTATIONS =
+      Set.of(
+          GangConventions.KOORDINATOR_NAME,
+          GangConventions.KOORDINATOR_MIN_AVAILABLE,
+          GangConventions.VOLCANO_GROUP_NAME);
 
   private PodReviews() {}
 
@@ -219,6 +229,7 @@ final class PodReviews {
       String namespace = null;
       String uid = null;
       Map<String, String> labels = null;
+      Map<String, String> annotations = null;
       String created = null;
       String deleted = null;
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -229,12 +240,13 @@ final class PodReviews {
           case "namespace" -> namespace = text(value);
           case "uid" -> uid = text(value);
           case "labels" -> labels = object(value) ? texts() : null;
+          case "annotations" -> annotations = object(value) ? gangAnnotations() : null;
           case "creationTimestamp" -> created = text(value);
           case "deletionTimestamp" -> deleted = text(value);
           default -> parser.skipChildren();
         }
       }
-      return new Meta(name, namespace, uid, labels, created, deleted);
+      return new Meta(name, namespace, uid, labels, annotations, created, deleted);
     }
 
     private Spec spec() throws IOException {
@@ -325,6 +337,25 @@ final class PodReviews {
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         final String key = parser.currentName();
         map.put(key, text(parser.nextToken()));
+      }
+      return map;
+    }
+
+    /**
+     * At START_OBJECT: the annotations that name a pod's gang ({@link GangConventions}), the only
+     * ones the core reads; every other value is checked as a string, as data binding would, but not
+     * kept (a pod's annotations may be large: kubectl's last applied configuration).
+     */
+    private Map<String, String> gangAnnotations() throws IOException {
+      final Map<String, String> map = new LinkedHashMap<>();
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        final String key = parser.currentName();
+        final JsonToken value = parser.nextToken();
+        if (GANG_ANNOTATIONS.contains(key)) {
+          map.put(key, text(value));
+        } else if (value != JsonToken.VALUE_NULL && !value.isScalarValue()) {
+          throw mismatch("a string");
+        }
       }
       return map;
     }
@@ -450,6 +481,7 @@ final class PodReviews {
         meta.setNamespace(metadata.namespace());
         meta.setUid(metadata.uid());
         meta.setLabels(metadata.labels());
+        meta.setAnnotations(metadata.annotations());
         meta.setCreationTimestamp(metadata.creationTimestamp());
         meta.setDeletionTimestamp(metadata.deletionTimestamp());
         pod.setMetadata(meta);
@@ -502,6 +534,7 @@ final class PodReviews {
       String namespace,
       String uid,
       Map<String, String> labels,
+      Map<String, String> annotations,
       String creationTimestamp,
       String deletionTimestamp) {}
 

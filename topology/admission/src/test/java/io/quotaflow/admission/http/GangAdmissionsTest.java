@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.AdmissionDecision;
 import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions;
@@ -275,6 +276,38 @@ class GangAdmissionsTest {
           .as(reply.body())
           .contains("gang g needs 4 pods of cpu " + Quantities.format("cpu", member));
     }
+  }
+
+  /** The pod webhook reads the gang from the pod's annotations in the AdmissionReview. */
+  @Test
+  void thePodWebhookDeniesTheFirstMemberOfAGangThatCannotFitAndHoldsForOneThatFits() {
+    try (Plugin plugin = Plugin.start(state)) {
+      final JsonNode denied =
+          plugin
+              .post(
+                  "/clusters/east/admission/pods", Reviews.createPod("u-1", member("g-0", "g", 4)))
+              .json()
+              .get("response");
+      assertThat(denied.get("allowed").asBoolean()).isFalse();
+      assertThat(denied.get("status").get("message").asText())
+          .contains("gang g needs 4 pods of cpu " + Quantities.format("cpu", member));
+
+      final JsonNode admitted =
+          plugin
+              .post(
+                  "/clusters/east/admission/pods", Reviews.createPod("u-2", member("h-0", "h", 3)))
+              .json()
+              .get("response");
+      assertThat(admitted.get("allowed").asBoolean()).isTrue();
+      assertThat(plugin.server().holds().of("east").holds(new PodRef("alpha", "gang/h"))).isTrue();
+    }
+  }
+
+  private Reviews.PodJson member(String name, String gang, int minMember) {
+    return Reviews.pod("alpha", name)
+        .cpu(member + "m")
+        .annotation(GangConventions.KOORDINATOR_NAME, gang)
+        .annotation(GangConventions.KOORDINATOR_MIN_AVAILABLE, Integer.toString(minMember));
   }
 
   private SnapshotClusterState withPending(Gang gang, int members) {

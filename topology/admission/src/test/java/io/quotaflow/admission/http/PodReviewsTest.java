@@ -56,6 +56,12 @@ class PodReviewsTest {
             + "null,\"containers\":[{\"resources\":{\"requests\":{\"cpu\":1,\"memory\":0.5}}},"
             + "{\"resources\":null},{}],\"initContainers\":null,\"overhead\":null,\"resources\":"
             + "{\"limits\":{\"cpu\":\"2\"},\"claims\":[{\"name\":\"c\"}]}},\"status\":null}",
+        // A Koordinator gang's member, beside an annotation that is not kept.
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"g-0\",\"namespace\":"
+            + "\"alpha\",\"annotations\":{\"kubectl.kubernetes.io/last-applied-configuration\":"
+            + "\"{\\\"kind\\\":\\\"Pod\\\"}\",\"gang.scheduling.koordinator.sh/name\":\"train\","
+            + "\"gang.scheduling.koordinator.sh/min-available\":\"4\"}},\"spec\":{\"containers\":"
+            + "[{\"resources\":{\"requests\":{\"cpu\":\"1\"}}}]}}",
         // Nothing but the kind.
         "{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}");
   }
