@@ -289,8 +289,13 @@ class GangAdmissionsTest {
               .json()
               .get("response");
       assertThat(denied.get("allowed").asBoolean()).isFalse();
+      // The example of docs/admission.md.
+      assertThat(member).isEqualTo(1_666);
       assertThat(denied.get("status").get("message").asText())
-          .contains("gang g needs 4 pods of cpu " + Quantities.format("cpu", member));
+          .isEqualTo(
+              "quotaflow: pod alpha/g-0 does not fit quota group team-a: exceeds-max: gang g needs"
+                  + " 4 pods of cpu 1666m: group team-a cpu: used 1 + in-flight 0 + request 6664m"
+                  + " > runtime 6");
 
       final JsonNode admitted =
           plugin
