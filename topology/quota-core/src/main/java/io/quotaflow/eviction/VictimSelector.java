@@ -77,10 +77,7 @@ public final class VictimSelector {
     final List<Victim> result = new ArrayList<>();
     for (int i = 0; i < removed.size(); i++) {
       if (!addedBack[i]) {
-        final VictimUnit unit = removed.get(i);
-        for (int member = 0; member < unit.members().size(); member++) {
-          result.add(unit.victim(member));
-        }
+        removed.get(i).addVictims(result);
       }
     }
     return new VictimPlan(group.name(), runtime, used, after, over, result);

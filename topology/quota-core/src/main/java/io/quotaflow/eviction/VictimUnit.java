@@ -41,13 +41,28 @@ record VictimUnit(
    * recently started, then newest, then by name (a pod before a gang of the same name). Without
    * gangs this is exactly the pod-by-pod order of SPEC 11.
    */
-  static final Comparator<VictimUnit> EVICTION_ORDER =
-      Comparator.comparing((VictimUnit unit) -> !unit.broken())
-          .thenComparingInt(VictimUnit::priority)
-          .thenComparing(VictimUnit::startTime, Comparator.reverseOrder())
-          .thenComparing(VictimUnit::creationTime, Comparator.reverseOrder())
-          .thenComparing(VictimUnit::name)
-          .thenComparing(unit -> unit.gang().isPresent());
+  static final Comparator<VictimUnit> EVICTION_ORDER = VictimUnit::compareForEviction;
+
+  /** {@link #EVICTION_ORDER}, written out: it sorts every candidate of every reclaim round. */
+  private static int compareForEviction(VictimUnit a, VictimUnit b) {
+    if (a.broken != b.broken) {
+      return a.broken ? -1 : 1;
+    }
+    int order = Integer.compare(a.priority, b.priority);
+    if (order == 0) {
+      order = b.startTime.compareTo(a.startTime);
+    }
+    if (order == 0) {
+      order = b.creationTime.compareTo(a.creationTime);
+    }
+    if (order == 0) {
+      order = a.name.compareTo(b.name);
+    }
+    if (order == 0) {
+      order = Boolean.compare(a.gang.isPresent(), b.gang.isPresent());
+    }
+    return order;
+  }
 
   VictimUnit {
     members = List.copyOf(members);
@@ -81,15 +96,15 @@ record VictimUnit(
     return pod.startTime().orElse(Instant.MAX);
   }
 
-  /** The victim that evicting {@code member} of this unit makes. */
-  Victim victim(int member) {
-    final QuotaPod pod = members.get(member);
-    return new Victim(
-        pod.ref(),
-        pod.uid(),
-        pod.priority(),
-        pod.startTime(),
-        requests.get(member),
-        gang.map(key -> new EvictedGang(key.name(), members.size())));
+  /** The victims that evicting this unit makes, least important member first. */
+  void addVictims(List<Victim> victims) {
+    final Optional<EvictedGang> evictedGang =
+        gang.map(key -> new EvictedGang(key.name(), members.size()));
+    for (int i = 0; i < members.size(); i++) {
+      final QuotaPod pod = members.get(i);
+      victims.add(
+          new Victim(
+              pod.ref(), pod.uid(), pod.priority(), pod.startTime(), requests.get(i), evictedGang));
+    }
   }
 }

@@ -23,11 +23,21 @@ import java.util.Set;
 final class VictimUnits {
 
   /** Least important first: lowest priority, then most recently started, then newest. */
-  static final Comparator<QuotaPod> MEMBER_ORDER =
-      Comparator.comparingInt(QuotaPod::priority)
-          .thenComparing(VictimUnit::startOf, Comparator.reverseOrder())
-          .thenComparing(QuotaPod::creationTime, Comparator.reverseOrder())
-          .thenComparing(QuotaPod::ref);
+  static final Comparator<QuotaPod> MEMBER_ORDER = VictimUnits::compareMembers;
+
+  private static int compareMembers(QuotaPod a, QuotaPod b) {
+    int order = Integer.compare(a.priority(), b.priority());
+    if (order == 0) {
+      order = VictimUnit.startOf(b).compareTo(VictimUnit.startOf(a));
+    }
+    if (order == 0) {
+      order = b.creationTime().compareTo(a.creationTime());
+    }
+    if (order == 0) {
+      order = a.ref().compareTo(b.ref());
+    }
+    return order;
+  }
 
   private VictimUnits() {}
 
