@@ -5,6 +5,7 @@ import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.FieldProblem;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGang;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
@@ -75,6 +76,7 @@ public final class Inputs {
     private boolean preemptible = true;
     private final Map<String, Long> requests = new TreeMap<>();
     private Instant started;
+    private PodGang gang;
 
     private PodBuilder(final String name) {
       this.name = name;
@@ -122,6 +124,12 @@ public final class Inputs {
       return this;
     }
 
+    /** A member of gang {@code name} (scheduler-plugins) that needs {@code minMember} running. */
+    public PodBuilder gang(final String name, final int minMember) {
+      this.gang = new PodGang(name, minMember, "scheduler-plugins");
+      return this;
+    }
+
     public PodState build() {
       return PodState.newBuilder()
           .setUid(uid)
@@ -135,6 +143,7 @@ public final class Inputs {
           .setStartTime(started)
           .setDeletionTime(null)
           .setProblems(List.of())
+          .setGang(gang)
           .build();
     }
   }

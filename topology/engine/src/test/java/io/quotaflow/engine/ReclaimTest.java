@@ -75,7 +75,9 @@ class ReclaimTest {
     assertThat(first.getRuntime()).isEqualTo(Map.of("cpu", 5_000L));
     assertThat(first.getPodRequest()).isEqualTo(Map.of("cpu", 2_000L));
     assertThat(first.getIssuedAt()).isEqualTo(engine.now());
-    assertThat(first.getReason()).contains("team-a", "a0");
+    assertThat(first.getReason())
+        .contains("team-a", "a0")
+        .endsWith("; pod " + NS + "/a0 (priority 0) is evicted to reclaim it");
     assertThat(commands)
         .extracting(record -> record.value().getReasonCode())
         .containsOnly("reclaimed-after-delay");
@@ -92,6 +94,47 @@ class ReclaimTest {
     assertThat(engine.metrics().registry().find(EngineMetrics.EVICTIONS).counters())
         .as("no command for another reason")
         .hasSize(1);
+  }
+
+  @Test
+  void aGangIsEvictedWholeWithOneCommandPerMemberThatSaysSo() {
+    engine = new EngineDriver();
+    teamABorrowsTheWholeCluster(engine, false);
+    // a1 and a2 are the two workers of one gang, as important as a2 (priority 2).
+    for (int i = 1; i <= 2; i++) {
+      engine.putPod(
+          EAST,
+          NS,
+          pod("a" + i)
+              .group("team-a")
+              .running("n1", Inputs.CREATED.plusSeconds(i))
+              .cpu(2_000)
+              .priority(i)
+              .gang("train", 2));
+    }
+    teamBClaimsItsMin(engine);
+
+    engine.advance(CHECK).advance(DELAY);
+
+    // Removed: a0 (8 -> 6 cpu), then the gang (-> 2); a0 fits back (4 <= 5), the gang does not.
+    final List<TestRecord<PodKey, EvictionCommand>> commands = engine.evictionRecords();
+    assertThat(commands)
+        .extracting(record -> record.key().getName())
+        .containsExactlyInAnyOrder("a1", "a2");
+    assertThat(commands)
+        .allSatisfy(
+            record -> {
+              assertThat(record.value().getReasonCode()).isEqualTo("reclaimed-after-delay");
+              assertThat(record.value().getReason())
+                  .contains(
+                      "pod "
+                          + NS
+                          + "/"
+                          + record.key().getName()
+                          + " is evicted with its gang train (2 pods; the pod's priority "
+                          + record.value().getPriority()
+                          + ") to reclaim it");
+            });
   }
 
   @Test

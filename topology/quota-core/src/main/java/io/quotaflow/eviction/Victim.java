@@ -14,13 +14,26 @@ import java.util.Optional;
  * @param priority its priority
  * @param startTime when it started, if it has
  * @param request what it holds in the group's dimensions
+ * @param gang the gang it is evicted with, when it goes because its gang goes (issue 28)
  */
 public record Victim(
-    PodRef pod, String uid, int priority, Optional<Instant> startTime, ResourceList request) {
+    PodRef pod,
+    String uid,
+    int priority,
+    Optional<Instant> startTime,
+    ResourceList request,
+    Optional<EvictedGang> gang) {
   public Victim {
     Objects.requireNonNull(pod, "pod");
     Objects.requireNonNull(uid, "uid");
     Objects.requireNonNull(startTime, "startTime");
     Objects.requireNonNull(request, "request");
+    Objects.requireNonNull(gang, "gang");
+  }
+
+  /** A victim evicted on its own, not with a gang. */
+  public Victim(
+      PodRef pod, String uid, int priority, Optional<Instant> startTime, ResourceList request) {
+    this(pod, uid, priority, startTime, request, Optional.empty());
   }
 }

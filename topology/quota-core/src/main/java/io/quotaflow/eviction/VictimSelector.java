@@ -6,20 +6,21 @@ import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAccounting;
 import io.quotaflow.tree.QuotaOptions;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 
 /**
- * Victim selection for one over-used leaf group (SPEC 11). Candidates are the group's own bound,
- * preemptible pods that count as used, are not already terminating and are not protected ({@link
- * ProtectedPods}: a protected namespace or a system priority). They are removed least important
- * first (lowest priority, then most recently started) until used is within runtime in every
- * dimension; then, from the most important, every removed pod that still fits is added back. A pod
- * fits back when, in every dimension it asks for, used plus its request stays within runtime.
+ * Victim selection for one over-used leaf group (SPEC 11, issue 28). Candidates are the group's own
+ * bound, preemptible pods that count as used, are not already terminating and are not protected
+ * ({@link ProtectedPods}: a protected namespace or a system priority), taken in units ({@link
+ * VictimUnits}): a pod without a gang alone, the running members of a gang together. Units are
+ * removed least important first ({@link VictimUnit#EVICTION_ORDER}: a gang already broken first,
+ * then lowest priority, then most recently started) until used is within runtime in every
+ * dimension; then, from the most important, every removed unit that still fits is added back. A
+ * unit fits back when, in every dimension it asks for, used plus its request stays within runtime.
+ * So a gang is evicted whole or not at all; without gangs the plan is the pod-by-pod one.
  *
  * <p>Invalid groups, the system group, the root and parent groups (reclaimed through their leaves)
  * get an empty plan; a parent group that owns pods (docs/semantics.md section 18) gets victims
@@ -27,14 +28,6 @@ import java.util.Set;
  * reclaimed twice for the same excess.
  */
 public final class VictimSelector {
-
-  /** Least important first: lowest priority, then most recently started, then newest. */
-  static final Comparator<QuotaPod> EVICTION_ORDER =
-      Comparator.comparingInt(QuotaPod::priority)
-          .thenComparing(
-              (QuotaPod pod) -> pod.startTime().orElse(Instant.MAX), Comparator.reverseOrder())
-          .thenComparing(QuotaPod::creationTime, Comparator.reverseOrder())
-          .thenComparing(QuotaPod::ref);
 
   private VictimSelector() {}
 
@@ -47,49 +40,45 @@ public final class VictimSelector {
     final Set<String> dims = group.trackedDimensions();
     final ResourceList runtime = group.runtime();
     ResourceList used = group.used();
-    final List<QuotaPod> candidates = new ArrayList<>();
+    final List<QuotaPod> running = new ArrayList<>();
     for (final QuotaPod pod : pods) {
       if (!PodAccounting.countsAsUsed(pod, options)) {
         continue;
       }
       if (pod.deletionTime().isPresent()) {
         used = used.minus(PodAccounting.chargedRequest(pod, dims, options));
-      } else if (pod.preemptible() && !options.protectedPods().protects(pod)) {
-        candidates.add(pod);
+      } else {
+        running.add(pod);
       }
     }
     final List<String> over = overDimensions(dims, used, runtime);
     if (over.isEmpty() || !eligible(group, options)) {
       return new VictimPlan(group.name(), runtime, used, used, over, List.of());
     }
-    candidates.sort(EVICTION_ORDER);
-    final List<QuotaPod> removed = new ArrayList<>();
+    final List<VictimUnit> candidates = VictimUnits.candidates(running, dims, options);
+    candidates.sort(VictimUnit.EVICTION_ORDER);
+    final List<VictimUnit> removed = new ArrayList<>();
     ResourceList after = used;
-    for (final QuotaPod pod : candidates) {
+    for (final VictimUnit unit : candidates) {
       if (overDimensions(dims, after, runtime).isEmpty()) {
         break;
       }
-      removed.add(pod);
-      after = after.minus(PodAccounting.chargedRequest(pod, dims, options));
+      removed.add(unit);
+      after = after.minus(unit.request());
     }
-    final List<QuotaPod> victims = new ArrayList<>(removed);
+    final boolean[] addedBack = new boolean[removed.size()];
     for (int i = removed.size() - 1; i >= 0; i--) {
-      final QuotaPod pod = removed.get(i);
-      final ResourceList request = PodAccounting.chargedRequest(pod, dims, options);
-      if (fits(request, after, runtime)) {
-        after = after.plus(request);
-        victims.remove(pod);
+      final VictimUnit unit = removed.get(i);
+      if (fits(unit.request(), after, runtime)) {
+        after = after.plus(unit.request());
+        addedBack[i] = true;
       }
     }
     final List<Victim> result = new ArrayList<>();
-    for (final QuotaPod pod : victims) {
-      result.add(
-          new Victim(
-              pod.ref(),
-              pod.uid(),
-              pod.priority(),
-              pod.startTime(),
-              PodAccounting.chargedRequest(pod, dims, options)));
+    for (int i = 0; i < removed.size(); i++) {
+      if (!addedBack[i]) {
+        removed.get(i).addVictims(result);
+      }
     }
     return new VictimPlan(group.name(), runtime, used, after, over, result);
   }

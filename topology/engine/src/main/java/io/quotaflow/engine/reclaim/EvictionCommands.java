@@ -83,20 +83,36 @@ public final class EvictionCommands {
         .setReason(
             String.format(
                 "Group %s of cluster %s has used more than its runtime in %s for %d s"
-                    + " (used %s; runtime %s); pod %s (priority %d) is evicted to reclaim it%s",
+                    + " (used %s; runtime %s); %s to reclaim it%s",
                 plan.group(),
                 cluster,
                 plan.overDimensions(),
                 overUsedFor.toSeconds(),
                 Quantities.format(plan.used()),
                 Quantities.format(plan.runtime()),
-                victim.pod(),
-                victim.priority(),
+                whoGoes(victim),
                 attempt == 1 ? "" : " (attempt " + attempt + " of " + maxAttempts + ")"))
         .setReasonCode(Reason.RECLAIMED_AFTER_DELAY.code())
         .setIssuedAt(now)
         .setAttempt(attempt)
         .build();
+  }
+
+  /**
+   * Who is evicted: the pod, or the pod with its gang, whose running members go together (issue
+   * 28), so that no one looks for what the pod itself did.
+   */
+  private static String whoGoes(final Victim victim) {
+    return victim
+        .gang()
+        .map(
+            gang ->
+                String.format(
+                    "pod %s is evicted with its gang %s (%d pods; the pod's priority %d)",
+                    victim.pod(), gang.name(), gang.members(), victim.priority()))
+        .orElseGet(
+            () ->
+                String.format("pod %s (priority %d) is evicted", victim.pod(), victim.priority()));
   }
 
   /**
