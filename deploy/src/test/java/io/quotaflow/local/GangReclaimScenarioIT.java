@@ -1,0 +1,76 @@
+package io.quotaflow.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.tree.QuotaCalculator;
+import io.quotaflow.tree.TreeSnapshot;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code quotaflow local --scenario gang-reclaim} in this JVM (issue 28): team-a's 8-pod training
+ * gang borrows GPUs, team-b takes its guarantee back and quotaflow evicts the whole gang, not the
+ * four workers the GPUs alone would ask for; a new gang that cannot fit whole is turned away at its
+ * first pod. After every step each group's runtime equals what simulate's calculator computes from
+ * the demo cluster's objects at that moment.
+ */
+class GangReclaimScenarioIT {
+
+  @Test
+  void theWholeGangIsEvictedAndAGangThatCannotFitIsTurnedAwayAtItsFirstPod() {
+    final Scenario scenario = PlayedScenarios.scenario("gang-reclaim");
+    final StringWriter printed = new StringWriter();
+    final PrintWriter out = new PrintWriter(printed, true);
+    final List<Integer> checkedSteps = new ArrayList<>();
+    final LocalRun run = PlayedScenarios.start(scenario, out);
+    final List<ScenarioPlayer.StepOutcome> outcomes;
+    try {
+      outcomes =
+          PlayedScenarios.play(
+              run,
+              scenario,
+              out,
+              number ->
+                  assertThat(PlayedScenarios.engineRuntimes(run))
+                      .as("engine runtimes after step %d", number)
+                      .isEqualTo(calculatorRuntimes(run)),
+              checkedSteps);
+
+      final KubernetesClient client = run.demo().orElseThrow().client();
+      assertThat(client.pods().inNamespace("team-a").withName("retry-1").get())
+          .as("the first pod of a gang that cannot fit is never created")
+          .isNull();
+      for (int i = 1; i <= 8; i++) {
+        assertThat(client.pods().inNamespace("team-a").withName("train-" + i).get())
+            .as("train-%d goes with its gang", i)
+            .isNull();
+      }
+    } finally {
+      run.close();
+    }
+
+    assertThat(checkedSteps).containsExactly(1, 2, 3, 4, 5);
+    assertThat(outcomes.get(1).evicted()).isEmpty();
+    final List<PodRef> gang = new ArrayList<>();
+    for (int i = 1; i <= 8; i++) {
+      gang.add(new PodRef("team-a", "train-" + i));
+    }
+    assertThat(outcomes.get(2).evicted()).containsExactlyInAnyOrderElementsOf(gang);
+    assertThat(outcomes.get(2).runtime()).containsEntry("team-a", Map.of("nvidia.com/gpu", "4"));
+    assertThat(outcomes.get(4).admission()).contains(Scenario.AdmissionAnswer.DENIED);
+    assertThat(outcomes.get(4).admissionMessage().orElseThrow()).contains("retry", "team-a");
+  }
+
+  /** Every group's runtime as simulate's calculator computes it from the cluster's objects now. */
+  private static Map<String, Map<String, Long>> calculatorRuntimes(final LocalRun run) {
+    final TreeSnapshot snapshot =
+        QuotaCalculator.compute(PlayedScenarios.inputs(run), run.engineConfig().quotaOptions());
+    return PlayedScenarios.runtimes(snapshot.groups());
+  }
+}
