@@ -440,10 +440,24 @@ final class Dispatcher {
   private Answer clusters(Call call) {
     final TreeSet<String> all = new TreeSet<>();
     final List<String> unreachable = new ArrayList<>();
+    Optional<Staleness> oldest = Optional.empty();
+    String staleReason = "";
     try {
       all.addAll(reader.localClusters());
     } catch (StateUnavailableException e) {
-      return QueryApi.unavailable("(all)", e.getMessage());
+      // As every other answer during a rebalance: the clusters whose last state is young enough.
+      for (final String cluster : lastKnown.clusters()) {
+        if (lastKnown.recall(cluster) instanceof LastKnownState.Usable usable) {
+          all.add(cluster);
+          if (oldest.isEmpty() || usable.staleness().age().compareTo(oldest.get().age()) > 0) {
+            oldest = Optional.of(usable.staleness());
+          }
+        }
+      }
+      if (oldest.isEmpty()) {
+        return QueryApi.unavailable("(all)", e.getMessage());
+      }
+      staleReason = "the stores are not queryable now: " + e.getMessage();
     }
     if (!call.query().contains("scope=local") && !call.forwarded()) {
       for (final Ownership.Remote peer : reader.peers()) {
@@ -467,7 +481,11 @@ final class Dispatcher {
     all.forEach(names::add);
     final ArrayNode missing = body.putArray("unreachable");
     unreachable.forEach(missing::add);
-    return Answer.json(200, body, "ok");
+    final Answer answer = Answer.json(200, body, "ok");
+    return oldest.isEmpty()
+        ? answer
+        : StaleAnswers.withHeaders(
+            StaleAnswers.query(answer, oldest.get(), staleReason), oldest.get());
   }
 
   private static String[] segments(String path) {

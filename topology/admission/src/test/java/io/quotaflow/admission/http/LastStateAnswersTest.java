@@ -149,6 +149,33 @@ class LastStateAnswersTest {
   }
 
   @Test
+  void theClusterListDuringARebalanceNamesTheClustersOfTheLastStateWithItsAge() {
+    rebalance(Duration.ofMillis(400));
+    state.unlistable(
+        "Cannot get state store runtime because the stream thread is PARTITIONS_ASSIGNED");
+
+    final Plugin.Reply clusters = plugin.get("/api/v1/clusters");
+
+    assertThat(clusters.status()).isEqualTo(200);
+    assertThat(clusters.json().get("clusters").toString()).contains("\"east\"");
+    assertThat(clusters.json().get("staleness").get("ageMillis").asLong()).isEqualTo(400);
+    assertThat(clusters.json().get("staleness").get("reason").asText())
+        .contains("PARTITIONS_ASSIGNED");
+    assertThat(clusters.headers().firstValue(StaleAnswers.AGE_HEADER)).contains("400");
+  }
+
+  @Test
+  void theClusterListWithoutAnyYoungLastStateIsUnavailable() {
+    rebalance(Duration.ofMillis(2_001));
+    state.unlistable("the stream thread is PARTITIONS_ASSIGNED");
+
+    final Plugin.Reply clusters = plugin.get("/api/v1/clusters");
+
+    assertThat(clusters.status()).isEqualTo(503);
+    assertThat(clusters.json().get("error").asText()).contains("PARTITIONS_ASSIGNED");
+  }
+
+  @Test
   void theQuotaWebhookChecksAgainstTheLastGroups() {
     rebalance(Duration.ofMillis(300));
 

@@ -39,6 +39,7 @@ public final class SnapshotClusterState implements ClusterStateReader {
   private final AtomicReference<Optional<String>> notReady =
       new AtomicReference<>(Optional.empty());
   private volatile boolean alive = true;
+  private volatile Optional<String> unlistable = Optional.empty();
 
   /** Computes {@code inputs} and makes the result the state of {@code cluster}, held here. */
   public SnapshotClusterState put(String cluster, ClusterInputs inputs, QuotaOptions options) {
@@ -122,6 +123,15 @@ public final class SnapshotClusterState implements ClusterStateReader {
     return this;
   }
 
+  /**
+   * Makes the stores unreadable as a whole (as while a stream thread is between assignment and
+   * running): listing the clusters held here fails with {@code reason}.
+   */
+  public SnapshotClusterState unlistable(String reason) {
+    unlistable = Optional.of(reason);
+    return this;
+  }
+
   /** Makes {@code cluster} available again after {@link #unavailable}. */
   public SnapshotClusterState available(String cluster) {
     if (elsewhere.get(cluster) instanceof Ownership.Unavailable) {
@@ -175,6 +185,9 @@ public final class SnapshotClusterState implements ClusterStateReader {
 
   @Override
   public List<String> localClusters() {
+    if (unlistable.isPresent()) {
+      throw new StateUnavailableException(unlistable.get());
+    }
     return local.keySet().stream().sorted().toList();
   }
 
