@@ -1,7 +1,7 @@
 package io.quotaflow.admission;
 
 import io.quotaflow.quota.Gang;
-import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.tree.QuotaOptions;
@@ -25,37 +25,6 @@ import java.util.Optional;
 public final class GangAdmission {
 
   private GangAdmission() {}
-
-  /**
-   * A gang, identified within its namespace (issue 28).
-   *
-   * @param namespace the namespace of its pods
-   * @param name its name there
-   */
-  public record GangKey(String namespace, String name) {
-    public GangKey {
-      Objects.requireNonNull(namespace, "namespace");
-      Objects.requireNonNull(name, "name");
-    }
-
-    /** The key of {@code gang}, whose members live in {@code namespace}. */
-    public static GangKey of(String namespace, Gang gang) {
-      return new GangKey(namespace, gang.name());
-    }
-
-    /**
-     * The name the gang's hold is kept under beside the pods' holds: no pod can have it, a pod's
-     * name holding no slash.
-     */
-    public PodRef holdRef() {
-      return new PodRef(namespace, "gang/" + name);
-    }
-
-    @Override
-    public String toString() {
-      return namespace + "/" + name;
-    }
-  }
 
   /**
    * The answer to a first member.

@@ -1,5 +1,6 @@
 package io.quotaflow.eviction;
 
+import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;

@@ -4,6 +4,7 @@ import static io.quotaflow.eviction.RandomGangGroups.OPTIONS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.eviction.RandomGangGroups.Group;
+import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;

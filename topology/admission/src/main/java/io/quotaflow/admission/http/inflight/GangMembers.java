@@ -1,8 +1,8 @@
 package io.quotaflow.admission.http.inflight;
 
-import io.quotaflow.admission.GangAdmission.GangKey;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.quota.Gang;
+import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.tree.PodAssignment;
 import java.util.Optional;

@@ -1,8 +1,8 @@
 package io.quotaflow.admission.http.inflight;
 
 import io.quotaflow.admission.GangAdmission;
-import io.quotaflow.admission.GangAdmission.GangKey;
 import io.quotaflow.admission.InFlight;
+import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
 import java.time.Instant;

@@ -3,8 +3,8 @@ package io.quotaflow.admission.http.inflight;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.admission.GangAdmission;
-import io.quotaflow.admission.GangAdmission.GangKey;
 import io.quotaflow.admission.InFlight;
+import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
 import java.time.Instant;
