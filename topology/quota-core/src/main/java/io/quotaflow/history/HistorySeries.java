@@ -1,0 +1,86 @@
+package io.quotaflow.history;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A group's history over a period as steps, from the windows the engine kept (section 23): each
+ * stored window without a record of its own holds the levels in force since the last record before
+ * it, so the steps' integrals are exact whatever the step, as long as it is a multiple of the
+ * stored one.
+ */
+public final class HistorySeries {
+
+  private HistorySeries() {}
+
+  /**
+   * The steps of {@code step} over {@code [from, to)}, the last cut short at {@code now} when the
+   * period reaches into the future (nothing after {@code now}).
+   *
+   * @param from the first step's start, a multiple of {@code step} since the epoch
+   * @param storedStep the step the windows were kept at
+   * @param inForce the levels in force at {@code from} (of the last window before it; {@link
+   *     GroupLevels#NONE} when none was kept)
+   * @param windows the windows kept that start in {@code [from, to)}, by start
+   * @throws IllegalArgumentException when {@code step} is not a positive multiple of {@code
+   *     storedStep}, or {@code from} not a multiple of {@code step}
+   */
+  public static List<HistoryStep> steps(
+      Instant from,
+      Instant to,
+      Duration step,
+      Duration storedStep,
+      GroupLevels inForce,
+      List<HistoryWindow> windows,
+      Instant now) {
+    Objects.requireNonNull(inForce, "inForce");
+    final long stored = storedStep.toMillis();
+    final long each = step.toMillis();
+    if (stored <= 0 || each <= 0 || each % stored != 0) {
+      throw new IllegalArgumentException(
+          "the step ("
+              + step
+              + ") must be a positive multiple of the stored step ("
+              + storedStep
+              + ")");
+    }
+    if (from.toEpochMilli() % each != 0) {
+      throw new IllegalArgumentException(
+          "the period must start at a multiple of the step: " + from);
+    }
+    final Instant end = to.isAfter(now) ? now : to;
+    final List<HistoryStep> steps = new ArrayList<>();
+    final Iterator<HistoryWindow> kept = windows.iterator();
+    HistoryWindow next = kept.hasNext() ? kept.next() : null;
+    GroupLevels carried = inForce;
+    for (Instant stepStart = from; stepStart.isBefore(end); stepStart = stepStart.plus(step)) {
+      final Instant stepEnd = min(stepStart.plus(step), end);
+      LevelIntegrals integrals = LevelIntegrals.zero();
+      for (Instant window = stepStart;
+          window.isBefore(stepEnd);
+          window = window.plusMillis(stored)) {
+        final Instant windowEnd = min(window.plusMillis(stored), stepEnd);
+        while (next != null && next.start().isBefore(window)) {
+          next = kept.hasNext() ? kept.next() : null;
+        }
+        if (next != null && next.start().equals(window)) {
+          integrals = integrals.plus(next.through(windowEnd));
+          carried = next.last();
+          next = kept.hasNext() ? kept.next() : null;
+        } else {
+          integrals = integrals.plus(carried, windowEnd.toEpochMilli() - window.toEpochMilli());
+        }
+      }
+      steps.add(new HistoryStep(stepStart, stepEnd, integrals));
+    }
+    return steps;
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+}
