@@ -359,7 +359,14 @@ class WebViewBrowserIT {
           .isEqualTo(gpu);
 
       // From the keyboard, then closed by a second click.
-      whyButton("research-vision", gpu).sendKeys(Keys.ENTER);
+      shownWithin()
+          .ignoreExceptions()
+          .until(
+              () -> {
+                // A row redrawn under the key press (a live update) is pressed again.
+                whyButton("research-vision", gpu).sendKeys(Keys.ENTER);
+                return true;
+              });
       shown(() -> "explained".equals(whyPanel().getDomAttribute("data-state")));
       clickWhy("research-vision", gpu);
       shown(() -> browser.findElements(By.id("why-panel")).isEmpty());

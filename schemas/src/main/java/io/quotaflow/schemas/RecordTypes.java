@@ -1,6 +1,7 @@
 package io.quotaflow.schemas;
 
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.schemas.internal.InputFreshness;
 import java.util.List;
 import java.util.stream.Stream;
@@ -32,7 +33,9 @@ public final class RecordTypes {
           // Internal to the engine: its repartition topic and store, versioned like the rest.
           ClusterEvent.class,
           // Internal to the engine: the value of its input-freshness store.
-          InputFreshness.class);
+          InputFreshness.class,
+          // Internal to the engine: the value of its group-history window store.
+          GroupHistoryWindow.class);
 
   private RecordTypes() {}
 

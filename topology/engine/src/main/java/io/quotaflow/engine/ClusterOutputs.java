@@ -1,9 +1,12 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.history.HistoryKeeper;
+import io.quotaflow.engine.history.HistoryRecords;
 import io.quotaflow.engine.reservation.ReservationKeeper;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
+import io.quotaflow.history.GroupLevels;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
@@ -40,13 +43,16 @@ final class ClusterOutputs {
   private final KeyValueStore<GroupId, GroupRuntime> runtime;
   private final KeyValueStore<GroupPodId, PodQuotaClass> assignments;
   private final ReservationKeeper reservations;
+  private final Optional<HistoryKeeper> history;
 
   ClusterOutputs(
       final ProcessorContext<SpecificRecord, SpecificRecord> context,
       final KeyValueStore<GroupId, GroupRuntime> runtime,
       final KeyValueStore<GroupPodId, PodQuotaClass> assignments,
-      final ReservationKeeper reservations) {
+      final ReservationKeeper reservations,
+      final Optional<HistoryKeeper> history) {
     this.context = context;
+    this.history = history;
     this.runtime = runtime;
     this.assignments = assignments;
     this.reservations = reservations;
@@ -94,7 +100,12 @@ final class ClusterOutputs {
       if (!QuotaTrees.reports(tree.tree(), group)) {
         continue;
       }
-      runtime.delete(new GroupId(cluster, group));
+      final GroupId id = new GroupId(cluster, group);
+      history.ifPresent(
+          keeper ->
+              keeper.changed(
+                  id, now, () -> HistoryRecords.levels(runtime.get(id)), GroupLevels.NONE));
+      runtime.delete(id);
       context.forward(
           new Record<SpecificRecord, SpecificRecord>(new QuotaKey(cluster, group), null, timestamp),
           TopologyNames.RUNTIME_SINK);
@@ -129,7 +140,15 @@ final class ClusterOutputs {
     final GroupRuntime record =
         OutputRecords.runtime(
             status, ownRequest, reservations.record(cluster, status.name()), tree.tree(), now);
-    runtime.put(new GroupId(cluster, status.name()), record);
+    final GroupId id = new GroupId(cluster, status.name());
+    history.ifPresent(
+        keeper ->
+            keeper.changed(
+                id,
+                now,
+                () -> HistoryRecords.levels(runtime.get(id)),
+                HistoryRecords.levels(record)));
+    runtime.put(id, record);
     context.forward(
         new Record<SpecificRecord, SpecificRecord>(
             new QuotaKey(cluster, status.name()), record, now.toEpochMilli()),

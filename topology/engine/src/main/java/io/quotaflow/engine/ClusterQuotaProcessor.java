@@ -5,6 +5,8 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.freshness.InputFreshnessBook;
+import io.quotaflow.engine.history.HistoryConfig;
+import io.quotaflow.engine.history.HistoryKeeper;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.ReclaimPolicy;
 import io.quotaflow.engine.reclaim.Reclaimer;
@@ -95,6 +97,8 @@ final class ClusterQuotaProcessor
   private final RestoreAudit restores;
   private final Duration maxStaleness;
   private final boolean markersRequired;
+  // The history's step, when the engine keeps it (section 23).
+  private final Optional<Duration> historyStep;
   // How often this processor was initialised: Kafka Streams initialises the same processor again
   // when it revives its task after closing it dirty.
   private int initialisations;
@@ -138,6 +142,7 @@ final class ClusterQuotaProcessor
     this.restores = Objects.requireNonNull(restores, "restores");
     this.maxStaleness = config.get(EngineSettings.INPUTS_MAX_STALENESS);
     this.markersRequired = config.get(EngineSettings.INPUTS_MARKERS_REQUIRED);
+    this.historyStep = HistoryConfig.step(config);
   }
 
   @Override
@@ -182,7 +187,16 @@ final class ClusterQuotaProcessor
             maxStaleness,
             markersRequired);
     freshness.restore();
-    this.outputs = new ClusterOutputs(context, runtime, assignments, reservations);
+    this.outputs =
+        new ClusterOutputs(
+            context,
+            runtime,
+            assignments,
+            reservations,
+            historyStep.map(
+                step ->
+                    new HistoryKeeper(
+                        context.getStateStore(TopologyNames.historyStore(step)), step)));
     this.reclaimer =
         new Reclaimer(
             context,
@@ -240,7 +254,9 @@ final class ClusterQuotaProcessor
     try {
       skipped =
           restores.skippedRestores(
-              context.taskId().partition(), TopologyNames.CLUSTER_QUOTA_STORES, reinitialised);
+              context.taskId().partition(),
+              TopologyNames.clusterQuotaStores(historyStep),
+              reinitialised);
     } catch (final RuntimeException e) {
       LOG.warn(
           "Task {}: cannot read where its changelogs start, so its restore is not proven; restoring"

@@ -5,6 +5,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.RejectingDeserializationExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProductionExceptionHandler;
+import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.GroupId;
@@ -12,6 +13,7 @@ import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.engine.store.PodId;
+import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
@@ -21,11 +23,13 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.schemas.internal.InputFreshness;
 import io.quotaflow.serde.AvroSerde;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -45,6 +49,7 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The engine's Kafka Streams topology, built by one method shared by the engine and its tests.
@@ -175,6 +180,14 @@ public final class QuotaTopology {
 
     storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
         .forEach(builder::addStateStore);
+    final Optional<Duration> historyStep = HistoryConfig.step(config);
+    historyStep.ifPresent(
+        step ->
+            builder.addStateStore(
+                historyStoreBuilder(
+                    config.get(EngineSettings.STATE_STORES),
+                    step,
+                    HistoryConfig.retention(config))));
 
     final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
@@ -205,7 +218,7 @@ public final class QuotaTopology {
     events.process(
         () -> new ClusterQuotaProcessor(config, metrics, restores),
         Named.as(TopologyNames.CLUSTER_QUOTA),
-        TopologyNames.CLUSTER_QUOTA_STORES.toArray(String[]::new));
+        TopologyNames.clusterQuotaStores(historyStep).toArray(String[]::new));
 
     final Topology topology = builder.build();
     sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());
@@ -318,6 +331,15 @@ public final class QuotaTopology {
             supplier.apply(TopologyNames.INPUT_FRESHNESS_STORE),
             InputId.serde(),
             AvroSerde.forValues(InputFreshness.class)));
+  }
+
+  /** The builder of the history's window store (section 23), changelogged as the others. */
+  static StoreBuilder<WindowStore<GroupId, GroupHistoryWindow>> historyStoreBuilder(
+      final StoreKind kind, final Duration step, final Duration retention) {
+    return Stores.windowStoreBuilder(
+        kind.windowSupplier(TopologyNames.historyStore(step), retention, step),
+        GroupId.serde(),
+        AvroSerde.forValues(GroupHistoryWindow.class));
   }
 
   private static <K, V> void sink(

@@ -1,6 +1,8 @@
 package io.quotaflow.engine;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The name of every processor, store and internal topic of the engine's topology. They are part of
@@ -117,7 +119,28 @@ public final class TopologyNames {
    */
   public static final String INPUT_FRESHNESS_STORE = "input-freshness";
 
-  /** Every store of the cluster-quota processor. */
+  /**
+   * Store (queryable, windowed): each group's history, one record per step window in which it
+   * changed (docs/semantics.md section 23). Its name carries the step: a new step starts a new
+   * history instead of misreading the old one.
+   */
+  public static String historyStore(final Duration step) {
+    return "group-history-" + step.toSeconds() + "s";
+  }
+
+  /** Every store of the cluster-quota processor: the history's only when it is kept. */
+  public static List<String> clusterQuotaStores(final Optional<Duration> historyStep) {
+    return historyStep
+        .map(
+            step ->
+                java.util.stream.Stream.concat(
+                        CLUSTER_QUOTA_STORES.stream(),
+                        java.util.stream.Stream.of(historyStore(step)))
+                    .toList())
+        .orElse(CLUSTER_QUOTA_STORES);
+  }
+
+  /** Every key-value store of the cluster-quota processor. */
   public static final List<String> CLUSTER_QUOTA_STORES =
       List.of(
           CLUSTER_INPUTS_STORE,

@@ -4,6 +4,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.history.HistoryConfig;
+import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.InputId.InputKind;
@@ -148,6 +150,15 @@ final class EngineDriver implements AutoCloseable {
         driver.getKeyValueStore(TopologyNames.RUNTIME_STORE),
         driver.getKeyValueStore(TopologyNames.POD_ASSIGNMENTS_STORE),
         driver.getKeyValueStore(TopologyNames.RESERVATIONS_STORE));
+  }
+
+  /** The history kept by the engine (section 23); it must be kept. */
+  HistoryQueries history() {
+    final Duration step = HistoryConfig.step(config).orElseThrow();
+    return new HistoryQueries(
+        driver.getWindowStore(TopologyNames.historyStore(step)),
+        step,
+        HistoryConfig.retention(config));
   }
 
   // Inputs: stamped with the wall-clock time, as a connector publishing a change as it happens.

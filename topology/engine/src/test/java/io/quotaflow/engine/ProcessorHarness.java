@@ -3,9 +3,11 @@ package io.quotaflow.engine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.InputId;
+import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.GroupRuntime;
@@ -29,6 +31,7 @@ import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -58,13 +61,20 @@ final class ProcessorHarness {
         EngineConfig.builder().set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false").build();
     this.restores = restores;
     final MockProcessorContext<SpecificRecord, SpecificRecord> first = new MockProcessorContext<>();
-    QuotaTopology.storeBuilders(Stores::inMemoryKeyValueStore)
-        .forEach(
-            builder -> {
-              final StateStore store = builder.withLoggingDisabled().build();
-              store.init(first.getStateStoreContext(), store);
-              stores.add(store);
-            });
+    final List<StoreBuilder<?>> builders =
+        new ArrayList<>(QuotaTopology.storeBuilders(Stores::inMemoryKeyValueStore));
+    HistoryConfig.step(config)
+        .ifPresent(
+            step ->
+                builders.add(
+                    QuotaTopology.historyStoreBuilder(
+                        StoreKind.IN_MEMORY, step, HistoryConfig.retention(config))));
+    builders.forEach(
+        builder -> {
+          final StateStore store = builder.withLoggingDisabled().build();
+          store.init(first.getStateStoreContext(), store);
+          stores.add(store);
+        });
     start();
   }
 

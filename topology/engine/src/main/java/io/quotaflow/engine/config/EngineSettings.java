@@ -413,6 +413,38 @@ public final class EngineSettings {
               + " reaches Kafka could write eviction commands or inputs (docs/security.md).",
           Parsers::bool);
 
+  /** Issue 30: whether the engine keeps each group's history (docs/semantics.md section 23). */
+  public static final Setting<Boolean> HISTORY_ENABLED =
+      new Setting<>(
+          "history.enabled",
+          "boolean",
+          "true",
+          "Whether the engine keeps each group's history (request, used, runtime, min, borrowed"
+              + " and lent per resource, as exact integrals per step) in a window store with its"
+              + " changelog, for the query API's history endpoint.",
+          Parsers::bool);
+
+  /** The step the history is kept at. */
+  public static final Setting<Duration> HISTORY_STEP =
+      new Setting<>(
+          "history.step",
+          "duration",
+          "1m",
+          "The step of the kept history, whole seconds; queries ask for multiples of it. Changing"
+              + " it starts a new history (the store's name carries the step).",
+          EngineSettings::wholeSeconds);
+
+  /** How long the history is kept. */
+  public static final Setting<Duration> HISTORY_RETENTION =
+      new Setting<>(
+          "history.retention",
+          "duration",
+          "14d",
+          "How long each step window of the history is kept; at least the step. A group's window"
+              + " is stored only when the group changed in it, about 250 bytes each (size the"
+              + " heap, or use state.stores=rocksdb, for busy clusters: docs/engine.md).",
+          EngineSettings::wholeSeconds);
+
   /** Every engine setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -452,7 +484,10 @@ public final class EngineSettings {
           METRICS_PORT,
           METRICS_GROUP_GAUGES_MAX,
           RESERVATION_RELOCK_INTERVAL,
-          RESERVATION_MAX_LOCKED_PERCENT);
+          RESERVATION_MAX_LOCKED_PERCENT,
+          HISTORY_ENABLED,
+          HISTORY_STEP,
+          HISTORY_RETENTION);
 
   private EngineSettings() {}
 
@@ -479,6 +514,14 @@ public final class EngineSettings {
   }
 
   /** A whole percentage from 0 to 100. */
+  private static Duration wholeSeconds(final String text) {
+    final Duration duration = Parsers.duration(text);
+    if (duration.toMillis() % 1_000 != 0) {
+      throw new IllegalArgumentException("expected whole seconds, got '" + text + "'");
+    }
+    return duration;
+  }
+
   private static int percent(final String text) {
     try {
       final int value = Integer.parseInt(text.trim());

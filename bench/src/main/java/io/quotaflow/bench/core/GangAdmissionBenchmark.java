@@ -1,0 +1,92 @@
+package io.quotaflow.bench.core;
+
+import io.quotaflow.admission.AdmissionCheck;
+import io.quotaflow.admission.AdmissionDecision;
+import io.quotaflow.admission.AdmissionRequest;
+import io.quotaflow.admission.GangAdmission;
+import io.quotaflow.admission.InFlight;
+import io.quotaflow.bench.cluster.SyntheticCluster;
+import io.quotaflow.kube.GangConventions;
+import io.quotaflow.quota.Gang;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.tree.ClusterQuotaState;
+import io.quotaflow.tree.GroupStatus;
+import io.quotaflow.tree.QuotaOptions;
+import io.quotaflow.tree.WhatIfInputs;
+import java.util.Optional;
+import java.util.OptionalInt;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Setup;
+
+/**
+ * The admission of a gang's first member (issue 28: the what-if with all {@code minMember} pods of
+ * the gang) beside the admission of a lone pod of the same size, in the same run, on the deepest
+ * leaf group of a 10,000-group tree: the webhook pays one of the two for every pod, so the gang's
+ * first member should cost about what a lone pod does.
+ */
+public class GangAdmissionBenchmark extends CoreBenchmark {
+
+  @Param({"10000"})
+  public int groups;
+
+  @Param({"8", "1000"})
+  public int minMember;
+
+  private WhatIfInputs inputs;
+  private AdmissionRequest request;
+  private Gang gang;
+
+  @Setup
+  public void setUp() {
+    final SyntheticCluster cluster = cluster(groups);
+    final ClusterQuotaState state = liveState(cluster);
+    inputs = state.whatIfInputs();
+    String deepest = null;
+    int depth = -1;
+    for (final GroupStatus status : state.snapshot().groups()) {
+      if (!status.valid()
+          || status.parentGroup()
+          || SpecialGroups.isSpecial(status.name())
+          || SpecialGroups.ROOT.equals(status.name())) {
+        continue;
+      }
+      int levels = 0;
+      for (String parent = status.parent();
+          !parent.isEmpty() && !SpecialGroups.ROOT.equals(parent);
+          parent = state.group(parent).map(GroupStatus::parent).orElse("")) {
+        levels++;
+      }
+      if (levels > depth) {
+        depth = levels;
+        deepest = status.name();
+      }
+    }
+    request =
+        new AdmissionRequest(
+            new PodRef("bench", "worker-0"),
+            deepest,
+            ResourceList.of(ResourceList.CPU, 1),
+            true,
+            Optional.empty());
+    gang = new Gang("training", OptionalInt.of(minMember), GangConventions.KOORDINATOR);
+    final boolean lone = lonePod().allowed();
+    final boolean whole = gangFirstMember().decision().allowed();
+    System.out.printf(
+        "%ngroup %s at depth %d: lone pod allowed %s, gang of %d allowed %s%n",
+        deepest, depth, lone, minMember, whole);
+  }
+
+  @Benchmark
+  public AdmissionDecision lonePod() {
+    return AdmissionCheck.check(
+        request, inputs, InFlight.empty(), AdmissionCheck.PodState.NEW, QuotaOptions.DEFAULTS);
+  }
+
+  @Benchmark
+  public GangAdmission.FirstMember gangFirstMember() {
+    return GangAdmission.first(request, gang, 0, inputs, InFlight.empty(), QuotaOptions.DEFAULTS);
+  }
+}

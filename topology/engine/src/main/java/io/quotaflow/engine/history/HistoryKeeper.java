@@ -1,0 +1,53 @@
+package io.quotaflow.engine.history;
+
+import io.quotaflow.engine.store.GroupId;
+import io.quotaflow.history.GroupLevels;
+import io.quotaflow.history.HistoryWindow;
+import io.quotaflow.schemas.internal.GroupHistoryWindow;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.state.WindowStore;
+
+/**
+ * Keeps each group's history as the engine writes its runtime records (docs/semantics.md section
+ * 23): one record per group per step window in which its levels changed, updated in place by
+ * further changes in the same window. Quiet groups cost nothing.
+ */
+public final class HistoryKeeper {
+
+  private final WindowStore<GroupId, GroupHistoryWindow> store;
+  private final Duration step;
+
+  public HistoryKeeper(WindowStore<GroupId, GroupHistoryWindow> store, Duration step) {
+    this.store = Objects.requireNonNull(store, "store");
+    this.step = Objects.requireNonNull(step, "step");
+  }
+
+  /**
+   * Notes that {@code group}'s levels are {@code after} from {@code at} on.
+   *
+   * @param before the levels in force until now (its last runtime record), read only when the
+   *     window has no record yet
+   */
+  public void changed(GroupId group, Instant at, Supplier<GroupLevels> before, GroupLevels after) {
+    final Instant start = HistoryWindow.windowOf(at, step);
+    final GroupHistoryWindow existing = store.fetch(group, start.toEpochMilli());
+    final HistoryWindow next;
+    if (existing != null) {
+      final HistoryWindow window = HistoryRecords.window(start, existing);
+      if (window.last().equals(after)) {
+        return;
+      }
+      next = window.changed(at, after);
+    } else {
+      final GroupLevels previous = before.get();
+      if (previous.equals(after)) {
+        return;
+      }
+      next = HistoryWindow.opened(at, step, previous, after);
+    }
+    store.put(group, HistoryRecords.record(next), start.toEpochMilli());
+  }
+}

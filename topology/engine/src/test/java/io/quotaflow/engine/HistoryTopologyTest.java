@@ -1,0 +1,178 @@
+package io.quotaflow.engine;
+
+import static io.quotaflow.engine.Inputs.cpu;
+import static io.quotaflow.engine.Inputs.node;
+import static io.quotaflow.engine.Inputs.pod;
+import static io.quotaflow.engine.Inputs.quota;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotaflow.engine.history.HistoryRecords;
+import io.quotaflow.history.GroupLevels;
+import io.quotaflow.history.HistoryMetric;
+import io.quotaflow.history.HistoryStep;
+import io.quotaflow.quota.ResourceList;
+import io.quotaflow.schemas.GroupRuntime;
+import io.quotaflow.schemas.QuotaKey;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/semantics.md section 23 on the topology: the history of a scripted timeline (wall-clock
+ * punctuation) equals the integral, computed by hand, of the runtime records the engine emitted;
+ * larger steps are exact sums; and a group that borrowed two cores for 60 of the 120 seconds reads
+ * as having borrowed one core on average.
+ */
+class HistoryTopologyTest {
+  private static final String EAST = "east";
+  private static final String NS = "apps";
+  private static final Duration MINUTE = Duration.ofMinutes(1);
+
+  private EngineDriver engine = new EngineDriver();
+  // Every runtime record of team-a the engine emitted, with its time.
+  private final List<TestRecord<QuotaKey, GroupRuntime>> teamA = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    engine.close();
+  }
+
+  @Test
+  void theHistoryIsTheIntegralOfTheEmittedRuntimeRecords() {
+    final Instant start = scriptedTimeline();
+
+    final List<HistoryStep> steps =
+        engine
+            .history()
+            .steps(EAST, "team-a", start, start.plus(Duration.ofMinutes(4)), MINUTE, engine.now());
+
+    assertThat(steps).hasSize(4);
+    for (final HistoryStep step : steps) {
+      for (final HistoryMetric metric : HistoryMetric.values()) {
+        assertThat(step.integrals().get(ResourceList.CPU, metric))
+            .as("%s over [%s, %s)", metric, step.start(), step.end())
+            .isEqualTo(byHand(metric, step.start(), step.end()));
+      }
+    }
+    // Borrowed 2 cores from 60 s (plus one recomputation) to 120 s: one core on average over the
+    // second minute, to within the recomputation interval.
+    assertThat(steps.get(1).average(ResourceList.CPU, HistoryMetric.BORROWED))
+        .isBetween(1_900L, 2_000L);
+    assertThat(steps.get(2).average(ResourceList.CPU, HistoryMetric.BORROWED)).isZero();
+    assertThat(steps.get(0).average(ResourceList.CPU, HistoryMetric.LENT)).isGreaterThan(0);
+  }
+
+  @Test
+  void aLargerStepIsTheExactSumOfTheKeptSteps() {
+    final Instant start = scriptedTimeline();
+    final List<HistoryStep> minutes =
+        engine
+            .history()
+            .steps(EAST, "team-a", start, start.plus(Duration.ofMinutes(4)), MINUTE, engine.now());
+    final List<HistoryStep> twoMinutes =
+        engine
+            .history()
+            .steps(
+                EAST,
+                "team-a",
+                start,
+                start.plus(Duration.ofMinutes(4)),
+                MINUTE.multipliedBy(2),
+                engine.now());
+
+    assertThat(twoMinutes).hasSize(2);
+    for (int i = 0; i < 2; i++) {
+      assertThat(twoMinutes.get(i).integrals())
+          .isEqualTo(minutes.get(2 * i).integrals().plus(minutes.get(2 * i + 1).integrals()));
+    }
+    assertThat(twoMinutes.get(0).integrals().get(ResourceList.CPU, HistoryMetric.BORROWED))
+        .isPositive();
+  }
+
+  @Test
+  void aDeletedGroupReadsAsZeroFromItsDeletionOn() {
+    final Instant start = scriptedTimeline();
+    engine.deleteQuota(EAST, "team-a").recompute();
+    final Instant deleted = engine.now();
+    engine.advance(Duration.ofMinutes(2));
+
+    final List<HistoryStep> steps =
+        engine
+            .history()
+            .steps(
+                EAST,
+                "team-a",
+                start.plus(Duration.ofMinutes(5)),
+                start.plus(Duration.ofMinutes(6)),
+                MINUTE,
+                engine.now());
+
+    assertThat(deleted).isBefore(start.plus(Duration.ofMinutes(5)));
+    assertThat(steps).hasSize(1);
+    for (final HistoryMetric metric : HistoryMetric.values()) {
+      assertThat(steps.get(0).integrals().get(ResourceList.CPU, metric)).isEqualTo(BigInteger.ZERO);
+    }
+  }
+
+  /**
+   * team-a (min 4, max 8 cores): a 2-core pod from the start, a 4-core pod from 60 s to 120 s (uses
+   * 6: borrows 2), nothing after 180 s. Returns the first minute's start.
+   */
+  private Instant scriptedTimeline() {
+    final Instant start = engine.now();
+    assertThat(start.toEpochMilli() % MINUTE.toMillis()).isZero();
+    engine
+        .putNode(EAST, "n1", node(10_000))
+        .putQuota(EAST, "team-a", quota().min(cpu(4_000)).max(cpu(8_000)).build())
+        .putQuota(EAST, "team-b", quota().min(cpu(4_000)).max(cpu(8_000)).build())
+        .putPod(EAST, NS, pod("small").group("team-a").running("n1").cpu(2_000))
+        .recompute();
+    collect();
+    engine.advance(
+        MINUTE.minus(
+            engine.now().toEpochMilli() - start.toEpochMilli(),
+            java.time.temporal.ChronoUnit.MILLIS));
+    engine.putPod(EAST, NS, pod("big").group("team-a").running("n1").cpu(4_000)).recompute();
+    collect();
+    // The deletion's recomputation lands on 120 s exactly.
+    engine.advance(Duration.ofSeconds(60).minus(Duration.ofMillis(200)));
+    engine.deletePod(EAST, NS, "big").recompute();
+    collect();
+    engine.advance(Duration.ofSeconds(60));
+    engine.deletePod(EAST, NS, "small").recompute();
+    collect();
+    engine.advance(Duration.ofSeconds(90));
+    return start;
+  }
+
+  private void collect() {
+    for (final TestRecord<QuotaKey, GroupRuntime> record : engine.runtimeRecords()) {
+      if (record.key().getCluster().equals(EAST) && record.key().getName().equals("team-a")) {
+        teamA.add(record);
+      }
+    }
+  }
+
+  /** The integral over [from, to) of the levels the emitted records state, each until the next. */
+  private BigInteger byHand(HistoryMetric metric, Instant from, Instant to) {
+    BigInteger sum = BigInteger.ZERO;
+    for (int i = 0; i < teamA.size(); i++) {
+      final long begin = teamA.get(i).timestamp();
+      final long end = i + 1 < teamA.size() ? teamA.get(i + 1).timestamp() : Long.MAX_VALUE;
+      final long overlap = Math.min(end, to.toEpochMilli()) - Math.max(begin, from.toEpochMilli());
+      if (overlap > 0) {
+        final GroupLevels levels = HistoryRecords.levels(teamA.get(i).value());
+        sum =
+            sum.add(
+                BigInteger.valueOf(levels.level(metric, ResourceList.CPU))
+                    .multiply(BigInteger.valueOf(overlap)));
+      }
+    }
+    return sum;
+  }
+}
