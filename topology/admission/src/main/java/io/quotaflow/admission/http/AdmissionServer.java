@@ -177,7 +177,8 @@ public final class AdmissionServer implements AutoCloseable {
               stalenessMetrics,
               noopEndpoint,
               view,
-              activity);
+              activity,
+              clock);
       final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
       threads.setName("quotaflow-admission");
       server = new Server(threads);

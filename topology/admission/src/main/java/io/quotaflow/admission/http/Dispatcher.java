@@ -15,6 +15,7 @@ import io.quotaflow.admission.view.RecentActivity;
 import io.quotaflow.quota.PodRef;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +59,8 @@ final class Dispatcher {
   private final Optional<ViewApi> view;
   private final RecentActivity activity;
 
+  private final Clock clock;
+
   Dispatcher(
       PluginConfig config,
       ClusterStateReader reader,
@@ -70,7 +73,9 @@ final class Dispatcher {
       StalenessMetrics staleness,
       boolean noopEndpoint,
       Optional<ViewApi> view,
-      RecentActivity activity) {
+      RecentActivity activity,
+      Clock clock) {
+    this.clock = clock;
     this.config = config;
     this.reader = reader;
     this.pods = pods;
@@ -177,6 +182,19 @@ final class Dispatcher {
           return new Routed("query-explain", Answer.error(400, e.getMessage(), "bad-request"));
         }
         return only("GET", call, explain.name(), c -> cluster(explain, parts[3], c, false));
+      }
+      if (parts.length == 7
+          && valid(parts[3])
+          && parts[4].equals("quotas")
+          && valid(parts[5])
+          && parts[6].equals("history")) {
+        final HistoryQuery history;
+        try {
+          history = HistoryQuery.of(parts[5], call.query(), clock);
+        } catch (BadRequestException e) {
+          return new Routed("query-history", Answer.error(400, e.getMessage(), "bad-request"));
+        }
+        return only("GET", call, history.name(), c -> cluster(history, parts[3], c, false));
       }
       if (parts.length == 6 && valid(parts[3]) && parts[4].equals("quotas") && valid(parts[5])) {
         final QueryApi.Group group = new QueryApi.Group(parts[5]);

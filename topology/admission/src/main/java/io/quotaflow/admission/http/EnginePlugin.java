@@ -10,6 +10,7 @@ import io.quotaflow.admission.view.KafkaEvictionFeed;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.history.HistoryConfig;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -90,7 +91,16 @@ public final class EnginePlugin {
     }
     final StreamsClusterState state =
         new StreamsClusterState(
-            engine.streams(), self, Clock.systemUTC(), SPEC_TTL, engine::problem);
+            engine.streams(),
+            self,
+            Clock.systemUTC(),
+            SPEC_TTL,
+            engine::problem,
+            HistoryConfig.step(config)
+                .map(
+                    step ->
+                        new StreamsClusterState.HistoryKept(
+                            step, HistoryConfig.retention(config))));
     return Optional.of(
         AdmissionServer.builder(plugin, state)
             .options(config.quotaOptions())

@@ -217,4 +217,11 @@ public final class ClusterSnapshot implements ClusterView {
   public Optional<Map<String, String>> nodeLabels(String name) {
     return Optional.ofNullable(trees.nodeLabels().get(name));
   }
+
+  /** The history is read from the live stores only: a last state does not copy it. */
+  @Override
+  public HistoryAccess history() {
+    return new HistoryAccess.Unreadable(
+        "the history is read from the engine's live stores only, which cannot be read now");
+  }
 }

@@ -174,4 +174,10 @@ public interface ClusterView {
   default Optional<ClusterInputs> inputs() {
     return Optional.empty();
   }
+
+  /** The cluster's history of its groups (section 23), or why it cannot be read. */
+  default HistoryAccess history() {
+    return new HistoryAccess.NotKept(
+        "this engine keeps no history of its groups (history.enabled is false)");
+  }
 }

@@ -110,6 +110,16 @@ public final class SnapshotClusterState implements ClusterStateReader {
     return this;
   }
 
+  /** Gives {@code cluster} (held here) the history {@code histories} keeps. */
+  public SnapshotClusterState history(String cluster, GroupHistories histories) {
+    final SnapshotView view = local.get(cluster);
+    if (view == null) {
+      throw new IllegalArgumentException("cluster " + cluster + " is not held here");
+    }
+    view.history = new HistoryAccess.Kept(histories);
+    return this;
+  }
+
   /** Declares {@code cluster} held by the instance at {@code host:port}. */
   public SnapshotClusterState remote(String cluster, String host, int port) {
     local.remove(cluster);
@@ -222,6 +232,7 @@ public final class SnapshotClusterState implements ClusterStateReader {
     private final Map<String, List<PodAssignment>> podsByGroup = new HashMap<>();
     private final Map<PodRef, QuotaPod> podInputs = new HashMap<>();
     private volatile Map<String, Instant> overUsedSince = Map.of();
+    private volatile HistoryAccess history;
     private final Map<String, ReservationStatus> reservations;
     private final LockedNodes lockedNodes;
     private final Map<String, String> treeOf;
@@ -341,6 +352,11 @@ public final class SnapshotClusterState implements ClusterStateReader {
     @Override
     public Optional<Map<String, String>> nodeLabels(String name) {
       return Optional.ofNullable(nodeLabels.get(name));
+    }
+
+    @Override
+    public HistoryAccess history() {
+      return history == null ? ClusterView.super.history() : history;
     }
   }
 }

@@ -2,11 +2,13 @@ package io.quotaflow.admission.http.state;
 
 import io.quotaflow.engine.TopologyNames;
 import io.quotaflow.engine.convert.InputRecords;
+import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.query.PodInGroup;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.KeyPrefixes;
+import io.quotaflow.history.HistoryStep;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
@@ -92,6 +94,7 @@ public final class StreamsClusterState implements ClusterStateReader {
   private final Clock clock;
   private final Duration specTtl;
   private final Supplier<Optional<String>> engineProblem;
+  private final Optional<HistoryKept> history;
   private final Map<String, Specs> specs = new ConcurrentHashMap<>();
   // Set once the stores were queryable while RUNNING: from then on a rebalance keeps it ready.
   private volatile boolean loaded;
@@ -110,6 +113,20 @@ public final class StreamsClusterState implements ClusterStateReader {
       Clock clock,
       Duration specTtl,
       Supplier<Optional<String>> engineProblem) {
+    this(streams, self, clock, specTtl, engineProblem, Optional.empty());
+  }
+
+  /**
+   * @param history the step and retention of the engine's history store; empty when it keeps none
+   */
+  public StreamsClusterState(
+      KafkaStreams streams,
+      Optional<HostInfo> self,
+      Clock clock,
+      Duration specTtl,
+      Supplier<Optional<String>> engineProblem,
+      Optional<HistoryKept> history) {
+    this.history = Objects.requireNonNull(history, "history");
     this.engineProblem = Objects.requireNonNull(engineProblem, "engineProblem");
     this.streams = Objects.requireNonNull(streams, "streams");
     this.self = Objects.requireNonNull(self, "self");
@@ -270,6 +287,14 @@ public final class StreamsClusterState implements ClusterStateReader {
       throw new StateUnavailableException("the stores are not queryable: " + e.getMessage(), e);
     }
   }
+
+  /**
+   * How the engine keeps its history.
+   *
+   * @param step the kept step
+   * @param retention how long each window is kept
+   */
+  public record HistoryKept(Duration step, Duration retention) {}
 
   /** One cluster's state over the stores; every call reads them anew. */
   private final class StoreView implements ClusterView {
@@ -440,6 +465,38 @@ public final class StreamsClusterState implements ClusterStateReader {
               }
             }
             return Optional.of(new ClusterInputs(groups, pods, nodes));
+          });
+    }
+
+    @Override
+    public HistoryAccess history() {
+      if (history.isEmpty()) {
+        return ClusterView.super.history();
+      }
+      final HistoryQueries queries =
+          read(() -> HistoryQueries.of(streams, history.get().step(), history.get().retention()));
+      return new HistoryAccess.Kept(
+          new GroupHistories() {
+            @Override
+            public Duration step() {
+              return queries.step();
+            }
+
+            @Override
+            public Duration retention() {
+              return queries.retention();
+            }
+
+            @Override
+            public List<HistoryStep> steps(
+                String group, Instant from, Instant to, Duration step, Instant now) {
+              return read(() -> queries.steps(cluster, group, from, to, step, now));
+            }
+
+            @Override
+            public boolean keepsAny(String group, Instant now) {
+              return read(() -> queries.keepsAny(cluster, group, now));
+            }
           });
     }
 

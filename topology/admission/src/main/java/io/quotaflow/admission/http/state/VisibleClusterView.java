@@ -213,4 +213,10 @@ public final class VisibleClusterView implements ClusterView {
   public Optional<ClusterInputs> inputs() {
     return viewer.mayEditQuotas() ? live.inputs() : Optional.empty();
   }
+
+  /** The history of every group; the endpoint refuses the groups {@link #hides}. */
+  @Override
+  public HistoryAccess history() {
+    return live.history();
+  }
 }

@@ -1,0 +1,208 @@
+package io.quotaflow.admission.http;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.GroupHistories;
+import io.quotaflow.admission.http.state.HistoryAccess;
+import io.quotaflow.admission.http.state.VisibleClusterView;
+import io.quotaflow.config.Parsers;
+import io.quotaflow.history.HistoryMetric;
+import io.quotaflow.history.HistoryStep;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code GET /api/v1/clusters/{cluster}/quotas/{group}/history?from=&to=&step=}: the group's
+ * request, used, runtime, min, borrowed and lent per resource over a period, one value per step
+ * (issue 30; docs/semantics.md section 23, docs/admission.md "History"). {@code from} and {@code
+ * to} are ISO-8601 instants, {@code now}, or a duration back from now ({@code -1h}, {@code -14d});
+ * by default the last hour. {@code step} is a multiple of the kept step, by default the kept step.
+ * The period is widened to whole steps. Each step gives the exact integral (unit-milliseconds, a
+ * decimal string: it may exceed what a JSON number holds exactly) and the average, rounded down.
+ */
+final class HistoryQuery extends QueryApi.Query {
+
+  /** The most steps one answer holds: 14 days of 2-minute steps fit; a year of minutes does not. */
+  static final int MAX_STEPS = 10_080;
+
+  private final String group;
+  private final String from;
+  private final String to;
+  private final Optional<Duration> step;
+  private final Clock clock;
+
+  private HistoryQuery(String group, String from, String to, Optional<Duration> step, Clock clock) {
+    super("query-history");
+    this.group = group;
+    this.from = from;
+    this.to = to;
+    this.step = step;
+    this.clock = clock;
+  }
+
+  /** The query for {@code group} with the parameters of {@code query}; a 400 when they are bad. */
+  static HistoryQuery of(String group, String query, Clock clock) throws BadRequestException {
+    final Map<String, String> params = ViewApi.params(query);
+    final String from = params.getOrDefault("from", "-1h");
+    final String to = params.getOrDefault("to", "now");
+    final Instant now = clock.instant();
+    instant("from", from, now);
+    instant("to", to, now);
+    Optional<Duration> step = Optional.empty();
+    final String text = params.get("step");
+    if (text != null) {
+      try {
+        step = Optional.of(Parsers.duration(text));
+      } catch (RuntimeException e) {
+        throw new BadRequestException(
+            "step \"" + text + "\" is not a duration such as 1m, 5m, 1h or 1d");
+      }
+    }
+    return new HistoryQuery(group, from, to, step, clock);
+  }
+
+  @Override
+  public Answer decide(String cluster, Void request, ClusterView view) {
+    if (view instanceof VisibleClusterView visible && visible.hides(group)) {
+      return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+    }
+    final HistoryAccess access = view.history();
+    if (access instanceof HistoryAccess.NotKept notKept) {
+      return Answer.error(404, notKept.why(), "not-found");
+    }
+    if (access instanceof HistoryAccess.Unreadable unreadable) {
+      return QueryApi.unavailable(cluster, unreadable.why());
+    }
+    final GroupHistories histories = ((HistoryAccess.Kept) access).histories();
+    final Instant now = clock.instant();
+    if (view.group(group).isEmpty() && !histories.keepsAny(group, now)) {
+      return Answer.error(
+          404,
+          "cluster " + cluster + " has no quota group " + group + ", and no history of one",
+          "not-found");
+    }
+    final Duration kept = histories.step();
+    final Duration each = step.orElse(kept);
+    if (each.toMillis() % kept.toMillis() != 0) {
+      return Answer.error(
+          400,
+          "step " + each + " is not a multiple of the step the history is kept at (" + kept + ")",
+          "bad-request");
+    }
+    final Instant start = floor(parse(from, now), each);
+    final Instant end = ceil(parse(to, now), each);
+    if (!end.isAfter(start)) {
+      return Answer.error(
+          400, "to must be after from (got " + from + " to " + to + ")", "bad-request");
+    }
+    final long steps = (end.toEpochMilli() - start.toEpochMilli()) / each.toMillis();
+    if (steps > MAX_STEPS) {
+      return Answer.error(
+          400,
+          "the period holds "
+              + steps
+              + " steps of "
+              + each
+              + ", more than "
+              + MAX_STEPS
+              + ": ask for a larger step or a shorter period",
+          "bad-request");
+    }
+    final List<HistoryStep> series = histories.steps(group, start, end, each, now);
+    // The group's resources are listed even where the period holds only zeros (a chart's axis).
+    final Set<String> resources = new TreeSet<>();
+    view.group(group)
+        .ifPresent(
+            status -> {
+              resources.addAll(status.min().names());
+              resources.addAll(status.max().names());
+              resources.addAll(status.request().names());
+            });
+    series.forEach(one -> resources.addAll(one.integrals().resources()));
+    return Answer.json(
+        200, body(cluster, histories, start, end, each, now, series, resources), "ok");
+  }
+
+  private ObjectNode body(
+      String cluster,
+      GroupHistories histories,
+      Instant start,
+      Instant end,
+      Duration each,
+      Instant now,
+      List<HistoryStep> series,
+      Set<String> resources) {
+    final ObjectNode body = Json.object();
+    body.put("cluster", cluster);
+    body.put("group", group);
+    body.put("from", start.toString());
+    body.put("to", end.toString());
+    body.put("step", each.toString());
+    body.put("keptStep", histories.step().toString());
+    body.put("keptSince", now.minus(histories.retention()).toString());
+    final ArrayNode times = body.putArray("steps");
+    for (final HistoryStep one : series) {
+      times.addObject().put("start", one.start().toString()).put("end", one.end().toString());
+    }
+    final ObjectNode byResource = body.putObject("resources");
+    for (final String resource : resources) {
+      final ObjectNode metrics = byResource.putObject(resource);
+      for (final HistoryMetric metric : HistoryMetric.values()) {
+        final ObjectNode values = metrics.putObject(metric.jsonName());
+        final ArrayNode averages = values.putArray("average");
+        final ArrayNode integrals = values.putArray("integral");
+        for (final HistoryStep one : series) {
+          averages.add(one.average(resource, metric));
+          integrals.add(one.integrals().get(resource, metric).toString());
+        }
+      }
+    }
+    return body;
+  }
+
+  /** Checks {@code text} reads as a time (or fails with a 400 naming {@code name}). */
+  private static void instant(String name, String text, Instant now) throws BadRequestException {
+    try {
+      parse(text, now);
+    } catch (RuntimeException e) {
+      throw new BadRequestException(
+          name
+              + " \""
+              + text
+              + "\" is not a time: use an ISO-8601 instant (2026-11-27T10:00:00Z), now, or a"
+              + " duration back from now (-1h, -14d)");
+    }
+  }
+
+  private static Instant parse(String text, Instant now) {
+    if (text.equals("now")) {
+      return now;
+    }
+    if (text.startsWith("-")) {
+      return now.minus(Parsers.duration(text.substring(1)));
+    }
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  private static Instant floor(Instant at, Duration step) {
+    final long millis = step.toMillis();
+    return Instant.ofEpochMilli(Math.floorDiv(at.toEpochMilli(), millis) * millis);
+  }
+
+  private static Instant ceil(Instant at, Duration step) {
+    final long millis = step.toMillis();
+    return Instant.ofEpochMilli(-Math.floorDiv(-at.toEpochMilli(), millis) * millis);
+  }
+}

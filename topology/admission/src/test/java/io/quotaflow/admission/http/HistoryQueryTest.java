@@ -1,0 +1,208 @@
+package io.quotaflow.admission.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.auth.Access;
+import io.quotaflow.admission.http.auth.User;
+import io.quotaflow.admission.http.auth.Viewer;
+import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.http.state.GroupHistories;
+import io.quotaflow.admission.http.state.MutableClock;
+import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.http.state.VisibleClusterView;
+import io.quotaflow.history.GroupLevels;
+import io.quotaflow.history.HistorySeries;
+import io.quotaflow.history.HistoryStep;
+import io.quotaflow.history.HistoryWindow;
+import io.quotaflow.quota.ResourceList;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET .../quotas/{group}/history} (docs/admission.md, History): the steps of the kept
+ * history as the query asks them, and a clear 4xx for every question it cannot answer.
+ */
+class HistoryQueryTest {
+
+  private static final Duration MINUTE = Duration.ofMinutes(1);
+  private static final Instant NOW = Instant.parse("2026-11-27T12:00:00Z");
+  private static final String HISTORY = "/api/v1/clusters/east/quotas/team-a/history";
+
+  private final MutableClock clock = new MutableClock(NOW);
+  private final SnapshotClusterState state = TestClusters.state();
+  private final Plugin plugin = start();
+
+  /** team-a: 4 cores used from 11:00, 6 cores (2 borrowed beyond its min of 4) from 11:30. */
+  private final Map<String, TreeMap<Instant, HistoryWindow>> kept =
+      Map.of(
+          "team-a",
+          new TreeMap<>(
+              Map.of(
+                  Instant.parse("2026-11-27T11:00:00Z"),
+                  HistoryWindow.opened(
+                      Instant.parse("2026-11-27T11:00:00Z"), MINUTE, GroupLevels.NONE, cpu(4_000)),
+                  Instant.parse("2026-11-27T11:30:00Z"),
+                  HistoryWindow.opened(
+                      Instant.parse("2026-11-27T11:30:00Z"), MINUTE, cpu(4_000), cpu(6_000)))));
+
+  private static GroupLevels cpu(long used) {
+    final ResourceList amount = ResourceList.of(ResourceList.CPU, used);
+    return new GroupLevels(amount, amount, amount, ResourceList.of(ResourceList.CPU, 4_000));
+  }
+
+  private Plugin start() {
+    return Plugin.start(PluginConfig.plainHttpOnLoopback(0), state, clock);
+  }
+
+  @AfterEach
+  void stop() {
+    plugin.close();
+  }
+
+  @Test
+  void theLastHourByDefaultAtTheKeptStep() {
+    state.history("east", histories());
+
+    final JsonNode body = plugin.get(HISTORY).json();
+
+    assertThat(body.get("from").asText()).isEqualTo("2026-11-27T11:00:00Z");
+    assertThat(body.get("to").asText()).isEqualTo("2026-11-27T12:00:00Z");
+    assertThat(body.get("step").asText()).isEqualTo("PT1M");
+    assertThat(body.get("steps")).hasSize(60);
+    final JsonNode borrowed = body.get("resources").get("cpu").get("borrowed");
+    assertThat(borrowed.get("average").get(29).asLong()).isZero();
+    assertThat(borrowed.get("average").get(30).asLong()).isEqualTo(2_000);
+    // 2,000 milli-cores for 60,000 ms, as a decimal string.
+    assertThat(borrowed.get("integral").get(30).asText()).isEqualTo("120000000");
+  }
+
+  @Test
+  void aLargerStepAggregatesExactlyAndThePeriodIsWidenedToWholeSteps() {
+    state.history("east", histories());
+
+    final JsonNode body =
+        plugin.get(HISTORY + "?from=2026-11-27T11:10:00Z&to=2026-11-27T11:50:00Z&step=30m").json();
+
+    assertThat(body.get("from").asText()).isEqualTo("2026-11-27T11:00:00Z");
+    assertThat(body.get("to").asText()).isEqualTo("2026-11-27T12:00:00Z");
+    final JsonNode used = body.get("resources").get("cpu").get("used");
+    assertThat(used.get("average").get(0).asLong()).isEqualTo(4_000);
+    assertThat(used.get("average").get(1).asLong()).isEqualTo(6_000);
+    assertThat(used.get("integral").get(1).asText()).isEqualTo(String.valueOf(6_000L * 1_800_000));
+  }
+
+  @Test
+  void relativeTimesCountBackFromNow() {
+    state.history("east", histories());
+
+    final JsonNode body = plugin.get(HISTORY + "?from=-2h&to=-1h&step=1h").json();
+
+    assertThat(body.get("from").asText()).isEqualTo("2026-11-27T10:00:00Z");
+    assertThat(body.get("resources").get("cpu").get("used").get("average").get(0).asLong())
+        .isZero();
+  }
+
+  @Test
+  void everyQuestionItCannotAnswerIsA4xxThatSaysWhy() {
+    state.history("east", histories());
+
+    assertThat(plugin.get(HISTORY + "?from=yesterday"))
+        .satisfies(reply -> assertThat(reply.status()).isEqualTo(400))
+        .satisfies(reply -> assertThat(reply.body()).contains("ISO-8601", "yesterday"));
+    assertThat(plugin.get(HISTORY + "?step=90s"))
+        .satisfies(reply -> assertThat(reply.status()).isEqualTo(400))
+        .satisfies(reply -> assertThat(reply.body()).contains("not a multiple", "PT1M"));
+    assertThat(plugin.get(HISTORY + "?step=fast").status()).isEqualTo(400);
+    assertThat(plugin.get(HISTORY + "?from=-1h&to=-2h"))
+        .satisfies(reply -> assertThat(reply.status()).isEqualTo(400))
+        .satisfies(reply -> assertThat(reply.body()).contains("after"));
+    assertThat(plugin.get(HISTORY + "?from=-365d"))
+        .satisfies(reply -> assertThat(reply.status()).isEqualTo(400))
+        .satisfies(reply -> assertThat(reply.body()).contains("larger step"));
+    assertThat(plugin.get("/api/v1/clusters/east/quotas/nobody/history"))
+        .satisfies(reply -> assertThat(reply.status()).isEqualTo(404))
+        .satisfies(reply -> assertThat(reply.body()).contains("no quota group nobody"));
+    assertThat(plugin.post(HISTORY, "{}").status()).isEqualTo(405);
+  }
+
+  @Test
+  void anEngineThatKeepsNoHistorySaysSo() {
+    final Plugin.Reply reply = plugin.get(HISTORY);
+
+    assertThat(reply.status()).isEqualTo(404);
+    assertThat(reply.body()).contains("history.enabled");
+  }
+
+  @Test
+  void aTenantMayNotReadTheHistoryOfAGroupItMayNotSee() {
+    state.history("east", histories());
+    final ClusterView live = state.cluster("east").orElseThrow();
+    final Access access =
+        new Access() {
+          @Override
+          public Optional<User> authenticate(String token) {
+            return Optional.empty();
+          }
+
+          @Override
+          public boolean allowed(
+              User user, String verb, String group, String resource, String namespace) {
+            return namespace.equals("beta");
+          }
+        };
+    final VisibleClusterView tenant =
+        new VisibleClusterView(live, Viewer.of(new User("bob", List.of()), access));
+
+    final Answer answer;
+    try {
+      answer = HistoryQuery.of("team-a", "", clock).decide("east", null, tenant);
+    } catch (BadRequestException e) {
+      throw new AssertionError(e);
+    }
+
+    assertThat(answer.status()).isEqualTo(403);
+  }
+
+  /** The kept windows above, read as the engine's store answers them. */
+  private GroupHistories histories() {
+    return new GroupHistories() {
+      @Override
+      public Duration step() {
+        return MINUTE;
+      }
+
+      @Override
+      public Duration retention() {
+        return Duration.ofDays(14);
+      }
+
+      @Override
+      public List<HistoryStep> steps(
+          String group, Instant from, Instant to, Duration step, Instant now) {
+        final TreeMap<Instant, HistoryWindow> windows = kept.getOrDefault(group, new TreeMap<>());
+        final var before = windows.headMap(from, false).lastEntry();
+        return HistorySeries.steps(
+            from,
+            to,
+            step,
+            MINUTE,
+            before == null ? GroupLevels.NONE : before.getValue().last(),
+            new ArrayList<>(windows.subMap(from, true, to, false).values()),
+            now);
+      }
+
+      @Override
+      public boolean keepsAny(String group, Instant now) {
+        return kept.containsKey(group);
+      }
+    };
+  }
+}
