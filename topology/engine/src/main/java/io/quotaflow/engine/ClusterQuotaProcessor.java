@@ -7,7 +7,9 @@ import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.history.HistoryKeeper;
+import io.quotaflow.engine.history.HistoryRecords;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.reclaim.EvictionReasons;
 import io.quotaflow.engine.reclaim.ReclaimPolicy;
 import io.quotaflow.engine.reclaim.Reclaimer;
 import io.quotaflow.engine.recovery.RestoreAudit;
@@ -187,16 +189,11 @@ final class ClusterQuotaProcessor
             maxStaleness,
             markersRequired);
     freshness.restore();
-    this.outputs =
-        new ClusterOutputs(
-            context,
-            runtime,
-            assignments,
-            reservations,
-            historyStep.map(
-                step ->
-                    new HistoryKeeper(
-                        context.getStateStore(TopologyNames.historyStore(step)), step)));
+    final Optional<HistoryKeeper> history =
+        historyStep.map(
+            step ->
+                new HistoryKeeper(context.getStateStore(TopologyNames.historyStore(step)), step));
+    this.outputs = new ClusterOutputs(context, runtime, assignments, reservations, history);
     this.reclaimer =
         new Reclaimer(
             context,
@@ -206,7 +203,17 @@ final class ClusterQuotaProcessor
             metrics,
             options,
             reclaimPolicy,
-            TopologyNames.EVICTIONS_SINK);
+            TopologyNames.EVICTIONS_SINK,
+            (cluster, command, at) ->
+                history.ifPresent(
+                    keeper -> {
+                      final GroupId group = new GroupId(cluster, command.getGroup());
+                      keeper.evicted(
+                          group,
+                          at,
+                          () -> HistoryRecords.levels(runtime.get(group)),
+                          EvictionReasons.of(command));
+                    }));
 
     final long started = System.nanoTime();
     final Map<String, String> unbuildable = restore(runtime, assignments, overUsedSince);

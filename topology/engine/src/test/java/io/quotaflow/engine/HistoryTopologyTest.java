@@ -119,6 +119,54 @@ class HistoryTopologyTest {
     }
   }
 
+  @Test
+  void theHistoryCountsTheEvictionsOfAGroupByReasonInTheStepTheyWereCommanded() {
+    final Instant start = engine.now();
+    ReclaimScene.teamABorrowsTheWholeCluster(engine, false);
+    ReclaimScene.teamBClaimsItsMin(engine);
+    // A check notices the over-use; commands come once it has lasted the delay.
+    engine.advance(ReclaimScene.CHECK);
+    engine.advance(ReclaimScene.DELAY.minus(ReclaimScene.CHECK));
+    engine.advance(ReclaimScene.CHECK);
+    final List<TestRecord<io.quotaflow.schemas.PodKey, io.quotaflow.schemas.EvictionCommand>>
+        commands = engine.evictionRecords();
+    assertThat(commands).hasSize(2);
+    final Instant commanded = Instant.ofEpochMilli(commands.get(0).timestamp());
+    engine.advance(MINUTE);
+
+    final List<HistoryStep> steps =
+        engine
+            .history()
+            .steps(
+                ReclaimScene.EAST,
+                "team-a",
+                start,
+                start.plus(Duration.ofMinutes(4)),
+                MINUTE,
+                engine.now());
+
+    final int minute = (int) Duration.between(start, commanded).toMinutes();
+    for (int i = 0; i < steps.size(); i++) {
+      assertThat(steps.get(i).evictions())
+          .as("step %d", i)
+          .isEqualTo(
+              i == minute ? java.util.Map.of("reclaimed-after-delay", 2L) : java.util.Map.of());
+    }
+    assertThat(
+            engine
+                .history()
+                .steps(
+                    ReclaimScene.EAST,
+                    "team-b",
+                    start,
+                    start.plus(Duration.ofMinutes(4)),
+                    MINUTE,
+                    engine.now())
+                .stream()
+                .allMatch(step -> step.evictions().isEmpty()))
+        .isTrue();
+  }
+
   /**
    * team-a (min 4, max 8 cores): a 2-core pod from the start, a 4-core pod from 60 s to 120 s (uses
    * 6: borrows 2), nothing after 180 s. Returns the first minute's start.

@@ -5,7 +5,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * A group's history over a period as steps, from the windows the engine kept (section 23): each
@@ -60,6 +62,7 @@ public final class HistorySeries {
     for (Instant stepStart = from; stepStart.isBefore(end); stepStart = stepStart.plus(step)) {
       final Instant stepEnd = min(stepStart.plus(step), end);
       LevelIntegrals integrals = LevelIntegrals.zero();
+      final Map<String, Long> evictions = new TreeMap<>();
       for (Instant window = stepStart;
           window.isBefore(stepEnd);
           window = window.plusMillis(stored)) {
@@ -69,13 +72,14 @@ public final class HistorySeries {
         }
         if (next != null && next.start().equals(window)) {
           integrals = integrals.plus(next.through(windowEnd));
+          next.evictions().forEach((reason, count) -> evictions.merge(reason, count, Long::sum));
           carried = next.last();
           next = kept.hasNext() ? kept.next() : null;
         } else {
           integrals = integrals.plus(carried, windowEnd.toEpochMilli() - window.toEpochMilli());
         }
       }
-      steps.add(new HistoryStep(stepStart, stepEnd, integrals));
+      steps.add(new HistoryStep(stepStart, stepEnd, integrals, evictions));
     }
     return steps;
   }

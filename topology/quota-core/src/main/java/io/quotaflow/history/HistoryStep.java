@@ -2,7 +2,10 @@ package io.quotaflow.history;
 
 import java.math.BigInteger;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * A group's history over one step of a query: {@code [start, end)}, its integrals and the evictions
@@ -11,13 +14,16 @@ import java.util.Objects;
  * @param start the step's start
  * @param end its end (exclusive); before {@code start + step} for a step cut short by the present
  * @param integrals the levels' integrals over the step, in unit-milliseconds
+ * @param evictions the evictions commanded in the step, by reason code
  */
-public record HistoryStep(Instant start, Instant end, LevelIntegrals integrals) {
+public record HistoryStep(
+    Instant start, Instant end, LevelIntegrals integrals, Map<String, Long> evictions) {
 
   public HistoryStep {
     Objects.requireNonNull(start, "start");
     Objects.requireNonNull(end, "end");
     Objects.requireNonNull(integrals, "integrals");
+    evictions = Collections.unmodifiableMap(new TreeMap<>(evictions));
     if (end.isBefore(start)) {
       throw new IllegalArgumentException("a step ending at " + end + " before " + start);
     }

@@ -2,7 +2,10 @@ package io.quotaflow.history;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * What the history keeps of one group for one step window that saw a change: the integrals over the
@@ -14,15 +17,22 @@ import java.util.Objects;
  * @param covered the integrals from {@code start} to {@code lastChange}
  * @param lastChange the time of the window's last change, in {@code [start, start + step)}
  * @param last the levels in force from {@code lastChange}
+ * @param evictions the evictions of the group's pods commanded in the window, by reason code
+ *     (section 19)
  */
 public record HistoryWindow(
-    Instant start, LevelIntegrals covered, Instant lastChange, GroupLevels last) {
+    Instant start,
+    LevelIntegrals covered,
+    Instant lastChange,
+    GroupLevels last,
+    Map<String, Long> evictions) {
 
   public HistoryWindow {
     Objects.requireNonNull(start, "start");
     Objects.requireNonNull(covered, "covered");
     Objects.requireNonNull(lastChange, "lastChange");
     Objects.requireNonNull(last, "last");
+    evictions = Collections.unmodifiableMap(new TreeMap<>(evictions));
     if (lastChange.isBefore(start)) {
       throw new IllegalArgumentException("a change at " + lastChange + " before " + start);
     }
@@ -42,7 +52,7 @@ public record HistoryWindow(
       Instant at, Duration step, GroupLevels before, GroupLevels after) {
     final Instant start = windowOf(at, step);
     return new HistoryWindow(
-        start, LevelIntegrals.zero().plus(before, millisBetween(start, at)), at, after);
+        start, LevelIntegrals.zero().plus(before, millisBetween(start, at)), at, after, Map.of());
   }
 
   /**
@@ -53,7 +63,14 @@ public record HistoryWindow(
   public HistoryWindow changed(Instant at, GroupLevels after) {
     final Instant from = at.isBefore(lastChange) ? lastChange : at;
     return new HistoryWindow(
-        start, covered.plus(last, millisBetween(lastChange, from)), from, after);
+        start, covered.plus(last, millisBetween(lastChange, from)), from, after, evictions);
+  }
+
+  /** This window with one more eviction for {@code reason}. */
+  public HistoryWindow withEviction(String reason) {
+    final Map<String, Long> counted = new TreeMap<>(evictions);
+    counted.merge(reason, 1L, Long::sum);
+    return new HistoryWindow(start, covered, lastChange, last, counted);
   }
 
   /** The integrals over this window from its start to {@code end} (at least its last change). */

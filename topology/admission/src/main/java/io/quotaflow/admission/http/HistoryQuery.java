@@ -150,7 +150,10 @@ final class HistoryQuery extends QueryApi.Query {
     body.put("keptSince", now.minus(histories.retention()).toString());
     final ArrayNode times = body.putArray("steps");
     for (final HistoryStep one : series) {
-      times.addObject().put("start", one.start().toString()).put("end", one.end().toString());
+      final ObjectNode time =
+          times.addObject().put("start", one.start().toString()).put("end", one.end().toString());
+      final ObjectNode evictions = time.putObject("evictions");
+      one.evictions().forEach(evictions::put);
     }
     final ObjectNode byResource = body.putObject("resources");
     for (final String resource : resources) {

@@ -51,7 +51,8 @@ class HistoryQueryTest {
                       Instant.parse("2026-11-27T11:00:00Z"), MINUTE, GroupLevels.NONE, cpu(4_000)),
                   Instant.parse("2026-11-27T11:30:00Z"),
                   HistoryWindow.opened(
-                      Instant.parse("2026-11-27T11:30:00Z"), MINUTE, cpu(4_000), cpu(6_000)))));
+                          Instant.parse("2026-11-27T11:30:00Z"), MINUTE, cpu(4_000), cpu(6_000))
+                      .withEviction("reclaimed-after-delay"))));
 
   private static GroupLevels cpu(long used) {
     final ResourceList amount = ResourceList.of(ResourceList.CPU, used);
@@ -82,6 +83,9 @@ class HistoryQueryTest {
     assertThat(borrowed.get("average").get(30).asLong()).isEqualTo(2_000);
     // 2,000 milli-cores for 60,000 ms, as a decimal string.
     assertThat(borrowed.get("integral").get(30).asText()).isEqualTo("120000000");
+    assertThat(body.get("steps").get(30).get("evictions").toString())
+        .isEqualTo("{\"reclaimed-after-delay\":1}");
+    assertThat(body.get("steps").get(29).get("evictions").toString()).isEqualTo("{}");
   }
 
   @Test

@@ -50,4 +50,23 @@ public final class HistoryKeeper {
     }
     store.put(group, HistoryRecords.record(next), start.toEpochMilli());
   }
+
+  /**
+   * Counts an eviction of one of {@code group}'s pods, commanded at {@code at} for {@code reason}.
+   *
+   * @param current the group's levels now (unchanged by the command), read only when the window has
+   *     no record yet
+   */
+  public void evicted(GroupId group, Instant at, Supplier<GroupLevels> current, String reason) {
+    final Instant start = HistoryWindow.windowOf(at, step);
+    final GroupHistoryWindow existing = store.fetch(group, start.toEpochMilli());
+    final HistoryWindow window;
+    if (existing != null) {
+      window = HistoryRecords.window(start, existing);
+    } else {
+      final GroupLevels levels = current.get();
+      window = HistoryWindow.opened(at, step, levels, levels);
+    }
+    store.put(group, HistoryRecords.record(window.withEviction(reason)), start.toEpochMilli());
+  }
 }

@@ -54,7 +54,8 @@ public final class HistoryRecords {
         map(last.request()),
         map(last.used()),
         map(last.runtime()),
-        map(last.min()));
+        map(last.min()),
+        new TreeMap<>(window.evictions()));
   }
 
   /** The window starting at {@code start} that {@code record} keeps. */
@@ -82,7 +83,8 @@ public final class HistoryRecords {
             ResourceList.of(record.getRequest()),
             ResourceList.of(record.getUsed()),
             ResourceList.of(record.getRuntime()),
-            ResourceList.of(record.getMin())));
+            ResourceList.of(record.getMin())),
+        record.getEvictions());
   }
 
   private static Map<String, Long> map(ResourceList list) {

@@ -72,6 +72,12 @@ public final class Reclaimer {
    * @param policy the revoke delay, retry backoff and attempts
    * @param sink the name of the evictions sink
    */
+  private final IssuedCommands onIssued;
+
+  /**
+   * @param onIssued told of every command issued, with its cluster, when it is forwarded (the
+   *     history counts evictions by group and reason)
+   */
   public Reclaimer(
       final ProcessorContext<SpecificRecord, SpecificRecord> context,
       final KeyValueStore<GroupId, Long> overUsedSince,
@@ -80,7 +86,9 @@ public final class Reclaimer {
       final EngineMetrics metrics,
       final QuotaOptions options,
       final ReclaimPolicy policy,
-      final String sink) {
+      final String sink,
+      final IssuedCommands onIssued) {
+    this.onIssued = Objects.requireNonNull(onIssued, "onIssued");
     this.context = Objects.requireNonNull(context, "context");
     this.overUsedSince = Objects.requireNonNull(overUsedSince, "overUsedSince");
     this.ledger = Objects.requireNonNull(ledger, "ledger");
@@ -345,6 +353,7 @@ public final class Reclaimer {
             new PodKey(cluster, id.namespace(), id.name()), command, now.toEpochMilli()),
         sink);
     final String reason = EvictionReasons.of(command);
+    onIssued.issued(cluster, command, now);
     metrics.evictionIssued(cluster, reason);
     if (attempt > 1) {
       metrics.evictionRetried(cluster, reason);
@@ -359,6 +368,13 @@ public final class Reclaimer {
         attempt,
         reason,
         command.getReason());
+  }
+
+  /** Hears of each eviction command as it is issued. */
+  @FunctionalInterface
+  public interface IssuedCommands {
+    /** {@code command} was issued for a pod of {@code cluster} at {@code at}. */
+    void issued(String cluster, EvictionCommand command, Instant at);
   }
 
   /** The command of attempt {@code attempt}, of {@code allowed} in all. */
