@@ -54,34 +54,80 @@ public final class HistorySeries {
       throw new IllegalArgumentException(
           "the period must start at a multiple of the step: " + from);
     }
+    return series(from, to, step, storedStep, inForce, windows, now);
+  }
+
+  /**
+   * The totals over {@code [from, to)} as one step, the period's ends multiples of {@code
+   * storedStep}, cut short at {@code now}: a report's figures.
+   */
+  public static HistoryStep total(
+      Instant from,
+      Instant to,
+      Duration storedStep,
+      GroupLevels inForce,
+      List<HistoryWindow> windows,
+      Instant now) {
+    final long stored = storedStep.toMillis();
+    if (stored <= 0 || from.toEpochMilli() % stored != 0 || to.toEpochMilli() % stored != 0) {
+      throw new IllegalArgumentException(
+          "a report's period must start and end at multiples of the stored step ("
+              + storedStep
+              + ")");
+    }
+    if (!to.isAfter(from)) {
+      throw new IllegalArgumentException("a report's period must end after it starts");
+    }
+    final List<HistoryStep> one =
+        series(from, to, Duration.between(from, to), storedStep, inForce, windows, now);
+    return one.isEmpty()
+        ? new HistoryStep(from, from, LevelIntegrals.zero(), Map.of())
+        : one.get(0);
+  }
+
+  /**
+   * The steps, walking the kept windows rather than every stored window: a run of windows without a
+   * record holds the carried levels for its whole length, so it is one product.
+   */
+  private static List<HistoryStep> series(
+      Instant from,
+      Instant to,
+      Duration step,
+      Duration storedStep,
+      GroupLevels inForce,
+      List<HistoryWindow> windows,
+      Instant now) {
+    final long stored = storedStep.toMillis();
     final Instant end = to.isAfter(now) ? now : to;
     final List<HistoryStep> steps = new ArrayList<>();
     final Iterator<HistoryWindow> kept = windows.iterator();
     HistoryWindow next = kept.hasNext() ? kept.next() : null;
+    while (next != null && next.start().isBefore(from)) {
+      next = kept.hasNext() ? kept.next() : null;
+    }
     GroupLevels carried = inForce;
     for (Instant stepStart = from; stepStart.isBefore(end); stepStart = stepStart.plus(step)) {
       final Instant stepEnd = min(stepStart.plus(step), end);
       LevelIntegrals integrals = LevelIntegrals.zero();
       final Map<String, Long> evictions = new TreeMap<>();
-      for (Instant window = stepStart;
-          window.isBefore(stepEnd);
-          window = window.plusMillis(stored)) {
-        final Instant windowEnd = min(window.plusMillis(stored), stepEnd);
-        while (next != null && next.start().isBefore(window)) {
-          next = kept.hasNext() ? kept.next() : null;
-        }
-        if (next != null && next.start().equals(window)) {
-          integrals = integrals.plus(next.through(windowEnd));
-          next.evictions().forEach((reason, count) -> evictions.merge(reason, count, Long::sum));
-          carried = next.last();
-          next = kept.hasNext() ? kept.next() : null;
-        } else {
-          integrals = integrals.plus(carried, windowEnd.toEpochMilli() - window.toEpochMilli());
-        }
+      Instant cursor = stepStart;
+      while (next != null && next.start().isBefore(stepEnd)) {
+        integrals = integrals.plus(carried, millis(cursor, next.start()));
+        final Instant windowEnd = min(next.start().plusMillis(stored), stepEnd);
+        integrals = integrals.plus(next.through(windowEnd));
+        next.evictions().forEach((reason, count) -> evictions.merge(reason, count, Long::sum));
+        carried = next.last();
+        cursor = windowEnd;
+        next = kept.hasNext() ? kept.next() : null;
       }
+      integrals = integrals.plus(carried, millis(cursor, stepEnd));
       steps.add(new HistoryStep(stepStart, stepEnd, integrals, evictions));
     }
     return steps;
+  }
+
+  private static long millis(Instant from, Instant to) {
+    return Math.max(0, to.toEpochMilli() - from.toEpochMilli());
   }
 
   private static Instant min(Instant a, Instant b) {

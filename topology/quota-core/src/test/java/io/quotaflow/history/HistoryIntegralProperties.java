@@ -82,9 +82,37 @@ class HistoryIntegralProperties {
     }
   }
 
-  /** The windows as the engine keeps them, then the query over them. */
-  private static List<HistoryStep> query(
-      List<Change> changes, Instant from, Instant to, Duration step, Instant now) {
+  @Property(tries = 200)
+  void aReportsTotalIsTheSumOfTheKeptSteps(
+      @ForAll("changes") List<Change> changes, @ForAll @IntRange(min = 1, max = 20) int minutes) {
+    final Instant now = ORIGIN.plus(Duration.ofMinutes(25));
+    final Instant to = ORIGIN.plus(STORED.multipliedBy(minutes));
+    final List<HistoryStep> fine = query(changes, ORIGIN, to, STORED, now);
+
+    final HistoryStep total = totalOf(changes, ORIGIN, to, now);
+
+    LevelIntegrals sum = LevelIntegrals.zero();
+    for (final HistoryStep part : fine) {
+      sum = sum.plus(part.integrals());
+    }
+    assertThat(total.integrals()).isEqualTo(sum);
+    assertThat(total.start()).isEqualTo(ORIGIN);
+    assertThat(total.end()).isEqualTo(to);
+  }
+
+  private static HistoryStep totalOf(List<Change> changes, Instant from, Instant to, Instant now) {
+    final TreeMap<Instant, HistoryWindow> kept = windows(changes);
+    final var before = kept.headMap(from, false).lastEntry();
+    return HistorySeries.total(
+        from,
+        to,
+        STORED,
+        before == null ? GroupLevels.NONE : before.getValue().last(),
+        new ArrayList<>(kept.subMap(from, true, to, false).values()),
+        now);
+  }
+
+  private static TreeMap<Instant, HistoryWindow> windows(List<Change> changes) {
     final TreeMap<Instant, HistoryWindow> kept = new TreeMap<>();
     GroupLevels current = GroupLevels.NONE;
     for (final Change change : changes) {
@@ -98,6 +126,13 @@ class HistoryIntegralProperties {
               : existing.changed(at, change.levels()));
       current = change.levels();
     }
+    return kept;
+  }
+
+  /** The windows as the engine keeps them, then the query over them. */
+  private static List<HistoryStep> query(
+      List<Change> changes, Instant from, Instant to, Duration step, Instant now) {
+    final TreeMap<Instant, HistoryWindow> kept = windows(changes);
     final var before = kept.headMap(from, false).lastEntry();
     return HistorySeries.steps(
         from,

@@ -151,6 +151,15 @@ final class Dispatcher {
       if (parts.length == 3) {
         return only("GET", call, "query-clusters", this::clusters);
       }
+      if (parts.length == 5 && valid(parts[3]) && parts[4].equals("report")) {
+        final ReportQuery report;
+        try {
+          report = ReportQuery.of(call.query(), clock);
+        } catch (BadRequestException e) {
+          return new Routed("query-report", Answer.error(400, e.getMessage(), "bad-request"));
+        }
+        return only("GET", call, report.name(), c -> cluster(report, parts[3], c, false));
+      }
       if (parts.length == 5 && valid(parts[3]) && parts[4].equals("quotas")) {
         final QueryApi.Tree tree;
         try {

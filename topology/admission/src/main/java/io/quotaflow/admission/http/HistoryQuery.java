@@ -172,7 +172,7 @@ final class HistoryQuery extends QueryApi.Query {
   }
 
   /** Checks {@code text} reads as a time (or fails with a 400 naming {@code name}). */
-  private static void instant(String name, String text, Instant now) throws BadRequestException {
+  static void instant(String name, String text, Instant now) throws BadRequestException {
     try {
       parse(text, now);
     } catch (RuntimeException e) {
@@ -185,7 +185,7 @@ final class HistoryQuery extends QueryApi.Query {
     }
   }
 
-  private static Instant parse(String text, Instant now) {
+  static Instant parse(String text, Instant now) {
     if (text.equals("now")) {
       return now;
     }
@@ -199,12 +199,12 @@ final class HistoryQuery extends QueryApi.Query {
     }
   }
 
-  private static Instant floor(Instant at, Duration step) {
+  static Instant floor(Instant at, Duration step) {
     final long millis = step.toMillis();
     return Instant.ofEpochMilli(Math.floorDiv(at.toEpochMilli(), millis) * millis);
   }
 
-  private static Instant ceil(Instant at, Duration step) {
+  static Instant ceil(Instant at, Duration step) {
     final long millis = step.toMillis();
     return Instant.ofEpochMilli(-Math.floorDiv(-at.toEpochMilli(), millis) * millis);
   }

@@ -12,17 +12,12 @@ import io.quotaflow.admission.http.state.MutableClock;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.history.GroupLevels;
-import io.quotaflow.history.HistorySeries;
-import io.quotaflow.history.HistoryStep;
 import io.quotaflow.history.HistoryWindow;
 import io.quotaflow.quota.ResourceList;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -41,18 +36,17 @@ class HistoryQueryTest {
   private final Plugin plugin = start();
 
   /** team-a: 4 cores used from 11:00, 6 cores (2 borrowed beyond its min of 4) from 11:30. */
-  private final Map<String, TreeMap<Instant, HistoryWindow>> kept =
-      Map.of(
-          "team-a",
-          new TreeMap<>(
-              Map.of(
-                  Instant.parse("2026-11-27T11:00:00Z"),
-                  HistoryWindow.opened(
-                      Instant.parse("2026-11-27T11:00:00Z"), MINUTE, GroupLevels.NONE, cpu(4_000)),
-                  Instant.parse("2026-11-27T11:30:00Z"),
-                  HistoryWindow.opened(
-                          Instant.parse("2026-11-27T11:30:00Z"), MINUTE, cpu(4_000), cpu(6_000))
-                      .withEviction("reclaimed-after-delay"))));
+  private final KeptWindows kept =
+      new KeptWindows(MINUTE)
+          .keep(
+              "team-a",
+              HistoryWindow.opened(
+                  Instant.parse("2026-11-27T11:00:00Z"), MINUTE, GroupLevels.NONE, cpu(4_000)))
+          .keep(
+              "team-a",
+              HistoryWindow.opened(
+                      Instant.parse("2026-11-27T11:30:00Z"), MINUTE, cpu(4_000), cpu(6_000))
+                  .withEviction("reclaimed-after-delay"));
 
   private static GroupLevels cpu(long used) {
     final ResourceList amount = ResourceList.of(ResourceList.CPU, used);
@@ -175,38 +169,7 @@ class HistoryQueryTest {
     assertThat(answer.status()).isEqualTo(403);
   }
 
-  /** The kept windows above, read as the engine's store answers them. */
   private GroupHistories histories() {
-    return new GroupHistories() {
-      @Override
-      public Duration step() {
-        return MINUTE;
-      }
-
-      @Override
-      public Duration retention() {
-        return Duration.ofDays(14);
-      }
-
-      @Override
-      public List<HistoryStep> steps(
-          String group, Instant from, Instant to, Duration step, Instant now) {
-        final TreeMap<Instant, HistoryWindow> windows = kept.getOrDefault(group, new TreeMap<>());
-        final var before = windows.headMap(from, false).lastEntry();
-        return HistorySeries.steps(
-            from,
-            to,
-            step,
-            MINUTE,
-            before == null ? GroupLevels.NONE : before.getValue().last(),
-            new ArrayList<>(windows.subMap(from, true, to, false).values()),
-            now);
-      }
-
-      @Override
-      public boolean keepsAny(String group, Instant now) {
-        return kept.containsKey(group);
-      }
-    };
+    return kept;
   }
 }

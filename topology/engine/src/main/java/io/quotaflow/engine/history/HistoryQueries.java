@@ -10,11 +10,17 @@ import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
@@ -87,6 +93,42 @@ public final class HistoryQueries {
       }
     }
     return HistorySeries.steps(from, to, queryStep, step, inForceAt(key, from), windows, now);
+  }
+
+  /**
+   * Each group's totals over {@code [from, to)} (multiples of the kept step), cut short at {@code
+   * now}: the {@code groups} named, and every other group of {@code cluster} with a window kept in
+   * the period (a group deleted since). One scan of the period's windows, then one backward lookup
+   * per group for the levels in force at {@code from}.
+   */
+  public Map<String, HistoryStep> totals(
+      String cluster, Collection<String> groups, Instant from, Instant to, Instant now) {
+    final Map<String, List<HistoryWindow>> byGroup = new TreeMap<>();
+    groups.forEach(group -> byGroup.put(group, new ArrayList<>()));
+    try (KeyValueIterator<Windowed<GroupId>, GroupHistoryWindow> all =
+        store.fetchAll(from, to.minusMillis(1))) {
+      while (all.hasNext()) {
+        final KeyValue<Windowed<GroupId>, GroupHistoryWindow> entry = all.next();
+        final GroupId key = entry.key.key();
+        if (key.cluster().equals(cluster)) {
+          byGroup
+              .computeIfAbsent(key.name(), name -> new ArrayList<>())
+              .add(
+                  HistoryRecords.window(
+                      Instant.ofEpochMilli(entry.key.window().start()), entry.value));
+        }
+      }
+    }
+    final Map<String, HistoryStep> totals = new TreeMap<>();
+    byGroup.forEach(
+        (group, windows) -> {
+          windows.sort(Comparator.comparing(HistoryWindow::start));
+          totals.put(
+              group,
+              HistorySeries.total(
+                  from, to, step, inForceAt(new GroupId(cluster, group), from), windows, now));
+        });
+    return totals;
   }
 
   /** Whether any window of {@code group} is kept. */

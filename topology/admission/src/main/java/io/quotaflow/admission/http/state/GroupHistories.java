@@ -3,7 +3,9 @@ package io.quotaflow.admission.http.state;
 import io.quotaflow.history.HistoryStep;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 /** The history the engine keeps of a cluster's groups (docs/semantics.md section 23). */
 public interface GroupHistories {
@@ -22,4 +24,10 @@ public interface GroupHistories {
 
   /** Whether any of {@code group}'s history is kept (it may have been deleted since). */
   boolean keepsAny(String group, Instant now);
+
+  /**
+   * Each group's totals over {@code [from, to)} (multiples of {@link #step()}), none after {@code
+   * now}: the {@code groups} named and every other group with history in the period.
+   */
+  Map<String, HistoryStep> totals(Collection<String> groups, Instant from, Instant to, Instant now);
 }

@@ -497,6 +497,12 @@ public final class StreamsClusterState implements ClusterStateReader {
             public boolean keepsAny(String group, Instant now) {
               return read(() -> queries.keepsAny(cluster, group, now));
             }
+
+            @Override
+            public Map<String, HistoryStep> totals(
+                java.util.Collection<String> groups, Instant from, Instant to, Instant now) {
+              return read(() -> queries.totals(cluster, groups, from, to, now));
+            }
           });
     }
 
