@@ -1,6 +1,7 @@
 package io.quotaflow.cli;
 
 import io.quotaflow.cli.explain.ExplainCommand;
+import io.quotaflow.cli.report.ReportCommand;
 import io.quotaflow.cli.topics.TopicsCommand;
 import io.quotaflow.cli.tree.TreeCommand;
 import io.quotaflow.connect.ConnectCommand;
@@ -30,6 +31,7 @@ import picocli.CommandLine.Spec;
       EngineCommand.class,
       TreeCommand.class,
       ExplainCommand.class,
+      ReportCommand.class,
       TopicsCommand.class,
       CompletionCommand.class
     })

@@ -178,7 +178,7 @@ public final class ExplainGroupCommand implements Callable<Integer> {
     return body.path("text").asText();
   }
 
-  static String onlyCluster(QueryClient client) {
+  public static String onlyCluster(QueryClient client) {
     final List<String> names = client.clusters().names();
     if (names.size() != 1) {
       throw new QueryException(

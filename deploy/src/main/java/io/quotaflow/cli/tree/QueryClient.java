@@ -150,6 +150,15 @@ public final class QueryClient {
             + "/explain");
   }
 
+  /**
+   * {@code GET /api/v1/clusters/{cluster}/report?from=F&to=T}: every group's totals over the
+   * period.
+   */
+  public JsonNode report(final String cluster, final String from, final String to) {
+    return get(
+        CLUSTERS + "/" + segment(cluster) + "/report?from=" + segment(from) + "&to=" + segment(to));
+  }
+
   /** What {@code GET /api/v1/clusters} says. */
   public record Clusters(List<String> names, List<String> unreachable) {}
 

@@ -8,6 +8,7 @@ import io.quotaflow.admission.http.auth.User;
 import io.quotaflow.admission.http.auth.Viewer;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.GroupHistories;
+import io.quotaflow.admission.http.state.KeptWindows;
 import io.quotaflow.admission.http.state.MutableClock;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.admission.http.state.VisibleClusterView;

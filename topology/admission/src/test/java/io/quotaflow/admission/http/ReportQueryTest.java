@@ -3,6 +3,7 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.state.KeptWindows;
 import io.quotaflow.admission.http.state.MutableClock;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.history.GroupLevels;

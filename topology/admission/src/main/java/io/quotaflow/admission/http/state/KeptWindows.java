@@ -1,6 +1,5 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.http.state;
 
-import io.quotaflow.admission.http.state.GroupHistories;
 import io.quotaflow.history.GroupLevels;
 import io.quotaflow.history.HistorySeries;
 import io.quotaflow.history.HistoryStep;
@@ -14,18 +13,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** A history kept in memory, answered as the engine's store answers it (HistoryQueries). */
-final class KeptWindows implements GroupHistories {
+/**
+ * A history kept in memory, answered as the engine's store answers it ({@code HistoryQueries}): for
+ * {@link SnapshotClusterState}'s clusters, in tests and benches.
+ */
+public final class KeptWindows implements GroupHistories {
 
   private final Duration step;
   private final Map<String, TreeMap<Instant, HistoryWindow>> byGroup = new HashMap<>();
 
-  KeptWindows(Duration step) {
+  public KeptWindows(Duration step) {
     this.step = step;
   }
 
   /** Keeps {@code window} of {@code group}. */
-  KeptWindows keep(String group, HistoryWindow window) {
+  public KeptWindows keep(String group, HistoryWindow window) {
     byGroup.computeIfAbsent(group, g -> new TreeMap<>()).put(window.start(), window);
     return this;
   }
