@@ -6,6 +6,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.StreamThreadFailures;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.recovery.EngineHealth;
 import io.quotaflow.engine.recovery.RestoreAudit;
@@ -84,6 +85,7 @@ public final class Engine implements AutoCloseable {
             Clock.systemUTC(),
             metrics));
     this.metrics.bindState(streams);
+    StoreMeterTags.unify(registry);
     this.streamsMetrics = new KafkaStreamsMetrics(streams);
     this.streamsMetrics.bindTo(registry);
   }

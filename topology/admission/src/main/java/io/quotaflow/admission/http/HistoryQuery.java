@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,7 +83,8 @@ final class HistoryQuery extends QueryApi.Query {
       return QueryApi.unavailable(cluster, unreadable.why());
     }
     final GroupHistories histories = ((HistoryAccess.Kept) access).histories();
-    final Instant now = clock.instant();
+    // Millisecond precision, as the history keeps time.
+    final Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     if (view.group(group).isEmpty() && !histories.keepsAny(group, now)) {
       return Answer.error(
           404,

@@ -9,11 +9,13 @@ import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.history.HistoryMetric;
 import io.quotaflow.history.HistoryStep;
 import io.quotaflow.history.ResourceHours;
+import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.GroupStatus;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,7 +61,8 @@ final class ReportQuery extends QueryApi.Query {
       return QueryApi.unavailable(cluster, unreadable.why());
     }
     final GroupHistories histories = ((HistoryAccess.Kept) access).histories();
-    final Instant now = clock.instant();
+    // Millisecond precision, as the history keeps time.
+    final Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
     final Duration kept = histories.step();
     final Instant start = HistoryQuery.floor(HistoryQuery.parse(from, now), kept);
     final Instant end = HistoryQuery.ceil(HistoryQuery.parse(to, now), kept);
@@ -69,7 +72,9 @@ final class ReportQuery extends QueryApi.Query {
     }
     final List<String> groups = new ArrayList<>();
     for (final GroupStatus status : view.groups()) {
-      groups.add(status.name());
+      if (!SpecialGroups.ROOT.equals(status.name())) {
+        groups.add(status.name());
+      }
     }
     final Map<String, HistoryStep> totals = histories.totals(groups, start, end, now);
     final ObjectNode body = Json.object();
@@ -82,6 +87,10 @@ final class ReportQuery extends QueryApi.Query {
           // A tenant's report holds the groups it may list; deleted groups only for those who
           // see the whole cluster.
           if (view instanceof VisibleClusterView visible && !visible.lists(group)) {
+            return;
+          }
+          // The root is the cluster: it has no guarantee to borrow beyond or lend.
+          if (SpecialGroups.ROOT.equals(group)) {
             return;
           }
           rows.add(row(group, total, view.group(group).isPresent()));

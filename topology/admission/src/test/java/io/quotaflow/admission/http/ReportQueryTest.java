@@ -93,6 +93,8 @@ class ReportQueryTest {
     final JsonNode gone = row(body, "gone");
     assertThat(gone.get("exists").asBoolean()).isFalse();
     assertThat(gone.get("resources").get("cpu").get("used").asText()).isEqualTo("0.125");
+    assertThat(body.get("groups").findValuesAsText("group"))
+        .doesNotContain("koordinator-root-quota");
     // A group of the cluster with no history reads as zeros.
     assertThat(row(body, "team-b").get("resources").size()).isZero();
   }
