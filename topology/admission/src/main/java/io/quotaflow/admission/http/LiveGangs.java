@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.GangHeld;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.view.ViewJson;
 import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.GangSummary;
 import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.ResourceList;
 import io.quotaflow.simulate.StatusJson;
 import io.quotaflow.tree.GangSummaries;
 import io.quotaflow.tree.PodAssignment;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A group's gangs as the query API and the web view show them (docs/semantics.md 21.4): {@code
@@ -33,6 +36,24 @@ final class LiveGangs {
   LiveGangs(InFlightHolds holds, QuotaOptions options) {
     this.holds = holds;
     this.options = options;
+  }
+
+  /**
+   * {@link #of} for the web view's detail: each {@code held} also has {@code text}, its request in
+   * the units of {@code simulate}'s table.
+   */
+  List<ObjectNode> forView(String cluster, String group, ClusterView view) {
+    final List<ObjectNode> gangs = of(cluster, group, view);
+    for (final ObjectNode gang : gangs) {
+      if (gang.get("held") instanceof ObjectNode held) {
+        final Map<String, Long> request = new TreeMap<>();
+        held.get("request")
+            .fields()
+            .forEachRemaining(e -> request.put(e.getKey(), e.getValue().asLong()));
+        held.set("text", ViewJson.text(ResourceList.of(request)));
+      }
+    }
+    return gangs;
   }
 
   /** The gangs of {@code group}, by key; empty when it has none or its pods are not shown. */

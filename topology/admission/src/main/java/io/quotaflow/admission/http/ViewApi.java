@@ -263,7 +263,7 @@ final class ViewApi {
                 r.put("expiresAt", hold.expiresAt().toEpochMilli());
               });
       // The query API's gangs of the group (docs/semantics.md 21.4); none for a totals-only viewer.
-      body.putArray("gangs").addAll(gangs.of(cluster, group, live));
+      body.putArray("gangs").addAll(gangs.forView(cluster, group, live));
       return Answer.json(200, body, "ok");
     }
 
