@@ -151,6 +151,25 @@ class QueryApiGangsTest {
         .isEqualTo(now.plusSeconds(60).toEpochMilli());
     final JsonNode train = group("team-a", ADMIN).get("quota").get("gangs").get(1);
     assertThat(train.get("held").isNull()).as("another gang holds nothing").isTrue();
+
+    // A second member takes its part: room for one more is held.
+    final QuotaPod second = member("alpha", "mpi-1", "team-a", gang("mpi", 3));
+    assertThat(
+            server
+                .holds()
+                .of("east")
+                .decide(
+                    AdmissionRequest.of(second, view.directory(), QuotaOptions.DEFAULTS),
+                    second.gang(),
+                    view,
+                    QuotaOptions.DEFAULTS,
+                    now,
+                    Occasion.CREATE)
+                .allowed())
+        .isTrue();
+    final JsonNode after = group("team-a", ADMIN).get("quota").get("gangs").get(0);
+    assertThat(after.get("held").get("membersToCome").asInt()).isEqualTo(1);
+    assertThat(after.get("held").get("request").toString()).isEqualTo("{\"cpu\":500}");
   }
 
   @Test
