@@ -2,12 +2,20 @@ package io.quotaflow.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.TreeSnapshot;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * gang borrows GPUs, team-b takes its guarantee back and quotaflow evicts the whole gang, not the
  * four workers the GPUs alone would ask for; a new gang that cannot fit whole is turned away at its
  * first pod. After every step each group's runtime equals what simulate's calculator computes from
- * the demo cluster's objects at that moment.
+ * the demo cluster's objects at that moment, and the query API shows team-a's gang running whole
+ * until it is evicted, then no gang.
  */
 class GangReclaimScenarioIT {
 
@@ -36,10 +45,20 @@ class GangReclaimScenarioIT {
               run,
               scenario,
               out,
-              number ->
-                  assertThat(PlayedScenarios.engineRuntimes(run))
-                      .as("engine runtimes after step %d", number)
-                      .isEqualTo(calculatorRuntimes(run)),
+              number -> {
+                assertThat(PlayedScenarios.engineRuntimes(run))
+                    .as("engine runtimes after step %d", number)
+                    .isEqualTo(calculatorRuntimes(run));
+                assertThat(gangs(run, "team-a"))
+                    .as("team-a's gangs in the query API after step %d", number)
+                    .isEqualTo(
+                        number <= 2
+                            ? "[{\"namespace\":\"team-a\",\"name\":\"train\","
+                                + "\"convention\":\"koordinator\",\"minMember\":8,"
+                                + "\"members\":8,\"running\":8,\"pending\":0,"
+                                + "\"terminating\":0,\"state\":\"running\",\"held\":null}]"
+                            : "none");
+              },
               checkedSteps);
 
       final KubernetesClient client = run.demo().orElseThrow().client();
@@ -65,6 +84,35 @@ class GangReclaimScenarioIT {
     assertThat(outcomes.get(2).runtime()).containsEntry("team-a", Map.of("nvidia.com/gpu", "4"));
     assertThat(outcomes.get(4).admission()).contains(Scenario.AdmissionAnswer.DENIED);
     assertThat(outcomes.get(4).admissionMessage().orElseThrow()).contains("retry", "team-a");
+  }
+
+  /**
+   * The {@code gangs} of {@code group} as the query API answers them, or {@code none} without the
+   * field.
+   */
+  private static String gangs(final LocalRun run, final String group) {
+    final HttpResponse<String> response;
+    final JsonNode quota;
+    try {
+      response =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              run.adminUrl().orElseThrow()
+                                  + "/api/v1/clusters/demo/quotas/"
+                                  + group))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString());
+      quota = new ObjectMapper().readTree(response.body()).path("quota");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return quota.has("gangs") ? quota.get("gangs").toString() : "none";
   }
 
   /** Every group's runtime as simulate's calculator computes it from the cluster's objects now. */

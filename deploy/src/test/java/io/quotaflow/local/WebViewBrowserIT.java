@@ -50,9 +50,10 @@ import picocli.CommandLine;
  * simulate} computes for the edited manifests; a group's detail lists its in-flight holds (the
  * detail's {@code holds}); a group's "why?" panel shows the explain endpoint's text for the runtime
  * its bar shows, and says when it cannot; the gpu-borrowing scenario's eviction appears without a
- * reload; and the tree of a 10,000-group cluster is painted, timed by the page's own performance
- * mark. Screenshots go to {@code target/web-view/}. Skipped, saying which packages to install,
- * where Chromium or chromedriver is missing.
+ * reload; the gang-reclaim scenario's gang shows in its group's detail; and the tree of a
+ * 10,000-group cluster is painted, timed by the page's own performance mark. Screenshots go to
+ * {@code target/web-view/}. Skipped, saying which packages to install, where Chromium or
+ * chromedriver is missing.
  */
 class WebViewBrowserIT {
 
@@ -215,6 +216,56 @@ class WebViewBrowserIT {
       shownWithin()
           .until(() -> browser.findElement(By.id("denials")).getText().contains("team-a/a-4"));
       shoot("eviction");
+    } finally {
+      run.close();
+    }
+  }
+
+  /**
+   * Issue 28: in the gang-reclaim scenario, team-a's detail shows its training gang, 8 of minMember
+   * 8 running, as the query API states it; once the scenario has evicted it whole, the detail shows
+   * no gang.
+   */
+  @Test
+  void theGangReclaimScenariosGangIsShownInItsGroupsDetailUntilItIsEvictedWhole() throws Exception {
+    final Scenario scenario =
+        new ScenarioCatalogue(LOCAL.resolve("scenarios")).named("gang-reclaim");
+    final PrintWriter out = new PrintWriter(new StringWriter());
+    final LocalRun run =
+        LocalRun.start(
+            LocalSettings.demo(LOCAL.resolve("examples"), 0).withScenario(scenario), out);
+    try {
+      final String url = run.adminUrl().orElseThrow();
+      browser.get(url + "/");
+      shownWithin().until(() -> group("team-a") != null);
+      final JsonNode train =
+          get(url + "/api/v1/clusters/demo/quotas/team-a").path("quota").path("gangs").path(0);
+      assertThat(train.path("name").asText()).isEqualTo("train");
+      assertThat(train.path("state").asText()).isEqualTo("running");
+
+      select("team-a");
+      shown(() -> !browser.findElements(By.cssSelector("#gangs tr[data-gang]")).isEmpty());
+      final WebElement row = browser.findElement(By.cssSelector("#gangs tr[data-gang]"));
+      assertThat(row.getDomAttribute("data-gang")).isEqualTo("team-a/train");
+      assertThat(row.getDomAttribute("data-state")).isEqualTo(train.path("state").asText());
+      assertThat(row.getText())
+          .contains("team-a/train (koordinator)")
+          .contains(train.path("members").asInt() + " / " + train.path("minMember").asInt())
+          .contains("8 / 8")
+          .contains("running");
+      assertThat(detail()).contains("Gangs (1)");
+      shoot("gang");
+
+      new ScenarioPlayer(run, out, (number, step, outcome) -> {}).play(scenario);
+
+      shownWithin()
+          .ignoreExceptions()
+          .until(
+              () -> {
+                select("team-a");
+                return detail().contains("Pods (") && !detail().contains("Gangs (");
+              });
+      assertThat(browser.findElements(By.id("gangs"))).as("the gang was evicted whole").isEmpty();
     } finally {
       run.close();
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.quota.GangSummary;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.GroupStatus;
@@ -19,8 +20,9 @@ import java.util.Optional;
 /**
  * The JSON form of a snapshot, documented in {@code docs/simulate.md}: one object with {@code
  * total}, {@code quotas} and {@code pods}, every resource list as {@code {resource: integer}} in
- * canonical units, and {@code quotas[].reservation} for a group with a node reservation. Built node
- * by node so that the field order is fixed by this class alone.
+ * canonical units, {@code quotas[].reservation} for a group with a node reservation and {@code
+ * quotas[].gangs} for a group with gangs. Built node by node so that the field order is fixed by
+ * this class alone.
  */
 final class JsonReport {
 
@@ -31,8 +33,16 @@ final class JsonReport {
   private JsonReport() {}
 
   static String render(TreeSnapshot snapshot, Map<String, ReservationStatus> reservations) {
+    return render(snapshot, reservations, Map.of());
+  }
+
+  /** The same with each group's {@code gangs} (only groups with a gang are keys). */
+  static String render(
+      TreeSnapshot snapshot,
+      Map<String, ReservationStatus> reservations,
+      Map<String, List<GangSummary>> gangs) {
     try {
-      return JSON.writeValueAsString(toJson(snapshot, reservations)) + "\n";
+      return JSON.writeValueAsString(toJson(snapshot, reservations, gangs)) + "\n";
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException(e);
     }
@@ -55,6 +65,7 @@ final class JsonReport {
         final ObjectNode quota =
             StatusJson.quota(group, Optional.ofNullable(tree.reservations().get(group.name())));
         quota.put("tree", tree.tree().tree());
+        StatusJson.gangs(quota, tree.gangs().getOrDefault(group.name(), List.of()));
         quotas.add(quota);
       }
       snapshot.pods().forEach(pod -> pods.add(StatusJson.pod(pod)));
@@ -81,11 +92,21 @@ final class JsonReport {
   }
 
   static ObjectNode toJson(TreeSnapshot snapshot, Map<String, ReservationStatus> reservations) {
+    return toJson(snapshot, reservations, Map.of());
+  }
+
+  static ObjectNode toJson(
+      TreeSnapshot snapshot,
+      Map<String, ReservationStatus> reservations,
+      Map<String, List<GangSummary>> gangs) {
     final ObjectNode report = NODES.objectNode();
     report.set("total", StatusJson.resources(snapshot.total()));
     final ArrayNode quotas = report.putArray("quotas");
     for (final GroupStatus group : snapshot.groups()) {
-      quotas.add(StatusJson.quota(group, Optional.ofNullable(reservations.get(group.name()))));
+      final ObjectNode quota =
+          StatusJson.quota(group, Optional.ofNullable(reservations.get(group.name())));
+      StatusJson.gangs(quota, gangs.getOrDefault(group.name(), List.of()));
+      quotas.add(quota);
     }
     final ArrayNode pods = report.putArray("pods");
     for (final PodAssignment pod : snapshot.pods()) {

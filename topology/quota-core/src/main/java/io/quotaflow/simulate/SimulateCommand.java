@@ -4,6 +4,7 @@ import io.quotaflow.profile.MultiTreeCalculator;
 import io.quotaflow.profile.MultiTreeCalculator.TreeResult;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
+import io.quotaflow.quota.GangSummary;
 import io.quotaflow.reservation.ReservationCalculator;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.ClusterInputs;
@@ -143,10 +144,12 @@ public final class SimulateCommand implements Callable<Integer> {
         final TreeSnapshot snapshot = QuotaCalculator.compute(inputs, options);
         final Map<String, ReservationStatus> reservations =
             ReservationCalculator.compute(inputs, snapshot, options);
+        final Map<String, List<GangSummary>> gangs =
+            ReportGangs.of(snapshot, inputs.pods(), options);
         out.print(
             output == OutputFormat.JSON
-                ? JsonReport.render(snapshot, reservations)
-                : TableReport.render(snapshot, reservations));
+                ? JsonReport.render(snapshot, reservations, gangs)
+                : TableReport.render(snapshot, reservations, gangs));
       } else {
         QuotaTrees.of(inputs, profiles, options)
             .rejectedProfiles()
@@ -157,7 +160,9 @@ public final class SimulateCommand implements Callable<Integer> {
         for (final TreeResult tree : MultiTreeCalculator.compute(inputs, profiles, options)) {
           trees.add(
               new TreeReport(
-                  tree, ReservationCalculator.compute(tree.inputs(), tree.snapshot(), options)));
+                  tree,
+                  ReservationCalculator.compute(tree.inputs(), tree.snapshot(), options),
+                  ReportGangs.of(tree.snapshot(), tree.inputs().pods(), options)));
         }
         out.print(
             output == OutputFormat.JSON ? JsonReport.render(trees) : TableReport.render(trees));

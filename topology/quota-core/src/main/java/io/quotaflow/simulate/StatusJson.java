@@ -3,11 +3,13 @@ package io.quotaflow.simulate;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.quota.GangSummary;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.PodClass;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -80,6 +82,41 @@ public final class StatusJson {
       quota.set("guaranteed", resources(group.guaranteed()));
     }
     return quota;
+  }
+
+  /**
+   * A group's {@code gangs} (docs/semantics.md 21.4), set on {@code quota} only when there is one:
+   * a group without gangs keeps the JSON it had before gangs were shown.
+   */
+  public static void gangs(ObjectNode quota, List<GangSummary> gangs) {
+    if (gangs.isEmpty()) {
+      return;
+    }
+    final ArrayNode list = quota.putArray("gangs");
+    gangs.forEach(gang -> list.add(gang(gang)));
+  }
+
+  /**
+   * One gang: {@code namespace}, {@code name}, {@code convention}, {@code minMember} (null while
+   * not known), {@code members}, {@code running}, {@code pending}, {@code terminating}, {@code
+   * state}.
+   */
+  public static ObjectNode gang(GangSummary gang) {
+    final ObjectNode node = JsonNodeFactory.instance.objectNode();
+    node.put("namespace", gang.key().namespace());
+    node.put("name", gang.key().name());
+    node.put("convention", gang.convention());
+    if (gang.minMember().isPresent()) {
+      node.put("minMember", gang.minMember().getAsInt());
+    } else {
+      node.putNull("minMember");
+    }
+    node.put("members", gang.members());
+    node.put("running", gang.running());
+    node.put("pending", gang.pending());
+    node.put("terminating", gang.terminating());
+    node.put("state", gang.state().label());
+    return node;
   }
 
   /** A pod's group and class; {@code class} is null for a pod that holds nothing yet. */

@@ -1,5 +1,6 @@
 package io.quotaflow.simulate;
 
+import io.quotaflow.quota.GangSummary;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.GroupStatus;
@@ -14,9 +15,9 @@ import java.util.TreeSet;
 
 /**
  * The human form of a snapshot: the tree indented, one line per group and one per resource it
- * shows, with min, max, request, used and runtime in {@link HumanUnits}; then every pod with its
- * group and class. Readable at 100 columns for names of ordinary length. {@code simulate} and
- * {@code quotaflow local} print trees with it.
+ * shows, with min, max, request, used and runtime in {@link HumanUnits}, and a line per gang under
+ * a group that has gangs; then every pod with its group and class. Readable at 100 columns for
+ * names of ordinary length. {@code simulate} and {@code quotaflow local} print trees with it.
  */
 public final class TableReport {
 
@@ -36,12 +37,23 @@ public final class TableReport {
    * has one in {@code reservations} (by group name).
    */
   public static String render(TreeSnapshot snapshot, Map<String, ReservationStatus> reservations) {
-    return render(snapshot, reservations, "Cluster total: ");
+    return render(snapshot, reservations, Map.of(), "Cluster total: ");
+  }
+
+  /**
+   * The same with a {@code gang} line under each group for each of its gangs in {@code gangs} (by
+   * group name).
+   */
+  public static String render(
+      TreeSnapshot snapshot,
+      Map<String, ReservationStatus> reservations,
+      Map<String, List<GangSummary>> gangs) {
+    return render(snapshot, reservations, gangs, "Cluster total: ");
   }
 
   /** One tree of a cluster with ElasticQuotaProfiles: its total labelled as the tree's. */
   public static String renderTree(TreeSnapshot snapshot) {
-    return render(snapshot, Map.of(), "Tree total: ");
+    return render(snapshot, Map.of(), Map.of(), "Tree total: ");
   }
 
   /**
@@ -55,26 +67,32 @@ public final class TableReport {
         out.append('\n');
       }
       out.append("=== ").append(tree.heading()).append('\n');
-      out.append(render(tree.tree().snapshot(), tree.reservations(), "Tree total: "));
+      out.append(render(tree.tree().snapshot(), tree.reservations(), tree.gangs(), "Tree total: "));
     }
     return out.toString();
   }
 
   private static String render(
-      TreeSnapshot snapshot, Map<String, ReservationStatus> reservations, String totalLabel) {
+      TreeSnapshot snapshot,
+      Map<String, ReservationStatus> reservations,
+      Map<String, List<GangSummary>> gangs,
+      String totalLabel) {
     final StringBuilder out = new StringBuilder();
     out.append(totalLabel).append(inline(snapshot.total())).append('\n');
     out.append("(cpu in cores, memory in Gi; ")
         .append(NOT_SET)
         .append(": not set, a dimension without max is unbounded)\n\n");
-    quotas(snapshot, reservations, out);
+    quotas(snapshot, reservations, gangs, out);
     out.append('\n');
     pods(snapshot.pods(), out);
     return out.toString();
   }
 
   private static void quotas(
-      TreeSnapshot snapshot, Map<String, ReservationStatus> reservations, StringBuilder out) {
+      TreeSnapshot snapshot,
+      Map<String, ReservationStatus> reservations,
+      Map<String, List<GangSummary>> gangs,
+      StringBuilder out) {
     final Map<String, Integer> depths = depths(snapshot.groups());
     int nameWidth = "QUOTA / RESOURCE".length();
     for (final GroupStatus group : snapshot.groups()) {
@@ -110,7 +128,40 @@ public final class TableReport {
       if (reservation != null) {
         out.append(indent).append("  reservation ").append(reservation(reservation)).append('\n');
       }
+      for (final GangSummary gang : gangs.getOrDefault(group.name(), List.of())) {
+        out.append(indent).append("  ").append(gang(gang)).append('\n');
+      }
     }
+  }
+
+  /**
+   * One line of a gang: {@code gang ns/name: state (r of m members running, p pending[, t
+   * terminating]; minMember n|unknown; convention)}.
+   */
+  static String gang(GangSummary gang) {
+    final StringBuilder line =
+        new StringBuilder("gang ")
+            .append(gang.key())
+            .append(": ")
+            .append(gang.state().label())
+            .append(" (")
+            .append(gang.running())
+            .append(" of ")
+            .append(gang.members())
+            .append(gang.members() == 1 ? " member" : " members")
+            .append(" running, ")
+            .append(gang.pending())
+            .append(" pending");
+    if (gang.terminating() > 0) {
+      line.append(", ").append(gang.terminating()).append(" terminating");
+    }
+    line.append("; minMember ")
+        .append(
+            gang.minMember().isPresent() ? String.valueOf(gang.minMember().getAsInt()) : "unknown")
+        .append("; ")
+        .append(gang.convention())
+        .append(')');
+    return line.toString();
   }
 
   /**

@@ -1,7 +1,9 @@
 package io.quotaflow.simulate;
 
 import io.quotaflow.profile.MultiTreeCalculator.TreeResult;
+import io.quotaflow.quota.GangSummary;
 import io.quotaflow.reservation.ReservationStatus;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -10,11 +12,21 @@ import java.util.Map;
  *
  * @param tree the tree's result (its profile, inputs and snapshot)
  * @param reservations the node reservations of the tree's groups, by group
+ * @param gangs the gangs of the tree's groups, by group; only groups with a gang
  */
-public record TreeReport(TreeResult tree, Map<String, ReservationStatus> reservations) {
+public record TreeReport(
+    TreeResult tree,
+    Map<String, ReservationStatus> reservations,
+    Map<String, List<GangSummary>> gangs) {
 
   public TreeReport {
     reservations = Map.copyOf(reservations);
+    gangs = Map.copyOf(gangs);
+  }
+
+  /** A tree whose gangs are not shown. */
+  public TreeReport(TreeResult tree, Map<String, ReservationStatus> reservations) {
+    this(tree, reservations, Map.of());
   }
 
   /** The line that names the tree above its table. */

@@ -178,7 +178,8 @@ public final class AdmissionServer implements AutoCloseable {
               noopEndpoint,
               view,
               activity,
-              clock);
+              clock,
+              new LiveGangs(holds, options));
       final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
       threads.setName("quotaflow-admission");
       server = new Server(threads);

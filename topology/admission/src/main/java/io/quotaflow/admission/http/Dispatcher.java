@@ -58,6 +58,7 @@ final class Dispatcher {
   private final boolean noopEndpoint;
   private final Optional<ViewApi> view;
   private final RecentActivity activity;
+  private final LiveGangs gangs;
 
   private final Clock clock;
 
@@ -74,7 +75,8 @@ final class Dispatcher {
       boolean noopEndpoint,
       Optional<ViewApi> view,
       RecentActivity activity,
-      Clock clock) {
+      Clock clock,
+      LiveGangs gangs) {
     this.clock = clock;
     this.config = config;
     this.reader = reader;
@@ -88,6 +90,7 @@ final class Dispatcher {
     this.noopEndpoint = noopEndpoint;
     this.view = view;
     this.activity = activity;
+    this.gangs = gangs;
   }
 
   /** Whether {@code parts} name a webhook or the scheduler filter (called by machines only). */
@@ -206,7 +209,7 @@ final class Dispatcher {
         return only("GET", call, history.name(), c -> cluster(history, parts[3], c, false));
       }
       if (parts.length == 6 && valid(parts[3]) && parts[4].equals("quotas") && valid(parts[5])) {
-        final QueryApi.Group group = new QueryApi.Group(parts[5]);
+        final QueryApi.Group group = new QueryApi.Group(parts[5], gangs);
         return only("GET", call, group.name(), c -> cluster(group, parts[3], c, false));
       }
     }

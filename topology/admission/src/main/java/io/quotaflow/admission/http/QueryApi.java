@@ -105,10 +105,12 @@ final class QueryApi {
   /** {@code GET /api/v1/clusters/{cluster}/quotas/{name}}. */
   static final class Group extends Query {
     private final String group;
+    private final LiveGangs gangs;
 
-    Group(String group) {
+    Group(String group, LiveGangs gangs) {
       super("query-group");
       this.group = group;
+      this.gangs = gangs;
     }
 
     @Override
@@ -128,7 +130,8 @@ final class QueryApi {
               status.get(),
               view.podsOf(group),
               Optional.ofNullable(view.reservations().get(group)),
-              QuotaJson.Trees.of(view)),
+              QuotaJson.Trees.of(view),
+              gangs.of(cluster, group, view)),
           "ok");
     }
   }

@@ -177,11 +177,28 @@ final class QuotaJson {
       List<PodAssignment> pods,
       Optional<ReservationStatus> reservation,
       Trees trees) {
+    return group(cluster, group, pods, reservation, trees, List.of());
+  }
+
+  /**
+   * The same with the group's {@code gangs} last in its quota, as {@code simulate} prints them,
+   * when it has any ({@link LiveGangs}).
+   */
+  static ObjectNode group(
+      String cluster,
+      GroupStatus group,
+      List<PodAssignment> pods,
+      Optional<ReservationStatus> reservation,
+      Trees trees,
+      List<ObjectNode> gangs) {
     final ObjectNode node = Json.object();
     node.put("cluster", cluster);
     final ObjectNode quota = StatusJson.quota(group, reservation);
     if (!trees.profiles().isEmpty()) {
       quota.put("tree", trees.treeOf().apply(group.name()));
+    }
+    if (!gangs.isEmpty()) {
+      quota.putArray("gangs").addAll(gangs);
     }
     node.set("quota", quota);
     final ArrayNode list = node.putArray("pods");

@@ -82,6 +82,7 @@ final class ViewApi {
   private final ViewFeed feed;
   private final RecentActivity activity;
   private final InFlightHolds holds;
+  private final LiveGangs gangs;
   private final QuotaOptions options;
   private final Clock clock;
   private final Semaphore whatIfs = new Semaphore(CONCURRENT_WHAT_IFS);
@@ -111,6 +112,7 @@ final class ViewApi {
     this.feed = feed;
     this.activity = activity;
     this.holds = holds;
+    this.gangs = new LiveGangs(holds, options);
     this.options = options;
     this.clock = clock;
   }
@@ -212,7 +214,8 @@ final class ViewApi {
   }
 
   /**
-   * {@code GET /api/v1/clusters/{cluster}/view/groups/{name}}: a group, its pods, in-flight holds.
+   * {@code GET /api/v1/clusters/{cluster}/view/groups/{name}}: a group, its pods, in-flight holds
+   * and gangs.
    */
   final class Detail extends QueryApi.Query {
     private final String group;
@@ -259,6 +262,8 @@ final class ViewApi {
                 r.set("text", ViewJson.text(hold.request()));
                 r.put("expiresAt", hold.expiresAt().toEpochMilli());
               });
+      // The query API's gangs of the group (docs/semantics.md 21.4); none for a totals-only viewer.
+      body.putArray("gangs").addAll(gangs.forView(cluster, group, live));
       return Answer.json(200, body, "ok");
     }
 

@@ -416,6 +416,37 @@ public final class ClusterAdmissions {
                 .toList());
   }
 
+  /**
+   * The room a gang's hold keeps for its members still to come, as the query API and the web view
+   * show it (docs/semantics.md 21.4).
+   *
+   * @param membersToCome how many members may still take their part of it
+   * @param request what is held for them, at the group and each ancestor below the root
+   * @param expiresAt when it is released at the latest
+   */
+  public record GangHeld(int membersToCome, ResourceList request, Instant expiresAt) {}
+
+  /** The gang holds kept for gangs whose members go to {@code group} itself, by gang. */
+  public Map<GangKey, GangHeld> gangsHeldAt(String group) {
+    return underLock(
+        () -> {
+          final Map<GangKey, GangHeld> gangs = new HashMap<>();
+          for (final HoldBook.Entry entry : book.entries()) {
+            if (entry.part.isPresent()
+                && entry.gang.isPresent()
+                && entry.hold.groups().get(0).equals(group)) {
+              gangs.put(
+                  entry.gang.get(),
+                  new GangHeld(
+                      HoldBook.membersToCome(entry.hold.request(), entry.part.get()),
+                      entry.hold.request(),
+                      entry.expiresAt));
+            }
+          }
+          return gangs;
+        });
+  }
+
   /** How far the engine had read the cluster's inputs at the last sweep; empty without markers. */
   public Optional<Instant> inputsAsOf() {
     return inputsAsOf;

@@ -109,6 +109,22 @@ final class HoldBook {
     return Optional.ofNullable(entries.get(gang.holdRef()));
   }
 
+  /**
+   * How many members a gang hold of {@code rest} still keeps room for, each taking {@code part}:
+   * the rest is the part times that number ({@link #takePart} subtracts whole parts), so any
+   * dimension the part asks gives it; 0 for a part that asks nothing (such a hold keeps nothing).
+   */
+  static int membersToCome(ResourceList rest, ResourceList part) {
+    for (int i = 0; i < part.size(); i++) {
+      final long each = part.amountAt(i);
+      if (each > 0) {
+        final long left = rest.get(part.nameAt(i));
+        return (int) Math.min(Integer.MAX_VALUE, (left + each - 1) / each);
+      }
+    }
+    return 0;
+  }
+
   /** How many of {@code gang}'s members hold their request in flight. */
   int membersHeld(GangKey gang) {
     return membersHeld.getOrDefault(gang, 0);

@@ -313,6 +313,29 @@
     return node;
   }
 
+  // A group's gangs (docs/semantics.md 21.4): members against minMember, and the state in words,
+  // so that a gang evicted whole or waiting for room reads as one job, not as scattered pods.
+  function gangTable(detail, text) {
+    const node = table(['gang', 'members / minMember', 'running', 'pending', 'state', 'room held'], []);
+    node.id = 'gangs';
+    for (const g of detail.gangs) {
+      const tr = el('tr', 'gang-' + g.state);
+      tr.dataset.gang = g.namespace + '/' + g.name;
+      tr.dataset.state = g.state;
+      const cells = [
+        g.namespace + '/' + g.name + ' (' + g.convention + ')',
+        g.members + ' / ' + (g.minMember === null ? '? (unknown)' : g.minMember),
+        String(g.running),
+        String(g.pending) + (g.terminating ? ' (' + g.terminating + ' terminating)' : ''),
+        g.state,
+        g.held ? 'for ' + g.held.membersToCome + ' more: ' + text(g.held.text) + ', expires in ' +
+          seconds(g.held.expiresAt - detail.now) : '-'];
+      cells.forEach((c) => tr.appendChild(el('td', null, c)));
+      node.appendChild(tr);
+    }
+    return node;
+  }
+
   async function loadDetail(name) {
     const body = $('detail-body');
     try {
@@ -330,6 +353,10 @@
       body.appendChild(el('h3', null, 'In-flight holds (' + detail.holds.length + ')'));
       body.appendChild(table(['pod', 'held', 'expires in'], detail.holds.map((r) => [
         r.namespace + '/' + r.name, text(r.text), seconds(r.expiresAt - detail.now)])));
+      if (detail.gangs && detail.gangs.length) {
+        body.appendChild(el('h3', null, 'Gangs (' + detail.gangs.length + ')'));
+        body.appendChild(gangTable(detail, text));
+      }
     } catch (e) {
       body.textContent = 'cannot read group ' + name + ': ' + e.message;
     }
