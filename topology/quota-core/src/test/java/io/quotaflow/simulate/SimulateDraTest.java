@@ -154,6 +154,54 @@ class SimulateDraTest {
         .contains("resource.k8s.io/v1 only");
   }
 
+  @Test
+  void aDeviceCapacityThatIsNotAQuantityIsBadInputNamingTheField() {
+    final Path file =
+        write(
+            dir.resolve("slice.yaml"),
+            """
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceSlice
+            metadata: {name: broken}
+            spec:
+              driver: gpu.nvidia.com
+              pool: {name: n1, generation: 1, resourceSliceCount: 1}
+              devices:
+                - name: gpu-0
+                  capacity: {memory: {value: lots}}
+            """);
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString());
+
+    assertThat(run.exitCode()).isNotZero();
+    assertThat(run.err()).contains("ResourceSlice broken").contains("capacity");
+  }
+
+  @Test
+  void theSameClaimTwiceIsBadInput() {
+    final String claim =
+        """
+        apiVersion: resource.k8s.io/v1
+        kind: ResourceClaim
+        metadata: {name: shared, namespace: ml-team}
+        spec: {devices: {requests: [{name: g, exactly: {deviceClassName: gpu.nvidia.com}}]}}
+        """;
+    final Path file = write(dir.resolve("twice.yaml"), claim + "---\n" + claim);
+
+    final SimulateRun run = SimulateRun.of("-f", file.toString());
+
+    assertThat(run.exitCode()).isNotZero();
+    assertThat(run.err()).contains("ResourceClaim ml-team/shared is defined twice");
+  }
+
+  @Test
+  void theTableShowsTheClaimedGpusInTheGroupsRequest() {
+    final SimulateRun run = SimulateRun.of("-f", DRA_GPUS.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out()).contains("ml-team").contains("nvidia.com/gpu");
+  }
+
   private Path quotaOnly() {
     return write(
         dir.resolve("quota-only.yaml"),
