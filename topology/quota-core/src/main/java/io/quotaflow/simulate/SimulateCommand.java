@@ -141,6 +141,7 @@ public final class SimulateCommand implements Callable<Integer> {
       final List<Manifest> manifests = new ManifestReader(warnings, standardInput).read(paths);
       final DeviceClassMappings deviceClasses =
           config == null ? DeviceClassMappings.defaults() : SimulateConfig.deviceClasses(config);
+      SimulateConfig.doubleDerivations(deviceClasses, options.derivedResources()).forEach(warnings);
       final ClusterInputs inputs =
           ManifestInputs.toClusterInputs(manifests, deviceClasses, warnings);
       final List<QuotaProfile> profiles = ManifestInputs.profiles(manifests, warnings);

@@ -3,6 +3,8 @@ package io.quotaflow.simulate;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.quotaflow.dra.CapacityRule;
+import io.quotaflow.dra.DeviceClassMapping;
 import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.Quantities.InvalidQuantityException;
@@ -93,6 +95,39 @@ public final class SimulateConfig {
     return value == null
         ? DeviceClassMappings.defaults()
         : mappings(file.toString(), Key.DEVICE_CLASSES, value);
+  }
+
+  /**
+   * One line per resource that a device class's capacity rule derives and a derived-resource rule
+   * also derives from the class's resource: both add (semantics.md section 22.1), so the resource
+   * would be counted twice for devices claimed through DRA.
+   */
+  static List<String> doubleDerivations(
+      DeviceClassMappings deviceClasses, List<DerivedResourceRule> derivedResources) {
+    final List<String> lines = new ArrayList<>();
+    for (final DeviceClassMapping mapping : deviceClasses.all()) {
+      for (final CapacityRule capacity : mapping.capacities()) {
+        for (final DerivedResourceRule rule : derivedResources) {
+          if (rule.source().equals(mapping.resource())
+              && rule.target().equals(capacity.resource())) {
+            lines.add(
+                Key.DEVICE_CLASSES.property
+                    + ": "
+                    + mapping.deviceClass()
+                    + " derives "
+                    + capacity.resource()
+                    + " from its devices' "
+                    + capacity.capacity()
+                    + " and "
+                    + Key.DERIVED_RESOURCES.property
+                    + " derives it from "
+                    + rule.source()
+                    + " too: devices claimed through DRA count for both");
+          }
+        }
+      }
+    }
+    return lines;
   }
 
   private static DeviceClassMappings mappings(String file, Key key, String value)

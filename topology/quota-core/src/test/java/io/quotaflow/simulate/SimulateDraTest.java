@@ -202,6 +202,25 @@ class SimulateDraTest {
     assertThat(run.out()).contains("ml-team").contains("nvidia.com/gpu");
   }
 
+  @Test
+  void aCapacityRuleAndADerivedResourceRuleForTheSameResourceAreWarnedAbout() {
+    final Path config =
+        write(
+            dir.resolve("both.properties"),
+            "device-classes=gpu.nvidia.com -> nvidia.com/gpu"
+                + " [memory / 1Gi -> quotaflow.io/gpu-memory]\n"
+                + "derived-resources=nvidia.com/gpu -> quotaflow.io/gpu-memory x 80\n");
+
+    final SimulateRun run =
+        SimulateRun.of("-f", DRA_GPUS.toString(), "--config", config.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err())
+        .contains(
+            "warning: device-classes: gpu.nvidia.com derives quotaflow.io/gpu-memory from its"
+                + " devices' memory and derived-resources derives it from nvidia.com/gpu too");
+  }
+
   private Path quotaOnly() {
     return write(
         dir.resolve("quota-only.yaml"),
