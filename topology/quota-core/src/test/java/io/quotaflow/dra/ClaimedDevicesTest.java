@@ -23,8 +23,10 @@ import static io.quotaflow.dra.Dra.withGenerated;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.resource.v1.Device;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequestAllocationResultBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
@@ -320,7 +322,7 @@ class ClaimedDevicesTest {
   @Test
   void anEntryForWhichNoClaimWasNeededChargesNothing() {
     final Pod pod =
-        new io.fabric8.kubernetes.api.model.PodBuilder(pod("p", fromTemplate("gpu", "two")))
+        new PodBuilder(pod("p", fromTemplate("gpu", "two")))
             .withNewStatus()
             .withResourceClaimStatuses(new PodResourceClaimStatusBuilder().withName("gpu").build())
             .endStatus()
@@ -405,20 +407,18 @@ class ClaimedDevicesTest {
         .isEqualTo(DeviceCharge.NONE);
   }
 
-  private static io.fabric8.kubernetes.api.model.resource.v1.Device[] gpus(
-      String node, int from, int count, String memory) {
-    final io.fabric8.kubernetes.api.model.resource.v1.Device[] devices =
-        new io.fabric8.kubernetes.api.model.resource.v1.Device[count];
-    for (int i = 0; i < count; i++) {
-      devices[i] = gpu(node + "-gpu-" + (from + i), memory);
-    }
-    return devices;
-  }
-
   @Test
   void capacitiesAreReadInWholeUnitsRoundedUp() {
     assertThat(new CapacityRule("memory", GPU_MEMORY, GI).units(GI + 1)).isEqualTo(2);
     assertThat(new CapacityRule("memory", GPU_MEMORY, GI).units(80 * GI)).isEqualTo(80);
     assertThat(new CapacityRule("memory", GPU_MEMORY, GI).units(0)).isZero();
+  }
+
+  private static Device[] gpus(String node, int from, int count, String memory) {
+    final Device[] devices = new Device[count];
+    for (int i = 0; i < count; i++) {
+      devices[i] = gpu(node + "-gpu-" + (from + i), memory);
+    }
+    return devices;
   }
 }

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
+import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.PodResourceClaimStatusBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.resource.v1.AllocationResultBuilder;
@@ -26,6 +27,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplateBuilder;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSliceBuilder;
+import io.quotaflow.quota.SpecProblem;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -239,7 +241,7 @@ final class Dra {
 
   /** The pod with a claim generated for its entry, as the resource claim controller records it. */
   static Pod withGenerated(Pod pod, String entry, String claim) {
-    final List<io.fabric8.kubernetes.api.model.PodResourceClaimStatus> statuses = new ArrayList<>();
+    final List<PodResourceClaimStatus> statuses = new ArrayList<>();
     statuses.add(
         new PodResourceClaimStatusBuilder().withName(entry).withResourceClaimName(claim).build());
     return new PodBuilder(pod)
@@ -256,7 +258,7 @@ final class Dra {
       List<ResourceSlice> slices) {
     final List<SliceDevices> devices = new ArrayList<>();
     for (final ResourceSlice slice : slices) {
-      final List<io.quotaflow.quota.SpecProblem> problems = new ArrayList<>();
+      final List<SpecProblem> problems = new ArrayList<>();
       devices.add(SliceDevices.read(slice, problems));
       if (!problems.isEmpty()) {
         throw new AssertionError("fixture slice has problems: " + problems);
