@@ -4,9 +4,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -57,21 +57,24 @@ public final class DraObjects {
     final Map<Named, ResourceClaimTemplate> templateByRef = new HashMap<>();
     templates.forEach(t -> templateByRef.put(ref(t), t));
     final Map<DeviceId, PublishedDevice> deviceById = new HashMap<>();
-    // A pool may be published in several slices: its devices are gathered by driver and pool.
-    final Map<String, Map<String, List<PublishedDevice>>> pools = new HashMap<>();
+    // A pool may be published in several slices: its devices are gathered by driver and pool,
+    // once each (a pool being republished lists a device in an old and a new slice for a while).
+    final Map<String, Map<String, Map<String, PublishedDevice>>> pools = new HashMap<>();
     for (final SliceDevices slice : slices) {
       for (final PublishedDevice device : slice.devices()) {
         deviceById.put(device.id(), device);
+        pools
+            .computeIfAbsent(slice.driver(), d -> new HashMap<>())
+            .computeIfAbsent(slice.pool(), p -> new LinkedHashMap<>())
+            .put(device.id().device(), device);
       }
-      pools
-          .computeIfAbsent(slice.driver(), d -> new HashMap<>())
-          .computeIfAbsent(slice.pool(), p -> new ArrayList<>())
-          .addAll(slice.devices());
     }
     final Map<String, List<List<PublishedDevice>>> poolsByDriver = new HashMap<>();
     pools.forEach(
         (driver, byPool) ->
-            poolsByDriver.put(driver, byPool.values().stream().map(List::copyOf).toList()));
+            poolsByDriver.put(
+                driver,
+                byPool.values().stream().map(devices -> List.copyOf(devices.values())).toList()));
     return new DraObjects(
         Map.copyOf(classByName),
         Map.copyOf(claimByRef),

@@ -129,6 +129,22 @@ class ClaimedDevicesTest {
   }
 
   @Test
+  void aDevicePublishedInTwoSlicesOfItsPoolCountsOnceForAll() {
+    final DraObjects objects =
+        objects(
+            List.of(),
+            List.of(),
+            List.of(template("every", all("gpus", GPU_CLASS))),
+            List.of(
+                slice("n1-old", GPU_CLASS, "n1", gpus("n1", 0, 4, "40Gi")),
+                slice("n1-new", GPU_CLASS, "n1", gpus("n1", 2, 4, "40Gi"))));
+
+    // Devices n1-gpu-0 to n1-gpu-5: the two slices overlap in n1-gpu-2 and n1-gpu-3.
+    assertThat(DEFAULTS.charge(pod("p", fromTemplate("gpus", "every")), objects).devices())
+        .isEqualTo(ResourceList.of(GPU, 6));
+  }
+
+  @Test
   void allWithoutPublishedDevicesChargesNothingAndSaysSo() {
     final DraObjects objects =
         objects(
