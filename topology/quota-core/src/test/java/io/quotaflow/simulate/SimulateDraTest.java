@@ -221,6 +221,40 @@ class SimulateDraTest {
                 + " devices' memory and derived-resources derives it from nvidia.com/gpu too");
   }
 
+  @Test
+  void derivedResourceRulesApplyToGpusClaimedThroughDra() {
+    final Path config =
+        write(
+            dir.resolve("derived.properties"),
+            "derived-resources=nvidia.com/gpu -> quotaflow.io/gpu-memory x 32\n");
+    final Path quota =
+        write(
+            dir.resolve("quota.yaml"),
+            """
+            apiVersion: scheduling.sigs.k8s.io/v1alpha1
+            kind: ElasticQuota
+            metadata: {name: ml-team, namespace: ml-team}
+            spec:
+              max: {cpu: "16", nvidia.com/gpu: "4", quotaflow.io/gpu-memory: "128"}
+            """);
+
+    final SimulateRun run =
+        SimulateRun.of(
+            "-f",
+            DRA_GPUS.resolve("01-cluster.yaml").toString(),
+            "-f",
+            podAndTemplate().toString(),
+            "-f",
+            quota.toString(),
+            "--config",
+            config.toString(),
+            "--output",
+            "json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.value("ml-team", "request", "quotaflow.io/gpu-memory")).isEqualTo(2 * 32);
+  }
+
   private Path quotaOnly() {
     return write(
         dir.resolve("quota-only.yaml"),
