@@ -4,6 +4,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceCharge;
+import io.quotaflow.dra.DeviceClassMappings;
+import io.quotaflow.dra.DraObjects;
 import io.quotaflow.kube.ElasticQuotaAdapter;
 import io.quotaflow.kube.ElasticQuotaProfileAdapter;
 import io.quotaflow.kube.ElasticQuotaProfileApi;
@@ -52,8 +56,20 @@ final class ManifestInputs {
    */
   static ClusterInputs toClusterInputs(List<Manifest> manifests, Consumer<String> warnings)
       throws BadInputException {
+    return toClusterInputs(manifests, DeviceClassMappings.defaults(), warnings);
+  }
+
+  /**
+   * @param deviceClasses what the devices of each DeviceClass count as (semantics.md section 22)
+   * @param warnings receives one line per tolerated problem (an unreadable label or annotation, a
+   *     claim whose devices are not charged), naming the file, document, object and field
+   */
+  static ClusterInputs toClusterInputs(
+      List<Manifest> manifests, DeviceClassMappings deviceClasses, Consumer<String> warnings)
+      throws BadInputException {
     final List<QuotaGroup> groups = new ArrayList<>();
-    final List<QuotaPod> pods = new ArrayList<>();
+    final List<ReadPod> readPods = new ArrayList<>();
+    final DraManifests dra = new DraManifests();
     final List<QuotaNode> nodes = new ArrayList<>();
     final List<PodGroupObject> podGroups = new ArrayList<>();
     final Map<String, Map<String, String>> namespaceLabels = new HashMap<>();
@@ -72,7 +88,9 @@ final class ManifestInputs {
         // A pod's labels and annotations (its gang's) are accepted by the API server: warnings.
         rejectProblems(manifest, quotaPod.problems(), true, warnings);
         unique(seen, manifest, "Pod " + quotaPod.ref(), quotaPod.ref().toString());
-        pods.add(quotaPod);
+        readPods.add(new ReadPod(manifest, pod, quotaPod));
+      } else if (dra.accepts(manifest)) {
+        dra.add(manifest, seen);
       } else if (manifest.object() instanceof Node node) {
         final QuotaNode quotaNode = NodeAdapter.toQuotaNode(node);
         rejectProblems(manifest, quotaNode.problems(), false, warnings);
@@ -109,8 +127,36 @@ final class ManifestInputs {
         groups.add(group);
       }
     }
+    final List<QuotaPod> pods =
+        withClaimedDevices(readPods, dra.objects(), deviceClasses, warnings);
     return new ClusterInputs(
         selected(groups, namespaceLabels), withPodGroups(pods, podGroups), nodes);
+  }
+
+  /** A pod as read by PodAdapter, kept with its object until the DRA objects are all known. */
+  private record ReadPod(Manifest manifest, Pod pod, QuotaPod read) {}
+
+  /**
+   * The pods with the devices of their claims added (semantics.md section 22). A claim that charges
+   * nothing (an unknown template or device class) is a warning: the API server accepts it, and the
+   * pod then waits unscheduled.
+   */
+  private static List<QuotaPod> withClaimedDevices(
+      List<ReadPod> readPods,
+      DraObjects objects,
+      DeviceClassMappings deviceClasses,
+      Consumer<String> warnings) {
+    final ClaimedDevices claimed = new ClaimedDevices(deviceClasses);
+    final List<QuotaPod> pods = new ArrayList<>(readPods.size());
+    for (final ReadPod readPod : readPods) {
+      final DeviceCharge charge = claimed.charge(readPod.pod(), objects);
+      for (final SpecProblem problem : charge.problems()) {
+        warnings.accept(
+            readPod.manifest().location() + " (" + readPod.manifest().describe() + "): " + problem);
+      }
+      pods.add(ClaimedDevices.withCharge(readPod.read(), charge));
+    }
+    return pods;
   }
 
   /**
@@ -211,7 +257,7 @@ final class ManifestInputs {
     return ElasticQuotaProfileApi.isProfile(resource.getApiVersion(), resource.getKind());
   }
 
-  private static void rejectProblems(
+  static void rejectProblems(
       Manifest manifest,
       List<SpecProblem> problems,
       boolean annotationsAreConfiguration,
@@ -233,8 +279,7 @@ final class ManifestInputs {
     }
   }
 
-  private static void unique(
-      Map<String, Manifest> seen, Manifest manifest, String what, String name)
+  static void unique(Map<String, Manifest> seen, Manifest manifest, String what, String name)
       throws BadInputException {
     final String key = manifest.object().getKind() + "/" + name;
     final Manifest earlier = seen.putIfAbsent(key, manifest);

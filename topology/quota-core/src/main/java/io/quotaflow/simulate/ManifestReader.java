@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.dra.DraApi;
 import io.quotaflow.kube.ElasticQuotaApi;
 import io.quotaflow.kube.ElasticQuotaProfileApi;
 import io.quotaflow.kube.PodGroupApi;
@@ -47,11 +48,12 @@ import java.util.stream.Stream;
  * <p>Only the kinds quotaflow computes with are returned: ElasticQuota ({@value
  * ElasticQuotaApi#API_VERSION}), ElasticQuotaProfile ({@value ElasticQuotaProfileApi#API_VERSION}),
  * PodGroup ({@value PodGroupApi#SCHEDULER_PLUGINS_API_VERSION}, {@value
- * PodGroupApi#VOLCANO_API_VERSION}), Pod, Node and Namespace ({@code v1}). Any other object is
- * skipped with a warning. Anything that cannot be read is a {@link BadInputException} naming the
- * file, the document and, where it applies, the field or the line; a key repeated in one mapping is
- * such input ({@link RepeatedKey}), as two manifests concatenated without {@code ---} would
- * otherwise merge silently.
+ * PodGroupApi#VOLCANO_API_VERSION}), Pod, Node and Namespace ({@code v1}), DeviceClass,
+ * ResourceClaim, ResourceClaimTemplate and ResourceSlice ({@value DraApi#API_VERSION}; their other
+ * versions are bad input). Any other object is skipped with a warning. Anything that cannot be read
+ * is a {@link BadInputException} naming the file, the document and, where it applies, the field or
+ * the line; a key repeated in one mapping is such input ({@link RepeatedKey}), as two manifests
+ * concatenated without {@code ---} would otherwise merge silently.
  */
 public final class ManifestReader {
 
@@ -308,6 +310,22 @@ public final class ManifestReader {
       type = Node.class;
     } else if ("v1".equals(apiVersion) && "Namespace".equals(kind)) {
       type = Namespace.class;
+    } else if (DraApi.isDraKind(apiVersion, kind)) {
+      type =
+          DraApi.modelClass(apiVersion, kind)
+              .orElseThrow(
+                  () ->
+                      BadInputException.inDocument(
+                          file,
+                          document,
+                          item,
+                          kind
+                              + " ("
+                              + apiVersion
+                              + "): simulate reads DRA objects in "
+                              + DraApi.API_VERSION
+                              + " only; a Kubernetes 1.34 or later server serves them in it"
+                              + " (e.g. kubectl get resourceclaims.v1.resource.k8s.io -o yaml)"));
     } else {
       warnings.accept(
           Manifest.location(file, document, item)
@@ -320,7 +338,10 @@ public final class ManifestReader {
               + PodGroupApi.SCHEDULER_PLUGINS_API_VERSION
               + ", "
               + PodGroupApi.VOLCANO_API_VERSION
-              + "), Pod, Node and Namespace (v1)");
+              + "), Pod, Node and Namespace (v1), DeviceClass, ResourceClaim,"
+              + " ResourceClaimTemplate and ResourceSlice ("
+              + DraApi.API_VERSION
+              + ")");
       return;
     }
     final HasMetadata object;

@@ -1,5 +1,6 @@
 package io.quotaflow.simulate;
 
+import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.profile.MultiTreeCalculator;
 import io.quotaflow.profile.MultiTreeCalculator.TreeResult;
 import io.quotaflow.profile.QuotaProfile;
@@ -126,7 +127,8 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "A properties file with the same settings and more (count-terminating-pods,"
               + " only-ready-schedulable-nodes, default-group-max, derived-resources,"
-              + " reservation-max-locked-percent, guarantee-usage, parent-pods);"
+              + " reservation-max-locked-percent, guarantee-usage, parent-pods,"
+              + " device-classes);"
               + " flags override it.")
   private Path config;
 
@@ -138,7 +140,11 @@ public final class SimulateCommand implements Callable<Integer> {
       final QuotaOptions options = options();
       final Consumer<String> warnings = warning -> err.println("warning: " + warning);
       final List<Manifest> manifests = new ManifestReader(warnings, standardInput).read(paths);
-      final ClusterInputs inputs = ManifestInputs.toClusterInputs(manifests, warnings);
+      final DeviceClassMappings deviceClasses =
+          config == null ? DeviceClassMappings.defaults() : SimulateConfig.deviceClasses(config);
+      SimulateConfig.doubleDerivations(deviceClasses, options.derivedResources()).forEach(warnings);
+      final ClusterInputs inputs =
+          ManifestInputs.toClusterInputs(manifests, deviceClasses, warnings);
       final List<QuotaProfile> profiles = ManifestInputs.profiles(manifests, warnings);
       if (profiles.isEmpty()) {
         final TreeSnapshot snapshot = QuotaCalculator.compute(inputs, options);

@@ -3,6 +3,9 @@ package io.quotaflow.simulate;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.quotaflow.dra.CapacityRule;
+import io.quotaflow.dra.DeviceClassMapping;
+import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.Quantities.InvalidQuantityException;
 import io.quotaflow.quota.ResourceList;
@@ -39,7 +42,11 @@ import java.util.regex.Pattern;
  * reservation-max-locked-percent=50
  * guarantee-usage=false
  * parent-pods=false
+ * device-classes=gpu.nvidia.com -> nvidia.com/gpu x 1 [memory / 1Gi -> quotaflow.io/gpu-memory]
  * </pre>
+ *
+ * {@code device-classes} is not a quota option: it says what the devices pods claim through DRA
+ * count as ({@link DeviceClassMappings}), read by {@link #deviceClasses}.
  */
 public final class SimulateConfig {
 
@@ -54,7 +61,8 @@ public final class SimulateConfig {
     DERIVED_RESOURCES("derived-resources"),
     RESERVATION_MAX_LOCKED_PERCENT("reservation-max-locked-percent"),
     GUARANTEE_USAGE("guarantee-usage"),
-    PARENT_PODS("parent-pods");
+    PARENT_PODS("parent-pods"),
+    DEVICE_CLASSES("device-classes");
 
     final String property;
 
@@ -72,17 +80,73 @@ public final class SimulateConfig {
 
   /** Reads a properties file over {@code defaults}. */
   public static QuotaOptions load(Path file, QuotaOptions defaults) throws BadInputException {
+    final Properties properties = properties(file);
+    final Map<String, String> values = new TreeMap<>();
+    properties
+        .stringPropertyNames()
+        .forEach(name -> values.put(name, properties.getProperty(name)));
+    return apply(file.toString(), values, defaults);
+  }
+
+  /** The device class mappings of the file ({@link DeviceClassMappings#defaults} if unset). */
+  public static DeviceClassMappings deviceClasses(Path file) throws BadInputException {
+    final Properties properties = properties(file);
+    final String value = properties.getProperty(Key.DEVICE_CLASSES.property);
+    return value == null
+        ? DeviceClassMappings.defaults()
+        : mappings(file.toString(), Key.DEVICE_CLASSES, value);
+  }
+
+  /**
+   * One line per resource that a device class's capacity rule derives and a derived-resource rule
+   * also derives from the class's resource: both add (semantics.md section 22.1), so the resource
+   * would be counted twice for devices claimed through DRA.
+   */
+  static List<String> doubleDerivations(
+      DeviceClassMappings deviceClasses, List<DerivedResourceRule> derivedResources) {
+    final List<String> lines = new ArrayList<>();
+    for (final DeviceClassMapping mapping : deviceClasses.all()) {
+      for (final CapacityRule capacity : mapping.capacities()) {
+        for (final DerivedResourceRule rule : derivedResources) {
+          if (rule.source().equals(mapping.resource())
+              && rule.target().equals(capacity.resource())) {
+            lines.add(
+                Key.DEVICE_CLASSES.property
+                    + ": "
+                    + mapping.deviceClass()
+                    + " derives "
+                    + capacity.resource()
+                    + " from its devices' "
+                    + capacity.capacity()
+                    + " and "
+                    + Key.DERIVED_RESOURCES.property
+                    + " derives it from "
+                    + rule.source()
+                    + " too: devices claimed through DRA count for both");
+          }
+        }
+      }
+    }
+    return lines;
+  }
+
+  private static DeviceClassMappings mappings(String file, Key key, String value)
+      throws BadInputException {
+    try {
+      return DeviceClassMappings.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw BadInputException.inFile(file, key.property + ": " + e.getMessage());
+    }
+  }
+
+  private static Properties properties(Path file) throws BadInputException {
     final Properties properties = new Properties();
     try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       properties.load(reader);
     } catch (IOException e) {
       throw BadInputException.inFile(file.toString(), "cannot read the config file: " + e);
     }
-    final Map<String, String> values = new TreeMap<>();
-    properties
-        .stringPropertyNames()
-        .forEach(name -> values.put(name, properties.getProperty(name)));
-    return apply(file.toString(), values, defaults);
+    return properties;
   }
 
   static QuotaOptions apply(String file, Map<String, String> values, QuotaOptions defaults)
@@ -109,6 +173,10 @@ public final class SimulateConfig {
                 options.withReservationMaxLockedPercent(percent(file, key, value));
             case GUARANTEE_USAGE -> options.withGuaranteeUsage(bool(file, key, value));
             case PARENT_PODS -> options.withParentPods(bool(file, key, value));
+            case DEVICE_CLASSES -> {
+              mappings(file, key, value); // read by deviceClasses; checked here with the others
+              yield options;
+            }
           };
     }
     return options;

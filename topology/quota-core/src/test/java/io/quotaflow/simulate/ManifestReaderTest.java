@@ -20,6 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ManifestReaderTest {
 
+  private static final String DRA_KINDS =
+      ", DeviceClass, ResourceClaim, ResourceClaimTemplate and ResourceSlice (resource.k8s.io/v1)";
+
   private static final String POD =
       """
       apiVersion: v1
@@ -188,16 +191,19 @@ class ManifestReaderTest {
             file
                 + ", document 2: skipped Deployment (apps/v1); simulate reads ElasticQuota"
                 + " (scheduling.sigs.k8s.io/v1alpha1), PodGroup (scheduling.x-k8s.io/v1alpha1,"
-                + " scheduling.volcano.sh/v1beta1), Pod, Node and Namespace (v1)",
+                + " scheduling.volcano.sh/v1beta1), Pod, Node and Namespace (v1)"
+                + DRA_KINDS,
             file
                 + ", document 3: skipped ElasticQuota (scheduling.x-k8s.io/v1alpha1); simulate"
                 + " reads ElasticQuota (scheduling.sigs.k8s.io/v1alpha1), PodGroup"
                 + " (scheduling.x-k8s.io/v1alpha1, scheduling.volcano.sh/v1beta1), Pod, Node and"
-                + " Namespace (v1)",
+                + " Namespace (v1)"
+                + DRA_KINDS,
             file
                 + ", document 4: skipped an object without kind; simulate reads ElasticQuota"
                 + " (scheduling.sigs.k8s.io/v1alpha1), PodGroup (scheduling.x-k8s.io/v1alpha1,"
-                + " scheduling.volcano.sh/v1beta1), Pod, Node and Namespace (v1)");
+                + " scheduling.volcano.sh/v1beta1), Pod, Node and Namespace (v1)"
+                + DRA_KINDS);
   }
 
   @Test
