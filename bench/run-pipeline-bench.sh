@@ -27,7 +27,7 @@
 #          [--engine-warmups N] (default: warm up until a run's CPU per event is steady)
 #          and, to try an engine setting: [--commit-interval-ms N] [--threads N]
 #          [--max-task-idle-ms N] [--recompute-ms N] [--backlog-ms N] [--batch-size N]
-#          [--fetch-min-bytes N] [--partitioned-inputs 0] (inputs placed by key, the repartition
+#          [--fetch-min-bytes N] [--history 0] (without the history store) [--partitioned-inputs 0] (inputs placed by key, the repartition
 #          topology)
 #          [--heartbeats 1] (the connectors' markers in the inputs: each cluster's first snapshot
 #          between start and end markers, a heartbeat per cluster every 10 s; the engine requires

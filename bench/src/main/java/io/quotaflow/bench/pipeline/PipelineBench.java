@@ -40,12 +40,12 @@ import org.apache.kafka.common.TopicPartition;
  * to try a setting, commit-interval-ms, threads (stream threads), max-task-idle-ms, recompute-ms,
  * batch-size (the engine producer's), fetch-min-bytes (its consumers'), partitioned-inputs 0 (the
  * inputs written by key and read through the repartition hop; 1, the default, writes them through
- * ClusterPartitioner and runs the engine's default topology), backlog-ms; engine-warmups N runs N
- * unreported engine runs first (default: until steady, see {@link WarmUp}); floor 0 skips the Kafka
- * Streams floor runs ({@link FloorRun}), made before them (one unreported pass, then the measured
- * one) so that the engine's measured runs follow its own warm-up runs, and the I/O-matched floor
- * runs, made after every engine run for the same reason. The output starts with the CPU's model
- * name, family and model.
+ * ClusterPartitioner and runs the engine's default topology), backlog-ms, history 0 (without the
+ * history store of issue 30); engine-warmups N runs N unreported engine runs first (default: until
+ * steady, see {@link WarmUp}); floor 0 skips the Kafka Streams floor runs ({@link FloorRun}), made
+ * before them (one unreported pass, then the measured one) so that the engine's measured runs
+ * follow its own warm-up runs, and the I/O-matched floor runs, made after every engine run for the
+ * same reason. The output starts with the CPU's model name, family and model.
  */
 public final class PipelineBench {
   private static final String PREFIX = "bench.";
@@ -373,7 +373,9 @@ public final class PipelineBench {
           "partitioned-inputs",
               Map.entry("inputs.partitioned.by.cluster", n -> n != 0 ? "true" : "false"),
           "backlog-ms", Map.entry("recompute.backlog.interval", n -> n + "ms"),
-          "recompute-ms", Map.entry("recompute.interval", n -> n + "ms"));
+          "recompute-ms", Map.entry("recompute.interval", n -> n + "ms"),
+          // Issue 30: the history's window store, on by default; --history 0 measures without it.
+          "history", Map.entry("history.enabled", n -> n != 0 ? "true" : "false"));
 
   private static Map<String, String> engineSettings(final Map<String, Integer> options) {
     final Map<String, String> settings = new TreeMap<>();
