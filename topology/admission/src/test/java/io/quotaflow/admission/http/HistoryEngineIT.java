@@ -25,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * docs/semantics.md section 23 beside a real engine on the in-process broker: the history endpoint
  * shows what team-a used and borrowed, and an instance started afterwards on an empty state
- * directory restores the same history from its changelog, to the unit-millisecond.
+ * directory restores the same history from its changelog, to the unit-millisecond; the report's
+ * totals are the sums of the history's steps.
  */
 @ExtendWith(EmbeddedKafkaExtension.class)
 class HistoryEngineIT {
@@ -41,6 +42,7 @@ class HistoryEngineIT {
             broker.bootstrapServers(), Map.of(EngineSettings.HISTORY_STEP.key(), "1s"))) {
       final Instant from = Instant.now().truncatedTo(ChronoUnit.SECONDS);
       final JsonNode before;
+      final JsonNode report;
       final String period;
       try (PluginInstances first = new PluginInstances(engines)) {
         final Instance instance = first.start(false);
@@ -68,6 +70,7 @@ class HistoryEngineIT {
         await().atMost(TIMEOUT).until(() -> Instant.now().isAfter(to));
         period = "?from=" + from + "&to=" + to + "&step=1s";
         before = history(instance.client(), period);
+        report = get(instance.client(), "/report?from=" + from + "&to=" + to);
         instance.plugin().close();
         instance.engine().close();
       }
@@ -78,6 +81,22 @@ class HistoryEngineIT {
           .isGreaterThan(BigInteger.valueOf(1_000L * 1_000));
       assertThat(cpu.get("used").get("average").get(before.get("steps").size() - 1).asLong())
           .isEqualTo(5_000);
+
+      // The report's totals are the sums of the history's steps, to the unit-millisecond.
+      JsonNode teamA = null;
+      for (final JsonNode row : report.get("groups")) {
+        if (row.get("group").asText().equals("team-a")) {
+          teamA = row;
+        }
+      }
+      assertThat(teamA).as(report.toString()).isNotNull();
+      final JsonNode totals = teamA.get("resources").get("cpu").get("integrals");
+      cpu.fields()
+          .forEachRemaining(
+              metric ->
+                  assertThat(new BigInteger(totals.get(metric.getKey()).asText()))
+                      .as(metric.getKey())
+                      .isEqualTo(sum(metric.getValue())));
 
       try (PluginInstances second = new PluginInstances(engines)) {
         final Instance restarted = second.start(false);
@@ -92,8 +111,12 @@ class HistoryEngineIT {
   }
 
   private static JsonNode history(PluginClient client, String period) throws Exception {
+    return get(client, "/quotas/team-a/history" + period);
+  }
+
+  private static JsonNode get(PluginClient client, String path) throws Exception {
     final HttpResponse<String> response =
-        client.call("GET", "/api/v1/clusters/" + CLUSTER + "/quotas/team-a/history" + period, "");
+        client.call("GET", "/api/v1/clusters/" + CLUSTER + path, "");
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
     return Json.MAPPER.readTree(response.body());
   }
