@@ -44,8 +44,11 @@ public class GangAdmissionBenchmark extends CoreBenchmark {
     final SyntheticCluster cluster = cluster(groups);
     final ClusterQuotaState state = liveState(cluster);
     inputs = state.whatIfInputs();
+    // The deepest leaf, preferring one where a lone pod is admitted (the path every allowed pod
+    // pays); the synthetic cluster may have none with room, then both are denials.
     String deepest = null;
     int depth = -1;
+    boolean admits = false;
     for (final GroupStatus status : state.snapshot().groups()) {
       if (!status.valid()
           || status.parentGroup()
@@ -59,24 +62,39 @@ public class GangAdmissionBenchmark extends CoreBenchmark {
           parent = state.group(parent).map(GroupStatus::parent).orElse("")) {
         levels++;
       }
-      if (levels > depth) {
+      final boolean fits = admitsOneMilliCore(status.name());
+      if ((fits && !admits) || (fits == admits && levels > depth)) {
         depth = levels;
         deepest = status.name();
+        admits = fits;
       }
     }
-    request =
-        new AdmissionRequest(
-            new PodRef("bench", "worker-0"),
-            deepest,
-            ResourceList.of(ResourceList.CPU, 1),
-            true,
-            Optional.empty());
+    request = podOf(deepest);
     gang = new Gang("training", OptionalInt.of(minMember), GangConventions.KOORDINATOR);
     final boolean lone = lonePod().allowed();
     final boolean whole = gangFirstMember().decision().allowed();
     System.out.printf(
         "%ngroup %s at depth %d: lone pod allowed %s, gang of %d allowed %s%n",
         deepest, depth, lone, minMember, whole);
+  }
+
+  private boolean admitsOneMilliCore(String group) {
+    return AdmissionCheck.check(
+            podOf(group),
+            inputs,
+            InFlight.empty(),
+            AdmissionCheck.PodState.NEW,
+            QuotaOptions.DEFAULTS)
+        .allowed();
+  }
+
+  private static AdmissionRequest podOf(String group) {
+    return new AdmissionRequest(
+        new PodRef("bench", "worker-0"),
+        group,
+        ResourceList.of(ResourceList.CPU, 1),
+        true,
+        Optional.empty());
   }
 
   @Benchmark
