@@ -22,10 +22,18 @@ public final class PodGroupMembership {
    * minMember itself, or names its gang by a convention without PodGroup objects.
    */
   public static Optional<PodGroupKey> podGroupOf(QuotaPod pod) {
-    return pod.gang()
-        .filter(gang -> gang.minMember().isEmpty())
-        .filter(gang -> hasPodGroups(gang.convention()))
-        .map(gang -> new PodGroupKey(gang.convention(), pod.ref().namespace(), gang.name()));
+    return pod.gang().flatMap(gang -> podGroupOf(pod.ref().namespace(), gang));
+  }
+
+  /**
+   * The PodGroup the gang of a pod in {@code namespace} reads its minMember from, as {@link
+   * #podGroupOf(QuotaPod)}: for readers that have the gang alone ({@link GangConventions#read}).
+   */
+  public static Optional<PodGroupKey> podGroupOf(String namespace, Gang gang) {
+    if (gang.minMember().isPresent() || !hasPodGroups(gang.convention())) {
+      return Optional.empty();
+    }
+    return Optional.of(new PodGroupKey(gang.convention(), namespace, gang.name()));
   }
 
   /**
