@@ -154,6 +154,39 @@ class PodGroupSourceIT {
   }
 
   @Test
+  void onAClusterServingOneApiAutoWatchesThatOneAndIsReady() {
+    rig.mock().servePodGroups();
+    rig.mock().faults().unserve("/apis/scheduling.volcano.sh/v1beta1");
+    createPodGroup(PodGroupApi.SCHEDULER_PLUGINS_API_VERSION, "train", 4);
+    createPod(pod(rig.namespace(), "train-0").label(POD_GROUP_LABEL, "train"));
+    createPod(pod(rig.namespace(), "mpi-0").annotation(VOLCANO_ANNOTATION, "mpi"));
+    startSource(SourceSettings.defaults());
+
+    try (TopicReader<PodKey, PodState> pods = rig.reader(rig.topics().pods())) {
+      awaitGang(pods, "train-0", Optional.of(4));
+      awaitGang(pods, "mpi-0", Optional.empty());
+      assertThat(watchDown()).isZero();
+    }
+  }
+
+  @Test
+  void trueWatchesAnApiTheClusterDoesNotServeAndShowsTheWatchDown() {
+    rig.mock().servePodGroups();
+    rig.mock().faults().unserve("/apis/scheduling.volcano.sh/v1beta1");
+    final KubeSource source =
+        newSource(SourceSettings.defaults().withPodGroups(PodGroupWatch.ALWAYS));
+    final CompletableFuture<Void> started = source.start();
+
+    // The Volcano informer's list is refused, and tried again: the pod watch never starts.
+    await()
+        .atMost(ConnectorRig.WAIT)
+        .until(() -> rig.mock().faults().refused("/apis/scheduling.volcano.sh/v1beta1/") >= 2);
+    // The gauge counts from its first reading while down.
+    await().atMost(ConnectorRig.WAIT).until(() -> watchDown() > 0);
+    assertThat(started).isNotDone();
+  }
+
+  @Test
   void offWatchesNoPodGroupEvenWhereServed() {
     rig.mock().servePodGroups();
     createPodGroup(PodGroupApi.SCHEDULER_PLUGINS_API_VERSION, "train", 4);
