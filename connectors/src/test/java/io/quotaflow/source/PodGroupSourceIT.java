@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.PodGroups;
 import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.Keys;
@@ -205,12 +209,23 @@ class PodGroupSourceIT {
     createPodGroup(PodGroupApi.SCHEDULER_PLUGINS_API_VERSION, "train", 4);
     createPod(pod(rig.namespace(), "train-0").label(POD_GROUP_LABEL, "train"));
     rig.mock().faults().goDown();
-    final KubeSource source = newSource(SourceSettings.defaults());
+    // A client that does not retry by itself: each refused discovery reaches the source, which
+    // must ask again rather than take the APIs for absent.
+    final KubernetesClient impatient =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(rig.mock().cluster().client().getConfiguration())
+                    .withRequestRetryBackoffLimit(0)
+                    .build())
+            .build();
+    rig.closeAfterTest(impatient);
+    final KubeSource source =
+        newSource(new KubeCluster(rig.mock().name(), impatient), SourceSettings.defaults());
     final CompletableFuture<Void> started = source.start();
 
     await()
         .atMost(ConnectorRig.WAIT)
-        .until(() -> rig.mock().faults().refused("/apis/scheduling.x-k8s.io/v1alpha1") > 0);
+        .until(() -> rig.mock().faults().refused("/apis/scheduling.x-k8s.io/v1alpha1") >= 2);
     assertThat(started).isNotDone();
     rig.mock().faults().comeBack();
 
@@ -225,9 +240,13 @@ class PodGroupSourceIT {
   }
 
   private KubeSource newSource(final SourceSettings settings) {
+    return newSource(rig.mock().cluster(), settings);
+  }
+
+  private KubeSource newSource(final KubeCluster cluster, final SourceSettings settings) {
     return rig.closeAfterTest(
         new KubeSource(
-            List.of(rig.mock().cluster()),
+            List.of(cluster),
             rig.topics(),
             rig.kafka(),
             new SourceSettings(
