@@ -43,16 +43,18 @@ interface SourceKind<T extends HasMetadata, K, V> {
 
   /**
    * Informers of other objects this kind's records are computed from (the Namespaces a quota's
-   * namespace selector reads), made by {@link #informer}: started, and listed, before it, stopped
-   * with it; final once {@link #prepare} completed. None by default.
+   * namespace selector reads, the PodGroups a pod's gang reads), made by {@link #informer} or
+   * {@link #prepare}: started, and listed, before it, stopped with it; final once {@link #prepare}
+   * completed. None by default.
    */
   default List<SharedIndexInformer<?>> companions() {
     return List.of();
   }
 
   /**
-   * Asks to hear of changes of the {@link #companions}: {@code republish} is given each object of
-   * this kind whose record may have changed with them. Nothing by default.
+   * Asks to hear of changes of the {@link #companions}, once {@link #prepare} completed: {@code
+   * republish} is given each object of this kind whose record may have changed with them. Nothing
+   * by default.
    */
   default void onCompanionChange(Consumer<T> republish) {}
 
