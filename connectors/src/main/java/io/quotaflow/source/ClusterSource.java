@@ -84,7 +84,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
     this.starter = Objects.requireNonNull(starter, "starter");
     this.recoveryRepeat = settings.recoverySnapshotRepeat();
     publisher.afterEveryList(this::afterList);
-    informer.exceptionHandler(this::retryAfter);
+    informer.exceptionHandler((started, error) -> retryAfter(kind.name(), error));
     informer.addEventHandler(publisher);
     this.registry = registry;
     this.watchDown =
@@ -160,7 +160,12 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
     if (closed) {
       return new CompletableFuture<>();
     }
-    kind.companions().forEach(companion -> companion.exceptionHandler(this::retryAfter));
+    // Named as the kind they serve: the informer's own log names the resource that failed.
+    kind.companions()
+        .forEach(
+            companion ->
+                companion.exceptionHandler(
+                    (started, error) -> retryAfter("a companion of " + kind.name(), error)));
     kind.onCompanionChange(publisher::republish);
     return CompletableFuture.allOf(
         kind.companions().stream()
@@ -298,15 +303,14 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
     registry.remove(watchDown);
   }
 
-  private boolean retryAfter(final boolean started, final Throwable error) {
+  private boolean retryAfter(final String watched, final Throwable error) {
     if (ExceptionHandler.isDeserializationException(error)) {
       // Kept trying (with the informer's backoff), and shown by the watch-down gauge and the
       // connectors' readiness, rather than stopped for good and silent (issue 26).
-      LOG.error("cluster {}: cannot read {}, retrying: {}", cluster, kind.name(), error.toString());
+      LOG.error("cluster {}: cannot read {}, retrying: {}", cluster, watched, error.toString());
       return true;
     }
-    LOG.warn(
-        "cluster {}: watching {} failed, retrying: {}", cluster, kind.name(), error.toString());
+    LOG.warn("cluster {}: watching {} failed, retrying: {}", cluster, watched, error.toString());
     return true;
   }
 }
