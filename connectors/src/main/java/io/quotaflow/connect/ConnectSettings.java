@@ -7,6 +7,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.events.EventSettings;
 import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.eviction.ProtectedPods;
+import io.quotaflow.source.PodGroupWatch;
 import io.quotaflow.source.SourceSettings;
 import io.quotaflow.status.StatusMode;
 import io.quotaflow.status.StatusSettings;
@@ -94,6 +95,17 @@ public final class ConnectSettings {
           "Watch ElasticQuotaProfiles (quota.koordinator.sh/v1alpha1) for one quota tree per node"
               + " pool; false on clusters without that CRD.",
           Parsers::bool);
+
+  public static final Setting<PodGroupWatch> SOURCE_PODGROUPS =
+      new Setting<>(
+          "source.podgroups",
+          "auto|true|false",
+          "auto",
+          "Watch PodGroups (scheduling.x-k8s.io/v1alpha1, scheduling.volcano.sh/v1beta1) for the"
+              + " minMember of scheduler-plugins' and Volcano's gangs: auto, those each cluster"
+              + " serves (asked at start until its API server answers); true, both (a missing CRD"
+              + " shows as a watch down); false, none.",
+          PodGroupWatch::parse);
 
   public static final Setting<Boolean> SOURCE_PARTITION_BY_CLUSTER =
       new Setting<>(
@@ -360,6 +372,7 @@ public final class ConnectSettings {
           SOURCE_SNAPSHOT_RECOVERY_REPEAT,
           SOURCE_START_TIMEOUT,
           SOURCE_PROFILES,
+          SOURCE_PODGROUPS,
           SOURCE_PARTITION_BY_CLUSTER,
           EVICTION_DRY_RUN,
           EVICTION_MAX_ATTEMPTS,
@@ -401,7 +414,8 @@ public final class ConnectSettings {
         config.get(SOURCE_PROFILES),
         config.get(SOURCE_HEARTBEAT_INTERVAL),
         config.get(SOURCE_SNAPSHOT_INTERVAL),
-        config.get(SOURCE_SNAPSHOT_RECOVERY_REPEAT));
+        config.get(SOURCE_SNAPSHOT_RECOVERY_REPEAT),
+        config.get(SOURCE_PODGROUPS));
   }
 
   /** The eviction executor's settings from a configuration. */

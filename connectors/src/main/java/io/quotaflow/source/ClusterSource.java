@@ -45,6 +45,9 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   // When the informers were first seen not watching; -1 while they watch.
   private volatile long downSince = -1;
   private final ScheduledExecutorService reconciler;
+  // Runs the kind's start steps that call the API server (PodGroup discovery).
+  private final ScheduledExecutorService starter;
+  private volatile boolean closed;
   private final Duration recoveryRepeat;
   private final AtomicBoolean snapshotPending = new AtomicBoolean();
   private final CompletableFuture<Void> firstSnapshot = new CompletableFuture<>();
@@ -61,7 +64,8 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
       final SourceSettings settings,
       final Producer<byte[], byte[]> producer,
       final MeterRegistry registry,
-      final ScheduledExecutorService reconciler) {
+      final ScheduledExecutorService reconciler,
+      final ScheduledExecutorService starter) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.kind = Objects.requireNonNull(kind, "kind");
     this.informer = kind.informer(cluster.client(), settings.resync());
@@ -77,12 +81,11 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             reconciler,
             () -> informer.getStore().list());
     this.reconciler = reconciler;
+    this.starter = Objects.requireNonNull(starter, "starter");
     this.recoveryRepeat = settings.recoverySnapshotRepeat();
     publisher.afterEveryList(this::afterList);
-    informer.exceptionHandler(this::retryAfter);
+    informer.exceptionHandler((started, error) -> retryAfter(kind.name(), error));
     informer.addEventHandler(publisher);
-    kind.companions().forEach(companion -> companion.exceptionHandler(this::retryAfter));
-    kind.onCompanionChange(publisher::republish);
     this.registry = registry;
     this.watchDown =
         Gauge.builder(KubeSource.WATCH_DOWN, this, ClusterSource::secondsNotWatching)
@@ -137,13 +140,8 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
    * first list is done (written whole, or given up).
    */
   CompletableFuture<Void> start() {
-    // Companions list first: a record computed from a half-listed companion would be written, and
-    // then corrected, at every start.
-    final CompletableFuture<?>[] companions =
-        kind.companions().stream()
-            .map(companion -> companion.start().toCompletableFuture())
-            .toArray(CompletableFuture[]::new);
-    return CompletableFuture.allOf(companions)
+    return kind.prepare(cluster.name(), starter)
+        .thenCompose(prepared -> startCompanions())
         .thenCompose(
             listed -> {
               // The first list's snapshot starts before it: its events are part of the snapshot.
@@ -152,6 +150,27 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             })
         .thenCompose(watching -> firstSnapshot)
         .thenRun(() -> LOG.info("cluster {}: watching {}", cluster, kind.name()));
+  }
+
+  /**
+   * Starts the kind's companions, once it knows them: they list first, because a record computed
+   * from a half-listed companion would be written, and then corrected, at every start.
+   */
+  private CompletableFuture<Void> startCompanions() {
+    if (closed) {
+      return new CompletableFuture<>();
+    }
+    // Named as the kind they serve: the informer's own log names the resource that failed.
+    kind.companions()
+        .forEach(
+            companion ->
+                companion.exceptionHandler(
+                    (started, error) -> retryAfter("a companion of " + kind.name(), error)));
+    kind.onCompanionChange(publisher::republish);
+    return CompletableFuture.allOf(
+        kind.companions().stream()
+            .map(companion -> companion.start().toCompletableFuture())
+            .toArray(CompletableFuture[]::new));
   }
 
   /**
@@ -278,20 +297,20 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
 
   @Override
   public void close() {
+    closed = true;
     informer.stop();
     kind.companions().forEach(SharedIndexInformer::stop);
     registry.remove(watchDown);
   }
 
-  private boolean retryAfter(final boolean started, final Throwable error) {
+  private boolean retryAfter(final String watched, final Throwable error) {
     if (ExceptionHandler.isDeserializationException(error)) {
       // Kept trying (with the informer's backoff), and shown by the watch-down gauge and the
       // connectors' readiness, rather than stopped for good and silent (issue 26).
-      LOG.error("cluster {}: cannot read {}, retrying: {}", cluster, kind.name(), error.toString());
+      LOG.error("cluster {}: cannot read {}, retrying: {}", cluster, watched, error.toString());
       return true;
     }
-    LOG.warn(
-        "cluster {}: watching {} failed, retrying: {}", cluster, kind.name(), error.toString());
+    LOG.warn("cluster {}: watching {} failed, retrying: {}", cluster, watched, error.toString());
     return true;
   }
 }

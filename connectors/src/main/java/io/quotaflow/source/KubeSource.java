@@ -1,5 +1,6 @@
 package io.quotaflow.source;
 
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeCluster;
@@ -34,7 +35,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Watches Kubernetes clusters and keeps {@code pods.v1}, {@code quotas.v1} and {@code nodes.v1}
  * equal to what they hold: per cluster, informers on Pods (all namespaces), ElasticQuotas and
- * Nodes; each change becomes a record keyed by cluster, each delete a tombstone.
+ * Nodes; each change becomes a record keyed by cluster, each delete a tombstone. Pods are written
+ * with the minMember of their gang's PodGroup, from PodGroup informers on the APIs {@link
+ * SourceSettings#podGroups()} selects.
  *
  * <p>At start it reads what the topics hold for its clusters. After every list, after a lost write
  * and every {@link SourceSettings#snapshotInterval()} it writes a snapshot of each kind (every
@@ -70,6 +73,9 @@ public final class KubeSource implements AutoCloseable {
   private final Supplier<Consumer<byte[], byte[]>> consumers;
   private final ScheduledExecutorService reconciler;
   private final ScheduledExecutorService heartbeats;
+  // Start steps that call the API servers (PodGroup discovery), apart from the reconciler so a
+  // cluster that does not answer delays no other's snapshots.
+  private final ScheduledExecutorService starter;
   private final List<ClusterSource<?, ?, ?>> sources = new ArrayList<>();
   private boolean started;
   private boolean closed;
@@ -130,32 +136,29 @@ public final class KubeSource implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
+    this.starter = daemonScheduler("quotaflow-source-start");
     for (final KubeCluster cluster : this.clusters) {
-      sources.add(
-          new ClusterSource<>(
-              cluster, new PodKind(topics.pods()), settings, producer, registry, reconciler));
-      sources.add(
-          new ClusterSource<>(
-              cluster,
-              new ElasticQuotaKind(topics.quotas()),
-              settings,
-              producer,
-              registry,
-              reconciler));
-      sources.add(
-          new ClusterSource<>(
-              cluster, new NodeKind(topics.nodes()), settings, producer, registry, reconciler));
+      sources.add(source(cluster, new PodKind(topics.pods(), settings.podGroups()), registry));
+      sources.add(source(cluster, new ElasticQuotaKind(topics.quotas()), registry));
+      sources.add(source(cluster, new NodeKind(topics.nodes()), registry));
       if (settings.watchProfiles()) {
-        sources.add(
-            new ClusterSource<>(
-                cluster,
-                new ProfileKind(topics.profiles()),
-                settings,
-                producer,
-                registry,
-                reconciler));
+        sources.add(source(cluster, new ProfileKind(topics.profiles()), registry));
       }
     }
+  }
+
+  private <T extends HasMetadata, K, V> ClusterSource<T, K, V> source(
+      final KubeCluster cluster, final SourceKind<T, K, V> kind, final MeterRegistry registry) {
+    return new ClusterSource<>(cluster, kind, settings, producer, registry, reconciler, starter);
+  }
+
+  private static ScheduledExecutorService daemonScheduler(final String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        runnable -> {
+          final Thread thread = new Thread(runnable, name);
+          thread.setDaemon(true);
+          return thread;
+        });
   }
 
   /**
@@ -221,6 +224,7 @@ public final class KubeSource implements AutoCloseable {
     final List<ClusterSource<?, ?, ?>> reverse = new ArrayList<>(sources);
     Collections.reverse(reverse);
     reverse.forEach(ClusterSource::close);
+    starter.shutdownNow();
     heartbeats.shutdownNow();
     reconciler.shutdownNow();
     kafkaMeters.close();

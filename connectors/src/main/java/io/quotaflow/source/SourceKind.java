@@ -7,6 +7,8 @@ import io.quotaflow.topics.Topic;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Consumer;
 
 /**
@@ -29,17 +31,30 @@ interface SourceKind<T extends HasMetadata, K, V> {
   SharedIndexInformer<T> informer(KubernetesClient client, Duration resync);
 
   /**
+   * What must be learnt of the cluster before the {@link #companions} can be made (which custom
+   * resources it serves), after {@link #informer}; completes once they are made. At once by
+   * default.
+   *
+   * @param scheduler where calls to the API server may run and be retried
+   */
+  default CompletableFuture<Void> prepare(String cluster, ScheduledExecutorService scheduler) {
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /**
    * Informers of other objects this kind's records are computed from (the Namespaces a quota's
-   * namespace selector reads), made by {@link #informer}: started, and listed, before it, stopped
-   * with it. None by default.
+   * namespace selector reads, the PodGroups a pod's gang reads), made by {@link #informer} or
+   * {@link #prepare}: started, and listed, before it, stopped with it; final once {@link #prepare}
+   * completed. None by default.
    */
   default List<SharedIndexInformer<?>> companions() {
     return List.of();
   }
 
   /**
-   * Asks to hear of changes of the {@link #companions}: {@code republish} is given each object of
-   * this kind whose record may have changed with them. Nothing by default.
+   * Asks to hear of changes of the {@link #companions}, once {@link #prepare} completed: {@code
+   * republish} is given each object of this kind whose record may have changed with them. Nothing
+   * by default.
    */
   default void onCompanionChange(Consumer<T> republish) {}
 

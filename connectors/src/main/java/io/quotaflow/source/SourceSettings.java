@@ -21,6 +21,7 @@ import java.util.Objects;
  * @param recoverySnapshotRepeat how long after a snapshot that followed a lost write (Kafka away)
  *     the same snapshot is written once more: an engine recovering from the same outage may have
  *     re-created its tasks past the first one (docs/reliability.md)
+ * @param podGroups which PodGroup APIs are watched for gangs' minMember (issue 28)
  */
 public record SourceSettings(
     Duration resync,
@@ -30,7 +31,8 @@ public record SourceSettings(
     boolean watchProfiles,
     Duration heartbeatInterval,
     Duration snapshotInterval,
-    Duration recoverySnapshotRepeat) {
+    Duration recoverySnapshotRepeat,
+    PodGroupWatch podGroups) {
 
   /** How often a heartbeat is written by default. */
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
@@ -49,6 +51,29 @@ public record SourceSettings(
     requirePositive(resync, "resync");
     requirePositive(reconcileInterval, "reconcileInterval");
     requirePositive(startTimeout, "startTimeout");
+    Objects.requireNonNull(podGroups, "podGroups");
+  }
+
+  /** The given settings, PodGroups watched where served ({@link PodGroupWatch#AUTO}). */
+  public SourceSettings(
+      Duration resync,
+      Duration reconcileInterval,
+      Duration startTimeout,
+      boolean partitionByCluster,
+      boolean watchProfiles,
+      Duration heartbeatInterval,
+      Duration snapshotInterval,
+      Duration recoverySnapshotRepeat) {
+    this(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        heartbeatInterval,
+        snapshotInterval,
+        recoverySnapshotRepeat,
+        PodGroupWatch.AUTO);
   }
 
   /** The given timing and placement, with the default heartbeat and snapshot intervals. */
@@ -84,7 +109,8 @@ public record SourceSettings(
         watchProfiles,
         interval,
         snapshotInterval,
-        recoverySnapshotRepeat);
+        recoverySnapshotRepeat,
+        podGroups);
   }
 
   /** These settings with another delay before a recovery snapshot is repeated. */
@@ -97,12 +123,27 @@ public record SourceSettings(
         watchProfiles,
         heartbeatInterval,
         snapshotInterval,
-        delay);
+        delay,
+        podGroups);
+  }
+
+  /** These settings with PodGroups watched as {@code watch} says. */
+  public SourceSettings withPodGroups(final PodGroupWatch watch) {
+    return new SourceSettings(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        heartbeatInterval,
+        snapshotInterval,
+        recoverySnapshotRepeat,
+        watch);
   }
 
   /**
    * Resync every 10 minutes, reconcile every 5 minutes, a minute to read the topics at start,
-   * records partitioned by cluster, ElasticQuotaProfiles watched.
+   * records partitioned by cluster, ElasticQuotaProfiles watched, PodGroups watched where served.
    */
   public static SourceSettings defaults() {
     return new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(5), Duration.ofMinutes(1));

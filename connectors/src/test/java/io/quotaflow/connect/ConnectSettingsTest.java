@@ -3,6 +3,7 @@ package io.quotaflow.connect;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.source.PodGroupWatch;
 import io.quotaflow.status.StatusMode;
 import io.quotaflow.status.StatusSettings;
 import java.util.Map;
@@ -71,6 +72,23 @@ class ConnectSettingsTest {
           .hasMessageContaining("koordinator")
           .hasMessageContaining("shadow");
     }
+  }
+
+  @Test
+  void podGroupsAreWatchedWhereServedByDefaultAndTheSettingReachesTheSource() {
+    assertThat(ConnectSettings.source(ConnectConfig.builder().build()).podGroups())
+        .isEqualTo(PodGroupWatch.AUTO);
+    assertThat(
+            ConnectSettings.source(
+                    ConnectConfig.builder()
+                        .environment(Map.of("QUOTAFLOW_SOURCE_PODGROUPS", "false"))
+                        .build())
+                .podGroups())
+        .isEqualTo(PodGroupWatch.NEVER);
+    assertThatThrownBy(() -> ConnectConfig.builder().set("source.podgroups", "maybe").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("source.podgroups")
+        .hasMessageContaining("auto, true or false");
   }
 
   private static int metricsPort(final String text) {

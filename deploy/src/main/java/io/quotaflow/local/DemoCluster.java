@@ -6,7 +6,9 @@ import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.fabric8.mockwebserver.Context;
@@ -18,6 +20,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.quotaflow.cluster.ElasticQuotaProfiles;
 import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.cluster.PodGroups;
 import io.quotaflow.kube.ElasticQuotaProfileApi;
 import io.quotaflow.kube.PodGroupApi;
 import io.quotaflow.quota.PodRef;
@@ -83,6 +86,7 @@ final class DemoCluster implements AutoCloseable {
               return thread;
             });
     this.dispatcher = new EvictingDispatcher();
+    servePodGroups(dispatcher);
     this.server =
         new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
     server.init(InetAddress.getLoopbackAddress(), 0);
@@ -190,19 +194,32 @@ final class DemoCluster implements AutoCloseable {
   }
 
   /**
-   * The custom resource a generic object is: a PodGroup (of either API: kept as such, though the
-   * connectors do not read PodGroups yet), an ElasticQuotaProfile or an ElasticQuota.
+   * The demo cluster has both PodGroup CRDs installed: its API discovery lists {@code podgroups}
+   * under both group versions, so the connectors' {@code source.podgroups=auto} watches them and
+   * local's gangs take their PodGroups' minMember as on a real cluster (issue 28).
+   */
+  private static void servePodGroups(final KubernetesCrudDispatcher crud) {
+    for (final ResourceDefinitionContext api : PodGroups.ALL) {
+      crud.expectCustomResource(
+          new CustomResourceDefinitionContext.Builder()
+              .withGroup(api.getGroup())
+              .withVersion(api.getVersion())
+              .withKind(api.getKind())
+              .withPlural(api.getPlural())
+              .withScope("Namespaced")
+              .build());
+    }
+  }
+
+  /**
+   * The custom resource a generic object is: a PodGroup (of either API), an ElasticQuotaProfile or
+   * an ElasticQuota.
    */
   private static ResourceDefinitionContext context(final GenericKubernetesResource resource) {
     if (PodGroupApi.isPodGroup(resource.getApiVersion(), resource.getKind())) {
-      final String[] groupAndVersion = resource.getApiVersion().split("/", 2);
-      return new ResourceDefinitionContext.Builder()
-          .withGroup(groupAndVersion[0])
-          .withVersion(groupAndVersion[1])
-          .withKind(PodGroupApi.KIND)
-          .withPlural("podgroups")
-          .withNamespaced(true)
-          .build();
+      return PodGroupApi.VOLCANO_API_VERSION.equals(resource.getApiVersion())
+          ? PodGroups.VOLCANO
+          : PodGroups.SCHEDULER_PLUGINS;
     }
     return ElasticQuotaProfileApi.isProfile(resource.getApiVersion(), resource.getKind())
         ? ElasticQuotaProfiles.CONTEXT

@@ -3,6 +3,8 @@ package io.quotaflow.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.APIResourceList;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -15,6 +17,7 @@ import io.quotaflow.quota.PodRef;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,6 +95,30 @@ class DemoClusterTest {
                 .withName("job")
                 .get())
         .isNull();
+  }
+
+  @Test
+  void theDemoClusterServesBothPodGroupApisAsAClusterWithTheirCrds() {
+    // What the connectors' source.podgroups=auto asks at start: both are then watched.
+    for (final String groupVersion :
+        List.of("scheduling.x-k8s.io/v1alpha1", "scheduling.volcano.sh/v1beta1")) {
+      assertThat(demo.client().getApiResources(groupVersion))
+          .as(groupVersion)
+          .isNotNull()
+          .satisfies(
+              list ->
+                  assertThat(list.getResources())
+                      .extracting(APIResource::getName)
+                      .contains("podgroups"));
+    }
+    // Another group version lists no podgroups (the mock answers an empty list where a real API
+    // server answers 404; discovery reads both as not served).
+    assertThat(
+            Optional.ofNullable(demo.client().getApiResources("scheduling.example.com/v1"))
+                .map(APIResourceList::getResources)
+                .orElse(List.of()))
+        .extracting(APIResource::getName)
+        .doesNotContain("podgroups");
   }
 
   @Test

@@ -15,9 +15,10 @@ import io.quotaflow.kube.NodeAdapter;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.kube.PodGroupAdapter;
 import io.quotaflow.kube.PodGroupApi;
+import io.quotaflow.kube.PodGroupKey;
+import io.quotaflow.kube.PodGroupMembership;
 import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.QuotaProfile;
-import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.NamespaceSelector;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
@@ -30,7 +31,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.function.Consumer;
 
 /**
@@ -160,35 +160,20 @@ final class ManifestInputs {
   }
 
   /**
-   * The pods with the minMember of their gang's PodGroup where the pod alone does not tell it: the
-   * PodGroup of the gang's convention, namespace and name. A pod's own (Koordinator's
-   * min-available) is kept.
+   * The pods with the minMember of their gang's PodGroup where the pod alone does not tell it
+   * ({@link PodGroupMembership}, the rule the connectors apply on clusters too).
    */
   private static List<QuotaPod> withPodGroups(List<QuotaPod> pods, List<PodGroupObject> podGroups) {
     if (podGroups.isEmpty()) {
       return pods;
     }
-    final Map<List<String>, OptionalInt> minMembers = new HashMap<>();
+    final Map<PodGroupKey, PodGroupObject> byKey = new HashMap<>();
     for (final PodGroupObject podGroup : podGroups) {
-      minMembers.put(
-          List.of(podGroup.convention(), podGroup.namespace(), podGroup.name()),
-          podGroup.minMember());
+      byKey.put(PodGroupKey.of(podGroup), podGroup);
     }
     final List<QuotaPod> result = new ArrayList<>(pods.size());
     for (final QuotaPod pod : pods) {
-      final Optional<Gang> gang = pod.gang();
-      final OptionalInt declared =
-          gang.isEmpty() || gang.get().minMember().isPresent()
-              ? OptionalInt.empty()
-              : minMembers.getOrDefault(
-                  List.of(gang.get().convention(), pod.ref().namespace(), gang.get().name()),
-                  OptionalInt.empty());
-      result.add(
-          declared.isEmpty()
-              ? pod
-              : pod.toBuilder()
-                  .gang(new Gang(gang.get().name(), declared, gang.get().convention()))
-                  .build());
+      result.add(PodGroupMembership.withMinMember(pod, key -> Optional.ofNullable(byKey.get(key))));
     }
     return result;
   }
