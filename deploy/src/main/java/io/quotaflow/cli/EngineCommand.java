@@ -11,6 +11,7 @@ import io.quotaflow.connect.ServiceCommand;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.kafka.KafkaSecurity;
 import io.quotaflow.topics.ProvisioningReport;
 import java.net.InetSocketAddress;
@@ -95,6 +96,7 @@ public final class EngineCommand extends ServiceCommand {
   public EngineCommand(
       final Map<String, String> environment, final PrometheusMeterRegistry registry) {
     super(environment, registry);
+    StoreMeterTags.unify(registry);
   }
 
   /** The configuration the options, the file and the environment give, in that precedence. */

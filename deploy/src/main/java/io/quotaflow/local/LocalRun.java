@@ -20,6 +20,7 @@ import io.quotaflow.connect.Leadership;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.evict.EvictionExecutor;
 import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.simulate.BadInputException;
@@ -154,6 +155,7 @@ final class LocalRun implements AutoCloseable {
     engineConfig = engineConfig(settings, bootstrapServers, dataDir);
     final TopicCatalogue topics = engineConfig.topics();
     final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    StoreMeterTags.unify(registry);
     engine = new Engine(engineConfig, registry);
     opened.push(engine);
     // A Kafka given with --bootstrap-servers that is not up yet is waited for.

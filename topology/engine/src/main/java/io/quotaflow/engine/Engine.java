@@ -60,6 +60,8 @@ public final class Engine implements AutoCloseable {
   public Engine(final EngineConfig config, final MeterRegistry registry) {
     this.config = Objects.requireNonNull(config, "config");
     this.topics = config.topics();
+    // Before any meter of the engine; a registry made elsewhere should have it already.
+    StoreMeterTags.unify(registry);
     this.metrics = new EngineMetrics(registry, config.get(EngineSettings.METRICS_GROUP_GAUGES_MAX));
     this.admin = new SharedAdmin(adminSettings());
     final RestoreAudit restores =
@@ -85,7 +87,6 @@ public final class Engine implements AutoCloseable {
             Clock.systemUTC(),
             metrics));
     this.metrics.bindState(streams);
-    StoreMeterTags.unify(registry);
     this.streamsMetrics = new KafkaStreamsMetrics(streams);
     this.streamsMetrics.bindTo(registry);
   }
