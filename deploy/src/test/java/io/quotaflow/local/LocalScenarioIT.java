@@ -3,6 +3,7 @@ package io.quotaflow.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.quotaflow.fixtures.CommandRun;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.TreeSnapshot;
@@ -49,6 +50,15 @@ class LocalScenarioIT {
           .isNull();
       assertThat(client.pods().inNamespace("team-a").withName("a-1").get()).isNotNull();
       assertThat(client.pods().inNamespace("team-a").withName("a-2").get()).isNotNull();
+
+      // Issue 30: the period's report shows team-a's borrowed GPU-hours and its eviction.
+      final CommandRun report =
+          CommandRun.of("report", "--server", run.adminUrl().orElseThrow(), "--from", "-1h");
+      assertThat(report.exitCode()).as(report.err()).isZero();
+      assertThat(report.out())
+          .containsPattern(
+              "team-a +nvidia.com/gpu +nvidia.com/gpu-hours +\\d+\\.\\d{3} +\\d+\\.\\d{3} +0\\.0*[1-9]\\d* ")
+          .containsPattern("team-a +nvidia.com/gpu .*reclaimed-after-delay 1");
     } finally {
       final long stopping = System.nanoTime();
       run.close();
