@@ -56,10 +56,11 @@ import picocli.CommandLine;
  * simulate} computes for the edited manifests; a group's detail lists its in-flight holds (the
  * detail's {@code holds}); a group's "why?" panel shows the explain endpoint's text for the runtime
  * its bar shows, and says when it cannot; the gpu-borrowing scenario's eviction appears without a
- * reload; the gang-reclaim scenario's gang shows in its group's detail; and the tree of a
- * 10,000-group cluster is painted, timed by the page's own performance mark. Screenshots go to
- * {@code target/web-view/}. Skipped, saying which packages to install, where Chromium or
- * chromedriver is missing.
+ * reload; a group's usage over time is charted with the history endpoint's numbers, the
+ * gpu-borrowing scenario's borrowing and eviction in it, and an engine without history is said; the
+ * gang-reclaim scenario's gang shows in its group's detail; and the tree of a 10,000-group cluster
+ * is painted, timed by the page's own performance mark. Screenshots go to {@code target/web-view/}.
+ * Skipped, saying which packages to install, where Chromium or chromedriver is missing.
  */
 class WebViewBrowserIT {
 
@@ -623,6 +624,10 @@ class WebViewBrowserIT {
       assertThat(group("research-nlp")).as("another team's group").isNull();
       assertThat(group("product")).as("another department").isNull();
       assertThat(browser.findElement(By.id("what-if")).isDisplayed()).isFalse();
+      // The chart reads the history with the tenant's session.
+      select("research-vision");
+      shown(() -> "drawn".equals(history().getDomAttribute("data-state")));
+      assertThat(chart().getDomAttribute("data-group")).isEqualTo("research-vision");
       shoot("tenant");
     } finally {
       browser.manage().deleteAllCookies();

@@ -623,8 +623,7 @@
     day: { from: '-1d', step: 15 * 60 * 1000, label: 'last day', time: { weekday: 'short', hour: '2-digit', minute: '2-digit' } },
     weeks: { from: '-14d', step: 3 * 3600 * 1000, label: 'last two weeks', time: { month: 'short', day: 'numeric' } },
   };
-  const LINES = ['used', 'runtime', 'min'];
-  const LEVELS = LINES.concat(['borrowed', 'lent']);
+  const LEVELS = ['used', 'runtime', 'min', 'borrowed', 'lent'];
   const SVG = 'http://www.w3.org/2000/svg';
 
   function svg(tag, attrs, parent) {
