@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.state.KeptWindows;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.history.ResourceHours;
 import io.quotaflow.simulate.SimulateCommand;
@@ -364,6 +365,53 @@ class WebViewBrowserIT {
       shoot("history-not-kept");
     } finally {
       run.close();
+    }
+  }
+
+  /**
+   * A group with nothing recorded says so instead of drawing an empty chart; while the cluster's
+   * stores cannot be read (a rebalance), the history's 503 is said and the detail stands; once they
+   * can, choosing a period reads the history again.
+   */
+  @Test
+  void aGroupsChartSaysWhenNothingIsRecordedAndWhenTheHistoryCannotBeReadNow() throws Exception {
+    final SnapshotClusterState state =
+        new SnapshotClusterState()
+            .put(
+                "east",
+                Fixtures.cluster()
+                    .total(Fixtures.cpu(8_000))
+                    .group(
+                        Fixtures.quota("team-a").min(Fixtures.cpu(2_000)).max(Fixtures.cpu(8_000)))
+                    .inputs(),
+                QuotaOptions.DEFAULTS)
+            .history("east", new KeptWindows(Duration.ofMinutes(1)));
+    try (AdmissionServer server =
+        AdmissionServer.builder(PluginConfig.plainHttpOnLoopback(0), state).build().start()) {
+      server.refreshLastState();
+      browser.get("http://127.0.0.1:" + server.port() + "/ui/");
+      shown(() -> group("team-a") != null);
+      select("team-a");
+      shown(() -> "empty".equals(history().getDomAttribute("data-state")));
+      assertThat(history().getText())
+          .contains("Nothing is recorded of team-a in the last hour")
+          .contains("no eviction");
+      assertThat(browser.findElements(By.cssSelector("#history svg"))).isEmpty();
+
+      state.unavailable("east", "rebalancing");
+      choosePeriod("day");
+      shown(() -> "unavailable".equals(history().getDomAttribute("data-state")));
+      assertThat(history().getText())
+          .contains("not readable at the moment")
+          .contains("(HTTP 503: the state of cluster east cannot be read now");
+      assertThat(detail()).contains("Group team-a");
+      browser.executeScript("arguments[0].scrollIntoView();", history());
+      shoot("history-unavailable");
+
+      state.available("east");
+      choosePeriod("day");
+      shown(() -> "empty".equals(history().getDomAttribute("data-state")));
+      assertThat(history().getText()).contains("Nothing is recorded of team-a in the last day");
     }
   }
 

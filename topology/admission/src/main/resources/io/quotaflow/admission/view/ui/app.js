@@ -735,8 +735,8 @@
       if (reading !== h.reading) return;
       body.textContent = '';
       const says = e.status === 404 ? 'No history to show: ' + e.message + '.'
-        : e.status === 503 ? 'The history cannot be read now: ' + e.message +
-          ' (HTTP 503). Choose a period to try again.'
+        : e.status === 503 ? 'The history is not readable at the moment, as during a rebalance (HTTP 503: ' +
+          e.message + '). Choose a period to try again.'
           : e.status === undefined ? 'quotaflow could not be reached to read the history (' + e.message + ').'
             : 'Cannot read the history of ' + name + ': ' + e.message + ' (HTTP ' + e.status + ').';
       body.appendChild(el('p', e.status === 404 ? 'hint' : 'error', says));
@@ -769,9 +769,11 @@
     const names = Object.keys(answer.resources);
     const body = $('history-body');
     body.textContent = '';
-    if (!names.length) {
-      body.appendChild(el('p', 'hint', h.name + ' tracks no resource in this period.'));
-      $('history').dataset.state = 'drawn';
+    if (!names.length || !answer.steps.some((s, i) => holds(answer, i))) {
+      // A group created after the period, or one that neither held nor used anything in it.
+      body.appendChild(el('p', 'hint', 'Nothing is recorded of ' + h.name + ' in the ' +
+        RANGES[h.range].label + ': no level above zero and no eviction.'));
+      $('history').dataset.state = 'empty';
       return;
     }
     if (!names.includes(h.resource)) h.resource = firstResource(answer);
@@ -819,12 +821,13 @@
   // The steps before the first that holds anything (a level of any resource, an eviction) are left
   // out, so that a group created within the period fills the chart; at least MIN_STEPS are drawn.
   const MIN_STEPS = 6;
+  const holds = (answer, i) => Object.keys(answer.steps[i].evictions).length > 0 ||
+    Object.values(answer.resources).some((metrics) =>
+      Object.values(metrics).some((values) => values.integral[i] !== '0'));
+
   function firstRecorded(answer) {
-    const held = (i) => Object.keys(answer.steps[i].evictions).length > 0 ||
-      Object.values(answer.resources).some((metrics) =>
-        Object.values(metrics).some((values) => values.integral[i] !== '0'));
     let first = 0;
-    while (first < answer.steps.length - MIN_STEPS && !held(first)) first++;
+    while (first < answer.steps.length - MIN_STEPS && !holds(answer, first)) first++;
     return first;
   }
 
