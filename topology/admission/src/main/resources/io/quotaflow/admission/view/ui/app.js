@@ -647,6 +647,7 @@
 
   async function readHistory(name, range) {
     if (state.keptStep === null) {
+      // The default step is the kept one: the last hour at it is a cheap first read that says it.
       const first = await getJson(historyUrl(name, RANGES.hour.from, null));
       state.keptStep = durationMillis(first.keptStep);
       if (range === RANGES.hour && stepFor(range, state.keptStep) === state.keptStep) return first;
@@ -733,6 +734,8 @@
       drawHistory();
     } catch (e) {
       if (reading !== h.reading) return;
+      // A step refused (history.step changed since the page learned it) is learned anew next time.
+      if (e.status === 400) state.keptStep = null;
       body.textContent = '';
       const says = e.status === 404 ? 'No history to show: ' + e.message + '.'
         : e.status === 503 ? 'The history is not readable at the moment, as during a rebalance (HTTP 503: ' +
