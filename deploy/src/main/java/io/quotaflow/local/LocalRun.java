@@ -492,6 +492,9 @@ final class LocalRun implements AutoCloseable {
                 APPLICATION_ID + "-" + GroupMembership.instanceName())
             .set(EngineSettings.TOPIC_PARTITIONS.key(), "1")
             .set(EngineSettings.REVOKE_CHECK_INTERVAL.key(), "500ms")
+            // A scenario plays in seconds: the web view's chart of the last 10 minutes shows it
+            // step by step only if the history is kept at a few seconds rather than a minute.
+            .set(EngineSettings.HISTORY_STEP.key(), "5s")
             .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), SHUTDOWN_TIMEOUT.toSeconds() + "s")
             // The user's settings over local's defaults, under what local must decide itself.
             .setAll(settings.engineSettings())

@@ -127,6 +127,25 @@ record LocalSettings(
         auth);
   }
 
+  /** These settings with one more engine or plugin setting, as {@code --set key=value} gives it. */
+  LocalSettings withSetting(final String key, final String value) {
+    final Map<String, String> settings = new LinkedHashMap<>(engineSettings);
+    settings.put(key, value);
+    return new LocalSettings(
+        httpPort,
+        kafkaPort,
+        dataDir,
+        bootstrapServers,
+        kubeconfig,
+        clusters,
+        examples,
+        scenario,
+        revokeDelay,
+        evict,
+        settings,
+        auth);
+  }
+
   /** These settings with people signing in, or not. */
   LocalSettings withAuth(final boolean value) {
     return new LocalSettings(

@@ -35,6 +35,17 @@ class LocalEngineConfigTest {
   }
 
   @Test
+  void localKeepsTheHistoryInStepsOfFiveSecondsUnlessToldOtherwise() {
+    assertThat(
+            config(Map.of(), Optional.empty(), Optional.empty()).get(EngineSettings.HISTORY_STEP))
+        .isEqualTo(Duration.ofSeconds(5));
+    assertThat(
+            config(Map.of("history.step", "1m"), Optional.empty(), Optional.empty())
+                .get(EngineSettings.HISTORY_STEP))
+        .isEqualTo(Duration.ofMinutes(1));
+  }
+
+  @Test
   void localKeepsKafkaTheStateDirectoryAndThePluginsPortItself() {
     final EngineConfig config = config(Map.of(), Optional.empty(), Optional.empty());
 

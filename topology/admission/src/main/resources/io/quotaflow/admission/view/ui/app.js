@@ -1,7 +1,9 @@
 // quotaflow's web view: the quota tree of one cluster, rendered lazily (a parent's children are
 // read only when it is expanded, PAGE rows at a time), kept live by the server's event stream
-// (only changed rows arrive), with the group detail, recent activity, the what-if panel and, per
-// group and resource, a "why" panel that reads the runtime's explanation when it is opened.
+// (only changed rows arrive), with the group detail and its usage over time (an SVG chart of the
+// engine's history, read when the detail is opened or its period is chosen), recent activity, the
+// what-if panel and, per group and resource, a "why" panel that reads the runtime's explanation
+// when it is opened.
 'use strict';
 
 (function () {
@@ -20,6 +22,8 @@
     edits: [],
     firstPaint: false,
     why: null, // the open why panel: {name, resource, panel}
+    keptStep: null, // the engine's history step in ms, from its first history answer
+    history: { name: null, range: 'hour', resource: null, answer: null, readAt: null, reading: 0 },
   };
 
   const $ = (id) => document.getElementById(id);
@@ -298,6 +302,7 @@
     if (now) now.el.classList.add('selected');
     $('wi-group').value = name;
     loadDetail(name);
+    loadHistory(name);
   }
 
   function table(headers, rows) {
@@ -553,6 +558,9 @@
     ['Mi', 2 ** 20], ['Ki', 2 ** 10], ['E', 1e18], ['P', 1e15], ['T', 1e12], ['G', 1e9], ['M', 1e6],
     ['k', 1e3]];
 
+  const bytesResource = (resource) => resource === 'memory' || resource === 'ephemeral-storage' ||
+    resource === 'storage' || resource.startsWith('hugepages-');
+
   function quantity(resource, amount) {
     // Long.MAX_VALUE, the server's "unbounded", reads as 2^63 in JavaScript.
     if (amount >= 2 ** 63) return 'unbounded';
@@ -560,9 +568,7 @@
     const sign = amount < 0 ? '-' : '';
     const size = Math.abs(amount);
     if (resource === 'cpu') return sign + (size % 1000 === 0 ? String(size / 1000) : size + 'm');
-    const bytes = resource === 'memory' || resource === 'ephemeral-storage' || resource === 'storage' ||
-      resource.startsWith('hugepages-');
-    if (bytes) {
+    if (bytesResource(resource)) {
       for (const [suffix, unit] of BYTE_SUFFIXES) {
         if (size % unit === 0) return sign + size / unit + suffix;
       }
@@ -603,6 +609,369 @@
     } catch (e) {
       return null;
     }
+  }
+
+  // --- history: a group's usage over time -------------------------------------------------------
+
+  // Read when a group's detail is opened or its period is chosen, never on a live update: one read
+  // sums up to two weeks of kept windows on the server. Each period's step is a multiple of the
+  // step the engine keeps (history.step), learned from its first answer: the last 10 minutes are
+  // drawn in 5-second steps where the engine keeps them (quotaflow local), else in its own.
+  const RANGES = {
+    minutes: { from: '-10m', step: 5 * 1000, label: 'last 10 minutes', time: { hour: '2-digit', minute: '2-digit', second: '2-digit' } },
+    hour: { from: '-1h', step: 60 * 1000, label: 'last hour', time: { hour: '2-digit', minute: '2-digit' } },
+    day: { from: '-1d', step: 15 * 60 * 1000, label: 'last day', time: { weekday: 'short', hour: '2-digit', minute: '2-digit' } },
+    weeks: { from: '-14d', step: 3 * 3600 * 1000, label: 'last two weeks', time: { month: 'short', day: 'numeric' } },
+  };
+  const LEVELS = ['used', 'runtime', 'min', 'borrowed', 'lent'];
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  function svg(tag, attrs, parent) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // A java.time.Duration as the answer writes it (PT1M, PT1H30M, PT0.5S) in milliseconds.
+  function durationMillis(text) {
+    const m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(text);
+    if (!m) throw new Error('the answer\'s step ' + text + ' is not a duration');
+    return Math.round(((+(m[1] || 0)) * 3600 + (+(m[2] || 0)) * 60 + (+(m[3] || 0))) * 1000);
+  }
+
+  const stepFor = (range, kept) => Math.max(1, Math.round(range.step / kept)) * kept;
+
+  const historyUrl = (name, from, step) => api('/quotas/' + encodeURIComponent(name) +
+    '/history?from=' + encodeURIComponent(from) + (step === null ? '' : '&step=' + step));
+
+  async function readHistory(name, range) {
+    if (state.keptStep === null) {
+      // The default step is the kept one: the last hour at it is a cheap first read that says it.
+      const first = await getJson(historyUrl(name, RANGES.hour.from, null));
+      state.keptStep = durationMillis(first.keptStep);
+      if (range === RANGES.hour && stepFor(range, state.keptStep) === state.keptStep) return first;
+    }
+    return getJson(historyUrl(name, range.from, stepFor(range, state.keptStep)));
+  }
+
+  // Units as a user types them: cpu in cores, bytes in Gi, GPUs and the rest counted; the
+  // resource-hours as quotaflow report writes them (GPUs in GPU-hours).
+  function unitOf(resource) {
+    if (resource === 'cpu') return { per: 1000, word: 'cores', hours: 'core-hours', perHour: 1000n };
+    if (bytesResource(resource)) return { per: 2 ** 30, word: 'Gi', hours: 'GiB-hours', perHour: 2n ** 30n };
+    const gpu = resource === 'gpu' || resource.endsWith('/gpu');
+    return { per: 1, word: gpu ? 'GPUs' : '', hours: (gpu ? 'GPU' : resource) + '-hours', perHour: 1n };
+  }
+
+  // An exact integral (unit-milliseconds) in resource-hours, three decimals rounded half to even.
+  function hours(integral, unit) {
+    const divisor = 3600000n * unit.perHour;
+    const scaled = integral * 1000n;
+    let whole = scaled / divisor;
+    const twice = 2n * (scaled % divisor);
+    if (twice > divisor || (twice === divisor && whole % 2n === 1n)) whole += 1n;
+    const text = whole.toString().padStart(4, '0');
+    return text.slice(0, -3) + '.' + text.slice(-3);
+  }
+
+  // A step's level in canonical units from its exact integral, not from the answer's rounded-down
+  // average: a GPU borrowed for ten seconds of a minute averages 0 whole GPUs, but 0.167 here.
+  function level(integral, length) {
+    if (length <= 0) return 0;
+    const exact = BigInt(integral);
+    const ms = BigInt(length);
+    return Number(exact / ms) + Number(exact % ms) / length;
+  }
+
+  const shown = (value, unit) => {
+    const v = value / unit.per;
+    return String(Number(v.toFixed(v >= 100 ? 0 : 3))) + (unit.word ? ' ' + unit.word : '');
+  };
+
+  // The smallest round number at or above v, for the chart's top.
+  function roundUp(v) {
+    if (!(v > 0)) return 1;
+    const power = 10 ** Math.floor(Math.log10(v));
+    for (const m of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) {
+      if (m * power >= v - 1e-9) return m * power;
+    }
+    return 10 * power;
+  }
+
+  function setUpHistory() {
+    for (const button of document.querySelectorAll('#history [data-range]')) {
+      button.addEventListener('click', () => {
+        state.history.range = button.dataset.range;
+        if (state.selected !== null) loadHistory(state.selected);
+      });
+    }
+  }
+
+  async function loadHistory(name) {
+    const h = state.history;
+    if (h.name !== name) h.resource = null;
+    h.name = name;
+    h.answer = null;
+    const reading = ++h.reading;
+    const range = RANGES[h.range];
+    const section = $('history');
+    section.hidden = false;
+    section.dataset.group = name;
+    section.dataset.state = 'reading';
+    for (const button of section.querySelectorAll('[data-range]')) {
+      button.setAttribute('aria-pressed', String(button.dataset.range === h.range));
+    }
+    $('history-title').textContent = 'Usage over time: ' + name + ', ' + range.label;
+    $('history-resources').textContent = '';
+    const body = $('history-body');
+    body.textContent = 'reading the history…';
+    try {
+      const answer = await readHistory(name, range);
+      if (reading !== h.reading) return;
+      h.answer = answer;
+      h.readAt = new Date();
+      drawHistory();
+    } catch (e) {
+      if (reading !== h.reading) return;
+      // A step refused (history.step changed since the page learned it) is learned anew next time.
+      if (e.status === 400) state.keptStep = null;
+      body.textContent = '';
+      const says = e.status === 404 ? 'No history to show: ' + e.message + '.'
+        : e.status === 503 ? 'The history is not readable at the moment, as during a rebalance (HTTP 503: ' +
+          e.message + '). Choose a period to try again.'
+          : e.status === undefined ? 'quotaflow could not be reached to read the history (' + e.message + ').'
+            : 'Cannot read the history of ' + name + ': ' + e.message + ' (HTTP ' + e.status + ').';
+      body.appendChild(el('p', e.status === 404 ? 'hint' : 'error', says));
+      section.dataset.state = e.status === 404 ? 'not-kept' : e.status === 503 ? 'unavailable' : 'error';
+    }
+  }
+
+  // The resource shown first: the one the group borrowed most of against its guarantee, else one
+  // it has a guarantee of.
+  function firstResource(answer) {
+    const names = Object.keys(answer.resources);
+    const total = (name, metric) => answer.resources[name][metric].integral
+      .reduce((sum, v) => sum + BigInt(v), 0n);
+    let best = null;
+    let most = 0;
+    for (const name of names) {
+      const borrowed = Number(total(name, 'borrowed'));
+      const share = borrowed / Math.max(1, Number(total(name, 'min')));
+      if (borrowed > 0 && share > most) {
+        best = name;
+        most = share;
+      }
+    }
+    return best || names.find((name) => total(name, 'min') > 0n) || names[0];
+  }
+
+  function drawHistory() {
+    const h = state.history;
+    const answer = h.answer;
+    const names = Object.keys(answer.resources);
+    const body = $('history-body');
+    body.textContent = '';
+    if (!names.length || !answer.steps.some((s, i) => holds(answer, i))) {
+      // A group created after the period, or one that neither held nor used anything in it.
+      body.appendChild(el('p', 'hint', 'Nothing is recorded of ' + h.name + ' in the ' +
+        RANGES[h.range].label + ': no level above zero and no eviction.'));
+      $('history').dataset.state = 'empty';
+      return;
+    }
+    if (!names.includes(h.resource)) h.resource = firstResource(answer);
+    const choices = $('history-resources');
+    choices.textContent = '';
+    for (const name of names) {
+      const button = el('button', null, name);
+      button.type = 'button';
+      button.dataset.resource = name;
+      button.setAttribute('aria-pressed', String(name === h.resource));
+      button.addEventListener('click', () => {
+        h.resource = name;
+        drawHistory();
+      });
+      choices.appendChild(button);
+    }
+    const first = firstRecorded(answer);
+    const steps = answer.steps.slice(first).map((s, j) => {
+      const i = first + j;
+      const start = Date.parse(s.start);
+      const end = Date.parse(s.end);
+      const step = { start: start, end: end, evictions: s.evictions, integral: {}, value: {} };
+      for (const metric of LEVELS) {
+        step.integral[metric] = answer.resources[h.resource][metric].integral[i];
+        step.value[metric] = level(step.integral[metric], end - start);
+      }
+      return step;
+    });
+    const range = RANGES[h.range];
+    const summary = historySummary(steps, range);
+    body.appendChild(el('p', 'history-summary', summary));
+    body.appendChild(chart(steps, range, summary));
+    body.appendChild(legend());
+    body.appendChild(stepTable(steps, range));
+    if (first > 0) {
+      body.appendChild(el('p', 'hint', 'Nothing is recorded of ' + h.name + ' before ' +
+        new Date(steps[0].start).toLocaleString([], range.time) + ': the chart starts there.'));
+    }
+    body.appendChild(el('p', 'hint', 'read at ' + h.readAt.toLocaleTimeString() +
+      ' (choose the period again to read it anew); steps of ' + stepText(durationMillis(answer.step)) +
+      ', each level averaged over its step from the exact integral.'));
+    $('history').dataset.state = 'drawn';
+  }
+
+  // The steps before the first that holds anything (a level of any resource, an eviction) are left
+  // out, so that a group created within the period fills the chart; at least MIN_STEPS are drawn.
+  const MIN_STEPS = 6;
+  const holds = (answer, i) => Object.keys(answer.steps[i].evictions).length > 0 ||
+    Object.values(answer.resources).some((metrics) =>
+      Object.values(metrics).some((values) => values.integral[i] !== '0'));
+
+  function firstRecorded(answer) {
+    let first = 0;
+    while (first < answer.steps.length - MIN_STEPS && !holds(answer, first)) first++;
+    return first;
+  }
+
+  const stepText = (ms) => (ms % 3600000 === 0 ? ms / 3600000 + ' h'
+    : ms % 60000 === 0 ? ms / 60000 + ' min' : ms / 1000 + ' s');
+
+  function evictionText(counts) {
+    return Object.entries(counts).map(([reason, n]) => reason + ' ×' + n).join(', ');
+  }
+
+  // The chart's text alternative: the period's totals, as quotaflow report prints them.
+  function historySummary(steps, range) {
+    const h = state.history;
+    const unit = unitOf(h.resource);
+    const total = (metric) => steps.reduce((sum, s) => sum + BigInt(s.integral[metric]), 0n);
+    const evictions = {};
+    for (const s of steps) {
+      for (const [reason, n] of Object.entries(s.evictions)) evictions[reason] = (evictions[reason] || 0) + n;
+    }
+    const count = Object.values(evictions).reduce((sum, n) => sum + n, 0);
+    return h.name + ', ' + h.resource + ', ' + range.label + ': used ' + hours(total('used'), unit) +
+      ' ' + unit.hours + ' against ' + hours(total('min'), unit) + ' guaranteed; borrowed ' +
+      hours(total('borrowed'), unit) + ' ' + unit.hours + ', lent ' + hours(total('lent'), unit) +
+      ' ' + unit.hours + '; ' + (count === 0 ? 'no eviction' : count + (count === 1 ? ' eviction' : ' evictions') +
+        ' (' + evictionText(evictions) + ')') + '.';
+  }
+
+  function stepTitle(s, range, unit) {
+    const time = (ms) => new Date(ms).toLocaleString([], range.time);
+    const values = LEVELS.map((m) => m + ' ' + shown(s.value[m], unit)).join(', ');
+    const evicted = Object.keys(s.evictions).length ? '; evictions: ' + evictionText(s.evictions) : '';
+    return time(s.start) + '–' + time(s.end) + ': ' + values + evicted;
+  }
+
+  // Used, runtime and min as step lines; borrowed shaded above the min line and lent below it, each
+  // as high as its own average; evictions marked above their step. Every step carries its numbers
+  // (data-* and a tooltip), in the units the answer has them in.
+  function chart(steps, range, summary) {
+    const h = state.history;
+    const unit = unitOf(h.resource);
+    const W = 560;
+    const H = 220;
+    const left = 64;
+    const right = 10;
+    const top = 20;
+    const bottom = 24;
+    const peak = Math.max(...steps.map((s) => Math.max(s.value.used, s.value.runtime,
+      s.value.min + s.value.borrowed)));
+    const ceiling = roundUp((peak * 1.05) / unit.per) * unit.per;
+    const width = (W - left - right) / steps.length;
+    const x = (i) => left + i * width;
+    const y = (v) => top + (H - top - bottom) * (1 - v / ceiling);
+    const node = svg('svg', { viewBox: '0 0 ' + W + ' ' + H, class: 'history-chart', role: 'img',
+      'aria-labelledby': 'history-svg-title history-svg-desc' });
+    node.dataset.group = h.name;
+    node.dataset.resource = h.resource;
+    node.dataset.from = h.answer.from;
+    node.dataset.to = h.answer.to;
+    node.dataset.step = h.answer.step;
+    svg('title', { id: 'history-svg-title' }, node).textContent =
+      'Usage of ' + h.resource + ' by ' + h.name + ', ' + range.label;
+    svg('desc', { id: 'history-svg-desc' }, node).textContent = summary;
+    const hatch = svg('pattern', { id: 'history-lent-hatch', width: 6, height: 6,
+      patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, svg('defs', {}, node));
+    svg('rect', { width: 6, height: 6, class: 'lent-ground' }, hatch);
+    svg('line', { x1: 0, y1: 0, x2: 0, y2: 6, class: 'lent-stripe' }, hatch);
+    for (const v of [0, ceiling / 2, ceiling]) {
+      svg('line', { x1: left, x2: W - right, y1: y(v), y2: y(v), class: 'grid' }, node);
+      svg('text', { x: left - 4, y: y(v) + 3, 'text-anchor': 'end', class: 'axis' }, node)
+        .textContent = shown(v, unit);
+    }
+    const time = (ms) => new Date(ms).toLocaleString([], range.time);
+    const last = steps[steps.length - 1];
+    svg('text', { x: left, y: H - 6, class: 'axis' }, node).textContent = time(steps[0].start);
+    svg('text', { x: W - right, y: H - 6, 'text-anchor': 'end', class: 'axis' }, node).textContent =
+      time(last.end);
+    steps.forEach((s, i) => {
+      if (s.value.lent > 0) {
+        const low = Math.max(0, s.value.min - s.value.lent);
+        const area = svg('rect', { x: x(i), width: width, y: y(s.value.min), height: y(low) - y(s.value.min),
+          class: 'lent', fill: 'url(#history-lent-hatch)' }, node);
+        area.dataset.value = String(s.value.lent);
+      }
+      if (s.value.borrowed > 0) {
+        const high = s.value.min + s.value.borrowed;
+        const area = svg('rect', { x: x(i), width: width, y: y(high), height: y(s.value.min) - y(high),
+          class: 'borrowed' }, node);
+        area.dataset.value = String(s.value.borrowed);
+      }
+    });
+    for (const metric of ['runtime', 'min', 'used']) {
+      const points = steps.flatMap((s, i) => [x(i) + ',' + y(s.value[metric]), x(i + 1) + ',' + y(s.value[metric])]);
+      svg('polyline', { points: points.join(' '), class: 'line ' + metric }, node).dataset.metric = metric;
+    }
+    steps.forEach((s, i) => {
+      // The step's numbers, under the pointer anywhere in its column.
+      const column = svg('rect', { x: x(i), width: width, y: top, height: H - top - bottom, class: 'step' }, node);
+      column.dataset.start = new Date(s.start).toISOString();
+      column.dataset.end = new Date(s.end).toISOString();
+      for (const metric of LEVELS) {
+        column.dataset[metric] = String(s.value[metric]);
+        column.dataset[metric + 'Integral'] = s.integral[metric];
+      }
+      svg('title', {}, column).textContent = stepTitle(s, range, unit);
+      const count = Object.values(s.evictions).reduce((sum, n) => sum + n, 0);
+      if (count > 0) {
+        const mark = svg('g', { class: 'eviction' }, node);
+        mark.dataset.start = column.dataset.start;
+        mark.dataset.count = String(count);
+        mark.dataset.reasons = evictionText(s.evictions);
+        const middle = x(i) + width / 2;
+        svg('line', { x1: middle, x2: middle, y1: top, y2: H - bottom }, mark);
+        svg('path', { d: 'M' + (middle - 5) + ',' + (top - 12) + 'h10l-5,9z' }, mark);
+        svg('title', {}, mark).textContent = count + (count === 1 ? ' eviction' : ' evictions') + ' at ' +
+          time(s.start) + '–' + time(s.end) + ': ' + evictionText(s.evictions);
+      }
+    });
+    return node;
+  }
+
+  function legend() {
+    const node = el('p', 'history-legend');
+    node.setAttribute('aria-hidden', 'true');
+    for (const [cls, text] of [['used', 'used'], ['runtime', 'runtime'], ['min', 'min'],
+      ['borrowed', 'borrowed (used above min)'], ['lent', 'lent (min above runtime)'],
+      ['eviction', 'eviction']]) {
+      node.appendChild(el('span', 'swatch ' + cls, text));
+    }
+    return node;
+  }
+
+  // Every step's numbers as a table, folded: the chart's data for a screen reader or a copy.
+  function stepTable(steps, range) {
+    const unit = unitOf(state.history.resource);
+    const time = (ms) => new Date(ms).toLocaleString([], range.time);
+    const node = el('details', 'history-numbers');
+    node.appendChild(el('summary', null, 'the numbers, step by step (' + (unit.word || 'count') + ')'));
+    node.appendChild(table(['from', 'used', 'runtime', 'min', 'borrowed', 'lent', 'evictions'],
+      steps.map((s) => [time(s.start)].concat(LEVELS.map((m) => shown(s.value[m], { per: unit.per, word: '' })),
+        [evictionText(s.evictions) || '-']))));
+    return node;
   }
 
   // --- what-if ---------------------------------------------------------------------------------
@@ -827,6 +1196,7 @@
   }
 
   setUpWhatIf();
+  setUpHistory();
   document.addEventListener('keydown', (e) => {
     if (e.key !== 'Escape' || state.why === null) return;
     // The focus goes back to the why button unless it is elsewhere (e.g. typing in the what-if).
