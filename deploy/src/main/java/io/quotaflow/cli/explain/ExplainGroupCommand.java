@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.cli.tree.QueryClient;
 import io.quotaflow.cli.tree.QueryException;
-import io.quotaflow.cli.tree.ServerTrust;
+import io.quotaflow.cli.tree.ServerTrustOptions;
 import io.quotaflow.explain.ExplanationJson;
 import io.quotaflow.explain.ExplanationText;
 import io.quotaflow.explain.Reach;
@@ -32,6 +32,7 @@ import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -116,11 +117,7 @@ public final class ExplainGroupCommand implements Callable<Integer> {
       description = "text (default) for people; json: the steps, amounts in canonical units.")
   private String output;
 
-  @Option(names = "--cacert", paramLabel = "FILE", description = "With --server: PEM CA to trust.")
-  private Path caFile;
-
-  @Option(names = "--insecure", description = "With --server: trust any certificate.")
-  private boolean insecure;
+  @Mixin private ServerTrustOptions trust;
 
   private final InputStream standardInput;
 
@@ -160,16 +157,7 @@ public final class ExplainGroupCommand implements Callable<Integer> {
   }
 
   private String fromServer(PrintWriter err) {
-    final QueryClient client;
-    try {
-      client =
-          QueryClient.of(
-              source.server,
-              ServerTrust.context(Optional.ofNullable(caFile), insecure),
-              Duration.ofSeconds(10));
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    final QueryClient client = trust.client(spec, source.server, Duration.ofSeconds(10));
     final String name = cluster != null ? cluster : onlyCluster(client);
     final JsonNode body = client.explain(name, group, resource, Optional.ofNullable(target));
     if (output.equals("json")) {

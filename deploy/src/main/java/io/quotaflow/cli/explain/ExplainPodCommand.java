@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.quotaflow.cli.tree.QueryClient;
 import io.quotaflow.cli.tree.QueryException;
-import io.quotaflow.cli.tree.ServerTrust;
+import io.quotaflow.cli.tree.ServerTrustOptions;
 import io.quotaflow.explain.ExplanationJson;
 import io.quotaflow.explain.ExplanationText;
 import io.quotaflow.explain.PodExplanation;
@@ -29,6 +29,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -83,11 +84,7 @@ public final class ExplainPodCommand implements Callable<Integer> {
       description = "text (default) for people; json: the steps, amounts in canonical units.")
   private String output;
 
-  @Option(names = "--cacert", paramLabel = "FILE", description = "With --server: PEM CA to trust.")
-  private Path caFile;
-
-  @Option(names = "--insecure", description = "With --server: trust any certificate.")
-  private boolean insecure;
+  @Mixin private ServerTrustOptions trust;
 
   private final InputStream standardInput;
 
@@ -132,16 +129,7 @@ public final class ExplainPodCommand implements Callable<Integer> {
   }
 
   private String fromServer(PodRef ref) {
-    final QueryClient client;
-    try {
-      client =
-          QueryClient.of(
-              source.server,
-              ServerTrust.context(Optional.ofNullable(caFile), insecure),
-              Duration.ofSeconds(10));
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    final QueryClient client = trust.client(spec, source.server, Duration.ofSeconds(10));
     final String name = cluster != null ? cluster : ExplainGroupCommand.onlyCluster(client);
     final JsonNode body = client.explainPod(name, ref.namespace(), ref.name());
     return output.equals("json") ? body.toPrettyString() + "\n" : body.path("text").asText();

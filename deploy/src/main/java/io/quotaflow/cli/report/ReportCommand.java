@@ -4,14 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.cli.explain.ExplainGroupCommand;
 import io.quotaflow.cli.tree.QueryClient;
 import io.quotaflow.cli.tree.QueryException;
-import io.quotaflow.cli.tree.ServerTrust;
+import io.quotaflow.cli.tree.ServerTrustOptions;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -73,11 +72,7 @@ public final class ReportCommand implements Callable<Integer> {
       description = "table (default) for people; csv, one row per group and resource; json.")
   private String output;
 
-  @Option(names = "--cacert", paramLabel = "FILE", description = "PEM CA to trust.")
-  private Path caFile;
-
-  @Option(names = "--insecure", description = "Trust any certificate.")
-  private boolean insecure;
+  @Mixin private ServerTrustOptions trust;
 
   @Override
   public Integer call() {
@@ -87,16 +82,7 @@ public final class ReportCommand implements Callable<Integer> {
     }
     final PrintWriter out = spec.commandLine().getOut();
     final PrintWriter err = spec.commandLine().getErr();
-    final QueryClient client;
-    try {
-      client =
-          QueryClient.of(
-              server,
-              ServerTrust.context(Optional.ofNullable(caFile), insecure),
-              Duration.ofSeconds(30));
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    final QueryClient client = trust.client(spec, server, Duration.ofSeconds(30));
     try {
       final String name = cluster != null ? cluster : ExplainGroupCommand.onlyCluster(client);
       final JsonNode report = client.report(name, from, to);

@@ -3,16 +3,15 @@ package io.quotaflow.cli.tree;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.simulate.TableReport;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -63,20 +62,7 @@ public final class TreeCommand implements Callable<Integer> {
           "Print the groups only: one request instead of one more per group that can hold pods.")
   private boolean noPods;
 
-  @Option(
-      names = "--cacert",
-      paramLabel = "FILE",
-      description =
-          "PEM certificates to trust for an https URL, such as cert-manager's ca.crt"
-              + " (default: the JVM's trust store).")
-  private Path caFile;
-
-  @Option(
-      names = "--insecure",
-      description =
-          "Trust any certificate and host name, for a port-forward to a pod whose certificate"
-              + " does not name localhost.")
-  private boolean insecure;
+  @Mixin private ServerTrustOptions trust;
 
   @Option(
       names = "--timeout",
@@ -91,16 +77,7 @@ public final class TreeCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--timeout must be at least 1 second, not " + timeoutSeconds);
     }
-    final QueryClient client;
-    try {
-      client =
-          QueryClient.of(
-              server,
-              ServerTrust.context(Optional.ofNullable(caFile), insecure),
-              Duration.ofSeconds(timeoutSeconds));
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
-    }
+    final QueryClient client = trust.client(spec, server, Duration.ofSeconds(timeoutSeconds));
     final PrintWriter out = spec.commandLine().getOut();
     final PrintWriter err = spec.commandLine().getErr();
     for (final String name : clusters(client, err)) {

@@ -76,27 +76,27 @@ final class HistoryQuery extends QueryApi.Query {
       return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
     }
     final HistoryAccess access = view.history();
-    if (access instanceof HistoryAccess.NotKept notKept) {
-      return Answer.error(404, notKept.why(), "not-found");
+    if (!(access instanceof HistoryAccess.Kept kept)) {
+      return HistoryQuery.refusal(cluster, access);
     }
-    if (access instanceof HistoryAccess.Unreadable unreadable) {
-      return QueryApi.unavailable(cluster, unreadable.why());
-    }
-    final GroupHistories histories = ((HistoryAccess.Kept) access).histories();
-    // Millisecond precision, as the history keeps time.
-    final Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+    final GroupHistories histories = kept.histories();
+    final Instant now = HistoryQuery.now(clock);
     if (view.group(group).isEmpty() && !histories.keepsAny(group, now)) {
       return Answer.error(
           404,
           "cluster " + cluster + " has no quota group " + group + ", and no history of one",
           "not-found");
     }
-    final Duration kept = histories.step();
-    final Duration each = step.orElse(kept);
-    if (each.toMillis() % kept.toMillis() != 0) {
+    final Duration keptStep = histories.step();
+    final Duration each = step.orElse(keptStep);
+    if (each.toMillis() % keptStep.toMillis() != 0) {
       return Answer.error(
           400,
-          "step " + each + " is not a multiple of the step the history is kept at (" + kept + ")",
+          "step "
+              + each
+              + " is not a multiple of the step the history is kept at ("
+              + keptStep
+              + ")",
           "bad-request");
     }
     final Instant start = floor(parse(from, now), each);
@@ -185,6 +185,22 @@ final class HistoryQuery extends QueryApi.Query {
               + "\" is not a time: use an ISO-8601 instant (2026-11-27T10:00:00Z), now, or a"
               + " duration back from now (-1h, -14d)");
     }
+  }
+
+  /** Why {@code access} gives no history: 404 when none is kept, 503 while it cannot be read. */
+  static Answer refusal(String cluster, HistoryAccess access) {
+    if (access instanceof HistoryAccess.NotKept notKept) {
+      return Answer.error(404, notKept.why(), "not-found");
+    }
+    if (access instanceof HistoryAccess.Unreadable unreadable) {
+      return QueryApi.unavailable(cluster, unreadable.why());
+    }
+    throw new IllegalArgumentException("the history is kept: nothing to refuse");
+  }
+
+  /** Now, to the millisecond, as the history keeps time. */
+  static Instant now(Clock clock) {
+    return clock.instant().truncatedTo(ChronoUnit.MILLIS);
   }
 
   static Instant parse(String text, Instant now) {

@@ -15,7 +15,6 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,18 +53,14 @@ final class ReportQuery extends QueryApi.Query {
   @Override
   public Answer decide(String cluster, Void request, ClusterView view) {
     final HistoryAccess access = view.history();
-    if (access instanceof HistoryAccess.NotKept notKept) {
-      return Answer.error(404, notKept.why(), "not-found");
+    if (!(access instanceof HistoryAccess.Kept kept)) {
+      return HistoryQuery.refusal(cluster, access);
     }
-    if (access instanceof HistoryAccess.Unreadable unreadable) {
-      return QueryApi.unavailable(cluster, unreadable.why());
-    }
-    final GroupHistories histories = ((HistoryAccess.Kept) access).histories();
-    // Millisecond precision, as the history keeps time.
-    final Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-    final Duration kept = histories.step();
-    final Instant start = HistoryQuery.floor(HistoryQuery.parse(from, now), kept);
-    final Instant end = HistoryQuery.ceil(HistoryQuery.parse(to, now), kept);
+    final GroupHistories histories = kept.histories();
+    final Instant now = HistoryQuery.now(clock);
+    final Duration step = histories.step();
+    final Instant start = HistoryQuery.floor(HistoryQuery.parse(from, now), step);
+    final Instant end = HistoryQuery.ceil(HistoryQuery.parse(to, now), step);
     if (!end.isAfter(start)) {
       return Answer.error(
           400, "to must be after from (got " + from + " to " + to + ")", "bad-request");
