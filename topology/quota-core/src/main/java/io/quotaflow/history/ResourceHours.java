@@ -1,14 +1,15 @@
 package io.quotaflow.history;
 
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.ResourceList;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 
 /**
- * Integrals in the units people bill by (section 23, reports): cpu in core-hours, memory and
- * ephemeral storage in GiB-hours, every other resource (GPUs, pods) in unit-hours. Exact until the
- * last step: shown with three decimals, rounded half to even.
+ * Integrals in the units people bill by (section 23, reports): cpu in core-hours, memory, storage
+ * and hugepages in GiB-hours, every other resource (GPUs, pods) in unit-hours. Exact until the last
+ * step: shown with three decimals, rounded half to even.
  */
 public final class ResourceHours {
 
@@ -58,7 +59,8 @@ public final class ResourceHours {
         .divide(new BigDecimal(guaranteed), 1, RoundingMode.HALF_EVEN);
   }
 
+  // As quantities are read and printed (memory, storage, hugepages): the web view's charts agree.
   private static boolean bytes(String resource) {
-    return ResourceList.MEMORY.equals(resource) || "ephemeral-storage".equals(resource);
+    return Quantities.isByteResource(resource);
   }
 }

@@ -23,6 +23,12 @@ class ResourceHoursTest {
         .isEqualByComparingTo("2.000");
     assertThat(ResourceHours.unit("nvidia.com/gpu")).isEqualTo("nvidia.com/gpu-hours");
     assertThat(ResourceHours.unit(ResourceList.MEMORY)).isEqualTo("GiB-hours");
+    // Every resource counted in bytes, as the web view's charts count them.
+    assertThat(ResourceHours.unit("hugepages-2Mi")).isEqualTo("GiB-hours");
+    assertThat(
+            ResourceHours.of(
+                "storage", BigInteger.valueOf(1L << 30).multiply(BigInteger.valueOf(3_600_000))))
+        .isEqualByComparingTo("1.000");
   }
 
   @Test
