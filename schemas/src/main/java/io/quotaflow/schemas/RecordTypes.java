@@ -14,7 +14,7 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class RecordTypes {
   private static final List<Class<? extends SpecificRecord>> KEYS =
-      List.of(PodKey.class, QuotaKey.class, NodeKey.class, ProfileKey.class);
+      List.of(PodKey.class, QuotaKey.class, NodeKey.class, ProfileKey.class, DraKey.class);
 
   private static final List<Class<? extends SpecificRecord>> VALUES =
       List.of(
@@ -22,6 +22,11 @@ public final class RecordTypes {
           QuotaSpec.class,
           NodeState.class,
           QuotaProfileSpec.class,
+          // Dynamic Resource Allocation objects (docs/semantics.md section 22).
+          DeviceClassState.class,
+          ResourceClaimState.class,
+          ResourceClaimTemplateState.class,
+          ResourceSliceState.class,
           GroupRuntime.class,
           PodQuotaClass.class,
           EvictionCommand.class,

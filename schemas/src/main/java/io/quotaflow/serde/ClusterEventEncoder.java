@@ -14,12 +14,12 @@ import org.apache.kafka.common.serialization.Serializer;
  * Writes a {@link ClusterEvent} whose input value its thread just read, remembered by one of the
  * value serdes, by copying that value's encoded body instead of encoding the value again: the
  * event's fields are written in schema order with Avro's own encoder (enum, strings, union index,
- * the copied body, the null eviction result, profile and marker, source topic, partition and
- * offset), which is what Avro writes for the whole record with the value as its producer wrote it
- * (a decoded map may iterate in another order, so encoding the decoded value again could order its
- * entries differently; both read back as the same record). Any other event (no value, an eviction
- * result, a profile, a marker, a value not remembered or read with an older schema) is encoded by
- * the plain serializer. Thread-safe.
+ * the copied body, the null eviction result, profile, marker and DRA object, source topic,
+ * partition and offset), which is what Avro writes for the whole record with the value as its
+ * producer wrote it (a decoded map may iterate in another order, so encoding the decoded value
+ * again could order its entries differently; both read back as the same record). Any other event
+ * (no value, an eviction result, a profile, a marker, a DRA object, a value not remembered or read
+ * with an older schema) is encoded by the plain serializer. Thread-safe.
  */
 final class ClusterEventEncoder implements Serializer<ClusterEvent> {
   private static final int HEADER_LENGTH = 10;
@@ -50,6 +50,7 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
             "evictionResult",
             "profile",
             "marker",
+            "dra",
             "sourceTopic",
             "sourcePartition",
             "sourceOffset"))) {
@@ -67,7 +68,8 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
     if (body == null
         || event.getEvictionResult().isPresent()
         || event.getProfile().isPresent()
-        || event.getMarker().isPresent()) {
+        || event.getMarker().isPresent()
+        || event.getDra().isPresent()) {
       return plain.serialize(topic, event);
     }
     final Scratch own = scratch.get();
@@ -105,6 +107,7 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
       encoder.writeString(event.getName());
       encoder.writeIndex(valueSchema.getIndexNamed(value.getClass().getName()));
       encoder.writeFixed(body, HEADER_LENGTH, body.length - HEADER_LENGTH);
+      encoder.writeIndex(0);
       encoder.writeIndex(0);
       encoder.writeIndex(0);
       encoder.writeIndex(0);

@@ -1,5 +1,6 @@
 package io.quotaflow.topics;
 
+import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.MarkerKind;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.PodKey;
@@ -89,5 +90,13 @@ public final class SourceMarkers {
   /** The key of {@code cluster}'s markers on profiles.v1. */
   public static ProfileKey profileKey(final String cluster) {
     return new ProfileKey(cluster, "");
+  }
+
+  /**
+   * The key of {@code cluster}'s markers on each DRA topic (deviceclasses.v1, resourceclaims.v1,
+   * resourceclaimtemplates.v1, resourceslices.v1).
+   */
+  public static DraKey draKey(final String cluster) {
+    return new DraKey(cluster, "", "");
   }
 }

@@ -1,5 +1,7 @@
 package io.quotaflow.topics;
 
+import io.quotaflow.schemas.DeviceClassState;
+import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.GroupRuntime;
@@ -12,6 +14,9 @@ import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.ResourceClaimState;
+import io.quotaflow.schemas.ResourceClaimTemplateState;
+import io.quotaflow.schemas.ResourceSliceState;
 import io.quotaflow.serde.AvroSerde;
 import java.time.Duration;
 import java.util.List;
@@ -58,6 +63,10 @@ public final class TopicCatalogue {
   private final Topic<QuotaKey, QuotaSpec> quotas;
   private final Topic<NodeKey, NodeState> nodes;
   private final Topic<ProfileKey, QuotaProfileSpec> profiles;
+  private final Topic<DraKey, DeviceClassState> deviceClasses;
+  private final Topic<DraKey, ResourceClaimState> resourceClaims;
+  private final Topic<DraKey, ResourceClaimTemplateState> resourceClaimTemplates;
+  private final Topic<DraKey, ResourceSliceState> resourceSlices;
   private final Topic<QuotaKey, GroupRuntime> runtime;
   private final Topic<PodKey, PodQuotaClass> podClasses;
   private final Topic<PodKey, EvictionCommand> evictions;
@@ -70,6 +79,11 @@ public final class TopicCatalogue {
     this.quotas = compacted("quotas.v1", QuotaKey.class, QuotaSpec.class);
     this.nodes = compacted("nodes.v1", NodeKey.class, NodeState.class);
     this.profiles = compacted("profiles.v1", ProfileKey.class, QuotaProfileSpec.class);
+    this.deviceClasses = compacted("deviceclasses.v1", DraKey.class, DeviceClassState.class);
+    this.resourceClaims = compacted("resourceclaims.v1", DraKey.class, ResourceClaimState.class);
+    this.resourceClaimTemplates =
+        compacted("resourceclaimtemplates.v1", DraKey.class, ResourceClaimTemplateState.class);
+    this.resourceSlices = compacted("resourceslices.v1", DraKey.class, ResourceSliceState.class);
     this.runtime = compacted("runtime.v1", QuotaKey.class, GroupRuntime.class);
     this.podClasses = compacted("pod-classes.v1", PodKey.class, PodQuotaClass.class);
     this.evictions =
@@ -138,6 +152,34 @@ public final class TopicCatalogue {
     return profiles;
   }
 
+  /**
+   * DeviceClasses by name (compacted; a tombstone when deleted): Dynamic Resource Allocation, read
+   * only from clusters that serve resource.k8s.io/v1.
+   */
+  public Topic<DraKey, DeviceClassState> deviceClasses() {
+    return deviceClasses;
+  }
+
+  /** ResourceClaims by namespace and name (compacted; a tombstone when deleted). */
+  public Topic<DraKey, ResourceClaimState> resourceClaims() {
+    return resourceClaims;
+  }
+
+  /** ResourceClaimTemplates by namespace and name (compacted; a tombstone when deleted). */
+  public Topic<DraKey, ResourceClaimTemplateState> resourceClaimTemplates() {
+    return resourceClaimTemplates;
+  }
+
+  /** ResourceSlices by name (compacted; a tombstone when deleted). */
+  public Topic<DraKey, ResourceSliceState> resourceSlices() {
+    return resourceSlices;
+  }
+
+  /** The four DRA input topics, in a stable order. */
+  public List<Topic<DraKey, ?>> draInputs() {
+    return List.of(deviceClasses, resourceClaims, resourceClaimTemplates, resourceSlices);
+  }
+
   /** Computed group status by group (compacted; a tombstone when the group is gone). */
   public Topic<QuotaKey, GroupRuntime> runtime() {
     return runtime;
@@ -169,7 +211,19 @@ public final class TopicCatalogue {
   /** Every topic, in a stable order. */
   public List<Topic<?, ?>> all() {
     return List.of(
-        pods, quotas, nodes, profiles, runtime, podClasses, evictions, evictionResults, rejected);
+        pods,
+        quotas,
+        nodes,
+        profiles,
+        deviceClasses,
+        resourceClaims,
+        resourceClaimTemplates,
+        resourceSlices,
+        runtime,
+        podClasses,
+        evictions,
+        evictionResults,
+        rejected);
   }
 
   /** The topic with this full name, if it is one of ours. */

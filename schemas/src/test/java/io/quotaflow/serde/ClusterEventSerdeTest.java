@@ -3,10 +3,13 @@ package io.quotaflow.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.schemas.DeviceRequest;
+import io.quotaflow.schemas.ExactDeviceRequest;
 import io.quotaflow.schemas.Fixtures;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.ResourceClaimState;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.schemas.internal.ClusterEventKind;
 import java.util.List;
@@ -88,6 +91,7 @@ class ClusterEventSerdeTest {
             Fixtures.evictionResult().build(),
             null,
             null,
+            null,
             "results",
             2,
             7L);
@@ -97,6 +101,42 @@ class ClusterEventSerdeTest {
           .isEqualTo(plainEvents.serializer().serialize("store", event));
     }
     assertThat(events.serializer().serialize("store", null)).isNull();
+  }
+
+  @Test
+  void draEventsAreEncodedInFullAndReadBack() {
+    final ResourceClaimState claim =
+        ResourceClaimState.newBuilder()
+            .setRequests(
+                List.of(
+                    DeviceRequest.newBuilder()
+                        .setName("gpus")
+                        .setExactly(
+                            ExactDeviceRequest.newBuilder()
+                                .setDeviceClassName("gpu.nvidia.com")
+                                .setCount(2L)
+                                .build())
+                        .build()))
+            .build();
+    final ClusterEvent event =
+        new ClusterEvent(
+            ClusterEventKind.RESOURCE_CLAIM,
+            "east",
+            "apps",
+            "train",
+            null,
+            null,
+            null,
+            null,
+            claim,
+            "resourceclaims.v1",
+            1,
+            4L);
+
+    final byte[] written = events.serializer().serialize("store", event);
+
+    assertThat(written).isEqualTo(plainEvents.serializer().serialize("store", event));
+    assertThat(events.deserializer().deserialize("store", written)).isEqualTo(event);
   }
 
   @Test
@@ -112,6 +152,6 @@ class ClusterEventSerdeTest {
   private static ClusterEvent event(
       final ClusterEventKind kind, final String namespace, final Object value) {
     return new ClusterEvent(
-        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L);
+        kind, "east", namespace, "a", value, null, null, null, null, "pods.v1", 3, 12_345L);
   }
 }

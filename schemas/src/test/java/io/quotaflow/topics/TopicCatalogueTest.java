@@ -3,6 +3,7 @@ package io.quotaflow.topics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.serde.AvroSerde;
@@ -24,6 +25,10 @@ class TopicCatalogueTest {
             "quotaflow.quotas.v1",
             "quotaflow.nodes.v1",
             "quotaflow.profiles.v1",
+            "quotaflow.deviceclasses.v1",
+            "quotaflow.resourceclaims.v1",
+            "quotaflow.resourceclaimtemplates.v1",
+            "quotaflow.resourceslices.v1",
             "quotaflow.runtime.v1",
             "quotaflow.pod-classes.v1",
             "quotaflow.evictions.v1",
@@ -59,6 +64,10 @@ class TopicCatalogueTest {
                 catalogue.pods(),
                 catalogue.quotas(),
                 catalogue.nodes(),
+                catalogue.deviceClasses(),
+                catalogue.resourceClaims(),
+                catalogue.resourceClaimTemplates(),
+                catalogue.resourceSlices(),
                 catalogue.runtime(),
                 catalogue.podClasses()))
         .allSatisfy(
@@ -93,13 +102,29 @@ class TopicCatalogueTest {
     assertThat(catalogue.runtime().keySerde())
         .isInstanceOfSatisfying(
             AvroSerde.class, serde -> assertThat(serde.type()).isEqualTo(QuotaKey.class));
-    assertThat(catalogue.all().subList(0, 7))
+    assertThat(catalogue.all().subList(0, 11))
         .allSatisfy(
             topic ->
                 assertThat(topic.valueSerde())
                     .isInstanceOfSatisfying(
                         AvroSerde.class,
                         serde -> assertThat(serde.role()).isEqualTo(RecordRole.VALUE)));
+  }
+
+  @Test
+  void draTopicsAreKeyedByClusterNamespaceAndName() {
+    assertThat(catalogue.draInputs())
+        .containsExactly(
+            catalogue.deviceClasses(),
+            catalogue.resourceClaims(),
+            catalogue.resourceClaimTemplates(),
+            catalogue.resourceSlices())
+        .allSatisfy(
+            topic ->
+                assertThat(topic.keySerde())
+                    .isInstanceOfSatisfying(
+                        AvroSerde.class,
+                        serde -> assertThat(serde.type()).isEqualTo(DraKey.class)));
   }
 
   @Test

@@ -100,6 +100,7 @@ final class InputEvents {
         null,
         value,
         null,
+        null,
         source.topic(),
         source.partition(),
         source.offset());
@@ -131,6 +132,7 @@ final class InputEvents {
         value,
         null,
         null,
+        null,
         source.topic(),
         source.partition(),
         source.offset());
@@ -160,6 +162,7 @@ final class InputEvents {
         null,
         null,
         marker,
+        null,
         source.topic(),
         source.partition(),
         source.offset());
@@ -178,6 +181,7 @@ final class InputEvents {
         namespace,
         name,
         value,
+        null,
         null,
         null,
         null,
