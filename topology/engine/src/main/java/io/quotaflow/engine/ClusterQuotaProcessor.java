@@ -1,9 +1,11 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.dra.ClaimedDevices;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.devices.ClusterDevices;
 import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.history.HistoryKeeper;
@@ -119,6 +121,9 @@ final class ClusterQuotaProcessor
   // Which tree each input of a cluster belongs to, and each tree's state: a change in one tree
   // marks only that tree dirty, so the others are not recomputed.
   private final Map<String, QuotaTrees> routers = new HashMap<>();
+  // Each cluster's DRA objects and pods with claims (docs/semantics.md section 22).
+  private final Map<String, ClusterDevices> devices = new HashMap<>();
+  private final ClaimedDevices claimed;
   private final Map<TreeKey, ClusterTree> clusters = new HashMap<>();
   private final Set<TreeKey> dirty = new TreeSet<>();
   private final Set<String> reclaimSuspended = new HashSet<>();
@@ -145,12 +150,14 @@ final class ClusterQuotaProcessor
     this.maxStaleness = config.get(EngineSettings.INPUTS_MAX_STALENESS);
     this.markersRequired = config.get(EngineSettings.INPUTS_MARKERS_REQUIRED);
     this.historyStep = HistoryConfig.step(config);
+    this.claimed = new ClaimedDevices(config.get(EngineSettings.DEVICE_CLASSES));
   }
 
   @Override
   public void init(final ProcessorContext<SpecificRecord, SpecificRecord> context) {
     // A task revived after a failure initialises its processors again: start from the stores only.
     routers.clear();
+    devices.clear();
     clusters.clear();
     dirty.clear();
     reclaimSuspended.clear();
@@ -341,7 +348,19 @@ final class ClusterQuotaProcessor
 
   /** Applies a changed (or, with a null value, deleted) input to the trees it belongs to. */
   private void apply(final String cluster, final InputId id, final Object value) {
-    for (final TreeOp op : route(router(cluster), id, value)) {
+    if (ClusterDevices.isDra(id.kind())) {
+      // The DRA objects are no tree input: the pods with claims are charged again with them.
+      devices(cluster)
+          .put(id, value)
+          .forEach(
+              (ref, pod) ->
+                  apply(
+                      cluster,
+                      new InputId(cluster, InputKind.POD, ref.namespace(), ref.name()),
+                      pod));
+      return;
+    }
+    for (final TreeOp op : route(router(cluster), devices(cluster), id, value)) {
       final ClusterTree tree = tree(new TreeKey(cluster, op.tree()));
       op.applyTo(tree.state());
       dirty.add(tree.key());
@@ -437,6 +456,7 @@ final class ClusterQuotaProcessor
     routers.keySet().forEach(metrics::clusterReleased);
     reclaimSuspended.clear();
     routers.clear();
+    devices.clear();
     if (context != null) {
       metrics.taskReleased(context.taskId().partition());
     }
@@ -573,6 +593,10 @@ final class ClusterQuotaProcessor
     return clusters.computeIfAbsent(key, k -> new ClusterTree(k, new ClusterQuotaState(options)));
   }
 
+  private ClusterDevices devices(final String cluster) {
+    return devices.computeIfAbsent(cluster, c -> new ClusterDevices(claimed));
+  }
+
   private QuotaTrees router(final String cluster) {
     QuotaTrees router = routers.get(cluster);
     if (router == null) {
@@ -585,20 +609,31 @@ final class ClusterQuotaProcessor
     return router;
   }
 
-  /** The input's value: a profile travels beside the value field; null for a tombstone. */
+  /**
+   * The input's value: a profile and a DRA object travel beside the value field; null for a
+   * tombstone.
+   */
   private static Object value(final ClusterEvent event, final InputId id) {
-    return id.kind() == InputKind.PROFILE
-        ? event.getProfile().orElse(null)
+    if (id.kind() == InputKind.PROFILE) {
+      return event.getProfile().orElse(null);
+    }
+    return ClusterDevices.isDra(id.kind())
+        ? event.getDra().orElse(null)
         : event.getValue().orElse(null);
   }
 
   /** The input as changes of the trees it belongs to. */
-  private static List<TreeOp> route(final QuotaTrees router, final InputId id, final Object value) {
+  private static List<TreeOp> route(
+      final QuotaTrees router, final ClusterDevices devices, final InputId id, final Object value) {
     return switch (id.kind()) {
-      case POD ->
-          value == null
-              ? router.removePod(new PodRef(id.namespace(), id.name()))
-              : router.putPod(InputRecords.pod(id.namespace(), id.name(), (PodState) value));
+      case POD -> {
+        final PodRef ref = new PodRef(id.namespace(), id.name());
+        if (value == null) {
+          devices.removePod(ref);
+          yield router.removePod(ref);
+        }
+        yield router.putPod(devices.pod(id.namespace(), id.name(), (PodState) value));
+      }
       case QUOTA -> value == null ? router.removeGroup(id.name()) : putGroup(router, id, value);
       case NODE ->
           value == null
@@ -608,6 +643,7 @@ final class ClusterQuotaProcessor
           value == null
               ? router.removeProfile(id.name())
               : router.putProfile(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
+      case DEVICE_CLASS, RESOURCE_CLAIM, RESOURCE_CLAIM_TEMPLATE, RESOURCE_SLICE -> List.of();
     };
   }
 
@@ -640,6 +676,10 @@ final class ClusterQuotaProcessor
       case QUOTA -> InputKind.QUOTA;
       case NODE -> InputKind.NODE;
       case PROFILE -> InputKind.PROFILE;
+      case DEVICE_CLASS -> InputKind.DEVICE_CLASS;
+      case RESOURCE_CLAIM -> InputKind.RESOURCE_CLAIM;
+      case RESOURCE_CLAIM_TEMPLATE -> InputKind.RESOURCE_CLAIM_TEMPLATE;
+      case RESOURCE_SLICE -> InputKind.RESOURCE_SLICE;
       case EVICTION_RESULT, MARKER, UNKNOWN -> null;
     };
   }
@@ -666,7 +706,7 @@ final class ClusterQuotaProcessor
         final String cluster = entry.key.cluster();
         try {
           restored
-              .computeIfAbsent(cluster, c -> new Restored())
+              .computeIfAbsent(cluster, c -> new Restored(new ClusterDevices(claimed)))
               .add(entry.key, value(entry.value, entry.key));
         } catch (RuntimeException e) {
           failed.putIfAbsent(cluster, "rebuilding its stored input " + entry.key + " failed: " + e);
@@ -681,6 +721,7 @@ final class ClusterQuotaProcessor
           try {
             final QuotaTrees router = parts.route(options);
             routers.put(cluster, router);
+            devices.put(cluster, parts.devices);
             metrics.ignoredNamesakes(cluster, router.ignoredNamesakes());
           } catch (RuntimeException e) {
             failed.put(cluster, "rebuilding its trees from the stores failed: " + e);
@@ -741,7 +782,8 @@ final class ClusterQuotaProcessor
           reservations.restore(
               key.cluster(),
               state,
-              restored.getOrDefault(key.cluster(), new Restored()).groupSpecs);
+              restored.getOrDefault(key.cluster(), new Restored(new ClusterDevices(claimed)))
+                  .groupSpecs);
         }
         clusters.put(key, tree);
         dirty.add(key);
@@ -754,6 +796,7 @@ final class ClusterQuotaProcessor
     clusters.keySet().removeIf(key -> failed.containsKey(key.cluster()));
     dirty.removeIf(key -> failed.containsKey(key.cluster()));
     routers.keySet().removeAll(failed.keySet());
+    devices.keySet().removeAll(failed.keySet());
     try (KeyValueIterator<GroupId, Long> all = overUsedSince.all()) {
       while (all.hasNext()) {
         final KeyValue<GroupId, Long> entry = all.next();
@@ -781,17 +824,27 @@ final class ClusterQuotaProcessor
 
   /** One cluster's inputs in the stores, gathered before its trees are rebuilt. */
   private static final class Restored {
+    private final ClusterDevices devices;
     private final List<QuotaGroup> groupSpecs = new ArrayList<>();
-    private final List<QuotaPod> podInputs = new ArrayList<>();
+    // Pods are read once every DRA object is in: the store lists kinds in name order.
+    private final Map<PodRef, PodState> podStates = new TreeMap<>();
     private final List<QuotaNode> nodeInputs = new ArrayList<>();
     private final List<QuotaProfile> profiles = new ArrayList<>();
+
+    Restored(final ClusterDevices devices) {
+      this.devices = devices;
+    }
 
     void add(final InputId id, final Object value) {
       if (value == null) {
         return;
       }
+      if (ClusterDevices.isDra(id.kind())) {
+        devices.put(id, value);
+        return;
+      }
       switch (id.kind()) {
-        case POD -> podInputs.add(InputRecords.pod(id.namespace(), id.name(), (PodState) value));
+        case POD -> podStates.put(new PodRef(id.namespace(), id.name()), (PodState) value);
         case QUOTA -> groupSpecs.add(InputRecords.group(id.name(), (QuotaSpec) value));
         case NODE -> nodeInputs.add(InputRecords.node(id.name(), (NodeState) value));
         case PROFILE -> profiles.add(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
@@ -800,6 +853,9 @@ final class ClusterQuotaProcessor
 
     /** A router of the cluster with everything routed in one pass. */
     QuotaTrees route(final QuotaOptions options) {
+      final List<QuotaPod> podInputs = new ArrayList<>(podStates.size());
+      podStates.forEach(
+          (ref, state) -> podInputs.add(devices.pod(ref.namespace(), ref.name(), state)));
       return QuotaTrees.of(new ClusterInputs(groupSpecs, podInputs, nodeInputs), profiles, options);
     }
   }

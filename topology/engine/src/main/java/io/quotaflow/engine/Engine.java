@@ -153,7 +153,11 @@ public final class Engine implements AutoCloseable {
             topics.pods().name(),
             topics.quotas().name(),
             topics.nodes().name(),
-            topics.profiles().name());
+            topics.profiles().name(),
+            topics.deviceClasses().name(),
+            topics.resourceClaims().name(),
+            topics.resourceClaimTemplates().name(),
+            topics.resourceSlices().name());
     final List<TopicCheck> differing =
         report.mismatched().stream().filter(check -> inputs.contains(check.topic())).toList();
     if (!differing.isEmpty()) {
@@ -266,7 +270,11 @@ public final class Engine implements AutoCloseable {
           topics.pods().name(),
           topics.quotas().name(),
           topics.nodes().name(),
-          topics.profiles().name());
+          topics.profiles().name(),
+          topics.deviceClasses().name(),
+          topics.resourceClaims().name(),
+          topics.resourceClaimTemplates().name(),
+          topics.resourceSlices().name());
     }
     return List.of(
         config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG)

@@ -2,6 +2,7 @@ package io.quotaflow.engine;
 
 import io.quotaflow.engine.errors.InvalidInputException;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
@@ -101,6 +102,42 @@ final class InputEvents {
         value,
         null,
         null,
+        source.topic(),
+        source.partition(),
+        source.offset());
+  }
+
+  /**
+   * The event of a DRA object's record (a null value is a tombstone): a DeviceClass or
+   * ResourceSlice (cluster-scoped, no namespace), a ResourceClaim or ResourceClaimTemplate
+   * (namespaced).
+   */
+  static ClusterEvent dra(
+      final ClusterEventKind kind, final DraKey key, final Object value, final Source source) {
+    if (key == null) {
+      throw new InvalidInputException(kind.name().toLowerCase() + " record without a key");
+    }
+    requireName("cluster", key.getCluster());
+    requireName("object name", key.getName());
+    final boolean namespaced =
+        kind == ClusterEventKind.RESOURCE_CLAIM || kind == ClusterEventKind.RESOURCE_CLAIM_TEMPLATE;
+    if (namespaced) {
+      requireName("namespace", key.getNamespace());
+    } else if (!key.getNamespace().isEmpty()) {
+      throw new InvalidInputException(
+          kind.name().toLowerCase() + " is cluster-scoped but its key has a namespace");
+    }
+    // A DRA object has a field of its own: the value field's union holds the original inputs.
+    return new ClusterEvent(
+        kind,
+        key.getCluster(),
+        key.getNamespace(),
+        key.getName(),
+        null,
+        null,
+        null,
+        null,
+        value,
         source.topic(),
         source.partition(),
         source.offset());

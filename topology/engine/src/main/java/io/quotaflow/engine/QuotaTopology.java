@@ -23,6 +23,7 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.ClusterEventKind;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.schemas.internal.InputFreshness;
 import io.quotaflow.serde.AvroSerde;
@@ -165,6 +166,56 @@ public final class QuotaTopology {
             placementCheck(config),
             InputKind.PROFILE);
 
+    // Dynamic Resource Allocation objects: what pods' claims are counted from (semantics 22).
+    final KStream<String, ClusterEvent> deviceClasses =
+        events(
+            builder,
+            topics.deviceClasses(),
+            topics.deviceClasses().valueSerde(),
+            TopologyNames.DEVICE_CLASSES_SOURCE,
+            TopologyNames.DEVICE_CLASSES_TO_EVENTS,
+            (key, value, source) ->
+                InputEvents.dra(ClusterEventKind.DEVICE_CLASS, key, value, source),
+            metrics,
+            placementCheck(config),
+            InputKind.DEVICE_CLASS);
+    final KStream<String, ClusterEvent> resourceClaims =
+        events(
+            builder,
+            topics.resourceClaims(),
+            topics.resourceClaims().valueSerde(),
+            TopologyNames.RESOURCE_CLAIMS_SOURCE,
+            TopologyNames.RESOURCE_CLAIMS_TO_EVENTS,
+            (key, value, source) ->
+                InputEvents.dra(ClusterEventKind.RESOURCE_CLAIM, key, value, source),
+            metrics,
+            placementCheck(config),
+            InputKind.RESOURCE_CLAIM);
+    final KStream<String, ClusterEvent> resourceClaimTemplates =
+        events(
+            builder,
+            topics.resourceClaimTemplates(),
+            topics.resourceClaimTemplates().valueSerde(),
+            TopologyNames.RESOURCE_CLAIM_TEMPLATES_SOURCE,
+            TopologyNames.RESOURCE_CLAIM_TEMPLATES_TO_EVENTS,
+            (key, value, source) ->
+                InputEvents.dra(ClusterEventKind.RESOURCE_CLAIM_TEMPLATE, key, value, source),
+            metrics,
+            placementCheck(config),
+            InputKind.RESOURCE_CLAIM_TEMPLATE);
+    final KStream<String, ClusterEvent> resourceSlices =
+        events(
+            builder,
+            topics.resourceSlices(),
+            topics.resourceSlices().valueSerde(),
+            TopologyNames.RESOURCE_SLICES_SOURCE,
+            TopologyNames.RESOURCE_SLICES_TO_EVENTS,
+            (key, value, source) ->
+                InputEvents.dra(ClusterEventKind.RESOURCE_SLICE, key, value, source),
+            metrics,
+            placementCheck(config),
+            InputKind.RESOURCE_SLICE);
+
     // Results are written by the eviction executor keyed by pod, on no particular partition.
     final KStream<String, ClusterEvent> results =
         events(
@@ -192,7 +243,13 @@ public final class QuotaTopology {
     final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
             .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
-            .merge(profiles, Named.as(TopologyNames.MERGE_PROFILE_EVENTS));
+            .merge(profiles, Named.as(TopologyNames.MERGE_PROFILE_EVENTS))
+            .merge(deviceClasses, Named.as(TopologyNames.MERGE_DEVICE_CLASS_EVENTS))
+            .merge(resourceClaims, Named.as(TopologyNames.MERGE_RESOURCE_CLAIM_EVENTS))
+            .merge(
+                resourceClaimTemplates,
+                Named.as(TopologyNames.MERGE_RESOURCE_CLAIM_TEMPLATE_EVENTS))
+            .merge(resourceSlices, Named.as(TopologyNames.MERGE_RESOURCE_SLICE_EVENTS));
     final KStream<String, ClusterEvent> events;
     if (partitionedByCluster(config)) {
       // Inputs already partitioned by cluster need no hop: each task reads whole clusters. Only

@@ -49,6 +49,44 @@ public final class TopologyNames {
   /** Merges in the profile event stream. */
   public static final String MERGE_PROFILE_EVENTS = "merge-profile-events";
 
+  /** Source of deviceclasses.v1. */
+  public static final String DEVICE_CLASSES_SOURCE = "deviceclasses-source";
+
+  /** Source of resourceclaims.v1. */
+  public static final String RESOURCE_CLAIMS_SOURCE = "resourceclaims-source";
+
+  /** Source of resourceclaimtemplates.v1. */
+  public static final String RESOURCE_CLAIM_TEMPLATES_SOURCE = "resourceclaimtemplates-source";
+
+  /** Source of resourceslices.v1. */
+  public static final String RESOURCE_SLICES_SOURCE = "resourceslices-source";
+
+  /** Validates DeviceClass records and wraps them into cluster events. */
+  public static final String DEVICE_CLASSES_TO_EVENTS = "deviceclasses-to-cluster-events";
+
+  /** Validates ResourceClaim records and wraps them into cluster events. */
+  public static final String RESOURCE_CLAIMS_TO_EVENTS = "resourceclaims-to-cluster-events";
+
+  /** Validates ResourceClaimTemplate records and wraps them into cluster events. */
+  public static final String RESOURCE_CLAIM_TEMPLATES_TO_EVENTS =
+      "resourceclaimtemplates-to-cluster-events";
+
+  /** Validates ResourceSlice records and wraps them into cluster events. */
+  public static final String RESOURCE_SLICES_TO_EVENTS = "resourceslices-to-cluster-events";
+
+  /** Merges in the DeviceClass event stream. */
+  public static final String MERGE_DEVICE_CLASS_EVENTS = "merge-deviceclass-events";
+
+  /** Merges in the ResourceClaim event stream. */
+  public static final String MERGE_RESOURCE_CLAIM_EVENTS = "merge-resourceclaim-events";
+
+  /** Merges in the ResourceClaimTemplate event stream. */
+  public static final String MERGE_RESOURCE_CLAIM_TEMPLATE_EVENTS =
+      "merge-resourceclaimtemplate-events";
+
+  /** Merges in the ResourceSlice event stream. */
+  public static final String MERGE_RESOURCE_SLICE_EVENTS = "merge-resourceslice-events";
+
   /** Merges in the eviction result events. */
   public static final String MERGE_EVICTION_RESULTS = "merge-eviction-result-events";
 

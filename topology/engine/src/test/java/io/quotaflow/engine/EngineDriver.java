@@ -9,6 +9,8 @@ import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.schemas.DeviceClassState;
+import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
@@ -23,6 +25,9 @@ import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.ResourceClaimState;
+import io.quotaflow.schemas.ResourceClaimTemplateState;
+import io.quotaflow.schemas.ResourceSliceState;
 import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
@@ -73,6 +78,10 @@ final class EngineDriver implements AutoCloseable {
   private TestInputTopic<NodeKey, NodeState> nodes;
   private TestInputTopic<ProfileKey, QuotaProfileSpec> profiles;
   private TestInputTopic<PodKey, EvictionResult> evictionResults;
+  private TestInputTopic<DraKey, DeviceClassState> deviceClasses;
+  private TestInputTopic<DraKey, ResourceClaimState> resourceClaims;
+  private TestInputTopic<DraKey, ResourceClaimTemplateState> resourceClaimTemplates;
+  private TestInputTopic<DraKey, ResourceSliceState> resourceSlices;
   private TestOutputTopic<QuotaKey, GroupRuntime> runtime;
   private TestOutputTopic<PodKey, PodQuotaClass> podClasses;
   private TestOutputTopic<PodKey, EvictionCommand> evictions;
@@ -127,6 +136,10 @@ final class EngineDriver implements AutoCloseable {
     nodes = input(topics.nodes());
     profiles = input(topics.profiles());
     evictionResults = input(topics.evictionResults());
+    deviceClasses = input(topics.deviceClasses());
+    resourceClaims = input(topics.resourceClaims());
+    resourceClaimTemplates = input(topics.resourceClaimTemplates());
+    resourceSlices = input(topics.resourceSlices());
     runtime = output(topics.runtime());
     podClasses = output(topics.podClasses());
     evictions = output(topics.evictions());
@@ -213,6 +226,39 @@ final class EngineDriver implements AutoCloseable {
   /** An ElasticQuotaProfile on profiles.v1 (the input model does not know profiles). */
   EngineDriver putProfile(final String cluster, final String name, final QuotaProfileSpec spec) {
     profiles.pipeInput(new ProfileKey(cluster, name), spec, publishedAt());
+    return this;
+  }
+
+  /** A DeviceClass on deviceclasses.v1 (null: deleted; the input model does not know DRA). */
+  EngineDriver putDeviceClass(
+      final String cluster, final String name, final DeviceClassState deviceClass) {
+    deviceClasses.pipeInput(new DraKey(cluster, "", name), deviceClass, publishedAt());
+    return this;
+  }
+
+  /** A ResourceClaim on resourceclaims.v1 (null: deleted). */
+  EngineDriver putClaim(
+      final String cluster,
+      final String namespace,
+      final String name,
+      final ResourceClaimState claim) {
+    resourceClaims.pipeInput(new DraKey(cluster, namespace, name), claim, publishedAt());
+    return this;
+  }
+
+  /** A ResourceClaimTemplate on resourceclaimtemplates.v1 (null: deleted). */
+  EngineDriver putClaimTemplate(
+      final String cluster,
+      final String namespace,
+      final String name,
+      final ResourceClaimTemplateState template) {
+    resourceClaimTemplates.pipeInput(new DraKey(cluster, namespace, name), template, publishedAt());
+    return this;
+  }
+
+  /** A ResourceSlice on resourceslices.v1 (null: deleted). */
+  EngineDriver putSlice(final String cluster, final String name, final ResourceSliceState slice) {
+    resourceSlices.pipeInput(new DraKey(cluster, "", name), slice, publishedAt());
     return this;
   }
 

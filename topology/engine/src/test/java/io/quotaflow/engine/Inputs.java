@@ -5,6 +5,8 @@ import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.FieldProblem;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodClaimEntry;
+import io.quotaflow.schemas.PodClaimStatus;
 import io.quotaflow.schemas.PodGang;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
@@ -12,6 +14,7 @@ import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.ReservationPolicy;
 import io.quotaflow.schemas.ReservationSpec;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -77,6 +80,8 @@ public final class Inputs {
     private final Map<String, Long> requests = new TreeMap<>();
     private Instant started;
     private PodGang gang;
+    private final List<PodClaimEntry> claims = new ArrayList<>();
+    private final List<PodClaimStatus> claimStatuses = new ArrayList<>();
 
     private PodBuilder(final String name) {
       this.name = name;
@@ -130,8 +135,28 @@ public final class Inputs {
       return this;
     }
 
+    /** Names a ResourceClaimTemplate in its spec.resourceClaims entry {@code entry}. */
+    public PodBuilder claimTemplate(final String entry, final String template) {
+      claims.add(new PodClaimEntry(entry, null, template));
+      return this;
+    }
+
+    /** Names a ResourceClaim in its spec.resourceClaims entry {@code entry}. */
+    public PodBuilder claim(final String entry, final String claim) {
+      claims.add(new PodClaimEntry(entry, claim, null));
+      return this;
+    }
+
+    /** status.resourceClaimStatuses: the claim generated for template entry {@code entry}. */
+    public PodBuilder generatedClaim(final String entry, final String claim) {
+      claimStatuses.add(new PodClaimStatus(entry, claim));
+      return this;
+    }
+
     public PodState build() {
       return PodState.newBuilder()
+          .setResourceClaims(List.copyOf(claims))
+          .setResourceClaimStatuses(List.copyOf(claimStatuses))
           .setUid(uid)
           .setQuotaName(group)
           .setPhase(phase)

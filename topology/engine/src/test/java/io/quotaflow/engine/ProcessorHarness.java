@@ -176,6 +176,11 @@ final class ProcessorHarness {
     return this;
   }
 
+  /** Any input event, as the mappers make it (a DRA object's, for one). */
+  ProcessorHarness input(final ClusterEvent event) {
+    return event(event);
+  }
+
   private ProcessorHarness event(final ClusterEvent event) {
     processor.process(new Record<>(event.getCluster(), event, now.toEpochMilli()));
     return this;

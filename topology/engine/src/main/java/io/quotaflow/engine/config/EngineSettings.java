@@ -2,6 +2,7 @@ package io.quotaflow.engine.config;
 
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
+import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.eviction.ProtectedPods;
@@ -312,6 +313,20 @@ public final class EngineSettings {
               + " 'nvidia.com/gpu -> quotaflow.io/gpu-memory x 32'.",
           Parsers.list(EngineSettings::derivedResource));
 
+  /**
+   * What one device of each DeviceClass claimed through DRA counts as (docs/semantics.md section
+   * 22.1).
+   */
+  public static final Setting<DeviceClassMappings> DEVICE_CLASSES =
+      new Setting<>(
+          "quota.device.classes",
+          "mappings",
+          DeviceClassMappings.DEFAULT_SETTING,
+          "What one device of each DeviceClass claimed through DRA counts as, entries separated by"
+              + " ';', e.g. 'gpu.nvidia.com -> nvidia.com/gpu x 1 [memory / 1Gi ->"
+              + " quotaflow.io/gpu-memory]'. Setting it replaces the default.",
+          DeviceClassMappings::parse);
+
   /** Koordinator's feature gate ElasticQuotaGuaranteeUsage (docs/semantics.md section 17). */
   public static final Setting<Boolean> GUARANTEE_USAGE =
       new Setting<>(
@@ -479,6 +494,7 @@ public final class EngineSettings {
           COUNT_TERMINATING_PODS,
           ONLY_READY_SCHEDULABLE_NODES,
           DERIVED_RESOURCES,
+          DEVICE_CLASSES,
           GUARANTEE_USAGE,
           PARENT_PODS,
           METRICS_PORT,

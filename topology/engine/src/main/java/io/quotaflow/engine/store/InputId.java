@@ -48,6 +48,11 @@ public record InputId(String cluster, InputKind kind, String namespace, String n
     POD,
     QUOTA,
     NODE,
-    PROFILE
+    PROFILE,
+    // Dynamic Resource Allocation objects (docs/semantics.md section 22): what pods' claims read.
+    DEVICE_CLASS,
+    RESOURCE_CLAIM,
+    RESOURCE_CLAIM_TEMPLATE,
+    RESOURCE_SLICE
   }
 }

@@ -1,0 +1,150 @@
+package io.quotaflow.engine.devices;
+
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DraObjects;
+import io.quotaflow.dra.SliceDevices;
+import io.quotaflow.engine.convert.DraRecords;
+import io.quotaflow.engine.convert.InputRecords;
+import io.quotaflow.engine.store.InputId;
+import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaPod;
+import io.quotaflow.quota.SpecProblem;
+import io.quotaflow.schemas.DeviceClassState;
+import io.quotaflow.schemas.PodState;
+import io.quotaflow.schemas.ResourceClaimState;
+import io.quotaflow.schemas.ResourceClaimTemplateState;
+import io.quotaflow.schemas.ResourceSliceState;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The DRA objects of one cluster as the engine last read them, and the cluster's pods that name
+ * claims (docs/semantics.md section 22): a pod's record becomes the core's pod with the devices of
+ * its claims added ({@link ClaimedDevices}). A pod without claims is read exactly as {@link
+ * InputRecords#pod} reads it, whatever DRA objects exist. Not thread-safe: one per cluster, used by
+ * the task that holds the cluster.
+ */
+public final class ClusterDevices {
+
+  private final ClaimedDevices claimed;
+  private final Map<String, DeviceClass> classes = new HashMap<>();
+  private final Map<InputId, ResourceClaim> claims = new HashMap<>();
+  private final Map<InputId, ResourceClaimTemplate> templates = new HashMap<>();
+  private final Map<String, SliceDevices> slices = new HashMap<>();
+  // Sorted, so pods are charged again in one order after every change.
+  private final Map<PodRef, PodState> claimants = new TreeMap<>();
+  // Built on first use after a change: a burst of DRA events costs one build.
+  private DraObjects objects = DraObjects.empty();
+  private boolean stale;
+
+  public ClusterDevices(final ClaimedDevices claimed) {
+    this.claimed = Objects.requireNonNull(claimed, "claimed");
+  }
+
+  /** Whether the kind is one of the DRA inputs this class keeps. */
+  public static boolean isDra(final InputId.InputKind kind) {
+    return switch (kind) {
+      case DEVICE_CLASS, RESOURCE_CLAIM, RESOURCE_CLAIM_TEMPLATE, RESOURCE_SLICE -> true;
+      case POD, QUOTA, NODE, PROFILE -> false;
+    };
+  }
+
+  /**
+   * The pod of a record as the core counts it: with its claims' devices when it names claims.
+   * Remembers it, so it is charged again when the DRA objects change.
+   */
+  public QuotaPod pod(final String namespace, final String name, final PodState state) {
+    final QuotaPod read = InputRecords.pod(namespace, name, state);
+    final PodRef ref = new PodRef(namespace, name);
+    if (!DraRecords.hasClaims(state)) {
+      claimants.remove(ref);
+      return read;
+    }
+    claimants.put(ref, state);
+    return claimed.apply(DraRecords.pod(namespace, name, state), read, objects());
+  }
+
+  /** Forgets a pod that is gone. */
+  public void removePod(final PodRef ref) {
+    claimants.remove(ref);
+  }
+
+  /**
+   * Takes a changed (or, with a null value, deleted) DRA object.
+   *
+   * @return the pods whose charge may have changed with it: every pod that names a claim (they are
+   *     few, and a class or slice can change any of their charges)
+   */
+  public Map<PodRef, PodState> put(final InputId id, final Object value) {
+    switch (id.kind()) {
+      case DEVICE_CLASS -> {
+        if (value == null) {
+          classes.remove(id.name());
+        } else {
+          classes.put(id.name(), DraRecords.deviceClass(id.name(), (DeviceClassState) value));
+        }
+      }
+      case RESOURCE_CLAIM -> {
+        if (value == null) {
+          claims.remove(id);
+        } else {
+          claims.put(
+              id, DraRecords.resourceClaim(id.namespace(), id.name(), (ResourceClaimState) value));
+        }
+      }
+      case RESOURCE_CLAIM_TEMPLATE -> {
+        if (value == null) {
+          templates.remove(id);
+        } else {
+          templates.put(
+              id,
+              DraRecords.resourceClaimTemplate(
+                  id.namespace(), id.name(), (ResourceClaimTemplateState) value));
+        }
+      }
+      case RESOURCE_SLICE -> {
+        if (value == null) {
+          slices.remove(id.name());
+        } else {
+          // A capacity the core cannot read is left out of the device; the slice's problems are
+          // not a pod's, so they are not reported here.
+          final List<SpecProblem> ignored = new ArrayList<>();
+          slices.put(
+              id.name(),
+              SliceDevices.read(
+                  DraRecords.resourceSlice(id.name(), (ResourceSliceState) value), ignored));
+        }
+      }
+      case POD, QUOTA, NODE, PROFILE ->
+          throw new IllegalArgumentException("not a DRA input: " + id);
+    }
+    stale = true;
+    return Map.copyOf(claimants);
+  }
+
+  /** Whether the cluster has no DRA object and no pod naming a claim. */
+  public boolean isEmpty() {
+    return classes.isEmpty()
+        && claims.isEmpty()
+        && templates.isEmpty()
+        && slices.isEmpty()
+        && claimants.isEmpty();
+  }
+
+  /** The cluster's DRA objects now. */
+  public DraObjects objects() {
+    if (stale) {
+      objects =
+          DraObjects.of(classes.values(), claims.values(), templates.values(), slices.values());
+      stale = false;
+    }
+    return objects;
+  }
+}
