@@ -7,6 +7,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.events.EventSettings;
 import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.eviction.ProtectedPods;
+import io.quotaflow.source.DraWatch;
 import io.quotaflow.source.PodGroupWatch;
 import io.quotaflow.source.SourceSettings;
 import io.quotaflow.status.StatusMode;
@@ -106,6 +107,17 @@ public final class ConnectSettings {
               + " serves (asked at start until its API server answers); true, both (a missing CRD"
               + " shows as a watch down); false, none.",
           PodGroupWatch::parse);
+
+  public static final Setting<DraWatch> SOURCE_DRA =
+      new Setting<>(
+          "source.dra",
+          "auto|true|false",
+          "auto",
+          "Watch DeviceClasses, ResourceClaims, ResourceClaimTemplates and ResourceSlices"
+              + " (resource.k8s.io/v1) so pods are charged the devices they claim: auto, the kinds"
+              + " each cluster serves (asked at start until its API server answers); true, all"
+              + " four (a missing API shows as a watch down); false, none.",
+          DraWatch::parse);
 
   public static final Setting<Boolean> SOURCE_PARTITION_BY_CLUSTER =
       new Setting<>(
@@ -373,6 +385,7 @@ public final class ConnectSettings {
           SOURCE_START_TIMEOUT,
           SOURCE_PROFILES,
           SOURCE_PODGROUPS,
+          SOURCE_DRA,
           SOURCE_PARTITION_BY_CLUSTER,
           EVICTION_DRY_RUN,
           EVICTION_MAX_ATTEMPTS,
@@ -415,7 +428,8 @@ public final class ConnectSettings {
         config.get(SOURCE_HEARTBEAT_INTERVAL),
         config.get(SOURCE_SNAPSHOT_INTERVAL),
         config.get(SOURCE_SNAPSHOT_RECOVERY_REPEAT),
-        config.get(SOURCE_PODGROUPS));
+        config.get(SOURCE_PODGROUPS),
+        config.get(SOURCE_DRA));
   }
 
   /** The eviction executor's settings from a configuration. */

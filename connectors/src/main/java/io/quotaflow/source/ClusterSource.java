@@ -48,6 +48,8 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   // Runs the kind's start steps that call the API server (PodGroup discovery).
   private final ScheduledExecutorService starter;
   private volatile boolean closed;
+  // Set when the kind turned out not to be watched here (not served): no informer, no records.
+  private volatile boolean skipped;
   private final Duration recoveryRepeat;
   private final AtomicBoolean snapshotPending = new AtomicBoolean();
   private final CompletableFuture<Void> firstSnapshot = new CompletableFuture<>();
@@ -108,6 +110,9 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
    * (API server away, objects it cannot read) shows here instead of going quiet.
    */
   double secondsNotWatching() {
+    if (skipped) {
+      return 0;
+    }
     final boolean watching =
         informer.isWatching()
             && kind.companions().stream().allMatch(SharedIndexInformer::isWatching);
@@ -141,7 +146,18 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
    */
   CompletableFuture<Void> start() {
     return kind.prepare(cluster.name(), starter)
-        .thenCompose(prepared -> startCompanions())
+        .thenCompose(
+            prepared -> {
+              if (!kind.watched()) {
+                skipped = true;
+                return CompletableFuture.<Void>completedFuture(null);
+              }
+              return startWatching();
+            });
+  }
+
+  private CompletableFuture<Void> startWatching() {
+    return startCompanions()
         .thenCompose(
             listed -> {
               // The first list's snapshot starts before it: its events are part of the snapshot.
@@ -179,6 +195,9 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
    * snapshot instead when a write or a marker was lost, so the topic is whole again first.
    */
   void beat(final String source) {
+    if (skipped) {
+      return;
+    }
     if (secondsNotWatching() > 0 || !informer.hasSynced()) {
       openGap();
       return;

@@ -144,6 +144,11 @@ public final class KubeSource implements AutoCloseable {
       if (settings.watchProfiles()) {
         sources.add(source(cluster, new ProfileKind(topics.profiles()), registry));
       }
+      if (settings.dra() != DraWatch.NEVER) {
+        for (final DraKind<?, ?> kind : DraKind.all(topics, settings.dra())) {
+          sources.add(source(cluster, kind, registry));
+        }
+      }
     }
   }
 

@@ -139,7 +139,7 @@ final class PodKind implements SourceKind<Pod, PodKey, PodState> {
     final QuotaPod pod =
         PodGroupMembership.withMinMember(PodAdapter.toQuotaPod(object), podGroups::podGroup);
     return new SourceRecord<>(
-        RecordMapping.podKey(cluster, pod), RecordMapping.podState(pod), pod.problems());
+        RecordMapping.podKey(cluster, pod), RecordMapping.podState(pod, object), pod.problems());
   }
 
   @Override

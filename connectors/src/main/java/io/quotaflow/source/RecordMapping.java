@@ -1,5 +1,7 @@
 package io.quotaflow.source;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.engine.convert.DraRecords;
 import io.quotaflow.engine.convert.ReservationRecords;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
@@ -17,6 +19,8 @@ import io.quotaflow.schemas.LabelRequirement;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeSelectorSpec;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodClaimEntry;
+import io.quotaflow.schemas.PodClaimStatus;
 import io.quotaflow.schemas.PodGang;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodPhase;
@@ -49,8 +53,23 @@ public final class RecordMapping {
         .build();
   }
 
-  /** The state of a pod, its unreadable fields as problems. */
+  /** The state of a pod, its unreadable fields as problems; no claims. */
   public static PodState podState(final QuotaPod pod) {
+    return podState(pod, List.of(), List.of());
+  }
+
+  /**
+   * The state of a pod read from {@code object}, with the claims of its {@code spec.resourceClaims}
+   * and {@code status.resourceClaimStatuses} (docs/semantics.md section 22).
+   */
+  public static PodState podState(final QuotaPod pod, final Pod object) {
+    return podState(pod, DraRecords.podClaims(object), DraRecords.podClaimStatuses(object));
+  }
+
+  private static PodState podState(
+      final QuotaPod pod,
+      final List<PodClaimEntry> claims,
+      final List<PodClaimStatus> claimStatuses) {
     return PodState.newBuilder()
         .setUid(pod.uid())
         .setQuotaName(pod.quotaName().orElse(null))
@@ -64,6 +83,8 @@ public final class RecordMapping {
         .setDeletionTime(pod.deletionTime().orElse(null))
         .setProblems(problems(pod.problems()))
         .setGang(pod.gang().map(RecordMapping::gang).orElse(null))
+        .setResourceClaims(claims)
+        .setResourceClaimStatuses(claimStatuses)
         .build();
   }
 

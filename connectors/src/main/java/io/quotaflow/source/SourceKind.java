@@ -42,6 +42,15 @@ interface SourceKind<T extends HasMetadata, K, V> {
   }
 
   /**
+   * Whether the kind is watched in this cluster, once {@link #prepare} completed: a kind the
+   * cluster does not serve (DRA on a cluster without resource.k8s.io/v1) is not, and its source
+   * then starts no informer and writes no record. True by default.
+   */
+  default boolean watched() {
+    return true;
+  }
+
+  /**
    * Informers of other objects this kind's records are computed from (the Namespaces a quota's
    * namespace selector reads, the PodGroups a pod's gang reads), made by {@link #informer} or
    * {@link #prepare}: started, and listed, before it, stopped with it; final once {@link #prepare}

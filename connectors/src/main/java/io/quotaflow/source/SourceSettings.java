@@ -22,6 +22,7 @@ import java.util.Objects;
  *     the same snapshot is written once more: an engine recovering from the same outage may have
  *     re-created its tasks past the first one (docs/reliability.md)
  * @param podGroups which PodGroup APIs are watched for gangs' minMember (issue 28)
+ * @param dra which DRA objects are watched for the devices pods claim (issue 29)
  */
 public record SourceSettings(
     Duration resync,
@@ -32,7 +33,8 @@ public record SourceSettings(
     Duration heartbeatInterval,
     Duration snapshotInterval,
     Duration recoverySnapshotRepeat,
-    PodGroupWatch podGroups) {
+    PodGroupWatch podGroups,
+    DraWatch dra) {
 
   /** How often a heartbeat is written by default. */
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
@@ -52,6 +54,31 @@ public record SourceSettings(
     requirePositive(reconcileInterval, "reconcileInterval");
     requirePositive(startTimeout, "startTimeout");
     Objects.requireNonNull(podGroups, "podGroups");
+    Objects.requireNonNull(dra, "dra");
+  }
+
+  /** The given settings, DRA objects watched where served ({@link DraWatch#AUTO}). */
+  public SourceSettings(
+      Duration resync,
+      Duration reconcileInterval,
+      Duration startTimeout,
+      boolean partitionByCluster,
+      boolean watchProfiles,
+      Duration heartbeatInterval,
+      Duration snapshotInterval,
+      Duration recoverySnapshotRepeat,
+      PodGroupWatch podGroups) {
+    this(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        heartbeatInterval,
+        snapshotInterval,
+        recoverySnapshotRepeat,
+        podGroups,
+        DraWatch.AUTO);
   }
 
   /** The given settings, PodGroups watched where served ({@link PodGroupWatch#AUTO}). */
@@ -110,7 +137,8 @@ public record SourceSettings(
         interval,
         snapshotInterval,
         recoverySnapshotRepeat,
-        podGroups);
+        podGroups,
+        dra);
   }
 
   /** These settings with another delay before a recovery snapshot is repeated. */
@@ -124,7 +152,8 @@ public record SourceSettings(
         heartbeatInterval,
         snapshotInterval,
         delay,
-        podGroups);
+        podGroups,
+        dra);
   }
 
   /** These settings with PodGroups watched as {@code watch} says. */
@@ -138,12 +167,29 @@ public record SourceSettings(
         heartbeatInterval,
         snapshotInterval,
         recoverySnapshotRepeat,
+        watch,
+        dra);
+  }
+
+  /** These settings with DRA objects watched as {@code watch} says. */
+  public SourceSettings withDra(final DraWatch watch) {
+    return new SourceSettings(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        heartbeatInterval,
+        snapshotInterval,
+        recoverySnapshotRepeat,
+        podGroups,
         watch);
   }
 
   /**
    * Resync every 10 minutes, reconcile every 5 minutes, a minute to read the topics at start,
-   * records partitioned by cluster, ElasticQuotaProfiles watched, PodGroups watched where served.
+   * records partitioned by cluster, ElasticQuotaProfiles watched, PodGroups and DRA objects watched
+   * where served.
    */
   public static SourceSettings defaults() {
     return new SourceSettings(Duration.ofMinutes(10), Duration.ofMinutes(5), Duration.ofMinutes(1));

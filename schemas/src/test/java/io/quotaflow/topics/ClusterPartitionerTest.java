@@ -3,6 +3,7 @@ package io.quotaflow.topics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.ProfileKey;
@@ -51,6 +52,24 @@ class ClusterPartitionerTest {
   }
 
   @Test
+  void draKeysShareTheirClustersPartitionAsObjectsAndAsBytes() {
+    final DraKey claim = new DraKey("east", "ml", "train-gpu");
+    final DraKey slice = new DraKey("east", "", "node-1-gpus");
+
+    final List<Integer> partitions =
+        List.of(
+            partition(topics.resourceClaims().name(), claim),
+            partition(
+                topics.resourceClaims().name(),
+                topics.resourceClaims().keySerializer().serialize("", claim)),
+            partition(
+                topics.resourceSlices().name(),
+                topics.resourceSlices().keySerializer().serialize("", slice)));
+
+    assertThat(partitions).containsOnly(ClusterPartitioner.partitionOf("east", 6));
+  }
+
+  @Test
   void clustersSpreadOverThePartitions() {
     final Set<Integer> used = new HashSet<>();
     for (int c = 0; c < 100; c++) {
@@ -64,7 +83,7 @@ class ClusterPartitionerTest {
   void anythingButAQuotaflowKeyIsRefused() {
     assertThatThrownBy(() -> ClusterPartitioner.clusterOf(new byte[] {1, 2, 3}))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not a pod, quota, node or profile key");
+        .hasMessageContaining("not a pod, quota, node, profile or DRA key");
     assertThatThrownBy(() -> ClusterPartitioner.clusterOf("east"))
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -82,7 +101,9 @@ class ClusterPartitionerTest {
             topics.pods().name(),
             topics.quotas().name(),
             topics.nodes().name(),
-            topics.profiles().name())) {
+            topics.profiles().name(),
+            topics.resourceClaims().name(),
+            topics.resourceSlices().name())) {
       for (int p = 0; p < partitions; p++) {
         infos.add(new PartitionInfo(topic, p, broker, new Node[] {broker}, new Node[] {broker}));
       }
