@@ -1,5 +1,6 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
@@ -8,6 +9,7 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.topics.ClusterPartitioner;
+import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import java.util.HashMap;
 import java.util.Map;
@@ -110,6 +112,15 @@ public final class KafkaInputs implements AutoCloseable {
         topics.nodes().keySerializer().serialize(null, new NodeKey(cluster, name)),
         topics.nodes().valueSerializer().serialize(null, node));
     model.putNode(cluster, name, node);
+    return this;
+  }
+
+  /** A DRA object (null: deleted) on its topic of the catalogue; not part of the model. */
+  public <V> KafkaInputs putDra(final Topic<DraKey, V> topic, final DraKey key, final V value) {
+    send(
+        topic.name(),
+        topic.keySerializer().serialize(null, key),
+        value == null ? null : topic.valueSerializer().serialize(null, value));
     return this;
   }
 
