@@ -99,8 +99,8 @@ public final class EnginePlugin {
             HistoryConfig.step(config)
                 .map(
                     step ->
-                        new StreamsClusterState.HistoryKept(
-                            step, HistoryConfig.retention(config))));
+                        new StreamsClusterState.HistoryKept(step, HistoryConfig.retention(config))),
+            config.get(EngineSettings.DEVICE_CLASSES));
     return Optional.of(
         AdmissionServer.builder(plugin, state)
             .options(config.quotaOptions())

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -256,6 +257,7 @@ final class PodReviews {
       List<ContainerPart> initContainers = null;
       ResourceRequirements resources = null;
       Map<String, Quantity> overhead = null;
+      List<PodResourceClaim> resourceClaims = null;
       while (parser.nextToken() == JsonToken.FIELD_NAME) {
         final String field = parser.currentName();
         final JsonToken value = parser.nextToken();
@@ -266,10 +268,41 @@ final class PodReviews {
           case "initContainers" -> initContainers = containers(value);
           case "resources" -> resources = object(value) ? resources() : null;
           case "overhead" -> overhead = object(value) ? quantities() : null;
+          case "resourceClaims" -> resourceClaims = resourceClaims(value);
           default -> parser.skipChildren();
         }
       }
-      return new Spec(priority, nodeName, containers, initContainers, resources, overhead);
+      return new Spec(
+          priority, nodeName, containers, initContainers, resources, overhead, resourceClaims);
+    }
+
+    /** spec.resourceClaims: the claims whose devices the pod is charged. */
+    private List<PodResourceClaim> resourceClaims(JsonToken value) throws IOException {
+      if (value == JsonToken.VALUE_NULL) {
+        return null;
+      }
+      if (value != JsonToken.START_ARRAY) {
+        throw mismatch("an array of resource claims");
+      }
+      final List<PodResourceClaim> claims = new ArrayList<>();
+      JsonToken item;
+      while ((item = parser.nextToken()) != JsonToken.END_ARRAY) {
+        final PodResourceClaim claim = new PodResourceClaim();
+        if (object(item)) {
+          while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            final String field = parser.currentName();
+            final JsonToken part = parser.nextToken();
+            switch (field) {
+              case "name" -> claim.setName(text(part));
+              case "resourceClaimName" -> claim.setResourceClaimName(text(part));
+              case "resourceClaimTemplateName" -> claim.setResourceClaimTemplateName(text(part));
+              default -> parser.skipChildren();
+            }
+          }
+        }
+        claims.add(claim);
+      }
+      return claims;
     }
 
     private List<ContainerPart> containers(JsonToken value) throws IOException {
@@ -496,6 +529,7 @@ final class PodReviews {
         podSpec.setInitContainers(containers(spec.initContainers()));
         podSpec.setResources(spec.resources());
         podSpec.setOverhead(spec.overhead());
+        podSpec.setResourceClaims(spec.resourceClaims());
         pod.setSpec(podSpec);
       } else {
         pod.setSpec(null);
@@ -545,7 +579,8 @@ final class PodReviews {
       List<ContainerPart> containers,
       List<ContainerPart> initContainers,
       ResourceRequirements resources,
-      Map<String, Quantity> overhead) {}
+      Map<String, Quantity> overhead,
+      List<PodResourceClaim> resourceClaims) {}
 
   /** A container, as far as it is read. */
   record ContainerPart(String restartPolicy, ResourceRequirements resources) {}

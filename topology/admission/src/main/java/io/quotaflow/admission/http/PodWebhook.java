@@ -36,13 +36,16 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
    * @param dryRun whether the API server will not persist the pod
    * @param relabelled for an UPDATE that changes the pod's quota-name label, what it changes
    * @param resize whether {@code pod} is the growth of a resized pod rather than a new pod
+   * @param claiming the pod to create as read, when it names ResourceClaims: its devices are
+   *     counted from the cluster's DRA objects (docs/semantics.md section 22)
    */
   record Review(
       String uid,
       Optional<QuotaPod> pod,
       boolean dryRun,
       Optional<String> relabelled,
-      boolean resize) {}
+      boolean resize,
+      Optional<Pod> claiming) {}
 
   /**
    * Audit annotation key (the API server prefixes the webhook's name) of the code of the first
@@ -73,12 +76,25 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
     }
     final boolean dryRun = Boolean.TRUE.equals(request.dryRun());
     if ("CREATE".equals(request.operation())) {
-      final QuotaPod pod = PodAdapter.toQuotaPod(pod(request));
-      return new Review(request.uid(), Optional.of(pod), dryRun, Optional.empty(), false);
+      final Pod created = pod(request);
+      final QuotaPod pod = PodAdapter.toQuotaPod(created);
+      final boolean claims =
+          created.getSpec() != null
+              && created.getSpec().getResourceClaims() != null
+              && !created.getSpec().getResourceClaims().isEmpty();
+      return new Review(
+          request.uid(),
+          Optional.of(pod),
+          dryRun,
+          Optional.empty(),
+          false,
+          claims ? Optional.of(created) : Optional.empty());
     }
     final Optional<String> relabelled = relabelled(request);
     final Optional<QuotaPod> growth = relabelled.isPresent() ? Optional.empty() : growth(request);
-    return new Review(request.uid(), growth, dryRun, relabelled, growth.isPresent());
+    // A pod's claims cannot change after creation: a resize grows containers only.
+    return new Review(
+        request.uid(), growth, dryRun, relabelled, growth.isPresent(), Optional.empty());
   }
 
   /**
@@ -148,7 +164,9 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
     if (review.pod().isEmpty()) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "not-checked");
     }
-    final QuotaPod pod = review.pod().get();
+    final QuotaPod read = review.pod().get();
+    final QuotaPod pod =
+        review.claiming().map(claims -> view.withClaims(claims, read)).orElse(read);
     // A resize's growth is judged, never held: the pod is counted with its old size already.
     final Occasion occasion =
         review.dryRun() || review.resize() ? Occasion.DRY_RUN : Occasion.CREATE;

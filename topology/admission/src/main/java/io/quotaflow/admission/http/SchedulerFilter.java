@@ -146,7 +146,7 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
 
   @Override
   public Answer decide(String cluster, Args args, ClusterView view) {
-    final QuotaPod pod = PodAdapter.toQuotaPod(args.pod());
+    final QuotaPod pod = view.withClaims(args.pod(), PodAdapter.toQuotaPod(args.pod()));
     final PodCheck.Verdict verdict = check.check(cluster, pod, view, Occasion.SCHEDULE);
     if (verdict.outcome() == PodCheck.Outcome.ALLOWED
         && check.config().mode() == AdmissionMode.ENFORCE

@@ -70,6 +70,16 @@ final class Reviews {
       return this;
     }
 
+    /** A spec.resourceClaims entry naming a ResourceClaimTemplate. */
+    PodJson claimTemplate(String entry, String template) {
+      ((ObjectNode) pod.get("spec"))
+          .withArrayProperty("resourceClaims")
+          .addObject()
+          .put("name", entry)
+          .put("resourceClaimTemplateName", template);
+      return this;
+    }
+
     PodJson nonPreemptible() {
       return label("quota.scheduling.koordinator.sh/preemptible", "false");
     }

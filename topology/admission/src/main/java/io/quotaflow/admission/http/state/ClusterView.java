@@ -1,5 +1,6 @@
 package io.quotaflow.admission.http.state;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.profile.NodePools;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
@@ -111,6 +112,16 @@ public interface ClusterView {
   /** Which group's reservation locks each node: what the scheduler filter refuses. */
   default LockedNodes lockedNodes() {
     return LockedNodes.of(reservations());
+  }
+
+  /**
+   * {@code read} (the pod as {@code PodAdapter} reads {@code pod}) with the devices of the pod's
+   * {@code spec.resourceClaims} added, counted from the cluster's DRA objects as the engine counts
+   * them (docs/semantics.md section 22); {@code read} itself for a pod without claims, or when this
+   * view knows no DRA objects.
+   */
+  default QuotaPod withClaims(Pod pod, QuotaPod read) {
+    return read;
   }
 
   /** The pod {@code ref} as the engine last read it (priority, node, request), if known here. */

@@ -1,5 +1,9 @@
 package io.quotaflow.admission.http.state;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceClassMappings;
+import io.quotaflow.dra.DraObjects;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
@@ -107,6 +111,21 @@ public final class SnapshotClusterState implements ClusterStateReader {
       throw new IllegalArgumentException("cluster " + cluster + " is not held here");
     }
     view.overUsedSince = Map.copyOf(since);
+    return this;
+  }
+
+  /**
+   * Gives {@code cluster} (held here) DRA objects: a new pod's claims are charged from them as
+   * {@code deviceClasses} says (its existing pods are charged as {@code inputs} gave them).
+   */
+  public SnapshotClusterState dra(
+      String cluster, DraObjects objects, DeviceClassMappings deviceClasses) {
+    final SnapshotView view = local.get(cluster);
+    if (view == null) {
+      throw new IllegalArgumentException("cluster " + cluster + " is not held here");
+    }
+    view.dra = objects;
+    view.claimed = new ClaimedDevices(deviceClasses);
     return this;
   }
 
@@ -233,6 +252,8 @@ public final class SnapshotClusterState implements ClusterStateReader {
     private final Map<PodRef, QuotaPod> podInputs = new HashMap<>();
     private volatile Map<String, Instant> overUsedSince = Map.of();
     private volatile HistoryAccess history;
+    private volatile DraObjects dra = DraObjects.empty();
+    private volatile ClaimedDevices claimed = new ClaimedDevices(DeviceClassMappings.defaults());
     private final Map<String, ReservationStatus> reservations;
     private final LockedNodes lockedNodes;
     private final Map<String, String> treeOf;
@@ -327,6 +348,11 @@ public final class SnapshotClusterState implements ClusterStateReader {
     @Override
     public LockedNodes lockedNodes() {
       return lockedNodes;
+    }
+
+    @Override
+    public QuotaPod withClaims(Pod pod, QuotaPod read) {
+      return claimed.apply(pod, read, dra);
     }
 
     @Override

@@ -1,7 +1,12 @@
 package io.quotaflow.admission.http.state;
 
+import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.engine.TopologyNames;
+import io.quotaflow.engine.convert.DraRecords;
 import io.quotaflow.engine.convert.InputRecords;
+import io.quotaflow.engine.devices.ClusterDevices;
 import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.query.PodInGroup;
 import io.quotaflow.engine.query.RuntimeQueries;
@@ -95,6 +100,7 @@ public final class StreamsClusterState implements ClusterStateReader {
   private final Duration specTtl;
   private final Supplier<Optional<String>> engineProblem;
   private final Optional<HistoryKept> history;
+  private final ClaimedDevices claimed;
   private final Map<String, Specs> specs = new ConcurrentHashMap<>();
   // Set once the stores were queryable while RUNNING: from then on a rebalance keeps it ready.
   private volatile boolean loaded;
@@ -126,6 +132,22 @@ public final class StreamsClusterState implements ClusterStateReader {
       Duration specTtl,
       Supplier<Optional<String>> engineProblem,
       Optional<HistoryKept> history) {
+    this(streams, self, clock, specTtl, engineProblem, history, DeviceClassMappings.defaults());
+  }
+
+  /**
+   * @param deviceClasses what a device of each DeviceClass counts as: the engine's {@code
+   *     quota.device.classes}, so a new pod's claims are counted as the engine counts them
+   */
+  public StreamsClusterState(
+      KafkaStreams streams,
+      Optional<HostInfo> self,
+      Clock clock,
+      Duration specTtl,
+      Supplier<Optional<String>> engineProblem,
+      Optional<HistoryKept> history,
+      DeviceClassMappings deviceClasses) {
+    this.claimed = new ClaimedDevices(deviceClasses);
     this.history = Objects.requireNonNull(history, "history");
     this.engineProblem = Objects.requireNonNull(engineProblem, "engineProblem");
     this.streams = Objects.requireNonNull(streams, "streams");
@@ -271,6 +293,31 @@ public final class StreamsClusterState implements ClusterStateReader {
     final Specs fresh = Specs.of(now, quotas, profiles);
     specs.put(cluster, fresh);
     return fresh;
+  }
+
+  /**
+   * The DRA objects of {@code cluster} in the cluster-inputs store: a prefix scan per DRA kind,
+   * read only for pods that name claims.
+   */
+  private ClusterDevices devices(String cluster) {
+    final ClusterDevices devices = new ClusterDevices(claimed);
+    final ReadOnlyKeyValueStore<InputId, ClusterEvent> inputs = inputStore();
+    for (final InputId.InputKind kind : InputId.InputKind.values()) {
+      if (!ClusterDevices.isDra(kind)) {
+        continue;
+      }
+      try (KeyValueIterator<InputId, ClusterEvent> scan =
+          inputs.prefixScan(new InputId(cluster, kind, "", ""), KeyPrefixes.inputsOf())) {
+        while (scan.hasNext()) {
+          final KeyValue<InputId, ClusterEvent> entry = scan.next();
+          final Object value = entry.value == null ? null : entry.value.getDra().orElse(null);
+          if (value != null) {
+            devices.put(entry.key, value);
+          }
+        }
+      }
+    }
+    return devices;
   }
 
   private ReadOnlyKeyValueStore<InputId, ClusterEvent> inputStore() {
@@ -428,15 +475,30 @@ public final class StreamsClusterState implements ClusterStateReader {
     }
 
     @Override
+    public QuotaPod withClaims(Pod pod, QuotaPod read) {
+      if (pod.getSpec() == null
+          || pod.getSpec().getResourceClaims() == null
+          || pod.getSpec().getResourceClaims().isEmpty()) {
+        return read;
+      }
+      return read(() -> claimed.apply(pod, read, devices(cluster).objects()));
+    }
+
+    /** The pod's input record, with its claims' devices as the engine charges them. */
+    @Override
     public Optional<QuotaPod> podInput(PodRef ref) {
       return read(
           () -> {
             final ClusterEvent event =
                 inputStore()
                     .get(new InputId(cluster, InputId.InputKind.POD, ref.namespace(), ref.name()));
-            return event != null && event.getValue().orElse(null) instanceof PodState state
-                ? Optional.of(InputRecords.pod(ref.namespace(), ref.name(), state))
-                : Optional.empty();
+            if (!(event != null && event.getValue().orElse(null) instanceof PodState state)) {
+              return Optional.empty();
+            }
+            return Optional.of(
+                DraRecords.hasClaims(state)
+                    ? devices(cluster).pod(ref.namespace(), ref.name(), state)
+                    : InputRecords.pod(ref.namespace(), ref.name(), state));
           });
     }
 
@@ -448,6 +510,10 @@ public final class StreamsClusterState implements ClusterStateReader {
             final List<QuotaGroup> groups = new ArrayList<>();
             final List<QuotaPod> pods = new ArrayList<>();
             final List<QuotaNode> nodes = new ArrayList<>();
+            // DRA objects are listed after nodes and before quotas (the store orders kinds by
+            // name), so pods with claims are charged once every object is read.
+            final ClusterDevices devices = new ClusterDevices(claimed);
+            final Map<PodRef, PodState> claimants = new HashMap<>();
             try (KeyValueIterator<InputId, ClusterEvent> scan =
                 inputStore().prefixScan(cluster, KeyPrefixes.cluster())) {
               while (scan.hasNext()) {
@@ -458,12 +524,20 @@ public final class StreamsClusterState implements ClusterStateReader {
                 if (value instanceof QuotaSpec spec) {
                   groups.add(InputRecords.group(id.name(), spec));
                 } else if (value instanceof PodState state) {
-                  pods.add(InputRecords.pod(id.namespace(), id.name(), state));
+                  if (DraRecords.hasClaims(state)) {
+                    claimants.put(new PodRef(id.namespace(), id.name()), state);
+                  } else {
+                    pods.add(InputRecords.pod(id.namespace(), id.name(), state));
+                  }
                 } else if (value instanceof NodeState state) {
                   nodes.add(InputRecords.node(id.name(), state));
+                } else if (ClusterDevices.isDra(id.kind()) && entry.value != null) {
+                  entry.value.getDra().ifPresent(dra -> devices.put(id, dra));
                 }
               }
             }
+            claimants.forEach(
+                (ref, state) -> pods.add(devices.pod(ref.namespace(), ref.name(), state)));
             return Optional.of(new ClusterInputs(groups, pods, nodes));
           });
     }

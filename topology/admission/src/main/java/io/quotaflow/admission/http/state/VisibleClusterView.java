@@ -1,5 +1,6 @@
 package io.quotaflow.admission.http.state;
 
+import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.http.auth.Viewer;
 import io.quotaflow.profile.NodePools;
 import io.quotaflow.profile.QuotaProfile;
@@ -171,6 +172,11 @@ public final class VisibleClusterView implements ClusterView {
   @Override
   public Optional<QuotaPod> podInput(PodRef ref) {
     return live.podInput(ref);
+  }
+
+  @Override
+  public QuotaPod withClaims(Pod pod, QuotaPod read) {
+    return live.withClaims(pod, read);
   }
 
   @Override
