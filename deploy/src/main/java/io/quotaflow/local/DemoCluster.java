@@ -4,6 +4,10 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
@@ -87,6 +91,7 @@ final class DemoCluster implements AutoCloseable {
             });
     this.dispatcher = new EvictingDispatcher();
     servePodGroups(dispatcher);
+    serveDra(dispatcher);
     this.server =
         new KubernetesMockServer(new Context(), new MockWebServer(), responses, dispatcher, false);
     server.init(InetAddress.getLoopbackAddress(), 0);
@@ -207,6 +212,31 @@ final class DemoCluster implements AutoCloseable {
               .withKind(api.getKind())
               .withPlural(api.getPlural())
               .withScope("Namespaced")
+              .build());
+    }
+  }
+
+  /**
+   * The demo cluster is a Kubernetes 1.34 one with DRA: its API discovery lists DeviceClasses,
+   * ResourceClaims, ResourceClaimTemplates and ResourceSlices in resource.k8s.io/v1, so the
+   * connectors' {@code source.dra=auto} watches them and pods are charged the devices they claim
+   * (issue 29).
+   */
+  private static void serveDra(final KubernetesCrudDispatcher crud) {
+    for (final Class<? extends HasMetadata> type :
+        List.of(
+            DeviceClass.class,
+            ResourceClaim.class,
+            ResourceClaimTemplate.class,
+            ResourceSlice.class)) {
+      final ResourceDefinitionContext kind = ResourceDefinitionContext.fromResourceType(type);
+      crud.expectCustomResource(
+          new CustomResourceDefinitionContext.Builder()
+              .withGroup(kind.getGroup())
+              .withVersion(kind.getVersion())
+              .withKind(kind.getKind())
+              .withPlural(kind.getPlural())
+              .withScope(kind.isNamespaceScoped() ? "Namespaced" : "Cluster")
               .build());
     }
   }

@@ -186,7 +186,11 @@ final class LocalRun implements AutoCloseable {
                 topics.pods().name(),
                 topics.quotas().name(),
                 topics.nodes().name(),
-                topics.profiles().name()));
+                topics.profiles().name(),
+                topics.deviceClasses().name(),
+                topics.resourceClaims().name(),
+                topics.resourceClaimTemplates().name(),
+                topics.resourceSlices().name()));
     opened.push(catchUp);
     engine.start();
     admission =
