@@ -48,6 +48,7 @@ import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
 import io.quotaflow.connect.LeaderElectionSettings;
 import io.quotaflow.connect.MetricsEndpoint;
+import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.events.EventRecorder;
@@ -263,6 +264,23 @@ class ManifestWiringTest {
             .isEqualTo(200);
       }
     }
+  }
+
+  @Test
+  void theEngineChargesNvidiasGpuClassAsGpusAndTheSettingReadsWhole() throws IOException {
+    final DeviceClassMappings mappings =
+        EngineConfig.builder()
+            .setAll(engineProperties())
+            .build()
+            .get(EngineSettings.DEVICE_CLASSES);
+
+    assertThat(engineProperties()).containsKey(EngineSettings.DEVICE_CLASSES.key());
+    assertThat(mappings.find("gpu.nvidia.com"))
+        .hasValueSatisfying(
+            mapping -> {
+              assertThat(mapping.resource()).isEqualTo("nvidia.com/gpu");
+              assertThat(mapping.perDevice()).isEqualTo(1);
+            });
   }
 
   @Test
