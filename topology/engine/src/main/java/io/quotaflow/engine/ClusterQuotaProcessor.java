@@ -594,7 +594,7 @@ final class ClusterQuotaProcessor
   }
 
   private ClusterDevices devices(final String cluster) {
-    return devices.computeIfAbsent(cluster, c -> new ClusterDevices(claimed));
+    return devices.computeIfAbsent(cluster, c -> ClusterDevices.reporting(c, claimed));
   }
 
   private QuotaTrees router(final String cluster) {
@@ -706,7 +706,7 @@ final class ClusterQuotaProcessor
         final String cluster = entry.key.cluster();
         try {
           restored
-              .computeIfAbsent(cluster, c -> new Restored(new ClusterDevices(claimed)))
+              .computeIfAbsent(cluster, c -> new Restored(ClusterDevices.reporting(c, claimed)))
               .add(entry.key, value(entry.value, entry.key));
         } catch (RuntimeException e) {
           failed.putIfAbsent(cluster, "rebuilding its stored input " + entry.key + " failed: " + e);

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.dra.DraObjects;
 import io.quotaflow.dra.SliceDevices;
 import io.quotaflow.engine.convert.DraRecords;
@@ -22,7 +23,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The DRA objects of one cluster as the engine last read them, and the cluster's pods that name
@@ -33,7 +38,13 @@ import java.util.TreeMap;
  */
 public final class ClusterDevices {
 
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterDevices.class);
+
   private final ClaimedDevices claimed;
+  // The cluster whose pods' claim problems are logged; empty: not logged.
+  private final Optional<String> reporting;
+  // What was last logged per pod, so a problem is logged once, not at every charge.
+  private final Map<PodRef, List<SpecProblem>> reported = new HashMap<>();
   private final Map<String, DeviceClass> classes = new HashMap<>();
   private final Map<InputId, ResourceClaim> claims = new HashMap<>();
   private final Map<InputId, ResourceClaimTemplate> templates = new HashMap<>();
@@ -44,8 +55,22 @@ public final class ClusterDevices {
   private DraObjects objects = DraObjects.empty();
   private boolean stale;
 
+  /** The DRA objects of a cluster, its pods' claim problems not logged (admission's reads). */
   public ClusterDevices(final ClaimedDevices claimed) {
+    this(claimed, Optional.empty());
+  }
+
+  private ClusterDevices(final ClaimedDevices claimed, final Optional<String> reporting) {
     this.claimed = Objects.requireNonNull(claimed, "claimed");
+    this.reporting = reporting;
+  }
+
+  /**
+   * The DRA objects of {@code cluster}, whose pods' claim problems (an unknown or unmapped class, a
+   * claim or template not known) are logged once each: they are reported, not guessed.
+   */
+  public static ClusterDevices reporting(final String cluster, final ClaimedDevices claimed) {
+    return new ClusterDevices(claimed, Optional.of(cluster));
   }
 
   /** Whether the kind is one of the DRA inputs this class keeps. */
@@ -65,15 +90,40 @@ public final class ClusterDevices {
     final PodRef ref = new PodRef(namespace, name);
     if (!DraRecords.hasClaims(state)) {
       claimants.remove(ref);
+      reported.remove(ref);
       return read;
     }
     claimants.put(ref, state);
-    return claimed.apply(DraRecords.pod(namespace, name, state), read, objects());
+    final DeviceCharge charge = claimed.charge(DraRecords.pod(namespace, name, state), objects());
+    report(ref, charge.problems());
+    return ClaimedDevices.withCharge(read, charge);
   }
 
   /** Forgets a pod that is gone. */
   public void removePod(final PodRef ref) {
     claimants.remove(ref);
+    reported.remove(ref);
+  }
+
+  private void report(final PodRef ref, final List<SpecProblem> problems) {
+    if (reporting.isEmpty()) {
+      return;
+    }
+    final List<SpecProblem> before = reported.getOrDefault(ref, List.of());
+    if (problems.equals(before)) {
+      return;
+    }
+    if (problems.isEmpty()) {
+      reported.remove(ref);
+      return;
+    }
+    reported.put(ref, List.copyOf(problems));
+    LOG.warn(
+        "cluster {}: pod {}/{} is charged without some of its claimed devices: {}",
+        reporting.get(),
+        ref.namespace(),
+        ref.name(),
+        problems.stream().map(SpecProblem::toString).collect(Collectors.joining("; ")));
   }
 
   /**
