@@ -84,6 +84,27 @@ class PodReviewsTest {
   }
 
   @Test
+  void aPodsResourceClaimsAreReadAsFabric8ReadsThem() throws BadRequestException {
+    final String object =
+        "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"t\","
+            + "\"namespace\":\"ml\"},\"spec\":{\"containers\":[{\"resources\":{\"claims\":"
+            + "[{\"name\":\"gpu\"}]}}],\"resourceClaims\":[{\"name\":\"gpu\","
+            + "\"resourceClaimTemplateName\":\"two-gpus\"},{\"name\":\"shared\","
+            + "\"resourceClaimName\":\"pool\",\"unknown\":{\"x\":1}},{}]}}";
+    final byte[] body = review("CREATE", object, false);
+
+    final Pod fast = PodReviews.parse(body).object().toPod();
+    final Pod full = (Pod) AdmissionReviews.parse(body).getObject();
+
+    assertThat(fast.getSpec().getResourceClaims())
+        .hasSize(3)
+        .usingRecursiveFieldByFieldElementComparatorIgnoringFields("additionalProperties")
+        .isEqualTo(full.getSpec().getResourceClaims());
+    assertThat(fast.getSpec().getResourceClaims().get(0).getResourceClaimTemplateName())
+        .isEqualTo("two-gpus");
+  }
+
+  @Test
   void theReviewIsCheckedAsTheFullModelChecksIt() throws BadRequestException {
     final String pod = pods().get(0);
     assertThat(message("{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}")).contains("apiVersion");
