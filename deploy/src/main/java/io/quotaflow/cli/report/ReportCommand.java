@@ -17,9 +17,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code quotaflow report --server URL}: per group, over a period, the guaranteed, used, borrowed
- * and lent resource-hours, the share of the guarantee used and the evictions by reason, from the
- * engine's history (issue 30; docs/semantics.md section 23). Exit codes: 0 printed; 1 the server
- * could not be asked; 2 usage.
+ * and lent resource-hours, the share of the guarantee used and the evictions and denials by reason,
+ * from the engine's history (issue 30; docs/semantics.md section 23). Exit codes: 0 printed; 1 the
+ * server could not be asked; 2 usage.
  */
 @Command(
     name = "report",
@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description =
         "Prints, per quota group over a period, the guaranteed, used, borrowed and lent"
-            + " resource-hours, the share of its guarantee it used and its evictions by reason.",
+            + " resource-hours, the share of its guarantee it used and its evictions and denials by"
+            + " reason.",
     footer = {
       "",
       "Times: an ISO-8601 instant such as 2026-11-27T00:00:00Z, now, or a duration back from now"

@@ -167,6 +167,45 @@ class HistoryTopologyTest {
         .isTrue();
   }
 
+  @Test
+  void theHistoryCountsDenialsInTheStepOfTheirDecisionWithoutChangingTheIntegrals() {
+    final Instant start = scriptedTimeline();
+    // A change after the quiet fifth minute: the levels now are not those in force then.
+    engine.advance(Duration.ofMinutes(1));
+    engine.putPod(EAST, NS, pod("later").group("team-a").running("n1").cpu(1_000)).recompute();
+    engine.advance(Duration.ofMinutes(1));
+    final Instant end = engine.now();
+    final List<HistoryStep> before = teamAMinutes(start, end);
+    // Read late, as after an outage: the second minute has a record, the fifth none (quiet), so
+    // the denial opens it with the levels in force then.
+    engine
+        .putDenial(EAST, NS, "p1", "team-a", "exceeds-max", start.plusSeconds(70))
+        .putDenial(EAST, NS, "p2", "team-a", "exceeds-max", start.plusSeconds(80))
+        .putDenial(EAST, NS, "p3", "team-a", "exceeds-runtime", start.plusSeconds(250));
+    engine.advance(Duration.ofSeconds(1));
+
+    final List<HistoryStep> after = teamAMinutes(start, end);
+
+    assertThat(after).hasSize(7);
+    for (int i = 0; i < after.size(); i++) {
+      assertThat(after.get(i).integrals()).as("step %d", i).isEqualTo(before.get(i).integrals());
+      assertThat(after.get(i).denials())
+          .as("step %d", i)
+          .isEqualTo(
+              switch (i) {
+                case 1 -> java.util.Map.of("exceeds-max", 2L);
+                case 4 -> java.util.Map.of("exceeds-runtime", 1L);
+                default -> java.util.Map.of();
+              });
+    }
+  }
+
+  private List<HistoryStep> teamAMinutes(Instant start, Instant now) {
+    return engine
+        .history()
+        .steps(EAST, "team-a", start, start.plus(Duration.ofMinutes(7)), MINUTE, now);
+  }
+
   /**
    * team-a (min 4, max 8 cores): a 2-core pod from the start, a 4-core pod from 60 s to 120 s (uses
    * 6: borrows 2), nothing after 180 s. Returns the first minute's start.

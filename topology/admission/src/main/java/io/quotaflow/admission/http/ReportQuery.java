@@ -119,6 +119,8 @@ final class ReportQuery extends QueryApi.Query {
     }
     final ObjectNode evictions = row.putObject("evictions");
     total.evictions().forEach(evictions::put);
+    final ObjectNode denials = row.putObject("denials");
+    total.denials().forEach(denials::put);
     return row;
   }
 
