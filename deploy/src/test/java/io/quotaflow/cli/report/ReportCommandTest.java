@@ -104,6 +104,18 @@ class ReportCommandTest {
   }
 
   @Test
+  void aServerAndKafkaTogetherOrNeitherIsAUsageError() {
+    final CommandRun both =
+        CommandRun.of("report", "--server", url(), "--bootstrap-servers", "127.0.0.1:1");
+    final CommandRun neither = CommandRun.of("report");
+
+    assertThat(both.exitCode()).isEqualTo(2);
+    assertThat(both.err()).contains("Give either --server, or --bootstrap-servers");
+    assertThat(neither.exitCode()).isEqualTo(2);
+    assertThat(neither.err()).contains("Give either --server, or --bootstrap-servers");
+  }
+
+  @Test
   void aServerThatCannotBeReachedIsExitCodeOne() {
     final CommandRun run = CommandRun.of("report", "--server", "http://127.0.0.1:1");
 

@@ -45,6 +45,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -157,6 +158,13 @@ final class EngineDriver implements AutoCloseable {
   }
 
   /** The history kept by the engine (section 23); it must be kept. */
+  /** Every record written so far to {@code topic} (a changelog, say), as bytes, oldest first. */
+  List<TestRecord<byte[], byte[]>> rawRecords(final String topic) {
+    return driver
+        .createOutputTopic(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer())
+        .readRecordsToList();
+  }
+
   HistoryQueries history() {
     final Duration step = HistoryConfig.step(config).orElseThrow();
     return new HistoryQueries(

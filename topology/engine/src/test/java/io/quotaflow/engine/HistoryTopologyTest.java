@@ -6,6 +6,7 @@ import static io.quotaflow.engine.Inputs.pod;
 import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.engine.history.HistoryChangelog;
 import io.quotaflow.engine.history.HistoryRecords;
 import io.quotaflow.history.GroupLevels;
 import io.quotaflow.history.HistoryMetric;
@@ -198,6 +199,39 @@ class HistoryTopologyTest {
                 default -> java.util.Map.of();
               });
     }
+  }
+
+  @Test
+  void theChangelogReadOutsideTheEngineGivesBackTheSameHistory() {
+    final Instant start = scriptedTimeline();
+    engine.putDenial(EAST, NS, "p1", "team-a", "exceeds-max", start.plusSeconds(70));
+    engine.advance(Duration.ofSeconds(1));
+    final String topic = HistoryChangelog.topic(EngineDriver.APPLICATION_ID, MINUTE);
+    assertThat(HistoryChangelog.stepOf(EngineDriver.APPLICATION_ID, topic)).contains(MINUTE);
+
+    // The latest record of each window, as the store keeps it and a restore would rebuild it.
+    final java.util.TreeMap<Instant, io.quotaflow.history.HistoryWindow> read =
+        new java.util.TreeMap<>();
+    for (final TestRecord<byte[], byte[]> record : engine.rawRecords(topic)) {
+      final HistoryChangelog.Entry entry =
+          HistoryChangelog.read(topic, MINUTE, record.key(), record.value());
+      if (entry.group().equals(new io.quotaflow.engine.store.GroupId(EAST, "team-a"))) {
+        read.put(entry.start(), HistoryRecords.window(entry.start(), entry.window()));
+      }
+    }
+
+    final Instant end = engine.now();
+    assertThat(read).isNotEmpty();
+    assertThat(
+            io.quotaflow.history.HistorySeries.steps(
+                start,
+                start.plus(Duration.ofMinutes(5)),
+                MINUTE,
+                MINUTE,
+                GroupLevels.NONE,
+                new ArrayList<>(read.values()),
+                end))
+        .isEqualTo(teamAMinutes(start, end));
   }
 
   private List<HistoryStep> teamAMinutes(Instant start, Instant now) {
