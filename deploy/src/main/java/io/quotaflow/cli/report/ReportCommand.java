@@ -78,9 +78,9 @@ public final class ReportCommand implements Callable<Integer> {
       names = "--config",
       paramLabel = "FILE",
       description =
-          "With Kafka: a properties file with Kafka client settings (security.protocol, ssl.*,"
-              + " sasl.*), application.id, topic.prefix and history.retention; the engine's file"
-              + " will do.")
+          "With Kafka: a properties file of Kafka client settings (security.protocol, ssl.*,"
+              + " sasl.*), the engine's application id, its topic prefix and its history's"
+              + " retention; the engine's file will do.")
   private Path configFile;
 
   @Option(
