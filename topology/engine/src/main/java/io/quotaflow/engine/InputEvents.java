@@ -102,7 +102,8 @@ final class InputEvents {
         null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null);
   }
 
   /**
@@ -133,7 +134,8 @@ final class InputEvents {
         null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null);
   }
 
   /**
@@ -162,7 +164,8 @@ final class InputEvents {
         marker,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null);
   }
 
   private static ClusterEvent event(
@@ -183,7 +186,8 @@ final class InputEvents {
         null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null);
   }
 
   private static void requireName(final String what, final String value) {
