@@ -16,6 +16,8 @@ import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGroupKey;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
@@ -72,6 +74,7 @@ final class EngineDriver implements AutoCloseable {
   private TestInputTopic<QuotaKey, QuotaSpec> quotas;
   private TestInputTopic<NodeKey, NodeState> nodes;
   private TestInputTopic<ProfileKey, QuotaProfileSpec> profiles;
+  private TestInputTopic<PodGroupKey, PodGroupSpec> podGroups;
   private TestInputTopic<PodKey, EvictionResult> evictionResults;
   private TestOutputTopic<QuotaKey, GroupRuntime> runtime;
   private TestOutputTopic<PodKey, PodQuotaClass> podClasses;
@@ -126,6 +129,7 @@ final class EngineDriver implements AutoCloseable {
     quotas = input(topics.quotas());
     nodes = input(topics.nodes());
     profiles = input(topics.profiles());
+    podGroups = input(topics.podGroups());
     evictionResults = input(topics.evictionResults());
     runtime = output(topics.runtime());
     podClasses = output(topics.podClasses());
@@ -216,6 +220,18 @@ final class EngineDriver implements AutoCloseable {
     return this;
   }
 
+  /** A PodGroup on podgroups.v1 (the input model does not know PodGroups; no quota reads them). */
+  EngineDriver putPodGroup(final PodGroupKey key, final PodGroupSpec spec) {
+    podGroups.pipeInput(key, spec, publishedAt());
+    return this;
+  }
+
+  /** A PodGroup's tombstone on podgroups.v1. */
+  EngineDriver deletePodGroup(final PodGroupKey key) {
+    podGroups.pipeInput(key, (PodGroupSpec) null, publishedAt());
+    return this;
+  }
+
   /**
    * A connectors' heartbeat of {@code cluster} at the wall-clock time on pods, quotas and nodes.
    */
@@ -292,6 +308,9 @@ final class EngineDriver implements AutoCloseable {
       case PROFILE ->
           profiles.pipeInput(
               new TestRecord<>(SourceMarkers.profileKey(cluster), null, headers, publishedAt()));
+      case PODGROUP ->
+          podGroups.pipeInput(
+              new TestRecord<>(SourceMarkers.podGroupKey(cluster), null, headers, publishedAt()));
     }
     return this;
   }
