@@ -9,6 +9,8 @@ import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.history.HistoryStep;
+import io.quotaflow.kube.PodGroupKey;
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
@@ -376,6 +378,25 @@ public final class StreamsClusterState implements ClusterStateReader {
             return event != null && event.getValue().orElse(null) instanceof NodeState state
                 ? Optional.of(Map.copyOf(state.getLabels()))
                 : Optional.empty();
+          });
+    }
+
+    /** One read of the PodGroup's input record. */
+    @Override
+    public Optional<PodGroupObject> podGroup(PodGroupKey key) {
+      return read(
+          () -> {
+            final ClusterEvent event =
+                inputStore()
+                    .get(InputId.podGroup(cluster, key.convention(), key.namespace(), key.name()));
+            return event == null
+                ? Optional.empty()
+                : event
+                    .getPodGroup()
+                    .map(
+                        spec ->
+                            InputRecords.podGroup(
+                                key.convention(), key.namespace(), key.name(), spec));
           });
     }
 
