@@ -92,6 +92,7 @@ class ClusterEventSerdeTest {
             "results",
             2,
             7L,
+            null,
             null);
     final ClusterEvent podGroup =
         new ClusterEvent(
@@ -106,6 +107,7 @@ class ClusterEventSerdeTest {
             "podgroups",
             1,
             3L,
+            null,
             new PodGroupSpec("uid-1", 8, List.of()));
 
     for (final ClusterEvent event : List.of(tombstone, notRead, result, podGroup)) {
@@ -128,6 +130,6 @@ class ClusterEventSerdeTest {
   private static ClusterEvent event(
       final ClusterEventKind kind, final String namespace, final Object value) {
     return new ClusterEvent(
-        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L, null);
+        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L, null, null);
   }
 }

@@ -7,6 +7,7 @@ import io.quotaflow.kube.GangConventions;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
 import io.quotaflow.schemas.PodGroupKey;
 import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
@@ -107,6 +108,7 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         null);
   }
 
@@ -150,7 +152,40 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         value);
+  }
+
+  /**
+   * The event of a denial, keyed by the pod turned away. Denials are never deleted, so a record
+   * without a value is unusable, as is one without a group or a reason.
+   */
+  static ClusterEvent denial(final PodKey key, final PodDenial value, final Source source) {
+    if (key == null) {
+      throw new InvalidInputException("denial without a key");
+    }
+    requireName("cluster", key.getCluster());
+    requireName("pod namespace", key.getNamespace());
+    requireName("pod name", key.getName());
+    if (value == null) {
+      throw new InvalidInputException("denial without a value");
+    }
+    requireName("denial group", value.getGroup());
+    requireName("denial reason code", value.getReasonCode());
+    return new ClusterEvent(
+        ClusterEventKind.DENIAL,
+        key.getCluster(),
+        key.getNamespace(),
+        key.getName(),
+        null,
+        null,
+        null,
+        null,
+        source.topic(),
+        source.partition(),
+        source.offset(),
+        value,
+        null);
   }
 
   /**
@@ -182,6 +217,7 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         null);
   }
 
@@ -212,6 +248,7 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         null);
   }
 
@@ -234,6 +271,7 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         null);
   }
 
