@@ -3,17 +3,15 @@ package io.quotaflow.cli.report;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.http.Reports;
 import io.quotaflow.cli.explain.ExplainGroupCommand;
+import io.quotaflow.cli.topics.KafkaReaders;
 import io.quotaflow.cli.tree.QueryClient;
 import io.quotaflow.cli.tree.QueryException;
 import io.quotaflow.cli.tree.ServerTrustOptions;
-import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.history.HistoryChangelog;
-import io.quotaflow.kafka.ClientSettings;
-import io.quotaflow.kafka.KafkaSecurity;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -25,11 +23,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -196,7 +191,8 @@ public final class ReportCommand implements Callable<Integer> {
             .orElse(EngineConfig.KAFKA_DEFAULTS.get(StreamsConfig.APPLICATION_ID_CONFIG));
     final Optional<Duration> step = Optional.ofNullable(historyStep).map(this::duration);
     final Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-    try (KafkaConsumer<byte[], byte[]> consumer = consumer(config)) {
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        KafkaReaders.consumer(config, "quotaflow-report")) {
       final OfflineHistory history = new OfflineHistory(consumer, KAFKA_TIMEOUT);
       final String changelog = history.changelog(engine, step);
       final Duration kept = HistoryChangelog.stepOf(engine, changelog).orElseThrow();
@@ -241,36 +237,13 @@ public final class ReportCommand implements Callable<Integer> {
 
   /** The settings of --config, the environment and the options, in that precedence. */
   private LoadedConfig kafkaConfiguration() {
-    final ConfigLoader loader =
-        ConfigLoader.of(List.of(EngineSettings.TOPIC_PREFIX, EngineSettings.HISTORY_RETENTION));
-    if (configFile != null) {
-      loader.file(configFile);
-    }
-    loader.environment(environment);
-    if (bootstrapServers != null) {
-      loader.set(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    }
-    final LoadedConfig config = loader.build();
-    KafkaSecurity.check(config.passThrough());
-    if (config.passThrough(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG).isEmpty()) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "No Kafka to read: give --bootstrap-servers, or bootstrap.servers in --config");
-    }
-    return config;
-  }
-
-  /** A consumer of raw bytes in no group, reading committed records only (the engine's EOS). */
-  private static KafkaConsumer<byte[], byte[]> consumer(LoadedConfig config) {
-    final Map<String, Object> settings =
-        ClientSettings.knownTo(ConsumerConfig.configNames(), config.passThrough());
-    settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    settings.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-    settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-report");
-    settings.put(
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
-        IsolationLevel.READ_COMMITTED.toString().toLowerCase(java.util.Locale.ROOT));
-    settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    return new KafkaConsumer<>(settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    return KafkaReaders.configuration(
+        spec,
+        List.of(EngineSettings.TOPIC_PREFIX, EngineSettings.HISTORY_RETENTION),
+        configFile,
+        environment,
+        bootstrapServers == null
+            ? Map.of()
+            : Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
   }
 }

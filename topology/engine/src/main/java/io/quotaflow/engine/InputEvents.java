@@ -156,20 +156,25 @@ final class InputEvents {
         value);
   }
 
-  /**
-   * The event of a denial, keyed by the pod turned away. Denials are never deleted, so a record
-   * without a value is unusable, as is one without a group or a reason.
-   */
-  static ClusterEvent denial(final PodKey key, final PodDenial value, final Source source) {
+  /** A record about a pod written by another application: a whole key and a value. */
+  private static void requirePodRecord(final String what, final PodKey key, final Object value) {
     if (key == null) {
-      throw new InvalidInputException("denial without a key");
+      throw new InvalidInputException(what + " without a key");
     }
     requireName("cluster", key.getCluster());
     requireName("pod namespace", key.getNamespace());
     requireName("pod name", key.getName());
     if (value == null) {
-      throw new InvalidInputException("denial without a value");
+      throw new InvalidInputException(what + " without a value");
     }
+  }
+
+  /**
+   * The event of a denial, keyed by the pod turned away. Denials are never deleted, so a record
+   * without a value is unusable, as is one without a group or a reason.
+   */
+  static ClusterEvent denial(final PodKey key, final PodDenial value, final Source source) {
+    requirePodRecord("denial", key, value);
     requireName("denial group", value.getGroup());
     requireName("denial reason code", value.getReasonCode());
     return new ClusterEvent(
@@ -194,15 +199,7 @@ final class InputEvents {
    */
   static ClusterEvent evictionResult(
       final PodKey key, final EvictionResult value, final Source source) {
-    if (key == null) {
-      throw new InvalidInputException("eviction result without a key");
-    }
-    requireName("cluster", key.getCluster());
-    requireName("pod namespace", key.getNamespace());
-    requireName("pod name", key.getName());
-    if (value == null) {
-      throw new InvalidInputException("eviction result without a value");
-    }
+    requirePodRecord("eviction result", key, value);
     requireName("eviction result command id", value.getCommandId());
     requireName("eviction result pod uid", value.getPodUid());
     return new ClusterEvent(

@@ -61,14 +61,7 @@ public final class HistoryKeeper {
    */
   public void evicted(GroupId group, Instant at, Supplier<GroupLevels> current, String reason) {
     final Instant start = HistoryWindow.windowOf(at, step);
-    final GroupHistoryWindow existing = store.fetch(group, start.toEpochMilli());
-    final HistoryWindow window;
-    if (existing != null) {
-      window = HistoryRecords.window(start, existing);
-    } else {
-      final GroupLevels levels = current.get();
-      window = HistoryWindow.opened(at, step, levels, levels);
-    }
+    final HistoryWindow window = windowAt(group, at, start, current);
     store.put(group, HistoryRecords.record(window.withEviction(reason)), start.toEpochMilli());
   }
 
@@ -83,15 +76,19 @@ public final class HistoryKeeper {
    */
   public void denied(GroupId group, Instant at, Supplier<GroupLevels> current, String reason) {
     final Instant start = HistoryWindow.windowOf(at, step);
-    final GroupHistoryWindow existing = store.fetch(group, start.toEpochMilli());
-    final HistoryWindow window;
-    if (existing != null) {
-      window = HistoryRecords.window(start, existing);
-    } else {
-      final GroupLevels levels = inForceAt(group, start, current);
-      window = HistoryWindow.opened(at, step, levels, levels);
-    }
+    final HistoryWindow window = windowAt(group, at, start, () -> inForceAt(group, start, current));
     store.put(group, HistoryRecords.record(window.withDenial(reason)), start.toEpochMilli());
+  }
+
+  /** The window starting at {@code start}: its record, or one opened at {@code at} unchanged. */
+  private HistoryWindow windowAt(
+      GroupId group, Instant at, Instant start, Supplier<GroupLevels> levels) {
+    final GroupHistoryWindow existing = store.fetch(group, start.toEpochMilli());
+    if (existing != null) {
+      return HistoryRecords.window(start, existing);
+    }
+    final GroupLevels unchanged = levels.get();
+    return HistoryWindow.opened(at, step, unchanged, unchanged);
   }
 
   private GroupLevels inForceAt(GroupId group, Instant start, Supplier<GroupLevels> current) {
