@@ -2,6 +2,7 @@ package io.quotaflow.admission.http.state;
 
 import io.quotaflow.engine.TopologyNames;
 import io.quotaflow.engine.convert.InputRecords;
+import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.query.PodInGroup;
 import io.quotaflow.engine.query.RuntimeQueries;
@@ -440,7 +441,11 @@ public final class StreamsClusterState implements ClusterStateReader {
             try (KeyValueIterator<InputId, InputFreshness> scan =
                 store.prefixScan(cluster, KeyPrefixes.cluster())) {
               while (scan.hasNext()) {
-                final Instant at = scan.next().value.getHeartbeatAt();
+                final KeyValue<InputId, InputFreshness> entry = scan.next();
+                if (!InputFreshnessBook.judgesTrust(entry.key.kind())) {
+                  continue;
+                }
+                final Instant at = entry.value.getHeartbeatAt();
                 oldest = oldest == null || at.isBefore(oldest) ? at : oldest;
               }
             }
