@@ -1,6 +1,7 @@
 package io.quotaflow.source;
 
 import io.quotaflow.engine.convert.ReservationRecords;
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.ResourceRatio;
@@ -18,6 +19,7 @@ import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeSelectorSpec;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodGang;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
@@ -148,6 +150,21 @@ public final class RecordMapping {
                 .build())
         .setProblems(problems(profile.problems()))
         .build();
+  }
+
+  /** The key of a PodGroup of {@code cluster}: its convention (whose API), namespace and name. */
+  public static io.quotaflow.schemas.PodGroupKey podGroupKey(
+      final String cluster, final PodGroupObject podGroup) {
+    return new io.quotaflow.schemas.PodGroupKey(
+        cluster, podGroup.convention(), podGroup.namespace(), podGroup.name());
+  }
+
+  /** The record of a PodGroup of uid {@code uid}: its minMember, when it gives one. */
+  public static PodGroupSpec podGroupSpec(final PodGroupObject podGroup, final String uid) {
+    return new PodGroupSpec(
+        uid,
+        podGroup.minMember().isPresent() ? podGroup.minMember().getAsInt() : null,
+        problems(podGroup.problems()));
   }
 
   /** A resource list as a sorted map of canonical amounts. */

@@ -186,7 +186,8 @@ final class LocalRun implements AutoCloseable {
                 topics.pods().name(),
                 topics.quotas().name(),
                 topics.nodes().name(),
-                topics.profiles().name()));
+                topics.profiles().name(),
+                topics.podGroups().name()));
     opened.push(catchUp);
     engine.start();
     admission =

@@ -14,7 +14,7 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class RecordTypes {
   private static final List<Class<? extends SpecificRecord>> KEYS =
-      List.of(PodKey.class, QuotaKey.class, NodeKey.class, ProfileKey.class);
+      List.of(PodKey.class, QuotaKey.class, NodeKey.class, ProfileKey.class, PodGroupKey.class);
 
   private static final List<Class<? extends SpecificRecord>> VALUES =
       List.of(
@@ -22,6 +22,7 @@ public final class RecordTypes {
           QuotaSpec.class,
           NodeState.class,
           QuotaProfileSpec.class,
+          PodGroupSpec.class,
           GroupRuntime.class,
           PodQuotaClass.class,
           EvictionCommand.class,

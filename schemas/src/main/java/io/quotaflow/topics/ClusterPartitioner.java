@@ -1,6 +1,7 @@
 package io.quotaflow.topics;
 
 import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.PodGroupKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
@@ -16,8 +17,8 @@ import org.apache.kafka.common.utils.Utils;
  * Puts every record of one Kubernetes cluster on the same partition of an input topic: the
  * partition is a hash of the cluster name, whatever the object. With the inputs partitioned this
  * way (connect's {@code source.partition.by.cluster}), the engine can read them without a
- * repartition hop ({@code inputs.partitioned.by.cluster}). Keys are pod, quota, node or profile
- * keys, as objects or as the catalogue's key bytes.
+ * repartition hop ({@code inputs.partitioned.by.cluster}). Keys are pod, quota, node, profile or
+ * PodGroup keys, as objects or as the catalogue's key bytes.
  */
 public final class ClusterPartitioner implements Partitioner {
   private static final List<AvroSerde<?>> KEYS =
@@ -25,7 +26,8 @@ public final class ClusterPartitioner implements Partitioner {
           AvroSerde.forKeys(PodKey.class),
           AvroSerde.forKeys(QuotaKey.class),
           AvroSerde.forKeys(NodeKey.class),
-          AvroSerde.forKeys(ProfileKey.class));
+          AvroSerde.forKeys(ProfileKey.class),
+          AvroSerde.forKeys(PodGroupKey.class));
 
   /** The partition of {@code cluster}'s records among {@code partitions}. */
   public static int partitionOf(final String cluster, final int partitions) {
@@ -33,7 +35,8 @@ public final class ClusterPartitioner implements Partitioner {
   }
 
   /**
-   * The cluster named by a pod, quota, node or profile key, given as an object or as its bytes.
+   * The cluster named by a pod, quota, node, profile or PodGroup key, given as an object or as its
+   * bytes.
    *
    * @throws IllegalArgumentException for anything else
    */
@@ -50,6 +53,9 @@ public final class ClusterPartitioner implements Partitioner {
     if (key instanceof ProfileKey profile) {
       return profile.getCluster();
     }
+    if (key instanceof PodGroupKey podGroup) {
+      return podGroup.getCluster();
+    }
     if (key instanceof byte[] bytes) {
       // Key schemas are frozen at their first version: the header names the key's type.
       for (final AvroSerde<?> serde : KEYS) {
@@ -59,7 +65,7 @@ public final class ClusterPartitioner implements Partitioner {
       }
     }
     throw new IllegalArgumentException(
-        "not a pod, quota, node or profile key: "
+        "not a pod, quota, node, profile or PodGroup key: "
             + (key == null ? "null" : key.getClass().getName()));
   }
 

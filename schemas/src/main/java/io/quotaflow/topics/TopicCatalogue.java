@@ -6,6 +6,8 @@ import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodDenial;
+import io.quotaflow.schemas.PodGroupKey;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
@@ -61,6 +63,7 @@ public final class TopicCatalogue {
   private final Topic<QuotaKey, QuotaSpec> quotas;
   private final Topic<NodeKey, NodeState> nodes;
   private final Topic<ProfileKey, QuotaProfileSpec> profiles;
+  private final Topic<PodGroupKey, PodGroupSpec> podGroups;
   private final Topic<QuotaKey, GroupRuntime> runtime;
   private final Topic<PodKey, PodQuotaClass> podClasses;
   private final Topic<PodKey, EvictionCommand> evictions;
@@ -74,6 +77,7 @@ public final class TopicCatalogue {
     this.quotas = compacted("quotas.v1", QuotaKey.class, QuotaSpec.class);
     this.nodes = compacted("nodes.v1", NodeKey.class, NodeState.class);
     this.profiles = compacted("profiles.v1", ProfileKey.class, QuotaProfileSpec.class);
+    this.podGroups = compacted("podgroups.v1", PodGroupKey.class, PodGroupSpec.class);
     this.runtime = compacted("runtime.v1", QuotaKey.class, GroupRuntime.class);
     this.podClasses = compacted("pod-classes.v1", PodKey.class, PodQuotaClass.class);
     this.evictions =
@@ -148,6 +152,14 @@ public final class TopicCatalogue {
     return profiles;
   }
 
+  /**
+   * PodGroups of scheduler-plugins and Volcano by PodGroup: the minMember of their gangs
+   * (compacted; a tombstone when deleted).
+   */
+  public Topic<PodGroupKey, PodGroupSpec> podGroups() {
+    return podGroups;
+  }
+
   /** Computed group status by group (compacted; a tombstone when the group is gone). */
   public Topic<QuotaKey, GroupRuntime> runtime() {
     return runtime;
@@ -191,6 +203,7 @@ public final class TopicCatalogue {
         quotas,
         nodes,
         profiles,
+        podGroups,
         runtime,
         podClasses,
         evictions,

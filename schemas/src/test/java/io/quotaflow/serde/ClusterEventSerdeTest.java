@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.schemas.Fixtures;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
@@ -91,9 +92,25 @@ class ClusterEventSerdeTest {
             "results",
             2,
             7L,
+            null,
             null);
+    final ClusterEvent podGroup =
+        new ClusterEvent(
+            ClusterEventKind.PODGROUP,
+            "east",
+            "apps",
+            "volcano/train",
+            null,
+            null,
+            null,
+            null,
+            "podgroups",
+            1,
+            3L,
+            null,
+            new PodGroupSpec("uid-1", 8, List.of()));
 
-    for (final ClusterEvent event : List.of(tombstone, notRead, result)) {
+    for (final ClusterEvent event : List.of(tombstone, notRead, result, podGroup)) {
       assertThat(events.serializer().serialize("store", event))
           .isEqualTo(plainEvents.serializer().serialize("store", event));
     }
@@ -113,6 +130,6 @@ class ClusterEventSerdeTest {
   private static ClusterEvent event(
       final ClusterEventKind kind, final String namespace, final Object value) {
     return new ClusterEvent(
-        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L, null);
+        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L, null, null);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.PodGroupKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
@@ -51,6 +52,20 @@ class ClusterPartitionerTest {
   }
 
   @Test
+  void podGroupKeysShareTheirClustersPartitionAsObjectsAndAsBytes() {
+    final PodGroupKey podGroup = new PodGroupKey("east", "volcano", "apps", "train");
+
+    final List<Integer> partitions =
+        List.of(
+            partition(topics.podGroups().name(), podGroup),
+            partition(
+                topics.podGroups().name(),
+                topics.podGroups().keySerializer().serialize("", podGroup)));
+
+    assertThat(partitions).containsOnly(ClusterPartitioner.partitionOf("east", 6));
+  }
+
+  @Test
   void clustersSpreadOverThePartitions() {
     final Set<Integer> used = new HashSet<>();
     for (int c = 0; c < 100; c++) {
@@ -64,7 +79,7 @@ class ClusterPartitionerTest {
   void anythingButAQuotaflowKeyIsRefused() {
     assertThatThrownBy(() -> ClusterPartitioner.clusterOf(new byte[] {1, 2, 3}))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not a pod, quota, node or profile key");
+        .hasMessageContaining("not a pod, quota, node, profile or PodGroup key");
     assertThatThrownBy(() -> ClusterPartitioner.clusterOf("east"))
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -82,7 +97,8 @@ class ClusterPartitionerTest {
             topics.pods().name(),
             topics.quotas().name(),
             topics.nodes().name(),
-            topics.profiles().name())) {
+            topics.profiles().name(),
+            topics.podGroups().name())) {
       for (int p = 0; p < partitions; p++) {
         infos.add(new PartitionInfo(topic, p, broker, new Node[] {broker}, new Node[] {broker}));
       }

@@ -24,6 +24,7 @@ class TopicCatalogueTest {
             "quotaflow.quotas.v1",
             "quotaflow.nodes.v1",
             "quotaflow.profiles.v1",
+            "quotaflow.podgroups.v1",
             "quotaflow.runtime.v1",
             "quotaflow.pod-classes.v1",
             "quotaflow.evictions.v1",

@@ -356,6 +356,11 @@ final class ClusterQuotaProcessor
       op.applyTo(tree.state());
       dirty.add(tree.key());
     }
+    if (id.kind() == InputKind.PODGROUP) {
+      // Kept in the store for the admission plugin (a gang's first member judged whole); the
+      // quota itself reads a gang's minMember from its pods, which the connectors fill.
+      return;
+    }
     if (id.kind() != InputKind.PROFILE) {
       // Node reservations are planned over the default tree (docs/semantics.md section 15).
       reservations.inputChanged(
@@ -595,11 +600,16 @@ final class ClusterQuotaProcessor
     return router;
   }
 
-  /** The input's value: a profile travels beside the value field; null for a tombstone. */
+  /**
+   * The input's value: a profile or a PodGroup travels beside the value field; null for a
+   * tombstone.
+   */
   private static Object value(final ClusterEvent event, final InputId id) {
-    return id.kind() == InputKind.PROFILE
-        ? event.getProfile().orElse(null)
-        : event.getValue().orElse(null);
+    return switch (id.kind()) {
+      case PROFILE -> event.getProfile().orElse(null);
+      case PODGROUP -> event.getPodGroup().orElse(null);
+      case POD, QUOTA, NODE -> event.getValue().orElse(null);
+    };
   }
 
   /** The input as changes of the trees it belongs to. */
@@ -618,6 +628,7 @@ final class ClusterQuotaProcessor
           value == null
               ? router.removeProfile(id.name())
               : router.putProfile(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
+      case PODGROUP -> List.of();
     };
   }
 
@@ -663,6 +674,7 @@ final class ClusterQuotaProcessor
       case QUOTA -> InputKind.QUOTA;
       case NODE -> InputKind.NODE;
       case PROFILE -> InputKind.PROFILE;
+      case PODGROUP -> InputKind.PODGROUP;
       case EVICTION_RESULT, MARKER, DENIAL, UNKNOWN -> null;
     };
   }
@@ -818,6 +830,9 @@ final class ClusterQuotaProcessor
         case QUOTA -> groupSpecs.add(InputRecords.group(id.name(), (QuotaSpec) value));
         case NODE -> nodeInputs.add(InputRecords.node(id.name(), (NodeState) value));
         case PROFILE -> profiles.add(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
+        case PODGROUP -> {
+          // Not an input of the trees (see apply).
+        }
       }
     }
 

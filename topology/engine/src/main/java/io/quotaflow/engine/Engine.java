@@ -153,7 +153,8 @@ public final class Engine implements AutoCloseable {
             topics.pods().name(),
             topics.quotas().name(),
             topics.nodes().name(),
-            topics.profiles().name());
+            topics.profiles().name(),
+            topics.podGroups().name());
     final List<TopicCheck> differing =
         report.mismatched().stream().filter(check -> inputs.contains(check.topic())).toList();
     if (!differing.isEmpty()) {
@@ -266,7 +267,8 @@ public final class Engine implements AutoCloseable {
           topics.pods().name(),
           topics.quotas().name(),
           topics.nodes().name(),
-          topics.profiles().name());
+          topics.profiles().name(),
+          topics.podGroups().name());
     }
     return List.of(
         config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG)

@@ -1,11 +1,15 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.errors.InvalidInputException;
+import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.kube.GangConventions;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodDenial;
+import io.quotaflow.schemas.PodGroupKey;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.ProfileKey;
@@ -104,7 +108,52 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         null);
+  }
+
+  /**
+   * The event of a PodGroup record (a null value is a tombstone): a PodGroup of scheduler-plugins
+   * or Volcano, named by the convention whose API it is. Its event's name is {@link
+   * InputId#podGroupName}, so the PodGroups of the two APIs never share a store key.
+   */
+  static ClusterEvent podGroup(
+      final PodGroupKey key, final PodGroupSpec value, final Source source) {
+    if (key == null) {
+      throw new InvalidInputException("PodGroup record without a key");
+    }
+    requireName("cluster", key.getCluster());
+    if (!GangConventions.SCHEDULER_PLUGINS.equals(key.getConvention())
+        && !GangConventions.VOLCANO.equals(key.getConvention())) {
+      throw new InvalidInputException(
+          "PodGroup of unknown convention \""
+              + key.getConvention()
+              + "\" (expected "
+              + GangConventions.SCHEDULER_PLUGINS
+              + " or "
+              + GangConventions.VOLCANO
+              + ")");
+    }
+    requireObjectName("PodGroup namespace", key.getNamespace());
+    requireObjectName("PodGroup name", key.getName());
+    if (value != null && value.getMinMember().isPresent() && value.getMinMember().get() < 1) {
+      throw new InvalidInputException(
+          "PodGroup minMember " + value.getMinMember().get() + " (at least 1, or none)");
+    }
+    return new ClusterEvent(
+        ClusterEventKind.PODGROUP,
+        key.getCluster(),
+        key.getNamespace(),
+        InputId.podGroupName(key.getConvention(), key.getName()),
+        null,
+        null,
+        null,
+        null,
+        source.topic(),
+        source.partition(),
+        source.offset(),
+        null,
+        value);
   }
 
   /** A record about a pod written by another application: a whole key and a value. */
@@ -140,7 +189,8 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
-        value);
+        value,
+        null);
   }
 
   /**
@@ -164,6 +214,7 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         null);
   }
 
@@ -194,6 +245,7 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         null);
   }
 
@@ -216,12 +268,21 @@ final class InputEvents {
         source.topic(),
         source.partition(),
         source.offset(),
+        null,
         null);
   }
 
   private static void requireName(final String what, final String value) {
     if (value == null || value.isBlank()) {
       throw new InvalidInputException("empty " + what);
+    }
+  }
+
+  /** A Kubernetes object name: not empty, without the slash the PodGroup's id joins with. */
+  private static void requireObjectName(final String what, final String value) {
+    requireName(what, value);
+    if (value.contains("/")) {
+      throw new InvalidInputException(what + " \"" + value + "\" holds a slash");
     }
   }
 

@@ -18,6 +18,7 @@ import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
@@ -55,10 +56,11 @@ import org.apache.kafka.streams.state.WindowStore;
  * The engine's Kafka Streams topology, built by one method shared by the engine and its tests.
  *
  * <pre>
- * pods.v1     ─► pods-to-cluster-events     ─┐  (each task reads the same partition of the four
+ * pods.v1     ─► pods-to-cluster-events     ─┐  (each task reads the same partition of the five
  * quotas.v1   ─► quotas-to-cluster-events   ─┤   inputs: whole clusters, placed by ClusterPartitioner)
  * nodes.v1    ─► nodes-to-cluster-events    ─┤
- * profiles.v1 ─► profiles-to-cluster-events ─┼─► cluster-quota ─► runtime.v1, pod-classes.v1,
+ * profiles.v1 ─► profiles-to-cluster-events ─┤
+ * podgroups.v1 ─► podgroups-to-cluster-events ┼─► cluster-quota ─► runtime.v1, pod-classes.v1,
  *                                            │                    evictions.v1
  * eviction-results.v1 ─► eviction-results-to-cluster-events ─┬─► eviction-results-by-cluster
  * denials.v1          ─► denials-to-cluster-events ──────────┘   (repartition to the cluster's
@@ -69,7 +71,7 @@ import org.apache.kafka.streams.state.WindowStore;
  * </pre>
  *
  * <p>With {@code inputs.partitioned.by.cluster=false} (inputs placed by key, by producers other
- * than quotaflow's connectors) the four inputs are merged and re-keyed by cluster through the one
+ * than quotaflow's connectors) the five inputs are merged and re-keyed by cluster through the one
  * cluster-events repartition topic instead, and cluster-quota reads that.
  *
  * <p>Every node, store and internal topic is named in {@link TopologyNames}; building with a
@@ -87,6 +89,8 @@ public final class QuotaTopology {
       AvroSerde.forValues(NodeState.class).rememberingRecentRecords();
   private static final AvroSerde<QuotaProfileSpec> PROFILE_VALUES =
       AvroSerde.forValues(QuotaProfileSpec.class).rememberingRecentRecords();
+  private static final AvroSerde<PodGroupSpec> PODGROUP_VALUES =
+      AvroSerde.forValues(PodGroupSpec.class).rememberingRecentRecords();
   private static final Serde<ClusterEvent> EVENTS =
       AvroSerde.clusterEvents(List.of(POD_VALUES, QUOTA_VALUES, NODE_VALUES));
   private static final Serde<GroupRuntime> RUNTIMES =
@@ -166,6 +170,18 @@ public final class QuotaTopology {
             placementCheck(config),
             InputKind.PROFILE);
 
+    final KStream<String, ClusterEvent> podGroups =
+        events(
+            builder,
+            topics.podGroups(),
+            PODGROUP_VALUES,
+            TopologyNames.PODGROUPS_SOURCE,
+            TopologyNames.PODGROUPS_TO_EVENTS,
+            InputEvents::podGroup,
+            metrics,
+            placementCheck(config),
+            InputKind.PODGROUP);
+
     // Results are written by the eviction executor keyed by pod, on no particular partition.
     final KStream<String, ClusterEvent> results =
         events(
@@ -207,7 +223,8 @@ public final class QuotaTopology {
     final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
             .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
-            .merge(profiles, Named.as(TopologyNames.MERGE_PROFILE_EVENTS));
+            .merge(profiles, Named.as(TopologyNames.MERGE_PROFILE_EVENTS))
+            .merge(podGroups, Named.as(TopologyNames.MERGE_PODGROUP_EVENTS));
     final KStream<String, ClusterEvent> events;
     if (partitionedByCluster(config)) {
       // Inputs already partitioned by cluster need no hop: each task reads whole clusters. Only

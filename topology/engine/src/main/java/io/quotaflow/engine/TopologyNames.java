@@ -22,6 +22,9 @@ public final class TopologyNames {
   /** Source of profiles.v1. */
   public static final String PROFILES_SOURCE = "profiles-source";
 
+  /** Source of podgroups.v1. */
+  public static final String PODGROUPS_SOURCE = "podgroups-source";
+
   /** Source of eviction-results.v1. */
   public static final String EVICTION_RESULTS_SOURCE = "eviction-results-source";
 
@@ -39,6 +42,9 @@ public final class TopologyNames {
 
   /** Validates profile records and wraps them into cluster events. */
   public static final String PROFILES_TO_EVENTS = "profiles-to-cluster-events";
+
+  /** Validates PodGroup records and wraps them into cluster events. */
+  public static final String PODGROUPS_TO_EVENTS = "podgroups-to-cluster-events";
 
   /** Validates eviction results and wraps them into cluster events. */
   public static final String EVICTION_RESULTS_TO_EVENTS = "eviction-results-to-cluster-events";
@@ -60,6 +66,9 @@ public final class TopologyNames {
 
   /** Merges in the profile event stream. */
   public static final String MERGE_PROFILE_EVENTS = "merge-profile-events";
+
+  /** Merges in the PodGroup event stream. */
+  public static final String MERGE_PODGROUP_EVENTS = "merge-podgroup-events";
 
   /** Merges in the eviction result events. */
   public static final String MERGE_EVICTION_RESULTS = "merge-eviction-result-events";

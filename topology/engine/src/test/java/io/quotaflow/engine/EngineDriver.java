@@ -18,6 +18,8 @@ import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodDenial;
+import io.quotaflow.schemas.PodGroupKey;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
@@ -75,6 +77,7 @@ final class EngineDriver implements AutoCloseable {
   private TestInputTopic<QuotaKey, QuotaSpec> quotas;
   private TestInputTopic<NodeKey, NodeState> nodes;
   private TestInputTopic<ProfileKey, QuotaProfileSpec> profiles;
+  private TestInputTopic<PodGroupKey, PodGroupSpec> podGroups;
   private TestInputTopic<PodKey, EvictionResult> evictionResults;
   private TestInputTopic<PodKey, PodDenial> denials;
   private TestOutputTopic<QuotaKey, GroupRuntime> runtime;
@@ -130,6 +133,7 @@ final class EngineDriver implements AutoCloseable {
     quotas = input(topics.quotas());
     nodes = input(topics.nodes());
     profiles = input(topics.profiles());
+    podGroups = input(topics.podGroups());
     evictionResults = input(topics.evictionResults());
     denials = input(topics.denials());
     runtime = output(topics.runtime());
@@ -228,6 +232,18 @@ final class EngineDriver implements AutoCloseable {
     return this;
   }
 
+  /** A PodGroup on podgroups.v1 (the input model does not know PodGroups; no quota reads them). */
+  EngineDriver putPodGroup(final PodGroupKey key, final PodGroupSpec spec) {
+    podGroups.pipeInput(key, spec, publishedAt());
+    return this;
+  }
+
+  /** A PodGroup's tombstone on podgroups.v1. */
+  EngineDriver deletePodGroup(final PodGroupKey key) {
+    podGroups.pipeInput(key, (PodGroupSpec) null, publishedAt());
+    return this;
+  }
+
   /**
    * A connectors' heartbeat of {@code cluster} at the wall-clock time on pods, quotas and nodes.
    */
@@ -304,6 +320,9 @@ final class EngineDriver implements AutoCloseable {
       case PROFILE ->
           profiles.pipeInput(
               new TestRecord<>(SourceMarkers.profileKey(cluster), null, headers, publishedAt()));
+      case PODGROUP ->
+          podGroups.pipeInput(
+              new TestRecord<>(SourceMarkers.podGroupKey(cluster), null, headers, publishedAt()));
     }
     return this;
   }
