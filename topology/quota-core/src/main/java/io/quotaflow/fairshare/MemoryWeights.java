@@ -78,23 +78,36 @@ public final class MemoryWeights {
     if (!any) {
       return false;
     }
-    final int shift = Math.max(0, (Long.SIZE - Long.numberOfLeadingZeros(largest)) - WEIGHT_BITS);
+    final int shift = shift(largest);
     for (int i = 0; i < n; i++) {
       weight[i] = effective(weight[i], factor[i], shift);
     }
     return true;
   }
 
-  /** {@code ceil(w * f / 2^shift)}; {@code w * f} fits in 63 bits when {@code w < 2^(47+shift)}. */
-  static long effective(long weight, long factor, int shift) {
-    if (shift == 0) {
-      return weight * factor;
-    }
+  /**
+   * The weight of {@link #apply} for one borrower: {@code ceil(w * f / 2^shift)}, saturated at
+   * {@link Long#MAX_VALUE} (which {@link #apply} never reaches: it chooses the shift so that the
+   * largest weight fits).
+   */
+  public static long effective(long weight, long factor, int shift) {
     final long high = Math.multiplyHigh(weight, factor);
     final long low = weight * factor;
-    // The 128-bit product shifted right, rounded up: below 2^63 by the choice of shift.
+    if (shift == 0) {
+      return high != 0 || low < 0 ? Long.MAX_VALUE : low;
+    }
+    if (high >>> (shift - 1) != 0) {
+      // The product is at least 2^(63 + shift).
+      return Long.MAX_VALUE;
+    }
+    // The 128-bit product shifted right, rounded up: below 2^63 by the test above.
     final long shifted = (high << (Long.SIZE - shift)) | (low >>> shift);
     final boolean inexact = (low & ((1L << shift) - 1)) != 0;
     return inexact && shifted != Long.MAX_VALUE ? shifted + 1 : shifted;
+  }
+
+  /** The shift {@link #apply} uses for weights whose largest is {@code largest}. */
+  public static int shift(long largest) {
+    return Math.max(0, (Long.SIZE - Long.numberOfLeadingZeros(largest)) - WEIGHT_BITS);
   }
 }

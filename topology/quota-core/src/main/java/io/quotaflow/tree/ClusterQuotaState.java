@@ -97,7 +97,8 @@ public final class ClusterQuotaState {
             },
             expectedPods);
     this.pods = ledger.pods();
-    this.output = new DeltaEmitter(t, layout, marks, nodes, pods, options.guaranteeUsage());
+    this.output =
+        new DeltaEmitter(t, layout, marks, nodes, pods, options.guaranteeUsage(), pastUsage);
     setUpFixedSlot(GroupTable.ROOT, SpecialGroups.ROOT);
     setUpFixedSlot(GroupTable.SYSTEM, SpecialGroups.SYSTEM);
     setUpFixedSlot(GroupTable.DEFAULT, SpecialGroups.DEFAULT);
@@ -270,7 +271,11 @@ public final class ClusterQuotaState {
       return;
     }
     final Integer slot = t.index.get(group);
-    if (slot != null && t.attached[slot] && t.valid[slot] && t.parent[slot] >= 0) {
+    if (slot == null) {
+      return;
+    }
+    marks.markStatus(slot, StatusBuilder.PAST);
+    if (t.attached[slot] && t.valid[slot] && t.parent[slot] >= 0) {
       marks.markDist(t.parent[slot]);
     }
   }

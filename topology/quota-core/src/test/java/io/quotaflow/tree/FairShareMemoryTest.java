@@ -46,6 +46,31 @@ class FairShareMemoryTest {
     // leftover unit goes to the larger remainder, team-b's.
     assertThat(runtime(state, "team-a")).isEqualTo(5);
     assertThat(runtime(state, "team-b")).isEqualTo(7);
+    assertThat(state.group("team-a").orElseThrow().pastBorrowed()).isEqualTo(res(GPU, 4));
+    assertThat(state.group("team-b").orElseThrow().pastBorrowed()).isEqualTo(ResourceList.empty());
+  }
+
+  @Test
+  void theExplanationRecomputesTheRememberedSplitAndNamesTheFactor() {
+    final ClusterQuotaState state = twoBorrowers();
+    state.putPastUsage("team-a", res(GPU, 4));
+    state.recompute();
+    ExplanationCheck.verifyAll(state);
+    assertThat(state.explainer().explain("team-b", GPU).orElseThrow().notes())
+        .anySatisfy(
+            note ->
+                assertThat(note)
+                    .contains("fair share with memory")
+                    .contains("team-a (past borrowed 4): 12 x 49152/65536 = 589824"));
+  }
+
+  @Test
+  void theWhatIfWeighsAsTheComputationDoes() {
+    final ClusterQuotaState state = twoBorrowers();
+    state.putPastUsage("team-a", res(GPU, 4));
+    state.recompute();
+    // One more GPU asked by team-a changes nothing: it is capped by the remembered split.
+    assertThat(state.whatIfRuntimes("team-a", res(GPU, 1)).get("team-a").get(GPU)).isEqualTo(5);
   }
 
   /** Section 24, worked example: an hour later the average is 2, and the rounding evens it out. */
