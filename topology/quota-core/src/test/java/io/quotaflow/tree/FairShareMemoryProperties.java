@@ -99,9 +99,12 @@ class FairShareMemoryProperties {
 
   /**
    * Two borrowers alike in everything but past use: the one with more never gets more than the
-   * other, beyond the one unit of the largest-remainder rounding (section 6's caveat).
+   * other beyond the largest-remainder rounding: one unit per round, and a split has at most one
+   * round per borrower (each round but the last fills one), so one unit per sibling, the allowance
+   * of section 6's caveat. (Equal weights break ties by name, so even without memory the earlier
+   * name can lead by a unit per round.)
    */
-  @Property(tries = 1000)
+  @Property(tries = 3000)
   void morePastUseNeverBringsMoreSurplusThanAnOtherwiseIdenticalSibling(
       @ForAll long seed, @ForAll @IntRange(min = 2, max = 9) int n) {
     final WaterFillProperties.Case random = WaterFillProperties.randomCase(seed, n);
@@ -127,7 +130,7 @@ class FairShareMemoryProperties {
     final long[][] remembered = runWith(c, effectiveWeights(c, past));
     assertThat(remembered[1][a])
         .as("%s with past use %d against %d", c, past[a], past[b])
-        .isLessThanOrEqualTo(Arith.add(remembered[1][b], 1));
+        .isLessThanOrEqualTo(Arith.add(remembered[1][b], n));
   }
 
   @Property(tries = 200)
