@@ -90,7 +90,10 @@ class LocalEngineConfigTest {
     assertThat(played.get(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE))
         .isEqualTo(Duration.ofSeconds(30));
     assertThat(
-            config(Map.of("fairshare.memory.half-life", "1h"), Optional.empty(), Optional.of(scenario))
+            config(
+                    Map.of("fairshare.memory.half-life", "1h"),
+                    Optional.empty(),
+                    Optional.of(scenario))
                 .get(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE))
         .isEqualTo(Duration.ofHours(1));
   }
