@@ -27,6 +27,7 @@ public final class RecordTypes {
           PodQuotaClass.class,
           EvictionCommand.class,
           EvictionResult.class,
+          PodDenial.class,
           // In the header of the connectors' marker records on the input topics.
           SourceMarker.class,
           // Internal to the engine: the value of its reservations store.

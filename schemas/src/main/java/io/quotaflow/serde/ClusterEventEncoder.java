@@ -15,11 +15,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * value serdes, by copying that value's encoded body instead of encoding the value again: the
  * event's fields are written in schema order with Avro's own encoder (enum, strings, union index,
  * the copied body, the null eviction result, profile and marker, source topic, partition and
- * offset), which is what Avro writes for the whole record with the value as its producer wrote it
- * (a decoded map may iterate in another order, so encoding the decoded value again could order its
- * entries differently; both read back as the same record). Any other event (no value, an eviction
- * result, a profile, a marker, a value not remembered or read with an older schema) is encoded by
- * the plain serializer. Thread-safe.
+ * offset, the null denial), which is what Avro writes for the whole record with the value as its
+ * producer wrote it (a decoded map may iterate in another order, so encoding the decoded value
+ * again could order its entries differently; both read back as the same record). Any other event
+ * (no value, an eviction result, a profile, a marker, a denial, a value not remembered or read with
+ * an older schema) is encoded by the plain serializer. Thread-safe.
  */
 final class ClusterEventEncoder implements Serializer<ClusterEvent> {
   private static final int HEADER_LENGTH = 10;
@@ -52,7 +52,8 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
             "marker",
             "sourceTopic",
             "sourcePartition",
-            "sourceOffset"))) {
+            "sourceOffset",
+            "denial"))) {
       throw new IllegalStateException("ClusterEvent's fields changed: " + fields);
     }
   }
@@ -67,7 +68,8 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
     if (body == null
         || event.getEvictionResult().isPresent()
         || event.getProfile().isPresent()
-        || event.getMarker().isPresent()) {
+        || event.getMarker().isPresent()
+        || event.getDenial().isPresent()) {
       return plain.serialize(topic, event);
     }
     final Scratch own = scratch.get();
@@ -111,6 +113,7 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
       encoder.writeString(event.getSourceTopic());
       encoder.writeInt(event.getSourcePartition());
       encoder.writeLong(event.getSourceOffset());
+      encoder.writeIndex(0);
       encoder.flush();
       return out.toByteArray();
     }

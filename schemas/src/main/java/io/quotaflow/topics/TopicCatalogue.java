@@ -5,6 +5,7 @@ import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
@@ -50,6 +51,8 @@ public final class TopicCatalogue {
           TopicConfig.DELETE_RETENTION_MS_CONFIG, millis(Duration.ofDays(7)));
 
   private static final Duration EVICTION_RETENTION = Duration.ofDays(7);
+  // As long as the history that counts them is kept by default.
+  private static final Duration DENIAL_RETENTION = Duration.ofDays(14);
   // Dead letters wait longer: someone has to look at them.
   private static final Duration REJECTED_RETENTION = Duration.ofDays(14);
 
@@ -62,6 +65,7 @@ public final class TopicCatalogue {
   private final Topic<PodKey, PodQuotaClass> podClasses;
   private final Topic<PodKey, EvictionCommand> evictions;
   private final Topic<PodKey, EvictionResult> evictionResults;
+  private final Topic<PodKey, PodDenial> denials;
   private final Topic<byte[], byte[]> rejected;
 
   private TopicCatalogue(final String prefix) {
@@ -84,6 +88,12 @@ public final class TopicCatalogue {
             AvroSerde.forKeys(PodKey.class),
             AvroSerde.forValues(EvictionResult.class),
             EVICTION_RETENTION);
+    this.denials =
+        timeBased(
+            "denials.v1",
+            AvroSerde.forKeys(PodKey.class),
+            AvroSerde.forValues(PodDenial.class),
+            DENIAL_RETENTION);
     this.rejected =
         timeBased("rejected.v1", Serdes.ByteArray(), Serdes.ByteArray(), REJECTED_RETENTION);
   }
@@ -159,6 +169,14 @@ public final class TopicCatalogue {
   }
 
   /**
+   * Pods the admission plugin turned away, by pod, on their cluster's partition (time-based
+   * retention): the engine counts them in each group's history.
+   */
+  public Topic<PodKey, PodDenial> denials() {
+    return denials;
+  }
+
+  /**
    * Dead letters: the original key and value bytes of records that could not be read or processed,
    * with the headers described in {@link RejectedRecordHeaders} (time-based retention).
    */
@@ -169,7 +187,16 @@ public final class TopicCatalogue {
   /** Every topic, in a stable order. */
   public List<Topic<?, ?>> all() {
     return List.of(
-        pods, quotas, nodes, profiles, runtime, podClasses, evictions, evictionResults, rejected);
+        pods,
+        quotas,
+        nodes,
+        profiles,
+        runtime,
+        podClasses,
+        evictions,
+        evictionResults,
+        denials,
+        rejected);
   }
 
   /** The topic with this full name, if it is one of ours. */

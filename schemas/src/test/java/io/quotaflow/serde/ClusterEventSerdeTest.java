@@ -90,7 +90,8 @@ class ClusterEventSerdeTest {
             null,
             "results",
             2,
-            7L);
+            7L,
+            null);
 
     for (final ClusterEvent event : List.of(tombstone, notRead, result)) {
       assertThat(events.serializer().serialize("store", event))
@@ -112,6 +113,6 @@ class ClusterEventSerdeTest {
   private static ClusterEvent event(
       final ClusterEventKind kind, final String namespace, final Object value) {
     return new ClusterEvent(
-        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L);
+        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L, null);
   }
 }

@@ -28,6 +28,7 @@ class TopicCatalogueTest {
             "quotaflow.pod-classes.v1",
             "quotaflow.evictions.v1",
             "quotaflow.eviction-results.v1",
+            "quotaflow.denials.v1",
             "quotaflow.rejected.v1");
   }
 

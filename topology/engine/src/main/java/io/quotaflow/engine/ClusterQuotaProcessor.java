@@ -36,6 +36,7 @@ import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
@@ -118,6 +119,9 @@ final class ClusterQuotaProcessor
   private KeyValueStore<InputId, ClusterEvent> inputs;
   private ClusterOutputs outputs;
   private Reclaimer reclaimer;
+  // Counts denials in the groups' history; empty when no history is kept.
+  private Optional<HistoryKeeper> history = Optional.empty();
+  private KeyValueStore<GroupId, GroupRuntime> runtimes;
   private ReservationKeeper reservations;
   private InputFreshnessBook freshness;
   // When reclaim last looked at the clusters: the over-use clocks of a cluster whose inputs are not
@@ -198,7 +202,8 @@ final class ClusterQuotaProcessor
             maxStaleness,
             markersRequired);
     freshness.restore();
-    final Optional<HistoryKeeper> history =
+    runtimes = runtime;
+    history =
         historyStep.map(
             step ->
                 new HistoryKeeper(context.getStateStore(TopologyNames.historyStore(step)), step));
@@ -390,6 +395,11 @@ final class ClusterQuotaProcessor
                       new PodRef(event.getNamespace(), event.getName()),
                       result,
                       Instant.ofEpochMilli(now)));
+      return;
+    }
+    if (event.getKind() == ClusterEventKind.DENIAL) {
+      // Not an input of the tree either: a pod the admission plugin turned away, for the history.
+      event.getDenial().ifPresent(denial -> denied(cluster, denial));
       return;
     }
     if (event.getKind() == ClusterEventKind.MARKER) {
@@ -704,6 +714,19 @@ final class ClusterQuotaProcessor
     return router.putGroup(group);
   }
 
+  /** Counts {@code denial} in its group's history, in the window of its decision. */
+  private void denied(final String cluster, final PodDenial denial) {
+    history.ifPresent(
+        keeper -> {
+          final GroupId group = new GroupId(cluster, denial.getGroup());
+          keeper.denied(
+              group,
+              denial.getAt(),
+              () -> HistoryRecords.levels(runtimes.get(group)),
+              denial.getReasonCode());
+        });
+  }
+
   private static InputId inputId(final ClusterEvent event) {
     final InputKind kind = kind(event.getKind());
     return kind == null
@@ -717,7 +740,7 @@ final class ClusterQuotaProcessor
       case QUOTA -> InputKind.QUOTA;
       case NODE -> InputKind.NODE;
       case PROFILE -> InputKind.PROFILE;
-      case EVICTION_RESULT, MARKER, UNKNOWN -> null;
+      case EVICTION_RESULT, MARKER, DENIAL, UNKNOWN -> null;
     };
   }
 

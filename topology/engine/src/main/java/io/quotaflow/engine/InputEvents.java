@@ -5,6 +5,7 @@ import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.ProfileKey;
@@ -102,7 +103,39 @@ final class InputEvents {
         null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null);
+  }
+
+  /**
+   * The event of a denial, keyed by the pod turned away. Denials are never deleted, so a record
+   * without a value is unusable, as is one without a group or a reason.
+   */
+  static ClusterEvent denial(final PodKey key, final PodDenial value, final Source source) {
+    if (key == null) {
+      throw new InvalidInputException("denial without a key");
+    }
+    requireName("cluster", key.getCluster());
+    requireName("pod namespace", key.getNamespace());
+    requireName("pod name", key.getName());
+    if (value == null) {
+      throw new InvalidInputException("denial without a value");
+    }
+    requireName("denial group", value.getGroup());
+    requireName("denial reason code", value.getReasonCode());
+    return new ClusterEvent(
+        ClusterEventKind.DENIAL,
+        key.getCluster(),
+        key.getNamespace(),
+        key.getName(),
+        null,
+        null,
+        null,
+        null,
+        source.topic(),
+        source.partition(),
+        source.offset(),
+        value);
   }
 
   /**
@@ -133,7 +166,8 @@ final class InputEvents {
         null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null);
   }
 
   /**
@@ -162,7 +196,8 @@ final class InputEvents {
         marker,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null);
   }
 
   private static ClusterEvent event(
@@ -183,7 +218,8 @@ final class InputEvents {
         null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null);
   }
 
   private static void requireName(final String what, final String value) {

@@ -63,8 +63,9 @@ import org.apache.kafka.streams.state.WindowStore;
  * nodes.v1    ─► nodes-to-cluster-events    ─┤
  * profiles.v1 ─► profiles-to-cluster-events ─┼─► cluster-quota ─► runtime.v1, pod-classes.v1,
  *                                            │                    evictions.v1
- * eviction-results.v1 ─► eviction-results-to-cluster-events ─► eviction-results-by-cluster
- *                        (repartition to the cluster's partition) ─┘
+ * eviction-results.v1 ─► eviction-results-to-cluster-events ─┬─► eviction-results-by-cluster
+ * denials.v1          ─► denials-to-cluster-events ──────────┘   (repartition to the cluster's
+ *                                                                 partition) ─┘
  *          stores: cluster-inputs, runtime, pod-assignments, over-used-since, eviction-ledger,
  *                  eviction-retry-at, reservations, reservation-intruders-since,
  *                  input-freshness
@@ -180,6 +181,20 @@ public final class QuotaTopology {
             metrics,
             0,
             null);
+    // Denials are written keyed by pod too, by the admission plugin; they only feed the history.
+    final KStream<String, ClusterEvent> denials =
+        events(
+            builder,
+            topics.denials(),
+            topics.denials().valueSerde(),
+            TopologyNames.DENIALS_SOURCE,
+            TopologyNames.DENIALS_TO_EVENTS,
+            InputEvents::denial,
+            metrics,
+            0,
+            null);
+    final KStream<String, ClusterEvent> keyedByPod =
+        results.merge(denials, Named.as(TopologyNames.MERGE_DENIALS));
 
     storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
         .forEach(builder::addStateStore);
@@ -206,7 +221,7 @@ public final class QuotaTopology {
       // the results go to their cluster's partition, placed as the connectors place the inputs.
       events =
           inputs.merge(
-              results.repartition(
+              keyedByPod.repartition(
                   Repartitioned.<String, ClusterEvent>as(TopologyNames.EVICTION_RESULTS_BY_CLUSTER)
                       .withKeySerde(Serdes.String())
                       .withValueSerde(EVENTS)
@@ -216,7 +231,7 @@ public final class QuotaTopology {
     } else {
       events =
           inputs
-              .merge(results, Named.as(TopologyNames.MERGE_EVICTION_RESULTS))
+              .merge(keyedByPod, Named.as(TopologyNames.MERGE_EVICTION_RESULTS))
               .repartition(
                   Repartitioned.<String, ClusterEvent>as(TopologyNames.CLUSTER_EVENTS)
                       .withKeySerde(Serdes.String())

@@ -25,6 +25,9 @@ public final class TopologyNames {
   /** Source of eviction-results.v1. */
   public static final String EVICTION_RESULTS_SOURCE = "eviction-results-source";
 
+  /** Source of denials.v1. */
+  public static final String DENIALS_SOURCE = "denials-source";
+
   /** Validates pod records and wraps them into cluster events. */
   public static final String PODS_TO_EVENTS = "pods-to-cluster-events";
 
@@ -39,6 +42,15 @@ public final class TopologyNames {
 
   /** Validates eviction results and wraps them into cluster events. */
   public static final String EVICTION_RESULTS_TO_EVENTS = "eviction-results-to-cluster-events";
+
+  /** Validates denials and wraps them into cluster events. */
+  public static final String DENIALS_TO_EVENTS = "denials-to-cluster-events";
+
+  /**
+   * Merges the denials into the eviction results: both are written keyed by pod by other
+   * applications and reach their cluster's task the same way.
+   */
+  public static final String MERGE_DENIALS = "merge-denial-events";
 
   /** Merges the pod and quota event streams. */
   public static final String MERGE_POD_AND_QUOTA_EVENTS = "merge-pod-and-quota-events";

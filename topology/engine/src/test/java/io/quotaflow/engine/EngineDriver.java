@@ -9,6 +9,7 @@ import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.schemas.DenialOccasion;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
@@ -16,6 +17,7 @@ import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
@@ -43,6 +45,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -73,6 +76,7 @@ final class EngineDriver implements AutoCloseable {
   private TestInputTopic<NodeKey, NodeState> nodes;
   private TestInputTopic<ProfileKey, QuotaProfileSpec> profiles;
   private TestInputTopic<PodKey, EvictionResult> evictionResults;
+  private TestInputTopic<PodKey, PodDenial> denials;
   private TestOutputTopic<QuotaKey, GroupRuntime> runtime;
   private TestOutputTopic<PodKey, PodQuotaClass> podClasses;
   private TestOutputTopic<PodKey, EvictionCommand> evictions;
@@ -127,6 +131,7 @@ final class EngineDriver implements AutoCloseable {
     nodes = input(topics.nodes());
     profiles = input(topics.profiles());
     evictionResults = input(topics.evictionResults());
+    denials = input(topics.denials());
     runtime = output(topics.runtime());
     podClasses = output(topics.podClasses());
     evictions = output(topics.evictions());
@@ -153,6 +158,13 @@ final class EngineDriver implements AutoCloseable {
   }
 
   /** The history kept by the engine (section 23); it must be kept. */
+  /** Every record written so far to {@code topic} (a changelog, say), as bytes, oldest first. */
+  List<TestRecord<byte[], byte[]>> rawRecords(final String topic) {
+    return driver
+        .createOutputTopic(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer())
+        .readRecordsToList();
+  }
+
   HistoryQueries history() {
     final Duration step = HistoryConfig.step(config).orElseThrow();
     return new HistoryQueries(
@@ -303,6 +315,29 @@ final class EngineDriver implements AutoCloseable {
       final String name,
       final EvictionResult result) {
     evictionResults.pipeInput(new PodKey(cluster, namespace, name), result, publishedAt());
+    return this;
+  }
+
+  /**
+   * A denial on denials.v1 as the admission plugin writes it, keyed by the pod, decided at {@code
+   * at} (it may be earlier than now: read late).
+   */
+  EngineDriver putDenial(
+      final String cluster,
+      final String namespace,
+      final String name,
+      final String group,
+      final String reason,
+      final Instant at) {
+    denials.pipeInput(
+        new PodKey(cluster, namespace, name),
+        PodDenial.newBuilder()
+            .setGroup(group)
+            .setReasonCode(reason)
+            .setOccasion(DenialOccasion.WEBHOOK)
+            .setAt(at)
+            .build(),
+        publishedAt());
     return this;
   }
 
