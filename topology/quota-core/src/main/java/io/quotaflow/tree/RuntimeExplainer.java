@@ -223,6 +223,8 @@ public final class RuntimeExplainer {
   /** How fair share with memory weighed one split (docs/semantics.md section 24). */
   private static String memoryNote(
       String parent, String resource, long available, StatusSplit split) {
+    final String scaled =
+        split.shift() == 0 ? "weight x factor" : "ceil(weight x factor / 2^" + split.shift() + ")";
     final StringBuilder note =
         new StringBuilder("fair share with memory weighs the split of ")
             .append(available)
@@ -230,27 +232,29 @@ public final class RuntimeExplainer {
             .append(resource)
             .append(" under ")
             .append(parent)
-            .append(": weight x floor(65536 x ")
+            .append(": each effective weight is ")
+            .append(scaled)
+            .append(", the factor floor(65536 x ")
             .append(available)
             .append(" / (")
             .append(available)
-            .append(" + past borrowed)) / 65536;");
+            .append(" + past borrowed)) in 65536ths;");
     for (int c = 0; c < split.members.size(); c++) {
       if (split.factor[c] != MemoryWeights.ONE) {
         note.append(' ')
             .append(split.members.get(c).name())
             .append(" (past borrowed ")
             .append(split.pastBorrowed[c])
-            .append("): ")
+            .append("): weight ")
             .append(split.baseWeight[c])
-            .append(" x ")
+            .append(", factor ")
             .append(split.factor[c])
-            .append("/65536 = ")
+            .append(", effective ")
             .append(split.weight[c])
-            .append(";");
+            .append(';');
       }
     }
-    note.append(" the other weights are scaled alike, so their proportions stay");
+    note.append(" the others have the factor 65536");
     return note.toString();
   }
 

@@ -80,6 +80,11 @@ final class StatusSplit {
     return this;
   }
 
+  /** The shift of the effective weights (section 24): 0 unless the largest weight has 48 bits. */
+  int shift() {
+    return shift;
+  }
+
   /** Whether {@link #remember} changed any weight. */
   boolean remembers() {
     for (final long f : factor) {

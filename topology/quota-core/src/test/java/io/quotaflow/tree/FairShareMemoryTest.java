@@ -61,7 +61,8 @@ class FairShareMemoryTest {
             note ->
                 assertThat(note)
                     .contains("fair share with memory")
-                    .contains("team-a (past borrowed 4): 12 x 49152/65536 = 589824"));
+                    .contains(
+                        "team-a (past borrowed 4): weight 12, factor 49152, effective 589824;"));
   }
 
   @Test
