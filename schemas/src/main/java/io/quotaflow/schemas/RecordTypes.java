@@ -1,6 +1,7 @@
 package io.quotaflow.schemas;
 
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.FairShareMemory;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.schemas.internal.InputFreshness;
 import java.util.List;
@@ -37,7 +38,9 @@ public final class RecordTypes {
           // Internal to the engine: the value of its input-freshness store.
           InputFreshness.class,
           // Internal to the engine: the value of its group-history window store.
-          GroupHistoryWindow.class);
+          GroupHistoryWindow.class,
+          // Internal to the engine: the value of its fairshare-memory store.
+          FairShareMemory.class);
 
   private RecordTypes() {}
 

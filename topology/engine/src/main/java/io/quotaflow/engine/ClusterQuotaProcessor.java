@@ -4,6 +4,8 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.convert.OutputRecords;
+import io.quotaflow.engine.fairshare.FairShareConfig;
+import io.quotaflow.engine.fairshare.PastUsageKeeper;
 import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.history.HistoryKeeper;
@@ -20,6 +22,7 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.engine.store.PodId;
+import io.quotaflow.fairshare.HalfLife;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.profile.TreeOp;
@@ -102,6 +105,10 @@ final class ClusterQuotaProcessor
   private final boolean markersRequired;
   // The history's step, when the engine keeps it (section 23).
   private final Optional<Duration> historyStep;
+  // The decay of fair share's memory, when it is on (section 24).
+  private final Optional<HalfLife> halfLife;
+  private final Duration historyRetention;
+  private PastUsageKeeper pastUsage;
   // How often this processor was initialised: Kafka Streams initialises the same processor again
   // when it revives its task after closing it dirty.
   private int initialisations;
@@ -149,6 +156,8 @@ final class ClusterQuotaProcessor
     this.maxStaleness = config.get(EngineSettings.INPUTS_MAX_STALENESS);
     this.markersRequired = config.get(EngineSettings.INPUTS_MARKERS_REQUIRED);
     this.historyStep = HistoryConfig.step(config);
+    this.halfLife = FairShareConfig.halfLife(config);
+    this.historyRetention = HistoryConfig.retention(config);
   }
 
   @Override
@@ -199,6 +208,17 @@ final class ClusterQuotaProcessor
             step ->
                 new HistoryKeeper(context.getStateStore(TopologyNames.historyStore(step)), step));
     this.outputs = new ClusterOutputs(context, runtime, assignments, reservations, history);
+    this.pastUsage =
+        halfLife
+            .map(
+                decay ->
+                    new PastUsageKeeper(
+                        context.getStateStore(TopologyNames.FAIRSHARE_MEMORY_STORE),
+                        context.getStateStore(
+                            TopologyNames.historyStore(historyStep.orElseThrow())),
+                        decay,
+                        historyRetention))
+            .orElse(null);
     this.reclaimer =
         new Reclaimer(
             context,
@@ -222,6 +242,9 @@ final class ClusterQuotaProcessor
 
     final long started = System.nanoTime();
     final Map<String, String> unbuildable = restore(runtime, assignments, overUsedSince);
+    if (pastUsage != null) {
+      restorePastUsage();
+    }
     final Duration rebuilt = Duration.ofNanos(System.nanoTime() - started);
     // Rebuilt from the stores: a cluster quarantined by a poison record starts afresh, unless its
     // stored inputs cannot be rebuilt either; then it stays quarantined and the others go on.
@@ -251,6 +274,60 @@ final class ClusterQuotaProcessor
         context.schedule(relockInterval, PunctuationType.WALL_CLOCK_TIME, this::relock));
     punctuators.add(
         context.schedule(FRESHNESS_GAUGE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::gauge));
+    if (pastUsage != null) {
+      punctuators.add(
+          context.schedule(
+              historyStep.orElseThrow(), PunctuationType.WALL_CLOCK_TIME, this::foldPastUsage));
+    }
+  }
+
+  /**
+   * Fair share with memory (section 24): at each history step, folds the windows that closed into
+   * every group's decayed borrowing and hands each tree its groups' averages; the trees whose
+   * averages changed are recomputed at the next tick.
+   */
+  private void foldPastUsage(final long timestamp) {
+    final Instant now = Instant.ofEpochMilli(timestamp);
+    final KeyValueStore<GroupId, GroupRuntime> runtime =
+        context.getStateStore(TopologyNames.RUNTIME_STORE);
+    final Set<GroupId> folded = new HashSet<>();
+    for (final ClusterTree tree : clusters.values()) {
+      if (metrics.quarantine().isQuarantined(tree.cluster())) {
+        continue;
+      }
+      for (final String name : tree.groups()) {
+        if (SpecialGroups.ROOT.equals(name) || SpecialGroups.isSpecial(name)) {
+          continue;
+        }
+        final GroupId group = new GroupId(tree.cluster(), name);
+        folded.add(group);
+        final ResourceList average =
+            pastUsage.fold(group, now, () -> HistoryRecords.levels(runtime.get(group)));
+        if (!average.equals(tree.state().pastUsage(name))) {
+          tree.state().putPastUsage(name, average);
+          dirty.add(tree.key());
+        }
+      }
+    }
+    pastUsage.foldOthers(folded, now);
+  }
+
+  /** Hands each rebuilt tree its groups' decayed borrowing as last folded. */
+  private void restorePastUsage() {
+    pastUsage
+        .averages()
+        .forEach(
+            (group, average) -> {
+              final QuotaTrees router = routers.get(group.cluster());
+              if (router == null) {
+                return;
+              }
+              final ClusterTree tree =
+                  clusters.get(new TreeKey(group.cluster(), router.treeOfGroup(group.name())));
+              if (tree != null) {
+                tree.state().putPastUsage(group.name(), average);
+              }
+            });
   }
 
   /**
@@ -267,7 +344,7 @@ final class ClusterQuotaProcessor
       skipped =
           restores.skippedRestores(
               context.taskId().partition(),
-              TopologyNames.clusterQuotaStores(historyStep),
+              TopologyNames.clusterQuotaStores(historyStep, halfLife.isPresent()),
               reinitialised);
     } catch (final RuntimeException e) {
       LOG.warn(

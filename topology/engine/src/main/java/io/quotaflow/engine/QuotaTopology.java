@@ -5,6 +5,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.RejectingDeserializationExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProductionExceptionHandler;
+import io.quotaflow.engine.fairshare.FairShareConfig;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
@@ -24,6 +25,7 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.FairShareMemory;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.schemas.internal.InputFreshness;
 import io.quotaflow.serde.AvroSerde;
@@ -48,6 +50,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
@@ -219,6 +222,10 @@ public final class QuotaTopology {
                     config.get(EngineSettings.STATE_STORES),
                     step,
                     HistoryConfig.retention(config))));
+    final boolean fairShareMemory = FairShareConfig.halfLife(config).isPresent();
+    if (fairShareMemory) {
+      builder.addStateStore(memoryStoreBuilder(config.get(EngineSettings.STATE_STORES)::supplier));
+    }
 
     final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
@@ -250,7 +257,7 @@ public final class QuotaTopology {
     events.process(
         () -> new ClusterQuotaProcessor(config, metrics, restores),
         Named.as(TopologyNames.CLUSTER_QUOTA),
-        TopologyNames.clusterQuotaStores(historyStep).toArray(String[]::new));
+        TopologyNames.clusterQuotaStores(historyStep, fairShareMemory).toArray(String[]::new));
 
     final Topology topology = builder.build();
     sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());
@@ -363,6 +370,15 @@ public final class QuotaTopology {
             supplier.apply(TopologyNames.INPUT_FRESHNESS_STORE),
             InputId.serde(),
             AvroSerde.forValues(InputFreshness.class)));
+  }
+
+  /** The builder of fair share's memory store (section 24), changelogged as the others. */
+  static StoreBuilder<KeyValueStore<GroupId, FairShareMemory>> memoryStoreBuilder(
+      final Function<String, KeyValueBytesStoreSupplier> supplier) {
+    return Stores.keyValueStoreBuilder(
+        supplier.apply(TopologyNames.FAIRSHARE_MEMORY_STORE),
+        GroupId.serde(),
+        AvroSerde.forValues(FairShareMemory.class));
   }
 
   /** The builder of the history's window store (section 23), changelogged as the others. */

@@ -149,16 +149,29 @@ public final class TopologyNames {
     return "group-history-" + step.toSeconds() + "s";
   }
 
+  /**
+   * The store of fair share's memory (docs/semantics.md section 24), only with {@code
+   * fairshare.memory.enabled}.
+   */
+  public static final String FAIRSHARE_MEMORY_STORE = "fairshare-memory";
+
   /** Every store of the cluster-quota processor: the history's only when it is kept. */
   public static List<String> clusterQuotaStores(final Optional<Duration> historyStep) {
-    return historyStep
-        .map(
-            step ->
-                java.util.stream.Stream.concat(
-                        CLUSTER_QUOTA_STORES.stream(),
-                        java.util.stream.Stream.of(historyStore(step)))
-                    .toList())
-        .orElse(CLUSTER_QUOTA_STORES);
+    return clusterQuotaStores(historyStep, false);
+  }
+
+  /**
+   * Every store of the cluster-quota processor: the history's only when it is kept, fair share's
+   * memory only when it is on.
+   */
+  public static List<String> clusterQuotaStores(
+      final Optional<Duration> historyStep, final boolean fairShareMemory) {
+    final List<String> stores = new java.util.ArrayList<>(CLUSTER_QUOTA_STORES);
+    historyStep.ifPresent(step -> stores.add(historyStore(step)));
+    if (fairShareMemory) {
+      stores.add(FAIRSHARE_MEMORY_STORE);
+    }
+    return List.copyOf(stores);
   }
 
   /** Every key-value store of the cluster-quota processor. */

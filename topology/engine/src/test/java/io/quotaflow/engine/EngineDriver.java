@@ -398,6 +398,11 @@ final class EngineDriver implements AutoCloseable {
     return this;
   }
 
+  /** The interval of the recompute punctuation. */
+  Duration recomputeInterval() {
+    return config.get(EngineSettings.RECOMPUTE_INTERVAL);
+  }
+
   /** Lets one recomputation run. */
   EngineDriver recompute() {
     return advance(config.get(EngineSettings.RECOMPUTE_INTERVAL));
