@@ -37,7 +37,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
 
   private final KubeCluster cluster;
   private final SourceKind<T, K, V> kind;
-  private final SharedIndexInformer<T> informer;
+  private final Watched<T, K> informer;
   private final SentRecords<K> sent = new SentRecords<>();
   private final ResourcePublisher<T, K, V> publisher;
   private final MeterRegistry registry;
@@ -70,18 +70,18 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
       final ScheduledExecutorService starter) {
     this.cluster = Objects.requireNonNull(cluster, "cluster");
     this.kind = Objects.requireNonNull(kind, "kind");
-    this.informer = kind.informer(cluster.client(), settings.resync());
+    this.informer = kind.watch(cluster.client(), settings.resync());
     this.publisher =
         new ResourcePublisher<>(
             cluster.name(),
             kind,
-            key -> kind.current(informer, key),
+            informer::current,
             informer::hasSynced,
             producer,
             sent,
             new SourceMetrics(registry, cluster.name(), kind.name()),
             reconciler,
-            () -> informer.getStore().list());
+            informer::list);
     this.reconciler = reconciler;
     this.starter = Objects.requireNonNull(starter, "starter");
     this.recoveryRepeat = settings.recoverySnapshotRepeat();
@@ -162,7 +162,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             listed -> {
               // The first list's snapshot starts before it: its events are part of the snapshot.
               publisher.openSnapshot(Instant.now(), SOURCE_NAME);
-              return informer.start().toCompletableFuture();
+              return informer.start();
             })
         .thenCompose(watching -> firstSnapshot)
         .thenRun(() -> LOG.info("cluster {}: watching {}", cluster, kind.name()));
@@ -184,9 +184,10 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
                     (started, error) -> retryAfter("a companion of " + kind.name(), error)));
     kind.onCompanionChange(publisher::republish);
     return CompletableFuture.allOf(
-        kind.companions().stream()
-            .map(companion -> companion.start().toCompletableFuture())
-            .toArray(CompletableFuture[]::new));
+            kind.companions().stream()
+                .map(companion -> companion.start().toCompletableFuture())
+                .toArray(CompletableFuture[]::new))
+        .thenRun(kind::companionsListed);
   }
 
   /**

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * equal to what they hold: per cluster, informers on Pods (all namespaces), ElasticQuotas and
  * Nodes; each change becomes a record keyed by cluster, each delete a tombstone. Pods are written
  * with the minMember of their gang's PodGroup, from PodGroup informers on the APIs {@link
- * SourceSettings#podGroups()} selects.
+ * SourceSettings#podGroups()} selects; the same informers write {@code podgroups.v1}.
  *
  * <p>At start it reads what the topics hold for its clusters. After every list, after a lost write
  * and every {@link SourceSettings#snapshotInterval()} it writes a snapshot of each kind (every
@@ -138,12 +138,16 @@ public final class KubeSource implements AutoCloseable {
             });
     this.starter = daemonScheduler("quotaflow-source-start");
     for (final KubeCluster cluster : this.clusters) {
-      sources.add(source(cluster, new PodKind(topics.pods(), settings.podGroups()), registry));
+      final PodKind pods = new PodKind(topics.pods(), settings.podGroups());
+      sources.add(source(cluster, pods, registry));
       sources.add(source(cluster, new ElasticQuotaKind(topics.quotas()), registry));
       sources.add(source(cluster, new NodeKind(topics.nodes()), registry));
       if (settings.watchProfiles()) {
         sources.add(source(cluster, new ProfileKind(topics.profiles()), registry));
       }
+      // From the pod kind's PodGroup informers; with none watched, markers and empty snapshots.
+      sources.add(
+          source(cluster, new PodGroupKind(topics.podGroups(), pods.podGroups()), registry));
       if (settings.dra() != DraWatch.NEVER) {
         for (final DraKind<?, ?> kind : DraKind.all(topics, settings.dra())) {
           sources.add(source(cluster, kind, registry));

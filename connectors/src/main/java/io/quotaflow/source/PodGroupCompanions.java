@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * The PodGroup informers of one cluster's pod watch (issue 28), one per PodGroup API watched, in
  * every namespace: what a gang's PodGroup says now, and which pods to publish again when it
  * changes. The pod informer is indexed by the PodGroup each pod's gang reads ({@link #indexPods}),
- * so a PodGroup's change republishes exactly its gang's pods, not a scan of every pod.
+ * so a PodGroup's change republishes exactly its gang's pods, not a scan of every pod. The same
+ * informers feed {@code podgroups.v1} ({@link PodGroupInformers}): PodGroups are watched once.
  */
 final class PodGroupCompanions {
 
@@ -42,6 +44,9 @@ final class PodGroupCompanions {
 
   // By convention; filled once, before the companions start.
   private volatile Map<String, SharedIndexInformer<GenericKubernetesResource>> informers = Map.of();
+  // Completed once the informers are made (none when no API is watched).
+  private final CompletableFuture<Void> made = new CompletableFuture<>();
+  private final CompletableFuture<Void> listed = new CompletableFuture<>();
 
   /** Indexes {@code pods} by the PodGroup of each pod's gang. Call before it starts. */
   static void indexPods(final SharedIndexInformer<Pod> pods) {
@@ -63,6 +68,27 @@ final class PodGroupCompanions {
               .runnableInformer(resync.toMillis()));
     }
     informers = Map.copyOf(made);
+    this.made.complete(null);
+  }
+
+  /** Tells that the pod source started the informers and each has listed. */
+  void listed() {
+    listed.complete(null);
+  }
+
+  /** Completes once the informers made are started (by the pod source) and have listed. */
+  CompletableFuture<Void> whenListed() {
+    return listed;
+  }
+
+  /** Completes once {@link #watch} made the informers: which they are is then final. */
+  CompletableFuture<Void> made() {
+    return made;
+  }
+
+  /** The informers made, by convention; empty before {@link #made} and when none is watched. */
+  Map<String, SharedIndexInformer<GenericKubernetesResource>> byConvention() {
+    return informers;
   }
 
   /** The informers made, for the source to start, stop and watch over. */
@@ -141,18 +167,25 @@ final class PodGroupCompanions {
    * Reads a PodGroup of {@code convention}'s informer. Its apiVersion and kind are those of the API
    * watched; should a server leave them out, the informer's API stands for them.
    */
-  private static PodGroupObject read(
+  static PodGroupObject read(final GenericKubernetesResource resource, final String convention) {
+    return PodGroupAdapter.toPodGroup(ofApi(resource, convention));
+  }
+
+  /**
+   * A PodGroup of {@code convention}'s informer with that API's apiVersion and kind: those of the
+   * API watched, which a server may leave out.
+   */
+  static GenericKubernetesResource ofApi(
       final GenericKubernetesResource resource, final String convention) {
     if (PodGroupApi.convention(resource.getApiVersion(), resource.getKind())
         .filter(convention::equals)
         .isPresent()) {
-      return PodGroupAdapter.toPodGroup(resource);
+      return resource;
     }
-    return PodGroupAdapter.toPodGroup(
-        new GenericKubernetesResourceBuilder(resource)
-            .withApiVersion(apiVersionOf(convention))
-            .withKind(PodGroupApi.KIND)
-            .build());
+    return new GenericKubernetesResourceBuilder(resource)
+        .withApiVersion(apiVersionOf(convention))
+        .withKind(PodGroupApi.KIND)
+        .build();
   }
 
   private static String apiVersionOf(final String convention) {

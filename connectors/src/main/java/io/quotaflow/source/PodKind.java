@@ -86,6 +86,7 @@ final class PodKind implements SourceKind<Pod, PodKey, PodState> {
     return switch (podGroupWatch) {
       case NEVER -> {
         LOG.info("cluster {}: PodGroups not watched (source.podgroups=false)", cluster);
+        podGroups.watch(client, List.of(), resync);
         yield CompletableFuture.completedFuture(null);
       }
       case ALWAYS -> {
@@ -123,9 +124,19 @@ final class PodKind implements SourceKind<Pod, PodKey, PodState> {
     podGroups.watch(client, apis, resync);
   }
 
+  /** The PodGroup informers this kind makes and starts: podgroups.v1 is written from them. */
+  PodGroupCompanions podGroups() {
+    return podGroups;
+  }
+
   @Override
   public List<SharedIndexInformer<?>> companions() {
     return podGroups.informers();
+  }
+
+  @Override
+  public void companionsListed() {
+    podGroups.listed();
   }
 
   /** A PodGroup added, deleted or given another minMember: its gang's pods are mapped again. */

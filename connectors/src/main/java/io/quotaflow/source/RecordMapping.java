@@ -3,6 +3,7 @@ package io.quotaflow.source;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.engine.convert.DraRecords;
 import io.quotaflow.engine.convert.ReservationRecords;
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.ResourceRatio;
@@ -22,6 +23,7 @@ import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodClaimEntry;
 import io.quotaflow.schemas.PodClaimStatus;
 import io.quotaflow.schemas.PodGang;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
@@ -169,6 +171,21 @@ public final class RecordMapping {
                 .build())
         .setProblems(problems(profile.problems()))
         .build();
+  }
+
+  /** The key of a PodGroup of {@code cluster}: its convention (whose API), namespace and name. */
+  public static io.quotaflow.schemas.PodGroupKey podGroupKey(
+      final String cluster, final PodGroupObject podGroup) {
+    return new io.quotaflow.schemas.PodGroupKey(
+        cluster, podGroup.convention(), podGroup.namespace(), podGroup.name());
+  }
+
+  /** The record of a PodGroup of uid {@code uid}: its minMember, when it gives one. */
+  public static PodGroupSpec podGroupSpec(final PodGroupObject podGroup, final String uid) {
+    return new PodGroupSpec(
+        uid,
+        podGroup.minMember().isPresent() ? podGroup.minMember().getAsInt() : null,
+        problems(podGroup.problems()));
   }
 
   /** A resource list as a sorted map of canonical amounts. */

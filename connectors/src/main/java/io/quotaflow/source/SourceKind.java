@@ -31,6 +31,15 @@ interface SourceKind<T extends HasMetadata, K, V> {
   SharedIndexInformer<T> informer(KubernetesClient client, Duration resync);
 
   /**
+   * What the source watches: by default a new {@link #informer}, its objects found by {@link
+   * #current}; not started.
+   */
+  default Watched<T, K> watch(final KubernetesClient client, final Duration resync) {
+    final SharedIndexInformer<T> informer = informer(client, resync);
+    return new InformerWatch<>(informer, key -> current(informer, key));
+  }
+
+  /**
    * What must be learnt of the cluster before the {@link #companions} can be made (which custom
    * resources it serves), after {@link #informer}; completes once they are made. At once by
    * default.
@@ -59,6 +68,9 @@ interface SourceKind<T extends HasMetadata, K, V> {
   default List<SharedIndexInformer<?>> companions() {
     return List.of();
   }
+
+  /** Told once the {@link #companions} have all listed (after their start). Nothing by default. */
+  default void companionsListed() {}
 
   /**
    * Asks to hear of changes of the {@link #companions}, once {@link #prepare} completed: {@code

@@ -187,6 +187,7 @@ final class LocalRun implements AutoCloseable {
                 topics.quotas().name(),
                 topics.nodes().name(),
                 topics.profiles().name(),
+                topics.podGroups().name(),
                 topics.deviceClasses().name(),
                 topics.resourceClaims().name(),
                 topics.resourceClaimTemplates().name(),
@@ -500,7 +501,9 @@ final class LocalRun implements AutoCloseable {
             // step by step only if the history is kept at a few seconds rather than a minute.
             .set(EngineSettings.HISTORY_STEP.key(), "5s")
             .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), SHUTDOWN_TIMEOUT.toSeconds() + "s")
-            // The user's settings over local's defaults, under what local must decide itself.
+            // The scenario's settings (fair share with memory, say) over local's defaults.
+            .setAll(settings.scenario().map(Scenario::settings).orElse(Map.of()))
+            // The user's settings over those, under what local must decide itself.
             .setAll(settings.engineSettings())
             .set(PluginSettings.PLAIN_HTTP.key(), "true")
             .set(

@@ -16,6 +16,8 @@ import java.util.Optional;
  * @param name what {@code --scenario} calls it
  * @param summary one line for {@code --scenario list}
  * @param revokeDelay the engine's revoke delay while it plays (shortened to keep it watchable)
+ * @param settings engine settings the scenario plays with (a --set or --config of the same key
+ *     wins), e.g. fair share with memory and a short half-life
  * @param cluster manifest files the demo cluster starts with, instead of the examples
  * @param steps the timeline
  */
@@ -23,6 +25,7 @@ record Scenario(
     String name,
     String summary,
     Optional<String> revokeDelay,
+    Map<String, String> settings,
     List<Path> cluster,
     List<Step> steps) {
 
@@ -31,6 +34,7 @@ record Scenario(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(summary, "summary");
     Objects.requireNonNull(revokeDelay, "revokeDelay");
+    settings = Map.copyOf(settings);
     cluster = List.copyOf(cluster);
     steps = List.copyOf(steps);
   }
@@ -92,17 +96,21 @@ record Scenario(
    * @param admission whether the pod of {@code admit} is admitted or denied
    * @param reservation group to its node reservation as the engine holds it
    * @param scheduled what the scheduler filter answers for the pod of {@code schedule}
+   * @param pastBorrowed group to resource to quantity: the least decayed average borrowed the
+   *     engine must remember of the group (fair share with memory, docs/semantics.md section 24)
    */
   record Expect(
       Map<String, Map<String, String>> runtime,
       List<PodRef> evicted,
       Optional<AdmissionAnswer> admission,
       Map<String, ReservationExpect> reservation,
-      Optional<ScheduledExpect> scheduled) {
+      Optional<ScheduledExpect> scheduled,
+      Map<String, Map<String, String>> pastBorrowed) {
 
     /** Requires every part. */
     Expect {
       runtime = Map.copyOf(runtime);
+      pastBorrowed = Map.copyOf(pastBorrowed);
       evicted = List.copyOf(evicted);
       Objects.requireNonNull(admission, "admission");
       reservation = Map.copyOf(reservation);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.quotaflow.config.Setting;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.Quantities;
@@ -30,6 +31,7 @@ import java.util.stream.Stream;
  * <pre>
  * summary: one line for --scenario list
  * revokeDelay: 5s                       # optional
+ * settings: {fairshare.memory.enabled: "true"} # optional engine settings (--set wins)
  * cluster: [gpu-borrowing/cluster.yaml] # what the demo cluster starts with
  * steps:
  *   - say: team-b submits two jobs.
@@ -45,6 +47,7 @@ import java.util.stream.Stream;
  *       admission: denied
  *       reservation: {team-a: {nodes: [node-2, node-3], satisfied: true}}
  *       scheduled: {refused: [node-2, node-3], node: node-1}
+ *       pastBorrowed: {team-a: {nvidia.com/gpu: "6"}} # at least, remembered by fair share
  *     within: 30s                                # optional, default 30s
  * </pre>
  *
@@ -126,6 +129,7 @@ final class ScenarioCatalogue {
           name,
           Optional.ofNullable(raw.summary()).orElse(""),
           Optional.ofNullable(raw.revokeDelay()).map(ScenarioCatalogue::checkedDuration),
+          checkedSettings(raw.settings()),
           files(raw.cluster()),
           raw.steps() == null ? List.of() : raw.steps().stream().map(this::step).toList());
     } catch (final IllegalArgumentException e) {
@@ -157,7 +161,8 @@ final class ScenarioCatalogue {
                     scheduled ->
                         new Scenario.ScheduledExpect(
                             scheduled.refused() == null ? List.of() : scheduled.refused(),
-                            Optional.ofNullable(scheduled.node())))),
+                            Optional.ofNullable(scheduled.node()))),
+            checkedRuntime(expect.pastBorrowed())),
         raw.within() == null ? DEFAULT_WITHIN : EngineSettings.REVOKE_DELAY.parse(raw.within()));
   }
 
@@ -209,6 +214,26 @@ final class ScenarioCatalogue {
     return runtime;
   }
 
+  /** Engine settings by key, each known and readable. */
+  private static Map<String, String> checkedSettings(final Map<String, String> raw) {
+    if (raw == null) {
+      return Map.of();
+    }
+    raw.forEach(
+        (key, value) -> {
+          final Setting<?> setting =
+              EngineSettings.ALL.stream()
+                  .filter(known -> known.key().equals(key))
+                  .findFirst()
+                  .orElseThrow(
+                      () ->
+                          new IllegalArgumentException(
+                              "'settings' names no engine setting " + key));
+          setting.parse(String.valueOf(value));
+        });
+    return raw;
+  }
+
   private static String checkedDuration(final String text) {
     EngineSettings.REVOKE_DELAY.parse(text);
     return text;
@@ -216,7 +241,11 @@ final class ScenarioCatalogue {
 
   /** A scenario file as written. */
   record ScenarioFile(
-      String summary, String revokeDelay, List<String> cluster, List<StepFile> steps) {}
+      String summary,
+      String revokeDelay,
+      Map<String, String> settings,
+      List<String> cluster,
+      List<StepFile> steps) {}
 
   /** A step as written. */
   record StepFile(
@@ -236,8 +265,9 @@ final class ScenarioCatalogue {
       List<String> evicted,
       String admission,
       Map<String, ReservationFile> reservation,
-      ScheduledFile scheduled) {
-    static final ExpectFile NONE = new ExpectFile(null, null, null, null, null);
+      ScheduledFile scheduled,
+      Map<String, Map<String, String>> pastBorrowed) {
+    static final ExpectFile NONE = new ExpectFile(null, null, null, null, null, null);
   }
 
   /**

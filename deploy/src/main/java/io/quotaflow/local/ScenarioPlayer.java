@@ -210,6 +210,22 @@ final class ScenarioPlayer {
                         .entrySet().stream()
                             .map(entry -> entry.getKey() + " " + entry.getValue())
                             .toList())));
+    final Map<String, Map<String, String>> remembered =
+        await(
+            step,
+            "remembered borrowing of at least " + step.expect().pastBorrowed(),
+            () -> pastBorrowedIfExpected(step));
+    remembered.forEach(
+        (group, resources) ->
+            say(
+                "  quotaflow remembers %s's borrowing as %s on average (fair share with memory)",
+                group,
+                String.join(
+                    ", ",
+                    new TreeMap<>(resources)
+                        .entrySet().stream()
+                            .map(entry -> entry.getKey() + " " + entry.getValue())
+                            .toList())));
     final List<PodRef> evicted =
         await(step, "evictions of " + step.expect().evicted(), () -> evictedIfExpected(step));
     for (final PodRef ref : step.expect().evicted()) {
@@ -341,6 +357,39 @@ final class ScenarioPlayer {
         final String resource = expected.getKey();
         final long actual = status.get().runtime().get(resource);
         if (actual != Quantities.parse(resource, expected.getValue())) {
+          return Optional.empty();
+        }
+        resources.put(resource, Quantities.format(resource, actual));
+      }
+      seen.put(group.getKey(), Map.copyOf(resources));
+    }
+    return Optional.of(Map.copyOf(seen));
+  }
+
+  /**
+   * The expected groups' decayed average borrowed when each has reached at least what the step
+   * expects (docs/semantics.md section 24), else empty.
+   */
+  private Optional<Map<String, Map<String, String>>> pastBorrowedIfExpected(
+      final Scenario.Step step) {
+    final RuntimeQueries queries;
+    try {
+      queries = RuntimeQueries.of(engine().streams());
+    } catch (final InvalidStateStoreException e) {
+      return Optional.empty();
+    }
+    final Map<String, Map<String, String>> seen = new TreeMap<>();
+    for (final Map.Entry<String, Map<String, String>> group :
+        step.expect().pastBorrowed().entrySet()) {
+      final Optional<GroupStatus> status = queries.group(DemoCluster.NAME, group.getKey());
+      if (status.isEmpty()) {
+        return Optional.empty();
+      }
+      final Map<String, String> resources = new TreeMap<>();
+      for (final Map.Entry<String, String> expected : group.getValue().entrySet()) {
+        final String resource = expected.getKey();
+        final long actual = status.get().pastBorrowed().get(resource);
+        if (actual < Quantities.parse(resource, expected.getValue())) {
           return Optional.empty();
         }
         resources.put(resource, Quantities.format(resource, actual));

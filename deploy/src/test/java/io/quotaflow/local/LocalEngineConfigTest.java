@@ -58,7 +58,7 @@ class LocalEngineConfigTest {
   @Test
   void theRevokeDelayOptionWinsOverASettingWhichWinsOverTheScenario() {
     final Scenario scenario =
-        new Scenario("s", "a scenario", Optional.of("7s"), List.of(), List.of());
+        new Scenario("s", "a scenario", Optional.of("7s"), Map.of(), List.of(), List.of());
 
     assertThat(
             config(Map.of("revoke.delay", "9s"), Optional.of("3s"), Optional.of(scenario))
@@ -72,6 +72,30 @@ class LocalEngineConfigTest {
             config(Map.of(), Optional.empty(), Optional.of(scenario))
                 .get(EngineSettings.REVOKE_DELAY))
         .isEqualTo(Duration.ofSeconds(7));
+  }
+
+  @Test
+  void aScenarioPlaysWithItsSettingsUnlessTheUserSetsThem() {
+    final Scenario scenario =
+        new Scenario(
+            "s",
+            "a scenario",
+            Optional.empty(),
+            Map.of("fairshare.memory.enabled", "true", "fairshare.memory.half-life", "30s"),
+            List.of(),
+            List.of());
+
+    final EngineConfig played = config(Map.of(), Optional.empty(), Optional.of(scenario));
+    assertThat(played.get(EngineSettings.FAIRSHARE_MEMORY_ENABLED)).isTrue();
+    assertThat(played.get(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE))
+        .isEqualTo(Duration.ofSeconds(30));
+    assertThat(
+            config(
+                    Map.of("fairshare.memory.half-life", "1h"),
+                    Optional.empty(),
+                    Optional.of(scenario))
+                .get(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE))
+        .isEqualTo(Duration.ofHours(1));
   }
 
   private static EngineConfig config(

@@ -3,9 +3,18 @@ package io.quotaflow.local;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.GroupVersionKind;
+import io.fabric8.kubernetes.api.model.GroupVersionResource;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
+import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import io.quotaflow.cluster.PodGroups;
 import io.quotaflow.schemas.PodGang;
 import io.quotaflow.schemas.PodKey;
@@ -13,10 +22,15 @@ import io.quotaflow.schemas.PodState;
 import io.quotaflow.topics.Topic;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -27,7 +41,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 28: {@code quotaflow local}'s connectors watch the PodGroups of its demo cluster (which
  * serves both PodGroup APIs), so a Volcano gang's pods reach the engine's input with their
- * PodGroup's minMember, and again with a new one when it changes.
+ * PodGroup's minMember, and again with a new one when it changes; the PodGroups reach the engine
+ * (podgroups.v1) too, so the webhook judges such a gang's first member whole.
  */
 class LocalPodGroupsIT {
 
@@ -73,6 +88,136 @@ class LocalPodGroupsIT {
     } finally {
       run.close();
     }
+  }
+
+  /**
+   * docs/semantics.md 21.2: the pod webhook of a running local judges the first member of a
+   * PodGroup gang whole, its minMember read from podgroups.v1 through the engine (the pod does not
+   * carry it): a pod that fits alone is denied as the first of a Volcano gang, and of a
+   * scheduler-plugins gang, of 8 that cannot fit whole.
+   */
+  @Test
+  void theWebhookDeniesTheFirstMemberOfAPodGroupGangThatCannotFitWhole() throws Exception {
+    final LocalRun run =
+        LocalRun.start(
+            LocalSettings.demo(PlayedScenarios.LOCAL.resolve("examples"), 0),
+            new PrintWriter(new StringWriter(), true));
+    try {
+      final DemoCluster demo = run.demo().orElseThrow();
+      demo.create(podGroup("scheduling.volcano.sh/v1beta1", "ml", "train", 8));
+      demo.create(podGroup("scheduling.x-k8s.io/v1alpha1", "ml", "mpi", 8));
+      final String url = run.adminUrl().orElseThrow() + "/clusters/" + DemoCluster.NAME;
+      final HttpClient http = HttpClient.newHttpClient();
+      // The most cpu one pod of ml may ask alone (dry runs hold nothing): 8 of it never fit.
+      final long alone = largestAdmitted(http, url);
+      assertThat(alone).isPositive();
+      final Pod volcano =
+          pod("train-0", alone, Map.of(), Map.of("scheduling.k8s.io/group-name", "train"));
+      final Pod plugins =
+          pod("mpi-0", alone, Map.of("scheduling.x-k8s.io/pod-group", "mpi"), Map.of());
+
+      // Denied once the engine has read the PodGroups (the pods alone fit).
+      for (final Pod first : List.of(volcano, plugins)) {
+        await()
+            .atMost(WAIT)
+            .until(() -> !review(http, url, first, true).get("allowed").asBoolean());
+        final JsonNode denied = review(http, url, first, false);
+        assertThat(denied.get("allowed").asBoolean()).isFalse();
+        assertThat(denied.get("status").get("code").asInt()).isEqualTo(403);
+        assertThat(denied.get("status").get("message").asText())
+            .contains("gang " + first.getMetadata().getName().replace("-0", "") + " needs 8 pods");
+      }
+      assertThat(
+              review(http, url, pod("solo", alone, Map.of(), Map.of()), true)
+                  .get("allowed")
+                  .asBoolean())
+          .as("the same pod without a gang fits")
+          .isTrue();
+    } finally {
+      run.close();
+    }
+  }
+
+  /** The largest cpu request (milli-cores) the webhook admits for a pod of ml without a gang. */
+  private static long largestAdmitted(final HttpClient http, final String url) throws Exception {
+    long fits = 0;
+    long fails = 1_000_000_000L;
+    while (fails - fits > 1) {
+      final long mid = fits + (fails - fits) / 2;
+      if (review(http, url, pod("probe", mid, Map.of(), Map.of()), true)
+          .get("allowed")
+          .asBoolean()) {
+        fits = mid;
+      } else {
+        fails = mid;
+      }
+    }
+    return fits;
+  }
+
+  private static Pod pod(
+      final String name,
+      final long milliCpu,
+      final Map<String, String> labels,
+      final Map<String, String> annotations) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withNamespace("ml")
+        .withName(name)
+        .withLabels(labels)
+        .withAnnotations(annotations)
+        .endMetadata()
+        .withNewSpec()
+        .addNewContainer()
+        .withName("main")
+        .withImage("busybox")
+        .withNewResources()
+        .withRequests(Map.of("cpu", new Quantity(milliCpu + "m")))
+        .endResources()
+        .endContainer()
+        .endSpec()
+        .build();
+  }
+
+  /** The webhook's response to the pod's creation, as the API server would ask. */
+  private static JsonNode review(
+      final HttpClient http, final String url, final Pod pod, final boolean dryRun)
+      throws Exception {
+    final AdmissionReview review =
+        new AdmissionReviewBuilder()
+            .withNewRequest()
+            .withUid(UUID.randomUUID().toString())
+            .withKind(new GroupVersionKind("", "Pod", "v1"))
+            .withResource(new GroupVersionResource("", "pods", "v1"))
+            .withOperation("CREATE")
+            .withDryRun(dryRun)
+            .withNamespace(pod.getMetadata().getNamespace())
+            .withName(pod.getMetadata().getName())
+            .withObject(pod)
+            .endRequest()
+            .build();
+    final HttpResponse<String> response =
+        http.send(
+            HttpRequest.newBuilder(URI.create(url + "/admission/pods"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(Serialization.asJson(review)))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return new ObjectMapper().readTree(response.body()).get("response");
+  }
+
+  private static GenericKubernetesResource podGroup(
+      final String apiVersion, final String namespace, final String name, final int minMember) {
+    return new GenericKubernetesResourceBuilder()
+        .withApiVersion(apiVersion)
+        .withKind("PodGroup")
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .endMetadata()
+        .withAdditionalProperties(Map.of("spec", Map.of("minMember", minMember)))
+        .build();
   }
 
   private static GenericKubernetesResource volcanoPodGroup(

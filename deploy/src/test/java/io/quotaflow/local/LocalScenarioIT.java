@@ -1,6 +1,7 @@
 package io.quotaflow.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quotaflow.fixtures.CommandRun;
@@ -10,6 +11,7 @@ import io.quotaflow.tree.TreeSnapshot;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,10 @@ import org.junit.jupiter.api.Test;
  * the webhook's denial happen; and everything stops within a few seconds.
  */
 class LocalScenarioIT {
+
+  private static String[] concat(String[]... parts) {
+    return java.util.Arrays.stream(parts).flatMap(java.util.Arrays::stream).toArray(String[]::new);
+  }
 
   @Test
   void gpuBorrowingScenarioMatchesTheCalculatorAtEveryStepEvictsAndDenies() {
@@ -59,6 +65,43 @@ class LocalScenarioIT {
           .containsPattern(
               "team-a +nvidia.com/gpu +nvidia.com/gpu-hours +\\d+\\.\\d{3} +\\d+\\.\\d{3} +0\\.0*[1-9]\\d* ")
           .containsPattern("team-a +nvidia.com/gpu .*reclaimed-after-delay 1");
+
+      // The same report read offline from Kafka (the history's changelog), for a period that
+      // ended after the last step: the same figures to the unit-millisecond, with the eviction
+      // and the last step's denial (written to denials.v1 by the webhook, counted by the engine).
+      final Instant end = Instant.ofEpochSecond((Instant.now().getEpochSecond() / 5 + 1) * 5);
+      final String[] period = {"--from", end.minusSeconds(3600).toString(), "--to", end.toString()};
+      final java.util.concurrent.atomic.AtomicReference<CommandRun> served =
+          new java.util.concurrent.atomic.AtomicReference<>();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                assertThat(Instant.now()).isAfter(end);
+                served.set(
+                    CommandRun.of(
+                        concat(
+                            new String[] {"report", "--server", run.adminUrl().orElseThrow()},
+                            period,
+                            new String[] {"--output", "json"})));
+                assertThat(served.get().out())
+                    .contains("reclaimed-after-delay")
+                    .containsPattern("\"denials\" : \\{\\s*\"exceeds-");
+              });
+      final CommandRun offline =
+          CommandRun.of(
+              concat(
+                  new String[] {
+                    "report",
+                    "--bootstrap-servers",
+                    run.bootstrapServers(),
+                    "--application-id",
+                    LocalRun.APPLICATION_ID
+                  },
+                  period,
+                  new String[] {"--output", "json"}));
+      assertThat(offline.exitCode()).as(offline.err()).isZero();
+      assertThat(offline.out()).isEqualTo(served.get().out());
     } finally {
       final long stopping = System.nanoTime();
       run.close();

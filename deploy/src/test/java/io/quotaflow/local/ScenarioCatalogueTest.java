@@ -106,6 +106,35 @@ class ScenarioCatalogueTest {
   }
 
   @Test
+  void fairShareMemoryPlaysWithItsSettingsAndWaitsForTheRememberedBorrowing() {
+    final Scenario scenario = new ScenarioCatalogue(SCENARIOS).named("fair-share-memory");
+
+    assertThat(scenario.settings())
+        .containsEntry("fairshare.memory.enabled", "true")
+        .containsEntry("fairshare.memory.half-life", "30s");
+    assertThat(scenario.steps().get(0).expect().pastBorrowed())
+        .isEqualTo(Map.of("team-a", Map.of("nvidia.com/gpu", "6")));
+  }
+
+  @Test
+  void aScenarioSettingMustBeAnEngineSetting() throws IOException {
+    write("unknown", "summary: s\nsettings: {fairshare.memroy.enabled: \"true\"}\nsteps: []\n");
+
+    assertThatThrownBy(() -> new ScenarioCatalogue(dir).named("unknown"))
+        .hasMessageContaining("unknown.yaml")
+        .hasMessageContaining("names no engine setting fairshare.memroy.enabled");
+  }
+
+  @Test
+  void aScenarioSettingMustBeReadable() throws IOException {
+    write("unreadable", "summary: s\nsettings: {fairshare.memory.half-life: soon}\nsteps: []\n");
+
+    assertThatThrownBy(() -> new ScenarioCatalogue(dir).named("unreadable"))
+        .hasMessageContaining("unreadable.yaml")
+        .hasMessageContaining("soon");
+  }
+
+  @Test
   void aStepMustSayWhatHappens() throws IOException {
     write("silent", "summary: s\ncluster: [c.yaml]\nsteps:\n  - create: [x.yaml]\n");
 

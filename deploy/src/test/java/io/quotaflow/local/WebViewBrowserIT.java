@@ -310,10 +310,15 @@ class WebViewBrowserIT {
       }
       assertThat(marked).isEqualTo(evictionsByStep(answer));
       final int evicted = evictions(answer);
+      final int denied = denials(answer);
       assertThat(browser.findElement(By.cssSelector("#history .history-summary")).getText())
           .as("the text alternative states the period's totals")
           .contains("borrowed " + ResourceHours.of(gpu, borrowed).toPlainString() + " GPU-hours")
-          .contains(evicted + (evicted == 1 ? " eviction (" : " evictions ("));
+          .contains(evicted + (evicted == 1 ? " eviction (" : " evictions ("))
+          .contains(
+              denied == 0
+                  ? "no pod denied"
+                  : denied + (denied == 1 ? " pod denied (" : " pods denied ("));
       assertThat(chart.findElement(By.tagName("title")).getDomProperty("textContent"))
           .isEqualTo("Usage of nvidia.com/gpu by team-a, last 10 minutes");
       browser.executeScript("arguments[0].scrollIntoView();", history());
@@ -497,6 +502,16 @@ class WebViewBrowserIT {
       }
     }
     return counts;
+  }
+
+  private static int denials(JsonNode answer) {
+    int count = 0;
+    for (final JsonNode step : answer.get("steps")) {
+      for (final JsonNode n : step.get("denials")) {
+        count += n.asInt();
+      }
+    }
+    return count;
   }
 
   private static int evictions(JsonNode answer) {

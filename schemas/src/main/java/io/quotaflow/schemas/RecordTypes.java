@@ -1,6 +1,7 @@
 package io.quotaflow.schemas;
 
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.FairShareMemory;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.schemas.internal.InputFreshness;
 import java.util.List;
@@ -14,7 +15,13 @@ import org.apache.avro.specific.SpecificRecord;
  */
 public final class RecordTypes {
   private static final List<Class<? extends SpecificRecord>> KEYS =
-      List.of(PodKey.class, QuotaKey.class, NodeKey.class, ProfileKey.class, DraKey.class);
+      List.of(
+          PodKey.class,
+          QuotaKey.class,
+          NodeKey.class,
+          ProfileKey.class,
+          PodGroupKey.class,
+          DraKey.class);
 
   private static final List<Class<? extends SpecificRecord>> VALUES =
       List.of(
@@ -22,6 +29,7 @@ public final class RecordTypes {
           QuotaSpec.class,
           NodeState.class,
           QuotaProfileSpec.class,
+          PodGroupSpec.class,
           // Dynamic Resource Allocation objects (docs/semantics.md section 22).
           DeviceClassState.class,
           ResourceClaimState.class,
@@ -31,6 +39,7 @@ public final class RecordTypes {
           PodQuotaClass.class,
           EvictionCommand.class,
           EvictionResult.class,
+          PodDenial.class,
           // In the header of the connectors' marker records on the input topics.
           SourceMarker.class,
           // Internal to the engine: the value of its reservations store.
@@ -40,7 +49,9 @@ public final class RecordTypes {
           // Internal to the engine: the value of its input-freshness store.
           InputFreshness.class,
           // Internal to the engine: the value of its group-history window store.
-          GroupHistoryWindow.class);
+          GroupHistoryWindow.class,
+          // Internal to the engine: the value of its fairshare-memory store.
+          FairShareMemory.class);
 
   private RecordTypes() {}
 

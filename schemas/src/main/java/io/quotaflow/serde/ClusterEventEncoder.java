@@ -14,12 +14,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * Writes a {@link ClusterEvent} whose input value its thread just read, remembered by one of the
  * value serdes, by copying that value's encoded body instead of encoding the value again: the
  * event's fields are written in schema order with Avro's own encoder (enum, strings, union index,
- * the copied body, the null eviction result, profile, marker and DRA object, source topic,
- * partition and offset), which is what Avro writes for the whole record with the value as its
- * producer wrote it (a decoded map may iterate in another order, so encoding the decoded value
- * again could order its entries differently; both read back as the same record). Any other event
- * (no value, an eviction result, a profile, a marker, a DRA object, a value not remembered or read
- * with an older schema) is encoded by the plain serializer. Thread-safe.
+ * the copied body, the null eviction result, profile and marker, source topic, partition and
+ * offset, the null denial, PodGroup and DRA object), which is what Avro writes for the whole record
+ * with the value as its producer wrote it (a decoded map may iterate in another order, so encoding
+ * the decoded value again could order its entries differently; both read back as the same record).
+ * Any other event (no value, an eviction result, a profile, a marker, a denial, a PodGroup, a DRA
+ * object, a value not remembered or read with an older schema) is encoded by the plain serializer.
+ * Thread-safe.
  */
 final class ClusterEventEncoder implements Serializer<ClusterEvent> {
   private static final int HEADER_LENGTH = 10;
@@ -50,10 +51,12 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
             "evictionResult",
             "profile",
             "marker",
-            "dra",
             "sourceTopic",
             "sourcePartition",
-            "sourceOffset"))) {
+            "sourceOffset",
+            "denial",
+            "podGroup",
+            "dra"))) {
       throw new IllegalStateException("ClusterEvent's fields changed: " + fields);
     }
   }
@@ -69,6 +72,8 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
         || event.getEvictionResult().isPresent()
         || event.getProfile().isPresent()
         || event.getMarker().isPresent()
+        || event.getDenial().isPresent()
+        || event.getPodGroup().isPresent()
         || event.getDra().isPresent()) {
       return plain.serialize(topic, event);
     }
@@ -110,10 +115,12 @@ final class ClusterEventEncoder implements Serializer<ClusterEvent> {
       encoder.writeIndex(0);
       encoder.writeIndex(0);
       encoder.writeIndex(0);
-      encoder.writeIndex(0);
       encoder.writeString(event.getSourceTopic());
       encoder.writeInt(event.getSourcePartition());
       encoder.writeLong(event.getSourceOffset());
+      encoder.writeIndex(0);
+      encoder.writeIndex(0);
+      encoder.writeIndex(0);
       encoder.flush();
       return out.toByteArray();
     }

@@ -2,6 +2,7 @@ package io.quotaflow.topics;
 
 import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.PodGroupKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
@@ -17,8 +18,8 @@ import org.apache.kafka.common.utils.Utils;
  * Puts every record of one Kubernetes cluster on the same partition of an input topic: the
  * partition is a hash of the cluster name, whatever the object. With the inputs partitioned this
  * way (connect's {@code source.partition.by.cluster}), the engine can read them without a
- * repartition hop ({@code inputs.partitioned.by.cluster}). Keys are pod, quota, node, profile or
- * DRA keys, as objects or as the catalogue's key bytes.
+ * repartition hop ({@code inputs.partitioned.by.cluster}). Keys are pod, quota, node, profile,
+ * PodGroup or DRA keys, as objects or as the catalogue's key bytes.
  */
 public final class ClusterPartitioner implements Partitioner {
   private static final List<AvroSerde<?>> KEYS =
@@ -27,6 +28,7 @@ public final class ClusterPartitioner implements Partitioner {
           AvroSerde.forKeys(QuotaKey.class),
           AvroSerde.forKeys(NodeKey.class),
           AvroSerde.forKeys(ProfileKey.class),
+          AvroSerde.forKeys(PodGroupKey.class),
           AvroSerde.forKeys(DraKey.class));
 
   /** The partition of {@code cluster}'s records among {@code partitions}. */
@@ -35,8 +37,8 @@ public final class ClusterPartitioner implements Partitioner {
   }
 
   /**
-   * The cluster named by a pod, quota, node, profile or DRA key, given as an object or as its
-   * bytes.
+   * The cluster named by a pod, quota, node, profile, PodGroup or DRA key, given as an object or as
+   * its bytes.
    *
    * @throws IllegalArgumentException for anything else
    */
@@ -53,6 +55,9 @@ public final class ClusterPartitioner implements Partitioner {
     if (key instanceof ProfileKey profile) {
       return profile.getCluster();
     }
+    if (key instanceof PodGroupKey podGroup) {
+      return podGroup.getCluster();
+    }
     if (key instanceof DraKey dra) {
       return dra.getCluster();
     }
@@ -65,7 +70,7 @@ public final class ClusterPartitioner implements Partitioner {
       }
     }
     throw new IllegalArgumentException(
-        "not a pod, quota, node, profile or DRA key: "
+        "not a pod, quota, node, profile, PodGroup or DRA key: "
             + (key == null ? "null" : key.getClass().getName()));
   }
 

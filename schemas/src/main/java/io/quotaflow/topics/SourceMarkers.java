@@ -3,6 +3,7 @@ package io.quotaflow.topics;
 import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.MarkerKind;
 import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.PodGroupKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
@@ -90,6 +91,11 @@ public final class SourceMarkers {
   /** The key of {@code cluster}'s markers on profiles.v1. */
   public static ProfileKey profileKey(final String cluster) {
     return new ProfileKey(cluster, "");
+  }
+
+  /** The key of {@code cluster}'s markers on podgroups.v1. */
+  public static PodGroupKey podGroupKey(final String cluster) {
+    return new PodGroupKey(cluster, "", "", "");
   }
 
   /**

@@ -7,6 +7,9 @@ import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
+import io.quotaflow.schemas.PodGroupKey;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
@@ -55,6 +58,8 @@ public final class TopicCatalogue {
           TopicConfig.DELETE_RETENTION_MS_CONFIG, millis(Duration.ofDays(7)));
 
   private static final Duration EVICTION_RETENTION = Duration.ofDays(7);
+  // As long as the history that counts them is kept by default.
+  private static final Duration DENIAL_RETENTION = Duration.ofDays(14);
   // Dead letters wait longer: someone has to look at them.
   private static final Duration REJECTED_RETENTION = Duration.ofDays(14);
 
@@ -63,6 +68,7 @@ public final class TopicCatalogue {
   private final Topic<QuotaKey, QuotaSpec> quotas;
   private final Topic<NodeKey, NodeState> nodes;
   private final Topic<ProfileKey, QuotaProfileSpec> profiles;
+  private final Topic<PodGroupKey, PodGroupSpec> podGroups;
   private final Topic<DraKey, DeviceClassState> deviceClasses;
   private final Topic<DraKey, ResourceClaimState> resourceClaims;
   private final Topic<DraKey, ResourceClaimTemplateState> resourceClaimTemplates;
@@ -71,6 +77,7 @@ public final class TopicCatalogue {
   private final Topic<PodKey, PodQuotaClass> podClasses;
   private final Topic<PodKey, EvictionCommand> evictions;
   private final Topic<PodKey, EvictionResult> evictionResults;
+  private final Topic<PodKey, PodDenial> denials;
   private final Topic<byte[], byte[]> rejected;
 
   private TopicCatalogue(final String prefix) {
@@ -79,6 +86,7 @@ public final class TopicCatalogue {
     this.quotas = compacted("quotas.v1", QuotaKey.class, QuotaSpec.class);
     this.nodes = compacted("nodes.v1", NodeKey.class, NodeState.class);
     this.profiles = compacted("profiles.v1", ProfileKey.class, QuotaProfileSpec.class);
+    this.podGroups = compacted("podgroups.v1", PodGroupKey.class, PodGroupSpec.class);
     this.deviceClasses = compacted("deviceclasses.v1", DraKey.class, DeviceClassState.class);
     this.resourceClaims = compacted("resourceclaims.v1", DraKey.class, ResourceClaimState.class);
     this.resourceClaimTemplates =
@@ -98,6 +106,12 @@ public final class TopicCatalogue {
             AvroSerde.forKeys(PodKey.class),
             AvroSerde.forValues(EvictionResult.class),
             EVICTION_RETENTION);
+    this.denials =
+        timeBased(
+            "denials.v1",
+            AvroSerde.forKeys(PodKey.class),
+            AvroSerde.forValues(PodDenial.class),
+            DENIAL_RETENTION);
     this.rejected =
         timeBased("rejected.v1", Serdes.ByteArray(), Serdes.ByteArray(), REJECTED_RETENTION);
   }
@@ -153,6 +167,14 @@ public final class TopicCatalogue {
   }
 
   /**
+   * PodGroups of scheduler-plugins and Volcano by PodGroup: the minMember of their gangs
+   * (compacted; a tombstone when deleted).
+   */
+  public Topic<PodGroupKey, PodGroupSpec> podGroups() {
+    return podGroups;
+  }
+
+  /**
    * DeviceClasses by name (compacted; a tombstone when deleted): Dynamic Resource Allocation, read
    * only from clusters that serve resource.k8s.io/v1.
    */
@@ -201,6 +223,14 @@ public final class TopicCatalogue {
   }
 
   /**
+   * Pods the admission plugin turned away, by pod, on their cluster's partition (time-based
+   * retention): the engine counts them in each group's history.
+   */
+  public Topic<PodKey, PodDenial> denials() {
+    return denials;
+  }
+
+  /**
    * Dead letters: the original key and value bytes of records that could not be read or processed,
    * with the headers described in {@link RejectedRecordHeaders} (time-based retention).
    */
@@ -215,6 +245,7 @@ public final class TopicCatalogue {
         quotas,
         nodes,
         profiles,
+        podGroups,
         deviceClasses,
         resourceClaims,
         resourceClaimTemplates,
@@ -223,6 +254,7 @@ public final class TopicCatalogue {
         podClasses,
         evictions,
         evictionResults,
+        denials,
         rejected);
   }
 

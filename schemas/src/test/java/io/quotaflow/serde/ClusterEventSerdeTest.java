@@ -7,6 +7,7 @@ import io.quotaflow.schemas.DeviceRequest;
 import io.quotaflow.schemas.ExactDeviceRequest;
 import io.quotaflow.schemas.Fixtures;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.ResourceClaimState;
@@ -91,12 +92,30 @@ class ClusterEventSerdeTest {
             Fixtures.evictionResult().build(),
             null,
             null,
-            null,
             "results",
             2,
-            7L);
+            7L,
+            null,
+            null,
+            null);
+    final ClusterEvent podGroup =
+        new ClusterEvent(
+            ClusterEventKind.PODGROUP,
+            "east",
+            "apps",
+            "volcano/train",
+            null,
+            null,
+            null,
+            null,
+            "podgroups",
+            1,
+            3L,
+            null,
+            new PodGroupSpec("uid-1", 8, List.of()),
+            null);
 
-    for (final ClusterEvent event : List.of(tombstone, notRead, result)) {
+    for (final ClusterEvent event : List.of(tombstone, notRead, result, podGroup)) {
       assertThat(events.serializer().serialize("store", event))
           .isEqualTo(plainEvents.serializer().serialize("store", event));
     }
@@ -128,10 +147,12 @@ class ClusterEventSerdeTest {
             null,
             null,
             null,
-            claim,
             "resourceclaims.v1",
             1,
-            4L);
+            4L,
+            null,
+            null,
+            claim);
 
     final byte[] written = events.serializer().serialize("store", event);
 
@@ -152,6 +173,7 @@ class ClusterEventSerdeTest {
   private static ClusterEvent event(
       final ClusterEventKind kind, final String namespace, final Object value) {
     return new ClusterEvent(
-        kind, "east", namespace, "a", value, null, null, null, null, "pods.v1", 3, 12_345L);
+        kind, "east", namespace, "a", value, null, null, null, "pods.v1", 3, 12_345L, null, null,
+        null);
   }
 }

@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.schemas.EvictionResult;
+import io.quotaflow.schemas.FieldProblem;
 import io.quotaflow.schemas.Fixtures;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGroupKey;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodPhase;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.serde.RecordDecodingException;
 import io.quotaflow.serde.RecordRole;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.stream.Stream;
 import org.apache.kafka.common.errors.SerializationException;
 import org.junit.jupiter.api.Test;
@@ -29,6 +33,15 @@ class CatalogueSerdesTest {
         Arguments.of(CATALOGUE.pods(), Fixtures.podKey(), Fixtures.podState().build()),
         Arguments.of(CATALOGUE.quotas(), Fixtures.quotaKey(), Fixtures.quotaSpec().build()),
         Arguments.of(CATALOGUE.nodes(), Fixtures.nodeKey(), Fixtures.nodeState().build()),
+        Arguments.of(
+            CATALOGUE.podGroups(),
+            new PodGroupKey("east", "volcano", "apps", "train"),
+            new PodGroupSpec(
+                "uid-1", 8, List.of(new FieldProblem("spec.minMember", "not a number")))),
+        Arguments.of(
+            CATALOGUE.podGroups(),
+            new PodGroupKey("east", "scheduler-plugins", "apps", "train"),
+            new PodGroupSpec("", null, List.of())),
         Arguments.of(CATALOGUE.runtime(), Fixtures.quotaKey(), Fixtures.groupRuntime().build()),
         Arguments.of(CATALOGUE.podClasses(), Fixtures.podKey(), Fixtures.podQuotaClass().build()),
         Arguments.of(CATALOGUE.evictions(), Fixtures.podKey(), Fixtures.evictionCommand().build()),

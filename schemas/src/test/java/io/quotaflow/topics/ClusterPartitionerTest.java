@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.NodeKey;
+import io.quotaflow.schemas.PodGroupKey;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.ProfileKey;
 import io.quotaflow.schemas.QuotaKey;
@@ -52,6 +53,20 @@ class ClusterPartitionerTest {
   }
 
   @Test
+  void podGroupKeysShareTheirClustersPartitionAsObjectsAndAsBytes() {
+    final PodGroupKey podGroup = new PodGroupKey("east", "volcano", "apps", "train");
+
+    final List<Integer> partitions =
+        List.of(
+            partition(topics.podGroups().name(), podGroup),
+            partition(
+                topics.podGroups().name(),
+                topics.podGroups().keySerializer().serialize("", podGroup)));
+
+    assertThat(partitions).containsOnly(ClusterPartitioner.partitionOf("east", 6));
+  }
+
+  @Test
   void draKeysShareTheirClustersPartitionAsObjectsAndAsBytes() {
     final DraKey claim = new DraKey("east", "ml", "train-gpu");
     final DraKey slice = new DraKey("east", "", "node-1-gpus");
@@ -83,7 +98,7 @@ class ClusterPartitionerTest {
   void anythingButAQuotaflowKeyIsRefused() {
     assertThatThrownBy(() -> ClusterPartitioner.clusterOf(new byte[] {1, 2, 3}))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("not a pod, quota, node, profile or DRA key");
+        .hasMessageContaining("not a pod, quota, node, profile, PodGroup or DRA key");
     assertThatThrownBy(() -> ClusterPartitioner.clusterOf("east"))
         .isInstanceOf(IllegalArgumentException.class);
   }
@@ -102,6 +117,7 @@ class ClusterPartitionerTest {
             topics.quotas().name(),
             topics.nodes().name(),
             topics.profiles().name(),
+            topics.podGroups().name(),
             topics.resourceClaims().name(),
             topics.resourceSlices().name())) {
       for (int p = 0; p < partitions; p++) {

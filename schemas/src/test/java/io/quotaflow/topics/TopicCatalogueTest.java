@@ -25,6 +25,7 @@ class TopicCatalogueTest {
             "quotaflow.quotas.v1",
             "quotaflow.nodes.v1",
             "quotaflow.profiles.v1",
+            "quotaflow.podgroups.v1",
             "quotaflow.deviceclasses.v1",
             "quotaflow.resourceclaims.v1",
             "quotaflow.resourceclaimtemplates.v1",
@@ -33,6 +34,7 @@ class TopicCatalogueTest {
             "quotaflow.pod-classes.v1",
             "quotaflow.evictions.v1",
             "quotaflow.eviction-results.v1",
+            "quotaflow.denials.v1",
             "quotaflow.rejected.v1");
   }
 

@@ -16,7 +16,7 @@ final class ReportFormats {
 
   private ReportFormats() {}
 
-  /** One row per group and resource, in the resource's unit; then evictions by reason. */
+  /** One row per group and resource, in the resource's unit; then evictions and denials. */
   static String table(JsonNode report) {
     final List<String[]> rows = new ArrayList<>();
     rows.add(
@@ -29,15 +29,17 @@ final class ReportFormats {
           "BORROWED",
           "LENT",
           "GUARANTEE USED",
-          "EVICTIONS"
+          "EVICTIONS",
+          "DENIALS"
         });
     for (final JsonNode group : report.path("groups")) {
       final String name =
           group.path("group").asText() + (group.path("exists").asBoolean(true) ? "" : " (deleted)");
-      final String evictions = evictions(group.path("evictions"));
+      final String evictions = byReason(group.path("evictions"));
+      final String denials = byReason(group.path("denials"));
       final Iterator<Map.Entry<String, JsonNode>> resources = group.path("resources").fields();
       if (!resources.hasNext()) {
-        rows.add(new String[] {name, "-", "", "", "", "", "", "", evictions});
+        rows.add(new String[] {name, "-", "", "", "", "", "", "", evictions, denials});
       }
       while (resources.hasNext()) {
         final Map.Entry<String, JsonNode> resource = resources.next();
@@ -56,7 +58,8 @@ final class ReportFormats {
               figures.path("borrowed").asText(),
               figures.path("lent").asText(),
               share,
-              evictions
+              evictions,
+              denials
             });
       }
     }
@@ -79,7 +82,7 @@ final class ReportFormats {
       for (int i = 0; i < row.length; i++) {
         // Names left, figures right.
         final String cell = row[i];
-        final boolean left = i < 3 || i == row.length - 1;
+        final boolean left = i < 3 || i >= row.length - 2;
         final String padding = " ".repeat(widths[i] - cell.length());
         line.append(left ? cell + padding : padding + cell);
         if (i < row.length - 1) {
@@ -91,13 +94,15 @@ final class ReportFormats {
     return text.toString();
   }
 
-  /** {@code group,resource,unit,guaranteed,...,evictions} with a header; RFC 4180 quoting. */
+  /**
+   * {@code group,resource,unit,guaranteed,...,evictions,denials} with a header; RFC 4180 quoting.
+   */
   static String csv(JsonNode report) {
     final StringBuilder text = new StringBuilder("group,exists,resource,unit");
     for (final String figure : FIGURES) {
       text.append(',').append(figure);
     }
-    text.append(",evictions\n");
+    text.append(",evictions,denials\n");
     for (final JsonNode group : report.path("groups")) {
       final Iterator<Map.Entry<String, JsonNode>> resources = group.path("resources").fields();
       while (resources.hasNext()) {
@@ -113,13 +118,14 @@ final class ReportFormats {
           final JsonNode value = resource.getValue().path(figure);
           text.append(',').append(value.isNull() ? "" : value.asText());
         }
-        text.append(',').append(quoted(evictions(group.path("evictions")))).append('\n');
+        text.append(',').append(quoted(byReason(group.path("evictions"))));
+        text.append(',').append(quoted(byReason(group.path("denials")))).append('\n');
       }
     }
     return text.toString();
   }
 
-  private static String evictions(JsonNode byReason) {
+  private static String byReason(JsonNode byReason) {
     final Map<String, Long> sorted = new TreeMap<>();
     byReason.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue().asLong()));
     final List<String> parts = new ArrayList<>();

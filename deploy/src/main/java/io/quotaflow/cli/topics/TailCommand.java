@@ -1,11 +1,8 @@
 package io.quotaflow.cli.topics;
 
-import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.connect.ServiceCommand;
 import io.quotaflow.engine.config.EngineSettings;
-import io.quotaflow.kafka.ClientSettings;
-import io.quotaflow.kafka.KafkaSecurity;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.PrintWriter;
@@ -20,11 +17,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.IsolationLevel;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -155,25 +148,15 @@ public final class TailCommand implements Callable<Integer> {
 
   /** The settings of --config, the environment and the options, in that precedence. */
   private LoadedConfig configuration() {
-    final ConfigLoader loader = ConfigLoader.of(List.of(EngineSettings.TOPIC_PREFIX));
-    if (configFile != null) {
-      loader.file(configFile);
-    }
-    loader.environment(environment);
+    final Map<String, String> options = new java.util.HashMap<>();
     if (bootstrapServers != null) {
-      loader.set(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+      options.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     }
     if (topicPrefix != null) {
-      loader.set(EngineSettings.TOPIC_PREFIX.key(), topicPrefix);
+      options.put(EngineSettings.TOPIC_PREFIX.key(), topicPrefix);
     }
-    final LoadedConfig config = loader.build();
-    KafkaSecurity.check(config.passThrough());
-    if (config.passThrough(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG).isEmpty()) {
-      throw new CommandLine.ParameterException(
-          spec.commandLine(),
-          "No Kafka to read: give --bootstrap-servers, or bootstrap.servers in --config");
-    }
-    return config;
+    return KafkaReaders.configuration(
+        spec, List.of(EngineSettings.TOPIC_PREFIX), configFile, environment, options);
   }
 
   private Topic<?, ?> topic(final TopicCatalogue catalogue) {
@@ -190,29 +173,12 @@ public final class TailCommand implements Callable<Integer> {
     return topic.get();
   }
 
-  /** A consumer of raw bytes with the Kafka settings that a consumer knows, in no group. */
+  /** A consumer of raw bytes in no group (see {@link KafkaReaders#consumer}). */
   private static KafkaConsumer<byte[], byte[]> consumer(final LoadedConfig config) {
-    final Map<String, Object> settings =
-        ClientSettings.knownTo(ConsumerConfig.configNames(), config.passThrough());
-    settings.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    settings.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-    settings.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-topics-tail");
-    // quotaflow writes in transactions: an aborted one's records are not shown.
-    settings.putIfAbsent(
-        ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
-    settings.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    // Asking for a topic that is not there must not create it.
-    settings.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
     try {
-      return new KafkaConsumer<>(
-          settings, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    } catch (KafkaException e) {
-      // "Failed to construct kafka consumer" says nothing; its cause says what is wrong.
-      Throwable cause = e;
-      while (cause.getCause() != null) {
-        cause = cause.getCause();
-      }
-      throw new TailException("cannot create a Kafka consumer: " + cause.getMessage(), e);
+      return KafkaReaders.consumer(config, "quotaflow-topics-tail");
+    } catch (IllegalStateException e) {
+      throw new TailException(e.getMessage(), e.getCause());
     }
   }
 

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code quotaflow report --server}: the period's borrowed GPU-hours of a team that borrowed 4 GPUs
- * beyond its min of 4 for 90 minutes, as a table, CSV and JSON.
+ * beyond its min of 4 for 90 minutes, its eviction and its denials, as a table, CSV and JSON.
  */
 class ReportCommandTest {
 
@@ -55,7 +55,9 @@ class ReportCommandTest {
                 "team-a",
                 HistoryWindow.opened(
                         Instant.parse("2026-11-27T11:30:00Z"), MINUTE, borrowing, gpus(4))
-                    .withEviction("reclaimed-after-delay")));
+                    .withEviction("reclaimed-after-delay")
+                    .withDenial("exceeds-max")
+                    .withDenial("exceeds-max")));
     server =
         AdmissionServer.builder(PluginConfig.plainHttpOnLoopback(0), state)
             .clock(Clock.fixed(NOW, ZoneOffset.UTC))
@@ -83,7 +85,7 @@ class ReportCommandTest {
         .contains("GUARANTEED")
         .containsPattern(
             "team-a +nvidia.com/gpu +nvidia.com/gpu-hours +8.000 +14.000 +6.000 +0.000 +100.0% +"
-                + "reclaimed-after-delay 1");
+                + "reclaimed-after-delay 1 +exceeds-max 2");
   }
 
   @Test
@@ -95,10 +97,22 @@ class ReportCommandTest {
 
     assertThat(csv.out())
         .startsWith(
-            "group,exists,resource,unit,guaranteed,used,borrowed,lent,guaranteeUsedPercent,evictions\n")
+            "group,exists,resource,unit,guaranteed,used,borrowed,lent,guaranteeUsedPercent,evictions,denials\n")
         .contains(
-            "team-a,true,nvidia.com/gpu,nvidia.com/gpu-hours,8.000,14.000,6.000,0.000,100.0,reclaimed-after-delay 1\n");
+            "team-a,true,nvidia.com/gpu,nvidia.com/gpu-hours,8.000,14.000,6.000,0.000,100.0,reclaimed-after-delay 1,exceeds-max 2\n");
     assertThat(json.out()).contains("\"borrowed\" : \"6.000\"");
+  }
+
+  @Test
+  void aServerAndKafkaTogetherOrNeitherIsAUsageError() {
+    final CommandRun both =
+        CommandRun.of("report", "--server", url(), "--bootstrap-servers", "127.0.0.1:1");
+    final CommandRun neither = CommandRun.of("report");
+
+    assertThat(both.exitCode()).isEqualTo(2);
+    assertThat(both.err()).contains("Give either --server, or --bootstrap-servers");
+    assertThat(neither.exitCode()).isEqualTo(2);
+    assertThat(neither.err()).contains("Give either --server, or --bootstrap-servers");
   }
 
   @Test

@@ -6,6 +6,8 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.devices.ClusterDevices;
+import io.quotaflow.engine.fairshare.FairShareConfig;
+import io.quotaflow.engine.fairshare.PastUsageKeeper;
 import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.history.HistoryKeeper;
@@ -22,6 +24,7 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.engine.store.PodId;
+import io.quotaflow.fairshare.HalfLife;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.profile.TreeOp;
@@ -35,6 +38,7 @@ import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
@@ -103,6 +107,10 @@ final class ClusterQuotaProcessor
   private final boolean markersRequired;
   // The history's step, when the engine keeps it (section 23).
   private final Optional<Duration> historyStep;
+  // The decay of fair share's memory, when it is on (section 24).
+  private final Optional<HalfLife> halfLife;
+  private final Duration historyRetention;
+  private PastUsageKeeper pastUsage;
   // How often this processor was initialised: Kafka Streams initialises the same processor again
   // when it revives its task after closing it dirty.
   private int initialisations;
@@ -113,6 +121,9 @@ final class ClusterQuotaProcessor
   private KeyValueStore<InputId, ClusterEvent> inputs;
   private ClusterOutputs outputs;
   private Reclaimer reclaimer;
+  // Counts denials in the groups' history; empty when no history is kept.
+  private Optional<HistoryKeeper> history = Optional.empty();
+  private KeyValueStore<GroupId, GroupRuntime> runtimes;
   private ReservationKeeper reservations;
   private InputFreshnessBook freshness;
   // When reclaim last looked at the clusters: the over-use clocks of a cluster whose inputs are not
@@ -150,6 +161,8 @@ final class ClusterQuotaProcessor
     this.maxStaleness = config.get(EngineSettings.INPUTS_MAX_STALENESS);
     this.markersRequired = config.get(EngineSettings.INPUTS_MARKERS_REQUIRED);
     this.historyStep = HistoryConfig.step(config);
+    this.halfLife = FairShareConfig.halfLife(config);
+    this.historyRetention = HistoryConfig.retention(config);
     this.claimed = new ClaimedDevices(config.get(EngineSettings.DEVICE_CLASSES));
   }
 
@@ -196,11 +209,23 @@ final class ClusterQuotaProcessor
             maxStaleness,
             markersRequired);
     freshness.restore();
-    final Optional<HistoryKeeper> history =
+    runtimes = runtime;
+    history =
         historyStep.map(
             step ->
                 new HistoryKeeper(context.getStateStore(TopologyNames.historyStore(step)), step));
     this.outputs = new ClusterOutputs(context, runtime, assignments, reservations, history);
+    this.pastUsage =
+        halfLife
+            .map(
+                decay ->
+                    new PastUsageKeeper(
+                        context.getStateStore(TopologyNames.FAIRSHARE_MEMORY_STORE),
+                        context.getStateStore(
+                            TopologyNames.historyStore(historyStep.orElseThrow())),
+                        decay,
+                        historyRetention))
+            .orElse(null);
     this.reclaimer =
         new Reclaimer(
             context,
@@ -224,6 +249,9 @@ final class ClusterQuotaProcessor
 
     final long started = System.nanoTime();
     final Map<String, String> unbuildable = restore(runtime, assignments, overUsedSince);
+    if (pastUsage != null) {
+      restorePastUsage();
+    }
     final Duration rebuilt = Duration.ofNanos(System.nanoTime() - started);
     // Rebuilt from the stores: a cluster quarantined by a poison record starts afresh, unless its
     // stored inputs cannot be rebuilt either; then it stays quarantined and the others go on.
@@ -253,6 +281,60 @@ final class ClusterQuotaProcessor
         context.schedule(relockInterval, PunctuationType.WALL_CLOCK_TIME, this::relock));
     punctuators.add(
         context.schedule(FRESHNESS_GAUGE_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::gauge));
+    if (pastUsage != null) {
+      punctuators.add(
+          context.schedule(
+              historyStep.orElseThrow(), PunctuationType.WALL_CLOCK_TIME, this::foldPastUsage));
+    }
+  }
+
+  /**
+   * Fair share with memory (section 24): at each history step, folds the windows that closed into
+   * every group's decayed borrowing and hands each tree its groups' averages; the trees whose
+   * averages changed are recomputed at the next tick.
+   */
+  private void foldPastUsage(final long timestamp) {
+    final Instant now = Instant.ofEpochMilli(timestamp);
+    final KeyValueStore<GroupId, GroupRuntime> runtime =
+        context.getStateStore(TopologyNames.RUNTIME_STORE);
+    final Set<GroupId> folded = new HashSet<>();
+    for (final ClusterTree tree : clusters.values()) {
+      if (metrics.quarantine().isQuarantined(tree.cluster())) {
+        continue;
+      }
+      for (final String name : tree.groups()) {
+        if (SpecialGroups.ROOT.equals(name) || SpecialGroups.isSpecial(name)) {
+          continue;
+        }
+        final GroupId group = new GroupId(tree.cluster(), name);
+        folded.add(group);
+        final ResourceList average =
+            pastUsage.fold(group, now, () -> HistoryRecords.levels(runtime.get(group)));
+        if (!average.equals(tree.state().pastUsage(name))) {
+          tree.state().putPastUsage(name, average);
+          dirty.add(tree.key());
+        }
+      }
+    }
+    pastUsage.foldOthers(folded, now);
+  }
+
+  /** Hands each rebuilt tree its groups' decayed borrowing as last folded. */
+  private void restorePastUsage() {
+    pastUsage
+        .averages()
+        .forEach(
+            (group, average) -> {
+              final QuotaTrees router = routers.get(group.cluster());
+              if (router == null) {
+                return;
+              }
+              final ClusterTree tree =
+                  clusters.get(new TreeKey(group.cluster(), router.treeOfGroup(group.name())));
+              if (tree != null) {
+                tree.state().putPastUsage(group.name(), average);
+              }
+            });
   }
 
   /**
@@ -269,7 +351,7 @@ final class ClusterQuotaProcessor
       skipped =
           restores.skippedRestores(
               context.taskId().partition(),
-              TopologyNames.clusterQuotaStores(historyStep),
+              TopologyNames.clusterQuotaStores(historyStep, halfLife.isPresent()),
               reinitialised);
     } catch (final RuntimeException e) {
       LOG.warn(
@@ -322,6 +404,11 @@ final class ClusterQuotaProcessor
                       Instant.ofEpochMilli(now)));
       return;
     }
+    if (event.getKind() == ClusterEventKind.DENIAL) {
+      // Not an input of the tree either: a pod the admission plugin turned away, for the history.
+      event.getDenial().ifPresent(denial -> denied(cluster, denial));
+      return;
+    }
     if (event.getKind() == ClusterEventKind.MARKER) {
       marker(cluster, event);
       pacer.arrived(cluster, record.timestamp(), now);
@@ -364,6 +451,11 @@ final class ClusterQuotaProcessor
       final ClusterTree tree = tree(new TreeKey(cluster, op.tree()));
       op.applyTo(tree.state());
       dirty.add(tree.key());
+    }
+    if (id.kind() == InputKind.PODGROUP) {
+      // Kept in the store for the admission plugin (a gang's first member judged whole); the
+      // quota itself reads a gang's minMember from its pods, which the connectors fill.
+      return;
     }
     if (id.kind() != InputKind.PROFILE) {
       // Node reservations are planned over the default tree (docs/semantics.md section 15).
@@ -610,16 +702,17 @@ final class ClusterQuotaProcessor
   }
 
   /**
-   * The input's value: a profile and a DRA object travel beside the value field; null for a
-   * tombstone.
+   * The input's value: a profile, a PodGroup or a DRA object travels beside the value field; null
+   * for a tombstone.
    */
   private static Object value(final ClusterEvent event, final InputId id) {
-    if (id.kind() == InputKind.PROFILE) {
-      return event.getProfile().orElse(null);
-    }
-    return ClusterDevices.isDra(id.kind())
-        ? event.getDra().orElse(null)
-        : event.getValue().orElse(null);
+    return switch (id.kind()) {
+      case PROFILE -> event.getProfile().orElse(null);
+      case PODGROUP -> event.getPodGroup().orElse(null);
+      case DEVICE_CLASS, RESOURCE_CLAIM, RESOURCE_CLAIM_TEMPLATE, RESOURCE_SLICE ->
+          event.getDra().orElse(null);
+      case POD, QUOTA, NODE -> event.getValue().orElse(null);
+    };
   }
 
   /** The input as changes of the trees it belongs to. */
@@ -643,6 +736,7 @@ final class ClusterQuotaProcessor
           value == null
               ? router.removeProfile(id.name())
               : router.putProfile(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
+      case PODGROUP -> List.of();
       case DEVICE_CLASS, RESOURCE_CLAIM, RESOURCE_CLAIM_TEMPLATE, RESOURCE_SLICE -> List.of();
     };
   }
@@ -663,6 +757,19 @@ final class ClusterQuotaProcessor
     return router.putGroup(group);
   }
 
+  /** Counts {@code denial} in its group's history, in the window of its decision. */
+  private void denied(final String cluster, final PodDenial denial) {
+    history.ifPresent(
+        keeper -> {
+          final GroupId group = new GroupId(cluster, denial.getGroup());
+          keeper.denied(
+              group,
+              denial.getAt(),
+              () -> HistoryRecords.levels(runtimes.get(group)),
+              denial.getReasonCode());
+        });
+  }
+
   private static InputId inputId(final ClusterEvent event) {
     final InputKind kind = kind(event.getKind());
     return kind == null
@@ -676,11 +783,12 @@ final class ClusterQuotaProcessor
       case QUOTA -> InputKind.QUOTA;
       case NODE -> InputKind.NODE;
       case PROFILE -> InputKind.PROFILE;
+      case PODGROUP -> InputKind.PODGROUP;
       case DEVICE_CLASS -> InputKind.DEVICE_CLASS;
       case RESOURCE_CLAIM -> InputKind.RESOURCE_CLAIM;
       case RESOURCE_CLAIM_TEMPLATE -> InputKind.RESOURCE_CLAIM_TEMPLATE;
       case RESOURCE_SLICE -> InputKind.RESOURCE_SLICE;
-      case EVICTION_RESULT, MARKER, UNKNOWN -> null;
+      case EVICTION_RESULT, MARKER, DENIAL, UNKNOWN -> null;
     };
   }
 
@@ -848,6 +956,9 @@ final class ClusterQuotaProcessor
         case QUOTA -> groupSpecs.add(InputRecords.group(id.name(), (QuotaSpec) value));
         case NODE -> nodeInputs.add(InputRecords.node(id.name(), (NodeState) value));
         case PROFILE -> profiles.add(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
+        case PODGROUP -> {
+          // Not an input of the trees (see apply).
+        }
       }
     }
 

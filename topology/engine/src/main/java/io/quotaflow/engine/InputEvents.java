@@ -1,11 +1,16 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.errors.InvalidInputException;
+import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.kube.GangConventions;
 import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
+import io.quotaflow.schemas.PodGroupKey;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.ProfileKey;
@@ -101,10 +106,12 @@ final class InputEvents {
         null,
         value,
         null,
-        null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null,
+        null,
+        null);
   }
 
   /**
@@ -137,10 +144,95 @@ final class InputEvents {
         null,
         null,
         null,
-        value,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null,
+        null,
+        value);
+  }
+
+  /**
+   * The event of a PodGroup record (a null value is a tombstone): a PodGroup of scheduler-plugins
+   * or Volcano, named by the convention whose API it is. Its event's name is {@link
+   * InputId#podGroupName}, so the PodGroups of the two APIs never share a store key.
+   */
+  static ClusterEvent podGroup(
+      final PodGroupKey key, final PodGroupSpec value, final Source source) {
+    if (key == null) {
+      throw new InvalidInputException("PodGroup record without a key");
+    }
+    requireName("cluster", key.getCluster());
+    if (!GangConventions.SCHEDULER_PLUGINS.equals(key.getConvention())
+        && !GangConventions.VOLCANO.equals(key.getConvention())) {
+      throw new InvalidInputException(
+          "PodGroup of unknown convention \""
+              + key.getConvention()
+              + "\" (expected "
+              + GangConventions.SCHEDULER_PLUGINS
+              + " or "
+              + GangConventions.VOLCANO
+              + ")");
+    }
+    requireObjectName("PodGroup namespace", key.getNamespace());
+    requireObjectName("PodGroup name", key.getName());
+    if (value != null && value.getMinMember().isPresent() && value.getMinMember().get() < 1) {
+      throw new InvalidInputException(
+          "PodGroup minMember " + value.getMinMember().get() + " (at least 1, or none)");
+    }
+    return new ClusterEvent(
+        ClusterEventKind.PODGROUP,
+        key.getCluster(),
+        key.getNamespace(),
+        InputId.podGroupName(key.getConvention(), key.getName()),
+        null,
+        null,
+        null,
+        null,
+        source.topic(),
+        source.partition(),
+        source.offset(),
+        null,
+        value,
+        null);
+  }
+
+  /** A record about a pod written by another application: a whole key and a value. */
+  private static void requirePodRecord(final String what, final PodKey key, final Object value) {
+    if (key == null) {
+      throw new InvalidInputException(what + " without a key");
+    }
+    requireName("cluster", key.getCluster());
+    requireName("pod namespace", key.getNamespace());
+    requireName("pod name", key.getName());
+    if (value == null) {
+      throw new InvalidInputException(what + " without a value");
+    }
+  }
+
+  /**
+   * The event of a denial, keyed by the pod turned away. Denials are never deleted, so a record
+   * without a value is unusable, as is one without a group or a reason.
+   */
+  static ClusterEvent denial(final PodKey key, final PodDenial value, final Source source) {
+    requirePodRecord("denial", key, value);
+    requireName("denial group", value.getGroup());
+    requireName("denial reason code", value.getReasonCode());
+    return new ClusterEvent(
+        ClusterEventKind.DENIAL,
+        key.getCluster(),
+        key.getNamespace(),
+        key.getName(),
+        null,
+        null,
+        null,
+        null,
+        source.topic(),
+        source.partition(),
+        source.offset(),
+        value,
+        null,
+        null);
   }
 
   /**
@@ -149,15 +241,7 @@ final class InputEvents {
    */
   static ClusterEvent evictionResult(
       final PodKey key, final EvictionResult value, final Source source) {
-    if (key == null) {
-      throw new InvalidInputException("eviction result without a key");
-    }
-    requireName("cluster", key.getCluster());
-    requireName("pod namespace", key.getNamespace());
-    requireName("pod name", key.getName());
-    if (value == null) {
-      throw new InvalidInputException("eviction result without a value");
-    }
+    requirePodRecord("eviction result", key, value);
     requireName("eviction result command id", value.getCommandId());
     requireName("eviction result pod uid", value.getPodUid());
     return new ClusterEvent(
@@ -169,10 +253,12 @@ final class InputEvents {
         value,
         null,
         null,
-        null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null,
+        null,
+        null);
   }
 
   /**
@@ -199,10 +285,12 @@ final class InputEvents {
         null,
         null,
         marker,
-        null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null,
+        null,
+        null);
   }
 
   private static ClusterEvent event(
@@ -221,15 +309,25 @@ final class InputEvents {
         null,
         null,
         null,
-        null,
         source.topic(),
         source.partition(),
-        source.offset());
+        source.offset(),
+        null,
+        null,
+        null);
   }
 
   private static void requireName(final String what, final String value) {
     if (value == null || value.isBlank()) {
       throw new InvalidInputException("empty " + what);
+    }
+  }
+
+  /** A Kubernetes object name: not empty, without the slash the PodGroup's id joins with. */
+  private static void requireObjectName(final String what, final String value) {
+    requireName(what, value);
+    if (value.contains("/")) {
+      throw new InvalidInputException(what + " \"" + value + "\" holds a slash");
     }
   }
 

@@ -5,6 +5,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.RejectingDeserializationExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProductionExceptionHandler;
+import io.quotaflow.engine.fairshare.FairShareConfig;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
@@ -18,12 +19,14 @@ import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.schemas.internal.ClusterEventKind;
+import io.quotaflow.schemas.internal.FairShareMemory;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.schemas.internal.InputFreshness;
 import io.quotaflow.serde.AvroSerde;
@@ -48,6 +51,7 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.WindowStore;
@@ -56,20 +60,22 @@ import org.apache.kafka.streams.state.WindowStore;
  * The engine's Kafka Streams topology, built by one method shared by the engine and its tests.
  *
  * <pre>
- * pods.v1     ─► pods-to-cluster-events     ─┐  (each task reads the same partition of the four
+ * pods.v1     ─► pods-to-cluster-events     ─┐  (each task reads the same partition of the five
  * quotas.v1   ─► quotas-to-cluster-events   ─┤   inputs: whole clusters, placed by ClusterPartitioner)
  * nodes.v1    ─► nodes-to-cluster-events    ─┤
- * profiles.v1 ─► profiles-to-cluster-events ─┼─► cluster-quota ─► runtime.v1, pod-classes.v1,
+ * profiles.v1 ─► profiles-to-cluster-events ─┤
+ * podgroups.v1 ─► podgroups-to-cluster-events ┼─► cluster-quota ─► runtime.v1, pod-classes.v1,
  *                                            │                    evictions.v1
- * eviction-results.v1 ─► eviction-results-to-cluster-events ─► eviction-results-by-cluster
- *                        (repartition to the cluster's partition) ─┘
+ * eviction-results.v1 ─► eviction-results-to-cluster-events ─┬─► eviction-results-by-cluster
+ * denials.v1          ─► denials-to-cluster-events ──────────┘   (repartition to the cluster's
+ *                                                                 partition) ─┘
  *          stores: cluster-inputs, runtime, pod-assignments, over-used-since, eviction-ledger,
  *                  eviction-retry-at, reservations, reservation-intruders-since,
  *                  input-freshness
  * </pre>
  *
  * <p>With {@code inputs.partitioned.by.cluster=false} (inputs placed by key, by producers other
- * than quotaflow's connectors) the four inputs are merged and re-keyed by cluster through the one
+ * than quotaflow's connectors) the five inputs are merged and re-keyed by cluster through the one
  * cluster-events repartition topic instead, and cluster-quota reads that.
  *
  * <p>Every node, store and internal topic is named in {@link TopologyNames}; building with a
@@ -87,6 +93,8 @@ public final class QuotaTopology {
       AvroSerde.forValues(NodeState.class).rememberingRecentRecords();
   private static final AvroSerde<QuotaProfileSpec> PROFILE_VALUES =
       AvroSerde.forValues(QuotaProfileSpec.class).rememberingRecentRecords();
+  private static final AvroSerde<PodGroupSpec> PODGROUP_VALUES =
+      AvroSerde.forValues(PodGroupSpec.class).rememberingRecentRecords();
   private static final Serde<ClusterEvent> EVENTS =
       AvroSerde.clusterEvents(List.of(POD_VALUES, QUOTA_VALUES, NODE_VALUES));
   private static final Serde<GroupRuntime> RUNTIMES =
@@ -166,6 +174,17 @@ public final class QuotaTopology {
             placementCheck(config),
             InputKind.PROFILE);
 
+    final KStream<String, ClusterEvent> podGroups =
+        events(
+            builder,
+            topics.podGroups(),
+            PODGROUP_VALUES,
+            TopologyNames.PODGROUPS_SOURCE,
+            TopologyNames.PODGROUPS_TO_EVENTS,
+            InputEvents::podGroup,
+            metrics,
+            placementCheck(config),
+            InputKind.PODGROUP);
     // Dynamic Resource Allocation objects: what pods' claims are counted from (semantics 22).
     final KStream<String, ClusterEvent> deviceClasses =
         events(
@@ -228,6 +247,20 @@ public final class QuotaTopology {
             metrics,
             0,
             null);
+    // Denials are written keyed by pod too, by the admission plugin; they only feed the history.
+    final KStream<String, ClusterEvent> denials =
+        events(
+            builder,
+            topics.denials(),
+            topics.denials().valueSerde(),
+            TopologyNames.DENIALS_SOURCE,
+            TopologyNames.DENIALS_TO_EVENTS,
+            InputEvents::denial,
+            metrics,
+            0,
+            null);
+    final KStream<String, ClusterEvent> keyedByPod =
+        results.merge(denials, Named.as(TopologyNames.MERGE_DENIALS));
 
     storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
         .forEach(builder::addStateStore);
@@ -239,11 +272,16 @@ public final class QuotaTopology {
                     config.get(EngineSettings.STATE_STORES),
                     step,
                     HistoryConfig.retention(config))));
+    final boolean fairShareMemory = FairShareConfig.halfLife(config).isPresent();
+    if (fairShareMemory) {
+      builder.addStateStore(memoryStoreBuilder(config.get(EngineSettings.STATE_STORES)::supplier));
+    }
 
     final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
             .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
             .merge(profiles, Named.as(TopologyNames.MERGE_PROFILE_EVENTS))
+            .merge(podGroups, Named.as(TopologyNames.MERGE_PODGROUP_EVENTS))
             .merge(deviceClasses, Named.as(TopologyNames.MERGE_DEVICE_CLASS_EVENTS))
             .merge(resourceClaims, Named.as(TopologyNames.MERGE_RESOURCE_CLAIM_EVENTS))
             .merge(
@@ -256,7 +294,7 @@ public final class QuotaTopology {
       // the results go to their cluster's partition, placed as the connectors place the inputs.
       events =
           inputs.merge(
-              results.repartition(
+              keyedByPod.repartition(
                   Repartitioned.<String, ClusterEvent>as(TopologyNames.EVICTION_RESULTS_BY_CLUSTER)
                       .withKeySerde(Serdes.String())
                       .withValueSerde(EVENTS)
@@ -266,7 +304,7 @@ public final class QuotaTopology {
     } else {
       events =
           inputs
-              .merge(results, Named.as(TopologyNames.MERGE_EVICTION_RESULTS))
+              .merge(keyedByPod, Named.as(TopologyNames.MERGE_EVICTION_RESULTS))
               .repartition(
                   Repartitioned.<String, ClusterEvent>as(TopologyNames.CLUSTER_EVENTS)
                       .withKeySerde(Serdes.String())
@@ -275,7 +313,7 @@ public final class QuotaTopology {
     events.process(
         () -> new ClusterQuotaProcessor(config, metrics, restores),
         Named.as(TopologyNames.CLUSTER_QUOTA),
-        TopologyNames.clusterQuotaStores(historyStep).toArray(String[]::new));
+        TopologyNames.clusterQuotaStores(historyStep, fairShareMemory).toArray(String[]::new));
 
     final Topology topology = builder.build();
     sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());
@@ -388,6 +426,15 @@ public final class QuotaTopology {
             supplier.apply(TopologyNames.INPUT_FRESHNESS_STORE),
             InputId.serde(),
             AvroSerde.forValues(InputFreshness.class)));
+  }
+
+  /** The builder of fair share's memory store (section 24), changelogged as the others. */
+  static StoreBuilder<KeyValueStore<GroupId, FairShareMemory>> memoryStoreBuilder(
+      final Function<String, KeyValueBytesStoreSupplier> supplier) {
+    return Stores.keyValueStoreBuilder(
+        supplier.apply(TopologyNames.FAIRSHARE_MEMORY_STORE),
+        GroupId.serde(),
+        AvroSerde.forValues(FairShareMemory.class));
   }
 
   /** The builder of the history's window store (section 23), changelogged as the others. */

@@ -22,8 +22,14 @@ public final class TopologyNames {
   /** Source of profiles.v1. */
   public static final String PROFILES_SOURCE = "profiles-source";
 
+  /** Source of podgroups.v1. */
+  public static final String PODGROUPS_SOURCE = "podgroups-source";
+
   /** Source of eviction-results.v1. */
   public static final String EVICTION_RESULTS_SOURCE = "eviction-results-source";
+
+  /** Source of denials.v1. */
+  public static final String DENIALS_SOURCE = "denials-source";
 
   /** Validates pod records and wraps them into cluster events. */
   public static final String PODS_TO_EVENTS = "pods-to-cluster-events";
@@ -37,8 +43,20 @@ public final class TopologyNames {
   /** Validates profile records and wraps them into cluster events. */
   public static final String PROFILES_TO_EVENTS = "profiles-to-cluster-events";
 
+  /** Validates PodGroup records and wraps them into cluster events. */
+  public static final String PODGROUPS_TO_EVENTS = "podgroups-to-cluster-events";
+
   /** Validates eviction results and wraps them into cluster events. */
   public static final String EVICTION_RESULTS_TO_EVENTS = "eviction-results-to-cluster-events";
+
+  /** Validates denials and wraps them into cluster events. */
+  public static final String DENIALS_TO_EVENTS = "denials-to-cluster-events";
+
+  /**
+   * Merges the denials into the eviction results: both are written keyed by pod by other
+   * applications and reach their cluster's task the same way.
+   */
+  public static final String MERGE_DENIALS = "merge-denial-events";
 
   /** Merges the pod and quota event streams. */
   public static final String MERGE_POD_AND_QUOTA_EVENTS = "merge-pod-and-quota-events";
@@ -48,6 +66,9 @@ public final class TopologyNames {
 
   /** Merges in the profile event stream. */
   public static final String MERGE_PROFILE_EVENTS = "merge-profile-events";
+
+  /** Merges in the PodGroup event stream. */
+  public static final String MERGE_PODGROUP_EVENTS = "merge-podgroup-events";
 
   /** Source of deviceclasses.v1. */
   public static final String DEVICE_CLASSES_SOURCE = "deviceclasses-source";
@@ -166,16 +187,29 @@ public final class TopologyNames {
     return "group-history-" + step.toSeconds() + "s";
   }
 
+  /**
+   * The store of fair share's memory (docs/semantics.md section 24), only with {@code
+   * fairshare.memory.enabled}.
+   */
+  public static final String FAIRSHARE_MEMORY_STORE = "fairshare-memory";
+
   /** Every store of the cluster-quota processor: the history's only when it is kept. */
   public static List<String> clusterQuotaStores(final Optional<Duration> historyStep) {
-    return historyStep
-        .map(
-            step ->
-                java.util.stream.Stream.concat(
-                        CLUSTER_QUOTA_STORES.stream(),
-                        java.util.stream.Stream.of(historyStore(step)))
-                    .toList())
-        .orElse(CLUSTER_QUOTA_STORES);
+    return clusterQuotaStores(historyStep, false);
+  }
+
+  /**
+   * Every store of the cluster-quota processor: the history's only when it is kept, fair share's
+   * memory only when it is on.
+   */
+  public static List<String> clusterQuotaStores(
+      final Optional<Duration> historyStep, final boolean fairShareMemory) {
+    final List<String> stores = new java.util.ArrayList<>(CLUSTER_QUOTA_STORES);
+    historyStep.ifPresent(step -> stores.add(historyStore(step)));
+    if (fairShareMemory) {
+      stores.add(FAIRSHARE_MEMORY_STORE);
+    }
+    return List.copyOf(stores);
   }
 
   /** Every key-value store of the cluster-quota processor. */

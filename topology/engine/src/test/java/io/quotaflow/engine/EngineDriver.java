@@ -9,6 +9,7 @@ import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.schemas.DenialOccasion;
 import io.quotaflow.schemas.DeviceClassState;
 import io.quotaflow.schemas.DraKey;
 import io.quotaflow.schemas.EvictionCommand;
@@ -18,6 +19,9 @@ import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.NodeKey;
 import io.quotaflow.schemas.NodeState;
+import io.quotaflow.schemas.PodDenial;
+import io.quotaflow.schemas.PodGroupKey;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
 import io.quotaflow.schemas.PodState;
@@ -48,6 +52,7 @@ import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -77,7 +82,9 @@ final class EngineDriver implements AutoCloseable {
   private TestInputTopic<QuotaKey, QuotaSpec> quotas;
   private TestInputTopic<NodeKey, NodeState> nodes;
   private TestInputTopic<ProfileKey, QuotaProfileSpec> profiles;
+  private TestInputTopic<PodGroupKey, PodGroupSpec> podGroups;
   private TestInputTopic<PodKey, EvictionResult> evictionResults;
+  private TestInputTopic<PodKey, PodDenial> denials;
   private TestInputTopic<DraKey, DeviceClassState> deviceClasses;
   private TestInputTopic<DraKey, ResourceClaimState> resourceClaims;
   private TestInputTopic<DraKey, ResourceClaimTemplateState> resourceClaimTemplates;
@@ -135,7 +142,9 @@ final class EngineDriver implements AutoCloseable {
     quotas = input(topics.quotas());
     nodes = input(topics.nodes());
     profiles = input(topics.profiles());
+    podGroups = input(topics.podGroups());
     evictionResults = input(topics.evictionResults());
+    denials = input(topics.denials());
     deviceClasses = input(topics.deviceClasses());
     resourceClaims = input(topics.resourceClaims());
     resourceClaimTemplates = input(topics.resourceClaimTemplates());
@@ -166,6 +175,13 @@ final class EngineDriver implements AutoCloseable {
   }
 
   /** The history kept by the engine (section 23); it must be kept. */
+  /** Every record written so far to {@code topic} (a changelog, say), as bytes, oldest first. */
+  List<TestRecord<byte[], byte[]>> rawRecords(final String topic) {
+    return driver
+        .createOutputTopic(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer())
+        .readRecordsToList();
+  }
+
   HistoryQueries history() {
     final Duration step = HistoryConfig.step(config).orElseThrow();
     return new HistoryQueries(
@@ -226,6 +242,18 @@ final class EngineDriver implements AutoCloseable {
   /** An ElasticQuotaProfile on profiles.v1 (the input model does not know profiles). */
   EngineDriver putProfile(final String cluster, final String name, final QuotaProfileSpec spec) {
     profiles.pipeInput(new ProfileKey(cluster, name), spec, publishedAt());
+    return this;
+  }
+
+  /** A PodGroup on podgroups.v1 (the input model does not know PodGroups; no quota reads them). */
+  EngineDriver putPodGroup(final PodGroupKey key, final PodGroupSpec spec) {
+    podGroups.pipeInput(key, spec, publishedAt());
+    return this;
+  }
+
+  /** A PodGroup's tombstone on podgroups.v1. */
+  EngineDriver deletePodGroup(final PodGroupKey key) {
+    podGroups.pipeInput(key, (PodGroupSpec) null, publishedAt());
     return this;
   }
 
@@ -338,6 +366,9 @@ final class EngineDriver implements AutoCloseable {
       case PROFILE ->
           profiles.pipeInput(
               new TestRecord<>(SourceMarkers.profileKey(cluster), null, headers, publishedAt()));
+      case PODGROUP ->
+          podGroups.pipeInput(
+              new TestRecord<>(SourceMarkers.podGroupKey(cluster), null, headers, publishedAt()));
     }
     return this;
   }
@@ -349,6 +380,29 @@ final class EngineDriver implements AutoCloseable {
       final String name,
       final EvictionResult result) {
     evictionResults.pipeInput(new PodKey(cluster, namespace, name), result, publishedAt());
+    return this;
+  }
+
+  /**
+   * A denial on denials.v1 as the admission plugin writes it, keyed by the pod, decided at {@code
+   * at} (it may be earlier than now: read late).
+   */
+  EngineDriver putDenial(
+      final String cluster,
+      final String namespace,
+      final String name,
+      final String group,
+      final String reason,
+      final Instant at) {
+    denials.pipeInput(
+        new PodKey(cluster, namespace, name),
+        PodDenial.newBuilder()
+            .setGroup(group)
+            .setReasonCode(reason)
+            .setOccasion(DenialOccasion.WEBHOOK)
+            .setAt(at)
+            .build(),
+        publishedAt());
     return this;
   }
 
@@ -388,6 +442,11 @@ final class EngineDriver implements AutoCloseable {
     driver.advanceWallClockTime(duration);
     wallClock = wallClock.plus(duration);
     return this;
+  }
+
+  /** The interval of the recompute punctuation. */
+  Duration recomputeInterval() {
+    return config.get(EngineSettings.RECOMPUTE_INTERVAL);
   }
 
   /** Lets one recomputation run. */

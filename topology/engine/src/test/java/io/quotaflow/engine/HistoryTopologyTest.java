@@ -6,6 +6,7 @@ import static io.quotaflow.engine.Inputs.pod;
 import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.engine.history.HistoryChangelog;
 import io.quotaflow.engine.history.HistoryRecords;
 import io.quotaflow.history.GroupLevels;
 import io.quotaflow.history.HistoryMetric;
@@ -165,6 +166,78 @@ class HistoryTopologyTest {
                 .stream()
                 .allMatch(step -> step.evictions().isEmpty()))
         .isTrue();
+  }
+
+  @Test
+  void theHistoryCountsDenialsInTheStepOfTheirDecisionWithoutChangingTheIntegrals() {
+    final Instant start = scriptedTimeline();
+    // A change after the quiet fifth minute: the levels now are not those in force then.
+    engine.advance(Duration.ofMinutes(1));
+    engine.putPod(EAST, NS, pod("later").group("team-a").running("n1").cpu(1_000)).recompute();
+    engine.advance(Duration.ofMinutes(1));
+    final Instant end = engine.now();
+    final List<HistoryStep> before = teamAMinutes(start, end);
+    // Read late, as after an outage: the second minute has a record, the fifth none (quiet), so
+    // the denial opens it with the levels in force then.
+    engine
+        .putDenial(EAST, NS, "p1", "team-a", "exceeds-max", start.plusSeconds(70))
+        .putDenial(EAST, NS, "p2", "team-a", "exceeds-max", start.plusSeconds(80))
+        .putDenial(EAST, NS, "p3", "team-a", "exceeds-runtime", start.plusSeconds(250));
+    engine.advance(Duration.ofSeconds(1));
+
+    final List<HistoryStep> after = teamAMinutes(start, end);
+
+    assertThat(after).hasSize(7);
+    for (int i = 0; i < after.size(); i++) {
+      assertThat(after.get(i).integrals()).as("step %d", i).isEqualTo(before.get(i).integrals());
+      assertThat(after.get(i).denials())
+          .as("step %d", i)
+          .isEqualTo(
+              switch (i) {
+                case 1 -> java.util.Map.of("exceeds-max", 2L);
+                case 4 -> java.util.Map.of("exceeds-runtime", 1L);
+                default -> java.util.Map.of();
+              });
+    }
+  }
+
+  @Test
+  void theChangelogReadOutsideTheEngineGivesBackTheSameHistory() {
+    final Instant start = scriptedTimeline();
+    engine.putDenial(EAST, NS, "p1", "team-a", "exceeds-max", start.plusSeconds(70));
+    engine.advance(Duration.ofSeconds(1));
+    final String topic = HistoryChangelog.topic(EngineDriver.APPLICATION_ID, MINUTE);
+    assertThat(HistoryChangelog.stepOf(EngineDriver.APPLICATION_ID, topic)).contains(MINUTE);
+
+    // The latest record of each window, as the store keeps it and a restore would rebuild it.
+    final java.util.TreeMap<Instant, io.quotaflow.history.HistoryWindow> read =
+        new java.util.TreeMap<>();
+    for (final TestRecord<byte[], byte[]> record : engine.rawRecords(topic)) {
+      final HistoryChangelog.Entry entry =
+          HistoryChangelog.read(topic, MINUTE, record.key(), record.value());
+      if (entry.group().equals(new io.quotaflow.engine.store.GroupId(EAST, "team-a"))) {
+        read.put(entry.start(), HistoryRecords.window(entry.start(), entry.window()));
+      }
+    }
+
+    final Instant end = engine.now();
+    assertThat(read).isNotEmpty();
+    assertThat(
+            io.quotaflow.history.HistorySeries.steps(
+                start,
+                start.plus(Duration.ofMinutes(5)),
+                MINUTE,
+                MINUTE,
+                GroupLevels.NONE,
+                new ArrayList<>(read.values()),
+                end))
+        .isEqualTo(teamAMinutes(start, end));
+  }
+
+  private List<HistoryStep> teamAMinutes(Instant start, Instant now) {
+    return engine
+        .history()
+        .steps(EAST, "team-a", start, start.plus(Duration.ofMinutes(7)), MINUTE, now);
   }
 
   /**

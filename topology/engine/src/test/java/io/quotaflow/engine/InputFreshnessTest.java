@@ -104,6 +104,22 @@ class InputFreshnessTest {
   }
 
   @Test
+  void stalePodGroupsDoNotSuspendReclaimWhichDoesNotReadThem() {
+    engine = markersRequired();
+    // PodGroup markers once (connectors that watched them, rolled back since), then none.
+    engine.marker(InputKind.PODGROUP, SourceMarkers.heartbeat(EAST, engine.now(), "connectors"));
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
+
+    run(DELAY.plus(Duration.ofSeconds(10)), true);
+
+    assertThat(engine.evictionRecords())
+        .extracting(record -> record.key().getName())
+        .containsExactlyInAnyOrder("a0", "a1");
+    assertThat(gauge(EngineMetrics.RECLAIM_SUSPENDED)).isZero();
+  }
+
+  @Test
   void aSnapshotDropsTheInputsItDidNotResendAndKeepsThoseWrittenSinceItsStart() {
     engine = markersRequired();
     teamABorrowsTheWholeCluster(engine, false);

@@ -3,6 +3,7 @@ package io.quotaflow.engine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.fairshare.FairShareConfig;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
@@ -57,8 +58,14 @@ final class ProcessorHarness {
   /** A harness whose processors ask {@code restores} about their restores. */
   ProcessorHarness(final RestoreAudit restores) {
     // Inputs are fed without the connectors' markers.
-    this.config =
-        EngineConfig.builder().set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false").build();
+    this(
+        EngineConfig.builder().set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false").build(),
+        restores);
+  }
+
+  /** A harness whose processors run with {@code config}. */
+  ProcessorHarness(final EngineConfig config, final RestoreAudit restores) {
+    this.config = config;
     this.restores = restores;
     final MockProcessorContext<SpecificRecord, SpecificRecord> first = new MockProcessorContext<>();
     final List<StoreBuilder<?>> builders =
@@ -69,6 +76,9 @@ final class ProcessorHarness {
                 builders.add(
                     QuotaTopology.historyStoreBuilder(
                         StoreKind.IN_MEMORY, step, HistoryConfig.retention(config))));
+    if (FairShareConfig.halfLife(config).isPresent()) {
+      builders.add(QuotaTopology.memoryStoreBuilder(Stores::inMemoryKeyValueStore));
+    }
     builders.forEach(
         builder -> {
           final StateStore store = builder.withLoggingDisabled().build();

@@ -58,7 +58,8 @@ class RejectedRecordsTest {
     return Stream.of(
         topics -> topics.pods().name(),
         topics -> topics.quotas().name(),
-        topics -> topics.nodes().name());
+        topics -> topics.nodes().name(),
+        topics -> topics.podGroups().name());
   }
 
   @ParameterizedTest

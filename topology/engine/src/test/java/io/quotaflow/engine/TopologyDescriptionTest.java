@@ -38,6 +38,28 @@ class TopologyDescriptionTest {
     assertMatchesGolden(EngineConfig.defaults(), GOLDEN);
   }
 
+  /**
+   * Fair share with memory (docs/semantics.md section 24) adds its store only when it is on: off,
+   * the topology is the golden one; on, it differs by the fairshare-memory store alone.
+   */
+  @Test
+  void fairShareMemoryAddsItsStoreOnlyWhenOn() throws IOException {
+    final String off = assertMatchesGolden(EngineConfig.defaults(), GOLDEN);
+    final String on =
+        QuotaTopology.build(
+                TopicCatalogue.withDefaultPrefix(),
+                EngineConfig.builder()
+                    .set(EngineSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true")
+                    .build(),
+                EngineMetrics.discarding())
+            .describe()
+            .toString();
+
+    assertThat(off).doesNotContain(TopologyNames.FAIRSHARE_MEMORY_STORE);
+    assertThat(on).contains(TopologyNames.FAIRSHARE_MEMORY_STORE);
+    assertThat(on.replace(", " + TopologyNames.FAIRSHARE_MEMORY_STORE, "")).isEqualTo(off);
+  }
+
   @Test
   void theDefaultTopologyIsTheOneForInputsPartitionedByCluster() throws IOException {
     final EngineConfig explicit =

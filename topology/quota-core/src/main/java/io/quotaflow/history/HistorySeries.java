@@ -81,7 +81,7 @@ public final class HistorySeries {
     final List<HistoryStep> one =
         series(from, to, Duration.between(from, to), storedStep, inForce, windows, now);
     return one.isEmpty()
-        ? new HistoryStep(from, from, LevelIntegrals.zero(), Map.of())
+        ? new HistoryStep(from, from, LevelIntegrals.zero(), Map.of(), Map.of())
         : one.get(0);
   }
 
@@ -110,18 +110,20 @@ public final class HistorySeries {
       final Instant stepEnd = min(stepStart.plus(step), end);
       LevelIntegrals integrals = LevelIntegrals.zero();
       final Map<String, Long> evictions = new TreeMap<>();
+      final Map<String, Long> denials = new TreeMap<>();
       Instant cursor = stepStart;
       while (next != null && next.start().isBefore(stepEnd)) {
         integrals = integrals.plus(carried, millis(cursor, next.start()));
         final Instant windowEnd = min(next.start().plusMillis(stored), stepEnd);
         integrals = integrals.plus(next.through(windowEnd));
         next.evictions().forEach((reason, count) -> evictions.merge(reason, count, Long::sum));
+        next.denials().forEach((reason, count) -> denials.merge(reason, count, Long::sum));
         carried = next.last();
         cursor = windowEnd;
         next = kept.hasNext() ? kept.next() : null;
       }
       integrals = integrals.plus(carried, millis(cursor, stepEnd));
-      steps.add(new HistoryStep(stepStart, stepEnd, integrals, evictions));
+      steps.add(new HistoryStep(stepStart, stepEnd, integrals, evictions, denials));
     }
     return steps;
   }

@@ -9,21 +9,27 @@ import java.util.TreeMap;
 
 /**
  * A group's history over one step of a query: {@code [start, end)}, its integrals and the evictions
- * counted in it.
+ * and denials counted in it.
  *
  * @param start the step's start
  * @param end its end (exclusive); before {@code start + step} for a step cut short by the present
  * @param integrals the levels' integrals over the step, in unit-milliseconds
  * @param evictions the evictions commanded in the step, by reason code
+ * @param denials the pods turned away in the step, by reason code
  */
 public record HistoryStep(
-    Instant start, Instant end, LevelIntegrals integrals, Map<String, Long> evictions) {
+    Instant start,
+    Instant end,
+    LevelIntegrals integrals,
+    Map<String, Long> evictions,
+    Map<String, Long> denials) {
 
   public HistoryStep {
     Objects.requireNonNull(start, "start");
     Objects.requireNonNull(end, "end");
     Objects.requireNonNull(integrals, "integrals");
     evictions = Collections.unmodifiableMap(new TreeMap<>(evictions));
+    denials = Collections.unmodifiableMap(new TreeMap<>(denials));
     if (end.isBefore(start)) {
       throw new IllegalArgumentException("a step ending at " + end + " before " + start);
     }

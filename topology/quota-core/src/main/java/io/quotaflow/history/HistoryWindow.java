@@ -19,13 +19,15 @@ import java.util.TreeMap;
  * @param last the levels in force from {@code lastChange}
  * @param evictions the evictions of the group's pods commanded in the window, by reason code
  *     (section 19)
+ * @param denials the group's pods the admission plugin turned away in the window, by reason code
  */
 public record HistoryWindow(
     Instant start,
     LevelIntegrals covered,
     Instant lastChange,
     GroupLevels last,
-    Map<String, Long> evictions) {
+    Map<String, Long> evictions,
+    Map<String, Long> denials) {
 
   public HistoryWindow {
     Objects.requireNonNull(start, "start");
@@ -33,6 +35,7 @@ public record HistoryWindow(
     Objects.requireNonNull(lastChange, "lastChange");
     Objects.requireNonNull(last, "last");
     evictions = Collections.unmodifiableMap(new TreeMap<>(evictions));
+    denials = Collections.unmodifiableMap(new TreeMap<>(denials));
     if (lastChange.isBefore(start)) {
       throw new IllegalArgumentException("a change at " + lastChange + " before " + start);
     }
@@ -52,7 +55,12 @@ public record HistoryWindow(
       Instant at, Duration step, GroupLevels before, GroupLevels after) {
     final Instant start = windowOf(at, step);
     return new HistoryWindow(
-        start, LevelIntegrals.zero().plus(before, millisBetween(start, at)), at, after, Map.of());
+        start,
+        LevelIntegrals.zero().plus(before, millisBetween(start, at)),
+        at,
+        after,
+        Map.of(),
+        Map.of());
   }
 
   /**
@@ -63,14 +71,28 @@ public record HistoryWindow(
   public HistoryWindow changed(Instant at, GroupLevels after) {
     final Instant from = at.isBefore(lastChange) ? lastChange : at;
     return new HistoryWindow(
-        start, covered.plus(last, millisBetween(lastChange, from)), from, after, evictions);
+        start,
+        covered.plus(last, millisBetween(lastChange, from)),
+        from,
+        after,
+        evictions,
+        denials);
   }
 
   /** This window with one more eviction for {@code reason}. */
   public HistoryWindow withEviction(String reason) {
-    final Map<String, Long> counted = new TreeMap<>(evictions);
+    return new HistoryWindow(start, covered, lastChange, last, plusOne(evictions, reason), denials);
+  }
+
+  /** This window with one more denial for {@code reason}. */
+  public HistoryWindow withDenial(String reason) {
+    return new HistoryWindow(start, covered, lastChange, last, evictions, plusOne(denials, reason));
+  }
+
+  private static Map<String, Long> plusOne(Map<String, Long> counts, String reason) {
+    final Map<String, Long> counted = new TreeMap<>(counts);
     counted.merge(reason, 1L, Long::sum);
-    return new HistoryWindow(start, covered, lastChange, last, counted);
+    return counted;
   }
 
   /** The integrals over this window from its start to {@code end} (at least its last change). */

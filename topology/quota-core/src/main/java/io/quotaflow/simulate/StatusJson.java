@@ -81,6 +81,10 @@ public final class StatusJson {
     if (!group.guaranteed().isEmpty()) {
       quota.set("guaranteed", resources(group.guaranteed()));
     }
+    if (!group.pastBorrowed().isEmpty()) {
+      // Fair share with memory (docs/semantics.md section 24): what lowers the group's weight.
+      quota.set("pastBorrowed", resources(group.pastBorrowed()));
+    }
     return quota;
   }
 

@@ -47,6 +47,7 @@ public final class ClusterQuotaState {
   private final PodLedger ledger;
   private final DeltaEmitter output;
   private final TableWhatIfInputs lastResult;
+  private final PastUsage pastUsage = new PastUsage();
 
   /** The ledger's pods, by reference. */
   private final PodTable pods;
@@ -67,7 +68,7 @@ public final class ClusterQuotaState {
     this.nodes = new NodeTotals(t, options);
     this.distribution =
         new RuntimeDistribution(
-            t, layout, marks, nodes, options.minScaling(), options.guaranteeUsage());
+            t, layout, marks, nodes, options.minScaling(), options.guaranteeUsage(), pastUsage);
     this.ledger =
         new PodLedger(
             t,
@@ -96,7 +97,8 @@ public final class ClusterQuotaState {
             },
             expectedPods);
     this.pods = ledger.pods();
-    this.output = new DeltaEmitter(t, layout, marks, nodes, pods, options.guaranteeUsage());
+    this.output =
+        new DeltaEmitter(t, layout, marks, nodes, pods, options.guaranteeUsage(), pastUsage);
     setUpFixedSlot(GroupTable.ROOT, SpecialGroups.ROOT);
     setUpFixedSlot(GroupTable.SYSTEM, SpecialGroups.SYSTEM);
     setUpFixedSlot(GroupTable.DEFAULT, SpecialGroups.DEFAULT);
@@ -254,6 +256,33 @@ public final class ClusterQuotaState {
     if (entry != null) {
       output.podRemoved(ref, entry);
     }
+  }
+
+  /**
+   * Sets {@code group}'s decayed average borrowed per resource (fair share with memory,
+   * docs/semantics.md section 24): it lowers the group's weight in its parent's split of surplus.
+   * Zero or absent resources count as no past use; a state never given any computes exactly as
+   * without the setting. A group not (yet) present keeps it for when it comes.
+   *
+   * @throws IllegalArgumentException for a negative amount
+   */
+  public void putPastUsage(String group, ResourceList averageBorrowed) {
+    if (!pastUsage.put(group, averageBorrowed)) {
+      return;
+    }
+    final Integer slot = t.index.get(group);
+    if (slot == null) {
+      return;
+    }
+    marks.markStatus(slot, StatusBuilder.PAST);
+    if (t.attached[slot] && t.valid[slot] && t.parent[slot] >= 0) {
+      marks.markDist(t.parent[slot]);
+    }
+  }
+
+  /** {@code group}'s decayed average borrowed as last put; empty when none. */
+  public ResourceList pastUsage(String group) {
+    return pastUsage.of(group);
   }
 
   /** Adds or replaces a node. */

@@ -58,12 +58,13 @@ final class DeltaEmitter {
       ChangeMarks marks,
       NodeTotals nodes,
       PodTable pods,
-      boolean guaranteeUsage) {
+      boolean guaranteeUsage,
+      PastUsage pastUsage) {
     this.t = t;
     this.layout = layout;
     this.marks = marks;
     this.nodes = nodes;
-    this.statuses = new StatusBuilder(t, guaranteeUsage);
+    this.statuses = new StatusBuilder(t, guaranteeUsage, pastUsage);
     this.markPending = marks::markPending;
     this.pods = pods;
   }

@@ -29,6 +29,9 @@ import java.util.Optional;
  * @param guaranteed with the guarantee of allocated usage on (docs/semantics.md section 17), {@code
  *     max(min, own used + Σ children's guaranteed)}; empty when it is off, and for the root and the
  *     special groups
+ * @param pastBorrowed with fair share with memory on (docs/semantics.md section 24), the group's
+ *     decayed average borrowed per resource, which lowers its weight in its parent's split; empty
+ *     when it is off or the group borrowed nothing (resources at zero are left out)
  */
 public record GroupStatus(
     String name,
@@ -46,7 +49,8 @@ public record GroupStatus(
     ResourceList nonPreemptibleRequest,
     ResourceList nonPreemptibleUsed,
     ResourceList runtime,
-    ResourceList guaranteed) {
+    ResourceList guaranteed,
+    ResourceList pastBorrowed) {
 
   public GroupStatus {
     Objects.requireNonNull(name, "name");
@@ -63,6 +67,45 @@ public record GroupStatus(
     Objects.requireNonNull(nonPreemptibleUsed, "nonPreemptibleUsed");
     Objects.requireNonNull(runtime, "runtime");
     Objects.requireNonNull(guaranteed, "guaranteed");
+    Objects.requireNonNull(pastBorrowed, "pastBorrowed");
+  }
+
+  /** A status without past usage (fair share with memory off). */
+  public GroupStatus(
+      String name,
+      String parent,
+      boolean parentGroup,
+      boolean valid,
+      Optional<String> reason,
+      ResourceList min,
+      ResourceList scaledMin,
+      ResourceList max,
+      ResourceList sharedWeight,
+      ResourceList request,
+      ResourceList limitedRequest,
+      ResourceList used,
+      ResourceList nonPreemptibleRequest,
+      ResourceList nonPreemptibleUsed,
+      ResourceList runtime,
+      ResourceList guaranteed) {
+    this(
+        name,
+        parent,
+        parentGroup,
+        valid,
+        reason,
+        min,
+        scaledMin,
+        max,
+        sharedWeight,
+        request,
+        limitedRequest,
+        used,
+        nonPreemptibleRequest,
+        nonPreemptibleUsed,
+        runtime,
+        guaranteed,
+        ResourceList.empty());
   }
 
   /** A status without guaranteed amount (the guarantee of allocated usage off). */
@@ -98,6 +141,7 @@ public record GroupStatus(
         nonPreemptibleRequest,
         nonPreemptibleUsed,
         runtime,
+        ResourceList.empty(),
         ResourceList.empty());
   }
 

@@ -2,6 +2,7 @@ package io.quotaflow.tree;
 
 import io.quotaflow.quota.ResourceList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The whole computation of one cluster in one call (SPEC 4 to 12): pod mapping and accounting,
@@ -24,5 +25,20 @@ public final class QuotaCalculator {
   public static TreeSnapshot compute(
       ClusterInputs inputs, QuotaOptions options, TreeSnapshot previous) {
     return ClusterQuotaState.restore(options, inputs, previous).computeOnce();
+  }
+
+  /**
+   * Computes from scratch with each group's decayed average borrowed (fair share with memory,
+   * docs/semantics.md section 24), e.g. the {@link GroupStatus#pastBorrowed} the engine last
+   * reported: the splits are weighed as the engine weighs them.
+   */
+  public static TreeSnapshot compute(
+      ClusterInputs inputs,
+      QuotaOptions options,
+      TreeSnapshot previous,
+      Map<String, ResourceList> pastBorrowed) {
+    final ClusterQuotaState state = ClusterQuotaState.restore(options, inputs, previous);
+    pastBorrowed.forEach(state::putPastUsage);
+    return state.computeOnce();
   }
 }

@@ -19,6 +19,7 @@ final class RuntimeDistribution {
   private final boolean minScaling;
   private final boolean guaranteeUsage;
   private final WaterFill fill = new WaterFill();
+  private final PastUsage pastUsage;
 
   /** Per dimension: what the root distributes. */
   private long[] rootAvailable = new long[0];
@@ -38,8 +39,10 @@ final class RuntimeDistribution {
       ChangeMarks marks,
       NodeTotals nodes,
       boolean minScaling,
-      boolean guaranteeUsage) {
+      boolean guaranteeUsage,
+      PastUsage pastUsage) {
     this.t = t;
+    this.pastUsage = pastUsage;
     this.layout = layout;
     this.marks = marks;
     this.nodes = nodes;
@@ -172,6 +175,10 @@ final class RuntimeDistribution {
     }
     if (n == 0) {
       return;
+    }
+    if (!unbounded && !pastUsage.isEmpty()) {
+      // Fair share with memory (section 24): only the weights of this split change.
+      pastUsage.weigh(t, t.dims.name(d), available, n, index, weight);
     }
     final long[] scaled = bufScaled;
     final long[] runtime = bufRuntime;

@@ -10,6 +10,7 @@ import io.quotaflow.explain.RuntimeExplanation.RequestDerivation;
 import io.quotaflow.explain.RuntimeExplanation.Round;
 import io.quotaflow.explain.RuntimeExplanation.Share;
 import io.quotaflow.explain.RuntimeExplanation.Source;
+import io.quotaflow.fairshare.MemoryWeights;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.SpecialGroups;
 import java.util.ArrayList;
@@ -58,7 +59,7 @@ public final class RuntimeExplainer {
       return Optional.of(
           new RuntimeExplanation(group, resource, runtime, Optional.empty(), List.of(), notes));
     }
-    final List<Level> levels = levels(path.get(), resource);
+    final List<Level> levels = levels(path.get(), resource, notes);
     final Level own = levels.get(levels.size() - 1);
     final long recomputed = own.participant(group).map(Participant::runtime).orElse(runtime);
     if (recomputed != runtime) {
@@ -147,7 +148,7 @@ public final class RuntimeExplainer {
    * The splits from the top down to the group's own. Above an ancestor that does not track the
    * resource nothing bounds it: the splits start below it, unbounded.
    */
-  private List<Level> levels(Path path, String resource) {
+  private List<Level> levels(Path path, String resource, List<String> notes) {
     final List<GroupStatus> chain = path.chain();
     int highest = 0;
     while (highest + 1 < chain.size()
@@ -160,16 +161,25 @@ public final class RuntimeExplainer {
       final GroupStatus parent = underTop ? path.top() : chain.get(i + 1);
       final boolean unbounded = !underTop && !parent.trackedDimensions().contains(resource);
       final Source source = underTop ? path.topSource() : Source.PARENT;
-      levels.add(level(parent, source, unbounded, resource, chain.get(i).name()));
+      levels.add(level(parent, source, unbounded, resource, chain.get(i).name(), notes));
     }
     return levels;
   }
 
   private Level level(
-      GroupStatus parent, Source source, boolean unbounded, String resource, String member) {
+      GroupStatus parent,
+      Source source,
+      boolean unbounded,
+      String resource,
+      String member,
+      List<String> notes) {
     final long available = parent.runtime().get(resource);
     final StatusSplit split =
-        StatusSplit.of(StatusSplit.participants(inputs, parent.name()), resource);
+        StatusSplit.of(StatusSplit.participants(inputs, parent.name()), resource)
+            .remember(available, unbounded);
+    if (split.remembers()) {
+      notes.add(memoryNote(parent.name(), resource, available, split));
+    }
     final SplitTrace trace = new SplitTrace();
     final long[][] result = split.run(fill, available, unbounded, options, trace);
     final long[] scaled = result[0];
@@ -208,6 +218,44 @@ public final class RuntimeExplainer {
         surplus,
         rounds(trace, split),
         member);
+  }
+
+  /** How fair share with memory weighed one split (docs/semantics.md section 24). */
+  private static String memoryNote(
+      String parent, String resource, long available, StatusSplit split) {
+    final String scaled =
+        split.shift() == 0 ? "weight x factor" : "ceil(weight x factor / 2^" + split.shift() + ")";
+    final StringBuilder note =
+        new StringBuilder("fair share with memory weighs the split of ")
+            .append(available)
+            .append(' ')
+            .append(resource)
+            .append(" under ")
+            .append(parent)
+            .append(": each effective weight is ")
+            .append(scaled)
+            .append(", the factor floor(65536 x ")
+            .append(available)
+            .append(" / (")
+            .append(available)
+            .append(" + past borrowed)) in 65536ths;");
+    for (int c = 0; c < split.members.size(); c++) {
+      if (split.factor[c] != MemoryWeights.ONE) {
+        note.append(' ')
+            .append(split.members.get(c).name())
+            .append(" (past borrowed ")
+            .append(split.pastBorrowed[c])
+            .append("): weight ")
+            .append(split.baseWeight[c])
+            .append(", factor ")
+            .append(split.factor[c])
+            .append(", effective ")
+            .append(split.weight[c])
+            .append(';');
+      }
+    }
+    note.append(" the others have the factor 65536");
+    return note.toString();
   }
 
   private long usedBy(String special, String resource) {
@@ -301,10 +349,12 @@ public final class RuntimeExplainer {
       this.target = target;
       final List<GroupStatus> chain = path.chain();
       final GroupStatus parent = chain.size() > 1 ? chain.get(1) : path.top();
-      this.split = StatusSplit.of(StatusSplit.participants(inputs, parent.name()), resource);
-      this.self = split.indexOf(status.name());
       this.available = parent.runtime().get(resource);
       this.unbounded = chain.size() > 1 && !parent.trackedDimensions().contains(resource);
+      this.split =
+          StatusSplit.of(StatusSplit.participants(inputs, parent.name()), resource)
+              .remember(available, unbounded);
+      this.self = split.indexOf(status.name());
     }
 
     Reach reach() {
@@ -348,7 +398,7 @@ public final class RuntimeExplainer {
           false,
           limits.isEmpty() ? smallest(split.min[self], maxMin(), this::withMin) : Optional.empty(),
           limits.isEmpty()
-              ? smallest(split.weight[self], 1L << 62, this::withWeight)
+              ? smallest(split.baseWeight[self], 1L << 62, this::withWeight)
               : Optional.empty(),
           siblings,
           limits.isEmpty() ? askLess : 0,
@@ -373,13 +423,15 @@ public final class RuntimeExplainer {
       request[self] =
           Math.min(raisedRequest, Math.max(0L, GroupRules.effectiveMax(raised, resource)));
       mins[self] = min;
-      weights[self] = Math.max(0L, GroupRules.weight(raised, resource, options.defaultWeight()));
+      weights[self] =
+          split.effectiveWeight(
+              self, Math.max(0L, GroupRules.weight(raised, resource, options.defaultWeight())));
       return runtimes(request, mins, weights)[self];
     }
 
     private long withWeight(long weight) {
       final long[] weights = split.weight.clone();
-      weights[self] = weight;
+      weights[self] = split.effectiveWeight(self, weight);
       return runtimes(split.request.clone(), split.min.clone(), weights)[self];
     }
 

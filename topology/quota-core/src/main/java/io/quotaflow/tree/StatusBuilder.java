@@ -21,6 +21,7 @@ final class StatusBuilder {
   static final int SCALED = 32;
   static final int RUNTIME = 64;
   static final int GUARANTEED = 256;
+  static final int PAST = 512;
 
   /** Anything else: spec, structure, validity, reported dimensions. */
   static final int ALL = 128;
@@ -31,11 +32,13 @@ final class StatusBuilder {
 
   private final GroupTable t;
   private final boolean guaranteeUsage;
+  private final PastUsage pastUsage;
   private int[][] memo = new int[0][];
 
-  StatusBuilder(GroupTable t, boolean guaranteeUsage) {
+  StatusBuilder(GroupTable t, boolean guaranteeUsage, PastUsage pastUsage) {
     this.t = t;
     this.guaranteeUsage = guaranteeUsage;
+    this.pastUsage = pastUsage;
   }
 
   /**
@@ -116,7 +119,13 @@ final class StatusBuilder {
         (fields & NP_REQUEST) != 0 ? list(t.npRequest, g, dims) : previous.nonPreemptibleRequest(),
         (fields & NP_USED) != 0 ? list(t.npUsed, g, dims) : previous.nonPreemptibleUsed(),
         (fields & RUNTIME) != 0 && t.valid[g] ? list(t.runtime, g, dims) : previous.runtime(),
-        (fields & GUARANTEED) != 0 ? guaranteed(g, dims) : previous.guaranteed());
+        (fields & GUARANTEED) != 0 ? guaranteed(g, dims) : previous.guaranteed(),
+        (fields & PAST) != 0 ? pastBorrowed(g) : previous.pastBorrowed());
+  }
+
+  /** The past usage a status lists (section 24): only normal groups take part in a split. */
+  private ResourceList pastBorrowed(int g) {
+    return t.isNormal(g) ? pastUsage.of(t.name[g]) : ResourceList.empty();
   }
 
   /** The guaranteed amount a status lists: only normal groups have one, only with the switch on. */
@@ -159,7 +168,8 @@ final class StatusBuilder {
         list(t.npRequest, g, dims),
         list(t.npUsed, g, dims),
         runtime,
-        guaranteed(g, dims));
+        guaranteed(g, dims),
+        pastBorrowed(g));
   }
 
   /**
@@ -197,6 +207,9 @@ final class StatusBuilder {
     if (t.valid[g]
         ? !same(t.runtime, g, dims, previous.runtime())
         : !previous.runtime().equals(t.frozen[g])) {
+      return false;
+    }
+    if (!previous.pastBorrowed().equals(pastBorrowed(g))) {
       return false;
     }
     return same(t.request, g, dims, previous.request())

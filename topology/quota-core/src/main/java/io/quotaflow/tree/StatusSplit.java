@@ -1,5 +1,6 @@
 package io.quotaflow.tree;
 
+import io.quotaflow.fairshare.MemoryWeights;
 import io.quotaflow.quota.SpecialGroups;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -20,6 +21,18 @@ final class StatusSplit {
   final long[] weight;
   final long[] guaranteed;
 
+  /** Each member's weight from its status, before fair share with memory. */
+  final long[] baseWeight;
+
+  /** Each member's decayed average borrowed (section 24), from its status. */
+  final long[] pastBorrowed;
+
+  /** Each member's factor (section 24), set by {@link #remember}; all one until then. */
+  final long[] factor;
+
+  /** The shift of the effective weights, set by {@link #remember}. */
+  private int shift;
+
   private StatusSplit(List<GroupStatus> members, String dimension) {
     this.members = members;
     final int n = members.size();
@@ -27,13 +40,64 @@ final class StatusSplit {
     min = new long[n];
     weight = new long[n];
     guaranteed = new long[n];
+    baseWeight = new long[n];
+    pastBorrowed = new long[n];
+    factor = new long[n];
     for (int c = 0; c < n; c++) {
       final GroupStatus child = members.get(c);
       request[c] = child.limitedRequest().get(dimension);
       min[c] = Math.max(0L, child.min().get(dimension));
       weight[c] = Math.max(0L, child.sharedWeight().get(dimension));
       guaranteed[c] = Math.max(0L, child.guaranteed().get(dimension));
+      baseWeight[c] = weight[c];
+      pastBorrowed[c] = Math.max(0L, child.pastBorrowed().get(dimension));
+      factor[c] = MemoryWeights.ONE;
     }
+  }
+
+  /**
+   * Fair share with memory (section 24), as the full computation applies it: turns {@link #weight}
+   * into the effective weights of a split of {@code available}, from each member's past usage. A
+   * split without past usage, or an unbounded one, is left as it is.
+   *
+   * @return this split
+   */
+  StatusSplit remember(long available, boolean unbounded) {
+    if (unbounded) {
+      return this;
+    }
+    long largest = 0;
+    for (int c = 0; c < weight.length; c++) {
+      factor[c] =
+          pastBorrowed[c] == 0
+              ? MemoryWeights.ONE
+              : MemoryWeights.factor(available, pastBorrowed[c]);
+      largest = Math.max(largest, baseWeight[c]);
+    }
+    if (MemoryWeights.apply(weight.length, weight, factor)) {
+      shift = MemoryWeights.shift(largest);
+    }
+    return this;
+  }
+
+  /** The shift of the effective weights (section 24): 0 unless the largest weight has 48 bits. */
+  int shift() {
+    return shift;
+  }
+
+  /** Whether {@link #remember} changed any weight. */
+  boolean remembers() {
+    for (final long f : factor) {
+      if (f != MemoryWeights.ONE) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The effective weight member {@code c} would have with base weight {@code base}. */
+  long effectiveWeight(int c, long base) {
+    return remembers() ? MemoryWeights.effective(base, factor[c], shift) : base;
   }
 
   /** The split of {@code parent} in {@code dimension}, among {@code participants}. */

@@ -283,6 +283,7 @@ public final class WhatIfRuntimes {
       if (self < 0) {
         return chain.get(i).runtime().get(dimension);
       }
+      split.remember(available, unbounded);
       split.request[self] = raisedLimited;
       return split.run(fill, available, unbounded, options, null)[1][self];
     }

@@ -63,6 +63,7 @@ public final class AdmissionServer implements AutoCloseable {
   private final LastKnownState lastKnown;
   private final StalenessMetrics stalenessMetrics;
   private final DeniedPods deniedPods;
+  private final DenialLog denialLog;
   private final PendingPods pendingPods;
   private final RecentActivity activity;
   private final ViewStreams streams;
@@ -94,7 +95,8 @@ public final class AdmissionServer implements AutoCloseable {
     this.holds = new InFlightHolds(config.holdTtl(), config.gangHoldTtl());
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
-    this.deniedPods = new DeniedPods(registry);
+    this.denialLog = builder.denials;
+    this.deniedPods = new DeniedPods(registry, denialLog);
     this.pendingPods = new PendingPods(registry, builder.groupGaugesMax, builder.pendingTtl);
     this.activity = new RecentActivity(config.view().recentEvents());
     this.limits = builder.limits;
@@ -388,6 +390,8 @@ public final class AdmissionServer implements AutoCloseable {
     if (certificates != null) {
       certificates.close();
     }
+    // After the server: no request thread writes any more.
+    denialLog.close();
   }
 
   /** Collects what a server needs; only the configuration and the state reader are required. */
@@ -400,6 +404,7 @@ public final class AdmissionServer implements AutoCloseable {
     private boolean noopEndpoint;
     private Optional<Duration> revokeDelay = Optional.empty();
     private EvictionSource evictions = EvictionSource.NONE;
+    private DenialLog denials = DenialLog.NONE;
     private ServerLimits limits = ServerLimits.DEFAULTS;
     private ApiAuth auth = ApiAuth.NONE;
     private int groupGaugesMax = EngineMetrics.DEFAULT_GROUP_GAUGES;
@@ -443,6 +448,12 @@ public final class AdmissionServer implements AutoCloseable {
      */
     public Builder revokeDelay(Optional<Duration> value) {
       this.revokeDelay = Objects.requireNonNull(value, "revokeDelay");
+      return this;
+    }
+
+    /** Where the pods turned away are written (default: nowhere); closed with the server. */
+    public Builder denials(DenialLog value) {
+      this.denials = Objects.requireNonNull(value, "denials");
       return this;
     }
 

@@ -2,14 +2,16 @@ package io.quotaflow.admission.http;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.reason.Reason;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The counter {@value #DENIED} of pods turned away, by reason code (docs/semantics.md section 19)
- * and by which endpoint turned them away. Only real denials count: a pod only warned about in warn
- * mode is admitted.
+ * The pods turned away: counted in {@value #DENIED}, by reason code (docs/semantics.md section 19)
+ * and by which endpoint turned them away, and written to the {@link DenialLog} (dry runs only
+ * counted: no pod was refused). Only real denials count: a pod only warned about in warn mode is
+ * admitted.
  */
 final class DeniedPods {
 
@@ -37,14 +39,42 @@ final class DeniedPods {
   private record Key(Reason reason, Occasion occasion) {}
 
   private final MeterRegistry registry;
+  private final DenialLog log;
   private final Map<Key, Counter> counters = new ConcurrentHashMap<>();
 
-  DeniedPods(MeterRegistry registry) {
+  DeniedPods(MeterRegistry registry, DenialLog log) {
     this.registry = registry;
+    this.log = log;
+  }
+
+  /**
+   * Counts {@code pod} of {@code cluster} denied for {@code reason} and, unless {@code dryRun},
+   * writes it to the log.
+   */
+  void denied(
+      String cluster,
+      QuotaPod pod,
+      String group,
+      Reason reason,
+      String message,
+      Occasion occasion,
+      boolean dryRun) {
+    denied(reason, occasion);
+    if (!dryRun) {
+      log.write(
+          new DenialLog.Entry(
+              cluster,
+              pod.ref(),
+              group,
+              reason,
+              message,
+              occasion == Occasion.FILTER ? DenialLog.Endpoint.FILTER : DenialLog.Endpoint.WEBHOOK,
+              pod.request()));
+    }
   }
 
   /** Counts one pod denied for {@code reason}. */
-  void denied(Reason reason, Occasion occasion) {
+  private void denied(Reason reason, Occasion occasion) {
     counters
         .computeIfAbsent(
             new Key(reason, occasion),

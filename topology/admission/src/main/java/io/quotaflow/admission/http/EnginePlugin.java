@@ -11,6 +11,8 @@ import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.history.HistoryConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
@@ -55,6 +57,14 @@ public final class EnginePlugin {
             PluginSettings.authCacheTtl(settings),
             Clock.systemUTC(),
             100_000));
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException e) {
+      return "";
+    }
   }
 
   public static Optional<AdmissionServer> start(
@@ -112,6 +122,13 @@ public final class EnginePlugin {
                 config.get(EngineSettings.RECLAIM_ENABLED)
                     ? Optional.of(config.get(EngineSettings.REVOKE_DELAY))
                     : Optional.empty())
+            .denials(
+                new KafkaDenialLog(
+                    config.kafka(),
+                    config.topics().denials(),
+                    registry,
+                    Clock.systemUTC(),
+                    self.map(HostInfo::host).orElseGet(EnginePlugin::hostName)))
             .evictions(
                 activity ->
                     new KafkaEvictionFeed(config.kafka(), config.topics(), activity, EVICTION_TAIL)

@@ -156,6 +156,8 @@ final class HistoryQuery extends QueryApi.Query {
           times.addObject().put("start", one.start().toString()).put("end", one.end().toString());
       final ObjectNode evictions = time.putObject("evictions");
       one.evictions().forEach(evictions::put);
+      final ObjectNode denials = time.putObject("denials");
+      one.denials().forEach(denials::put);
     }
     final ObjectNode byResource = body.putObject("resources");
     for (final String resource : resources) {

@@ -7,6 +7,8 @@ import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.kube.PodGroupMembership;
+import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.reason.Reason;
@@ -102,7 +104,7 @@ final class PodCheck {
     final AdmissionDecision decision =
         holds
             .owned(cluster, view, options, config.excludedNamespaces(), clock.instant())
-            .decide(request, pod.gang(), view, options, clock.instant(), occasion);
+            .decide(request, gang(pod, view), view, options, clock.instant(), occasion);
     if (decision.allowed()) {
       return new Verdict(Outcome.ALLOWED, request.group());
     }
@@ -123,5 +125,16 @@ final class PodCheck {
         request.group(),
         decision.message(),
         decision.denials());
+  }
+
+  /**
+   * The pod's gang with its minMember: a scheduler-plugins or Volcano gang keeps it in its
+   * PodGroup, not on the pod, so it is looked up in the engine's inputs (one store read, only for
+   * such a pod without one) by the rule the connectors and simulate follow (docs/semantics.md
+   * 21.2), and the first member is judged with its whole gang. A PodGroup not known leaves it
+   * unknown.
+   */
+  private static Optional<Gang> gang(QuotaPod pod, ClusterView view) {
+    return PodGroupMembership.withMinMember(pod, view::podGroup).gang();
   }
 }

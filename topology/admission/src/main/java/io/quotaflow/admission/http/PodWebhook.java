@@ -192,7 +192,14 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
     if (verdict.outcome() == PodCheck.Outcome.WARNED) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of(message), audit), "warned");
     }
-    denied.denied(reason, DeniedPods.Occasion.WEBHOOK);
+    denied.denied(
+        cluster,
+        pod,
+        verdict.group(),
+        reason,
+        message,
+        DeniedPods.Occasion.WEBHOOK,
+        review.dryRun());
     final List<AdmissionReviews.Cause> causes =
         verdict.denials().stream()
             .map(denial -> new AdmissionReviews.Cause(denial.reason().code(), denial.message()))

@@ -174,7 +174,12 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
         final Reason reason = outsidePool ? Reason.OUTSIDE_POOL : Reason.NODE_RESERVED;
         if (refused.size() == args.candidates().size()) {
           // No node is left: the pod waits, for the first check that refused nodes.
-          noNodeLeft(cluster, pod, verdict.group(), reason);
+          noNodeLeft(
+              cluster,
+              pod,
+              verdict.group(),
+              reason,
+              "no candidate node is left: " + reason.code() + " refused every one");
         } else {
           pending.allowed(cluster, pod.ref());
         }
@@ -187,8 +192,9 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
       return Answer.json(200, passAll(args), verdict.outcome().label());
     }
     final Reason reason = verdict.reason().orElseThrow();
-    noNodeLeft(cluster, pod, verdict.group(), reason);
-    return Answer.json(200, failAll(args, failedNodeMessage(verdict), true), "denied");
+    final String message = failedNodeMessage(verdict);
+    noNodeLeft(cluster, pod, verdict.group(), reason, message);
+    return Answer.json(200, failAll(args, message, true), "denied");
   }
 
   /**
@@ -205,8 +211,9 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
         + verdict.message();
   }
 
-  private void noNodeLeft(String cluster, QuotaPod pod, String group, Reason reason) {
-    denied.denied(reason, DeniedPods.Occasion.FILTER);
+  private void noNodeLeft(
+      String cluster, QuotaPod pod, String group, Reason reason, String message) {
+    denied.denied(cluster, pod, group, reason, message, DeniedPods.Occasion.FILTER, false);
     pending.refused(cluster, pod.ref(), group, reason, clock.instant());
   }
 

@@ -87,8 +87,16 @@ public final class WhatIf {
     final List<GroupStatus> after;
     if (profiles.isEmpty()) {
       final TreeSnapshot previous = new TreeSnapshot(rootRuntime(live), live, List.of());
-      before = QuotaCalculator.compute(inputs, options, previous).groups();
-      after = QuotaCalculator.compute(edited, options, previous).groups();
+      // Fair share with memory (docs/semantics.md section 24): weighed as the engine weighed them.
+      final Map<String, ResourceList> past = new HashMap<>();
+      live.forEach(
+          status -> {
+            if (!status.pastBorrowed().isEmpty()) {
+              past.put(status.name(), status.pastBorrowed());
+            }
+          });
+      before = QuotaCalculator.compute(inputs, options, previous, past).groups();
+      after = QuotaCalculator.compute(edited, options, previous, past).groups();
     } else {
       before = everyTree(MultiTreeCalculator.compute(inputs, profiles, options));
       after = everyTree(MultiTreeCalculator.compute(edited, profiles, options));

@@ -19,14 +19,15 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * docs/semantics.md section 23 beside a real engine on the in-process broker: the history endpoint
  * shows what team-a used and borrowed, and an instance started afterwards on an empty state
- * directory restores the same history from its changelog, to the unit-millisecond; the report's
- * totals are the sums of the history's steps.
+ * directory restores the same history from its changelog, to the unit-millisecond, with the denial
+ * the webhook wrote to denials.v1; the report's totals are the sums of the history's steps.
  */
 @ExtendWith(EmbeddedKafkaExtension.class)
 class HistoryEngineIT {
@@ -49,6 +50,16 @@ class HistoryEngineIT {
         try (KafkaInputs inputs = new KafkaInputs(broker.bootstrapServers(), engines.topics())) {
           teamA(inputs, CLUSTER, Map.of("cpu", 10_000L));
           awaitTeamA(instance.client(), CLUSTER);
+          // A pod beyond team-a's max of 6 cores, turned away: written to denials.v1.
+          assertThat(
+                  instance
+                      .client()
+                      .review(
+                          CLUSTER,
+                          Reviews.createPod("u-huge", Reviews.pod("alpha", "huge").cpu("20")))
+                      .get("allowed")
+                      .asBoolean())
+              .isFalse();
           // team-a (min 4) runs 1 + 4 cores: borrows 1.
           inputs.putPod(CLUSTER, "alpha", "a-2", pod("alpha", "a-2", 4_000, true)).flush();
         }
@@ -69,8 +80,18 @@ class HistoryEngineIT {
         final Instant to = Instant.now().truncatedTo(ChronoUnit.SECONDS).plusSeconds(2);
         await().atMost(TIMEOUT).until(() -> Instant.now().isAfter(to));
         period = "?from=" + from + "&to=" + to + "&step=1s";
+        // The denial reaches the history through Kafka: wait for it, then read the history.
+        final AtomicReference<JsonNode> reported = new AtomicReference<>();
+        await()
+            .atMost(TIMEOUT)
+            .untilAsserted(
+                () -> {
+                  reported.set(get(instance.client(), "/report?from=" + from + "&to=" + to));
+                  assertThat(teamARow(reported.get()).get("denials").toString())
+                      .isEqualTo("{\"exceeds-max\":1}");
+                });
+        report = reported.get();
         before = history(instance.client(), period);
-        report = get(instance.client(), "/report?from=" + from + "&to=" + to);
         instance.plugin().close();
         instance.engine().close();
       }
@@ -83,14 +104,7 @@ class HistoryEngineIT {
           .isEqualTo(5_000);
 
       // The report's totals are the sums of the history's steps, to the unit-millisecond.
-      JsonNode teamA = null;
-      for (final JsonNode row : report.get("groups")) {
-        if (row.get("group").asText().equals("team-a")) {
-          teamA = row;
-        }
-      }
-      assertThat(teamA).as(report.toString()).isNotNull();
-      final JsonNode totals = teamA.get("resources").get("cpu").get("integrals");
+      final JsonNode totals = teamARow(report).get("resources").get("cpu").get("integrals");
       cpu.fields()
           .forEachRemaining(
               metric ->
@@ -103,11 +117,22 @@ class HistoryEngineIT {
         await()
             .atMost(TIMEOUT)
             .untilAsserted(
-                () ->
-                    assertThat(history(restarted.client(), period).get("resources"))
-                        .isEqualTo(before.get("resources")));
+                () -> {
+                  final JsonNode after = history(restarted.client(), period);
+                  assertThat(after.get("steps")).isEqualTo(before.get("steps"));
+                  assertThat(after.get("resources")).isEqualTo(before.get("resources"));
+                });
       }
     }
+  }
+
+  private static JsonNode teamARow(JsonNode report) {
+    for (final JsonNode row : report.get("groups")) {
+      if (row.get("group").asText().equals("team-a")) {
+        return row;
+      }
+    }
+    throw new AssertionError("no team-a in " + report);
   }
 
   private static JsonNode history(PluginClient client, String period) throws Exception {

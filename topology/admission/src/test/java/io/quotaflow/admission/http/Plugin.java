@@ -17,7 +17,7 @@ final class Plugin implements AutoCloseable {
   private final AdmissionServer server;
   private final HttpClient client;
 
-  private Plugin(AdmissionServer server, HttpClient client) {
+  Plugin(AdmissionServer server, HttpClient client) {
     this.server = server;
     this.client = client;
   }

@@ -460,6 +460,31 @@ public final class EngineSettings {
               + " heap, or use state.stores=rocksdb, for busy clusters: docs/engine.md).",
           EngineSettings::wholeSeconds);
 
+  /**
+   * Issue 30: whether past borrowing lowers a group's weight in the split of surplus
+   * (docs/semantics.md section 24).
+   */
+  public static final Setting<Boolean> FAIRSHARE_MEMORY_ENABLED =
+      new Setting<>(
+          "fairshare.memory.enabled",
+          "boolean",
+          "false",
+          "Whether fair share has a memory: each group's borrowing, decayed with the half-life,"
+              + " lowers its weight in its parent's split of surplus, so that a group that"
+              + " borrowed much lately gets less of it than a sibling that did not. Needs"
+              + " history.enabled (the borrowing is read from the history's step windows).",
+          Parsers::bool);
+
+  /** How fast past borrowing is forgotten. */
+  public static final Setting<Duration> FAIRSHARE_MEMORY_HALF_LIFE =
+      new Setting<>(
+          "fairshare.memory.half-life",
+          "duration",
+          "7d",
+          "The half-life of fair share's memory: borrowing this long ago counts half as much as"
+              + " borrowing now. Changing it, or history.step, starts the memory afresh.",
+          EngineSettings::wholeSeconds);
+
   /** Every engine setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -503,7 +528,9 @@ public final class EngineSettings {
           RESERVATION_MAX_LOCKED_PERCENT,
           HISTORY_ENABLED,
           HISTORY_STEP,
-          HISTORY_RETENTION);
+          HISTORY_RETENTION,
+          FAIRSHARE_MEMORY_ENABLED,
+          FAIRSHARE_MEMORY_HALF_LIFE);
 
   private EngineSettings() {}
 

@@ -1,5 +1,6 @@
 package io.quotaflow.engine.convert;
 
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.ResourceRatio;
@@ -17,6 +18,7 @@ import io.quotaflow.schemas.LabelOperator;
 import io.quotaflow.schemas.LabelRequirement;
 import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodGang;
+import io.quotaflow.schemas.PodGroupSpec;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaProfileSpec;
 import io.quotaflow.schemas.QuotaSpec;
@@ -103,6 +105,20 @@ public final class InputRecords {
         state.getDeleting(),
         problems(state.getProblems()),
         state.getLabels());
+  }
+
+  /**
+   * The PodGroup of {@code convention} named {@code name} in {@code namespace} as the core sees it
+   * (what {@code PodGroupMembership} reads a gang's minMember from).
+   */
+  public static PodGroupObject podGroup(
+      final String convention, final String namespace, final String name, final PodGroupSpec spec) {
+    return new PodGroupObject(
+        namespace,
+        name,
+        convention,
+        spec.getMinMember().map(OptionalInt::of).orElse(OptionalInt.empty()),
+        problems(spec.getProblems()));
   }
 
   /** The ElasticQuotaProfile {@code name} as the core sees it. */

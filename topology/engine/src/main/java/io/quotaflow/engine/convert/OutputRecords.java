@@ -76,6 +76,7 @@ public final class OutputRecords {
         .setGuaranteed(map(status.guaranteed()))
         .setComputedAt(computedAt)
         .setTree(QuotaTrees.DEFAULT_TREE.equals(tree) ? null : tree)
+        .setPastBorrowed(map(status.pastBorrowed()))
         .build();
   }
 
@@ -104,7 +105,8 @@ public final class OutputRecords {
         list(runtime.getNonPreemptibleRequest()),
         list(runtime.getNonPreemptibleUsed()),
         list(runtime.getRuntime()),
-        list(runtime.getGuaranteed()));
+        list(runtime.getGuaranteed()),
+        list(runtime.getPastBorrowed()));
   }
 
   /**

@@ -77,7 +77,7 @@ public final class ClusterDevices {
   public static boolean isDra(final InputId.InputKind kind) {
     return switch (kind) {
       case DEVICE_CLASS, RESOURCE_CLAIM, RESOURCE_CLAIM_TEMPLATE, RESOURCE_SLICE -> true;
-      case POD, QUOTA, NODE, PROFILE -> false;
+      case POD, QUOTA, NODE, PROFILE, PODGROUP -> false;
     };
   }
 
@@ -172,7 +172,7 @@ public final class ClusterDevices {
                   DraRecords.resourceSlice(id.name(), (ResourceSliceState) value), ignored));
         }
       }
-      case POD, QUOTA, NODE, PROFILE ->
+      case POD, QUOTA, NODE, PROFILE, PODGROUP ->
           throw new IllegalArgumentException("not a DRA input: " + id);
     }
     stale = true;

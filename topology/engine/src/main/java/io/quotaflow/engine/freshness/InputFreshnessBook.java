@@ -127,12 +127,15 @@ public final class InputFreshnessBook {
   /** Why the engine may not act on {@code cluster}'s inputs at {@code now}; empty when it may. */
   public Optional<String> distrust(final String cluster, final Instant now) {
     final Map<InputKind, InputFreshness> kinds = clusters.get(cluster);
-    if (kinds == null || kinds.isEmpty()) {
+    if (kinds == null || kinds.keySet().stream().noneMatch(InputFreshnessBook::judgesTrust)) {
       return markersRequired
           ? Optional.of("no heartbeat from the connectors was read for the cluster")
           : Optional.empty();
     }
     for (final Map.Entry<InputKind, InputFreshness> entry : kinds.entrySet()) {
+      if (!judgesTrust(entry.getKey())) {
+        continue;
+      }
       final InputFreshness freshness = entry.getValue();
       if (freshness.getSuspendedSince() >= 0) {
         return Optional.of(
@@ -163,9 +166,15 @@ public final class InputFreshnessBook {
     if (kinds == null || kinds.isEmpty()) {
       return Optional.empty();
     }
-    final Instant oldest =
-        kinds.values().stream().map(InputFreshness::getHeartbeatAt).min(Instant::compareTo).get();
-    final Duration age = Duration.between(oldest, now);
+    final Optional<Instant> oldest =
+        kinds.entrySet().stream()
+            .filter(entry -> judgesTrust(entry.getKey()))
+            .map(entry -> entry.getValue().getHeartbeatAt())
+            .min(Instant::compareTo);
+    if (oldest.isEmpty()) {
+      return Optional.empty();
+    }
+    final Duration age = Duration.between(oldest.get(), now);
     return Optional.of(age.isNegative() ? Duration.ZERO : age);
   }
 
@@ -224,6 +233,16 @@ public final class InputFreshnessBook {
 
   private Map<InputKind, InputFreshness> kinds(final String cluster) {
     return clusters.computeIfAbsent(cluster, c -> new EnumMap<>(InputKind.class));
+  }
+
+  /**
+   * Whether the freshness of {@code kind} decides whether the engine may act: every input of the
+   * quotas. PodGroups are not one (pods carry their gang's minMember, and the same watch writes
+   * both, so the pods' markers already stop when it is down): their markers only bound their
+   * snapshots, and PodGroups no longer written (connectors rolled back) suspend nothing.
+   */
+  public static boolean judgesTrust(final InputKind kind) {
+    return kind != InputKind.PODGROUP;
   }
 
   /** The store key of a cluster's freshness of one kind. */

@@ -55,7 +55,8 @@ public final class HistoryRecords {
         map(last.used()),
         map(last.runtime()),
         map(last.min()),
-        new TreeMap<>(window.evictions()));
+        new TreeMap<>(window.evictions()),
+        new TreeMap<>(window.denials()));
   }
 
   /** The window starting at {@code start} that {@code record} keeps. */
@@ -84,7 +85,8 @@ public final class HistoryRecords {
             ResourceList.of(record.getUsed()),
             ResourceList.of(record.getRuntime()),
             ResourceList.of(record.getMin())),
-        record.getEvictions());
+        record.getEvictions(),
+        record.getDenials());
   }
 
   private static Map<String, Long> map(ResourceList list) {

@@ -1,6 +1,8 @@
 package io.quotaflow.admission.http.state;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.kube.PodGroupKey;
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.NodePools;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
@@ -170,6 +172,16 @@ public interface ClusterView {
     final Set<String> roots = new HashSet<>();
     profiles.values().forEach(profile -> roots.add(profile.quotaName()));
     return roots;
+  }
+
+  /**
+   * The PodGroup of {@code key} (its convention, namespace and name) as the engine last read it
+   * from podgroups.v1: where a scheduler-plugins or Volcano gang whose pods do not give their
+   * minMember finds it (docs/semantics.md 21.2). Empty when not known here (not read yet, deleted,
+   * or a view without the engine's inputs).
+   */
+  default Optional<PodGroupObject> podGroup(PodGroupKey key) {
+    return Optional.empty();
   }
 
   /** The labels of node {@code name} as the engine last read them; empty when not known here. */

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.dra.ClaimedDevices;
 import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.dra.DraObjects;
+import io.quotaflow.kube.PodGroupKey;
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
@@ -111,6 +113,21 @@ public final class SnapshotClusterState implements ClusterStateReader {
       throw new IllegalArgumentException("cluster " + cluster + " is not held here");
     }
     view.overUsedSince = Map.copyOf(since);
+    return this;
+  }
+
+  /**
+   * Gives {@code cluster} (held here) these PodGroups, as the engine would have read them from
+   * podgroups.v1; replaces those given before.
+   */
+  public SnapshotClusterState podGroups(String cluster, List<PodGroupObject> podGroups) {
+    final SnapshotView view = local.get(cluster);
+    if (view == null) {
+      throw new IllegalArgumentException("cluster " + cluster + " is not held here");
+    }
+    final Map<PodGroupKey, PodGroupObject> byKey = new HashMap<>();
+    podGroups.forEach(podGroup -> byKey.put(PodGroupKey.of(podGroup), podGroup));
+    view.podGroups = Map.copyOf(byKey);
     return this;
   }
 
@@ -252,6 +269,7 @@ public final class SnapshotClusterState implements ClusterStateReader {
     private final Map<PodRef, QuotaPod> podInputs = new HashMap<>();
     private volatile Map<String, Instant> overUsedSince = Map.of();
     private volatile HistoryAccess history;
+    private volatile Map<PodGroupKey, PodGroupObject> podGroups = Map.of();
     private volatile DraObjects dra = DraObjects.empty();
     private volatile ClaimedDevices claimed = new ClaimedDevices(DeviceClassMappings.defaults());
     private final Map<String, ReservationStatus> reservations;
@@ -378,6 +396,11 @@ public final class SnapshotClusterState implements ClusterStateReader {
     @Override
     public Optional<Map<String, String>> nodeLabels(String name) {
       return Optional.ofNullable(nodeLabels.get(name));
+    }
+
+    @Override
+    public Optional<PodGroupObject> podGroup(PodGroupKey key) {
+      return Optional.ofNullable(podGroups.get(key));
     }
 
     @Override

@@ -7,6 +7,7 @@ import io.quotaflow.engine.TopologyNames;
 import io.quotaflow.engine.convert.DraRecords;
 import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.devices.ClusterDevices;
+import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.query.PodInGroup;
 import io.quotaflow.engine.query.RuntimeQueries;
@@ -14,6 +15,8 @@ import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.history.HistoryStep;
+import io.quotaflow.kube.PodGroupKey;
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
@@ -426,6 +429,25 @@ public final class StreamsClusterState implements ClusterStateReader {
           });
     }
 
+    /** One read of the PodGroup's input record. */
+    @Override
+    public Optional<PodGroupObject> podGroup(PodGroupKey key) {
+      return read(
+          () -> {
+            final ClusterEvent event =
+                inputStore()
+                    .get(InputId.podGroup(cluster, key.convention(), key.namespace(), key.name()));
+            return event == null
+                ? Optional.empty()
+                : event
+                    .getPodGroup()
+                    .map(
+                        spec ->
+                            InputRecords.podGroup(
+                                key.convention(), key.namespace(), key.name(), spec));
+          });
+    }
+
     /** One prefix scan of the engine's reservations store, which holds reserving groups only. */
     @Override
     public Map<String, ReservationStatus> reservations() {
@@ -466,7 +488,11 @@ public final class StreamsClusterState implements ClusterStateReader {
             try (KeyValueIterator<InputId, InputFreshness> scan =
                 store.prefixScan(cluster, KeyPrefixes.cluster())) {
               while (scan.hasNext()) {
-                final Instant at = scan.next().value.getHeartbeatAt();
+                final KeyValue<InputId, InputFreshness> entry = scan.next();
+                if (!InputFreshnessBook.judgesTrust(entry.key.kind())) {
+                  continue;
+                }
+                final Instant at = entry.value.getHeartbeatAt();
                 oldest = oldest == null || at.isBefore(oldest) ? at : oldest;
               }
             }

@@ -2,6 +2,8 @@ package io.quotaflow.admission.http.state;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.http.auth.Viewer;
+import io.quotaflow.kube.PodGroupKey;
+import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.NodePools;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.quota.PodRef;
@@ -212,6 +214,11 @@ public final class VisibleClusterView implements ClusterView {
   @Override
   public Optional<Map<String, String>> nodeLabels(String name) {
     return live.nodeLabels(name);
+  }
+
+  @Override
+  public Optional<PodGroupObject> podGroup(PodGroupKey key) {
+    return live.podGroup(key);
   }
 
   /** The cluster's inputs, every pod included: only for viewers who may edit quotas (what-if). */

@@ -798,7 +798,7 @@
       const i = first + j;
       const start = Date.parse(s.start);
       const end = Date.parse(s.end);
-      const step = { start: start, end: end, evictions: s.evictions, integral: {}, value: {} };
+      const step = { start: start, end: end, evictions: s.evictions, denials: s.denials || {}, integral: {}, value: {} };
       for (const metric of LEVELS) {
         step.integral[metric] = answer.resources[h.resource][metric].integral[i];
         step.value[metric] = level(step.integral[metric], end - start);
@@ -850,19 +850,26 @@
     for (const s of steps) {
       for (const [reason, n] of Object.entries(s.evictions)) evictions[reason] = (evictions[reason] || 0) + n;
     }
+    const denials = {};
+    for (const s of steps) {
+      for (const [reason, n] of Object.entries(s.denials)) denials[reason] = (denials[reason] || 0) + n;
+    }
     const count = Object.values(evictions).reduce((sum, n) => sum + n, 0);
+    const denied = Object.values(denials).reduce((sum, n) => sum + n, 0);
     return h.name + ', ' + h.resource + ', ' + range.label + ': used ' + hours(total('used'), unit) +
       ' ' + unit.hours + ' against ' + hours(total('min'), unit) + ' guaranteed; borrowed ' +
       hours(total('borrowed'), unit) + ' ' + unit.hours + ', lent ' + hours(total('lent'), unit) +
       ' ' + unit.hours + '; ' + (count === 0 ? 'no eviction' : count + (count === 1 ? ' eviction' : ' evictions') +
-        ' (' + evictionText(evictions) + ')') + '.';
+        ' (' + evictionText(evictions) + ')') + '; ' + (denied === 0 ? 'no pod denied' :
+        denied + (denied === 1 ? ' pod denied' : ' pods denied') + ' (' + evictionText(denials) + ')') + '.';
   }
 
   function stepTitle(s, range, unit) {
     const time = (ms) => new Date(ms).toLocaleString([], range.time);
     const values = LEVELS.map((m) => m + ' ' + shown(s.value[m], unit)).join(', ');
     const evicted = Object.keys(s.evictions).length ? '; evictions: ' + evictionText(s.evictions) : '';
-    return time(s.start) + '–' + time(s.end) + ': ' + values + evicted;
+    const denied = Object.keys(s.denials).length ? '; denials: ' + evictionText(s.denials) : '';
+    return time(s.start) + '–' + time(s.end) + ': ' + values + evicted + denied;
   }
 
   // Used, runtime and min as step lines; borrowed shaded above the min line and lent below it, each
