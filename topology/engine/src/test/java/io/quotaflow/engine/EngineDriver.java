@@ -369,8 +369,17 @@ final class EngineDriver implements AutoCloseable {
       case PODGROUP ->
           podGroups.pipeInput(
               new TestRecord<>(SourceMarkers.podGroupKey(cluster), null, headers, publishedAt()));
+      case DEVICE_CLASS -> draMarker(deviceClasses, cluster, headers);
+      case RESOURCE_CLAIM -> draMarker(resourceClaims, cluster, headers);
+      case RESOURCE_CLAIM_TEMPLATE -> draMarker(resourceClaimTemplates, cluster, headers);
+      case RESOURCE_SLICE -> draMarker(resourceSlices, cluster, headers);
     }
     return this;
+  }
+
+  private <V> void draMarker(
+      final TestInputTopic<DraKey, V> topic, final String cluster, final Headers headers) {
+    topic.pipeInput(new TestRecord<>(SourceMarkers.draKey(cluster), null, headers, publishedAt()));
   }
 
   /** A result on eviction-results.v1, as the executor writes it, keyed by the pod. */

@@ -120,6 +120,23 @@ class InputFreshnessTest {
   }
 
   @Test
+  void staleDraMarkersDoNotSuspendReclaim() {
+    engine = markersRequired();
+    // DRA markers once (connectors that watched claims, with source.dra=false since), then none.
+    engine.marker(
+        InputKind.RESOURCE_CLAIM, SourceMarkers.heartbeat(EAST, engine.now(), "connectors"));
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
+
+    run(DELAY.plus(Duration.ofSeconds(10)), true);
+
+    assertThat(engine.evictionRecords())
+        .extracting(record -> record.key().getName())
+        .containsExactlyInAnyOrder("a0", "a1");
+    assertThat(gauge(EngineMetrics.RECLAIM_SUSPENDED)).isZero();
+  }
+
+  @Test
   void aSnapshotDropsTheInputsItDidNotResendAndKeepsThoseWrittenSinceItsStart() {
     engine = markersRequired();
     teamABorrowsTheWholeCluster(engine, false);

@@ -1,5 +1,6 @@
 package io.quotaflow.engine.freshness;
 
+import io.quotaflow.engine.devices.ClusterDevices;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.schemas.SourceMarker;
@@ -239,10 +240,13 @@ public final class InputFreshnessBook {
    * Whether the freshness of {@code kind} decides whether the engine may act: every input of the
    * quotas. PodGroups are not one (pods carry their gang's minMember, and the same watch writes
    * both, so the pods' markers already stop when it is down): their markers only bound their
-   * snapshots, and PodGroups no longer written (connectors rolled back) suspend nothing.
+   * snapshots, and PodGroups no longer written (connectors rolled back) suspend nothing. Nor are
+   * the DRA objects: a cluster stops writing them when its connectors stop watching them ({@code
+   * source.dra=false}, a rollback), which must not suspend reclaim for good; a DRA watch that is
+   * down shows in the connectors' watch-down gauge and readiness instead.
    */
   public static boolean judgesTrust(final InputKind kind) {
-    return kind != InputKind.PODGROUP;
+    return kind != InputKind.PODGROUP && !ClusterDevices.isDra(kind);
   }
 
   /** The store key of a cluster's freshness of one kind. */
