@@ -432,6 +432,7 @@ final class ClusterQuotaProcessor
     pacer.arrived(cluster, record.timestamp(), now);
   }
 
+  /** Applies changes of a cluster's trees, marking each tree changed for the next recompute. */
   private void applyOps(final String cluster, final List<TreeOp> ops) {
     for (final TreeOp op : ops) {
       final ClusterTree tree = tree(new TreeKey(cluster, op.tree()));
