@@ -92,7 +92,9 @@ class DraSourceIT {
                 "node-1",
                 List.of(
                     new SliceDevice("gpu-0", Map.of("memory", "80Gi")),
-                    new SliceDevice("gpu-1", Map.of("memory", "80Gi")))));
+                    new SliceDevice("gpu-1", Map.of("memory", "80Gi"))),
+                "node-1",
+                1L));
     assertThat(awaitValue(rig.topics().pods(), Keys.pod(rig.namespace(), "train")))
         .satisfies(
             pod ->

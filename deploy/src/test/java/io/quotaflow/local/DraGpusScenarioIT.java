@@ -56,6 +56,11 @@ class DraGpusScenarioIT {
       assertThat(PlayedScenarios.client(run).pods().inNamespace("team-a").withName("a-big").get())
           .as("a pod the webhook denies is never created")
           .isNull();
+      assertThat(
+              PlayedScenarios.inputs(run).nodes().stream()
+                  .map(node -> node.allocatable().contains("nvidia.com/gpu")))
+          .as("the demo node is DRA-only: no GPU in its allocatable")
+          .containsOnly(false);
     } finally {
       run.close();
     }
@@ -72,7 +77,8 @@ class DraGpusScenarioIT {
 
   /**
    * Every group's runtime as simulate's calculator computes it from the cluster's objects now, each
-   * pod with the devices its claims ask as the core counts them (not as the pipeline wrote them).
+   * pod with the devices its claims ask as the core counts them (not as the pipeline wrote them),
+   * the nodes with the devices their ResourceSlices publish.
    */
   private static Map<String, Map<String, Long>> calculatorRuntimes(final LocalRun run) {
     final KubernetesClient client = PlayedScenarios.client(run);
@@ -95,7 +101,8 @@ class DraGpusScenarioIT {
     final ClusterInputs listed = PlayedScenarios.inputs(run);
     final TreeSnapshot snapshot =
         QuotaCalculator.compute(
-            new ClusterInputs(listed.groups(), pods, listed.nodes()),
+            // The node lists no GPU: the total's GPUs are its slice's (semantics 22.8).
+            new ClusterInputs(listed.groups(), pods, claimed.supply(objects).nodes(listed.nodes())),
             run.engineConfig().quotaOptions());
     return PlayedScenarios.runtimes(snapshot.groups());
   }

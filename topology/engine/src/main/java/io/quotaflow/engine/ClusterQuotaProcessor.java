@@ -30,7 +30,6 @@ import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.profile.TreeOp;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
-import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
@@ -433,11 +432,22 @@ final class ClusterQuotaProcessor
     pacer.arrived(cluster, record.timestamp(), now);
   }
 
+  /** Applies changes of a cluster's trees, marking each tree changed for the next recompute. */
+  private void applyOps(final String cluster, final List<TreeOp> ops) {
+    for (final TreeOp op : ops) {
+      final ClusterTree tree = tree(new TreeKey(cluster, op.tree()));
+      op.applyTo(tree.state());
+      dirty.add(tree.key());
+    }
+  }
+
   /** Applies a changed (or, with a null value, deleted) input to the trees it belongs to. */
   private void apply(final String cluster, final InputId id, final Object value) {
     if (ClusterDevices.isDra(id.kind())) {
-      // The DRA objects are no tree input: the pods with claims are charged again with them.
-      devices(cluster)
+      // The DRA objects are no tree input: the pods with claims are charged again with them,
+      // and the nodes whose slices' devices changed are counted again (semantics.md 22.8).
+      final ClusterDevices clusterDevices = devices(cluster);
+      clusterDevices
           .put(id, value)
           .forEach(
               (ref, pod) ->
@@ -445,13 +455,17 @@ final class ClusterQuotaProcessor
                       cluster,
                       new InputId(cluster, InputKind.POD, ref.namespace(), ref.name()),
                       pod));
+      final QuotaTrees router = router(cluster);
+      clusterDevices
+          .nodeChanges()
+          .forEach(
+              (name, node) ->
+                  applyOps(
+                      cluster,
+                      node.isPresent() ? router.putNode(node.get()) : router.removeNode(name)));
       return;
     }
-    for (final TreeOp op : route(router(cluster), devices(cluster), id, value)) {
-      final ClusterTree tree = tree(new TreeKey(cluster, op.tree()));
-      op.applyTo(tree.state());
-      dirty.add(tree.key());
-    }
+    applyOps(cluster, route(router(cluster), devices(cluster), id, value));
     if (id.kind() == InputKind.PODGROUP) {
       // Kept in the store for the admission plugin (a gang's first member judged whole); the
       // quota itself reads a gang's minMember from its pods, which the connectors fill.
@@ -728,10 +742,13 @@ final class ClusterQuotaProcessor
         yield router.putPod(devices.pod(id.namespace(), id.name(), (PodState) value));
       }
       case QUOTA -> value == null ? router.removeGroup(id.name()) : putGroup(router, id, value);
-      case NODE ->
-          value == null
-              ? router.removeNode(id.name())
-              : router.putNode(InputRecords.node(id.name(), (NodeState) value));
+      case NODE -> {
+        if (value == null) {
+          devices.removeNode(id.name());
+          yield router.removeNode(id.name());
+        }
+        yield router.putNode(devices.node(id.name(), (NodeState) value));
+      }
       case PROFILE ->
           value == null
               ? router.removeProfile(id.name())
@@ -936,7 +953,6 @@ final class ClusterQuotaProcessor
     private final List<QuotaGroup> groupSpecs = new ArrayList<>();
     // Pods are read once every DRA object is in: the store lists kinds in name order.
     private final Map<PodRef, PodState> podStates = new TreeMap<>();
-    private final List<QuotaNode> nodeInputs = new ArrayList<>();
     private final List<QuotaProfile> profiles = new ArrayList<>();
 
     Restored(final ClusterDevices devices) {
@@ -954,7 +970,8 @@ final class ClusterQuotaProcessor
       switch (id.kind()) {
         case POD -> podStates.put(new PodRef(id.namespace(), id.name()), (PodState) value);
         case QUOTA -> groupSpecs.add(InputRecords.group(id.name(), (QuotaSpec) value));
-        case NODE -> nodeInputs.add(InputRecords.node(id.name(), (NodeState) value));
+        // Counted with their slices' devices once every DRA object is in (route).
+        case NODE -> devices.node(id.name(), (NodeState) value);
         case PROFILE -> profiles.add(InputRecords.profile(id.name(), (QuotaProfileSpec) value));
         case PODGROUP -> {
           // Not an input of the trees (see apply).
@@ -967,7 +984,8 @@ final class ClusterQuotaProcessor
       final List<QuotaPod> podInputs = new ArrayList<>(podStates.size());
       podStates.forEach(
           (ref, state) -> podInputs.add(devices.pod(ref.namespace(), ref.name(), state)));
-      return QuotaTrees.of(new ClusterInputs(groupSpecs, podInputs, nodeInputs), profiles, options);
+      return QuotaTrees.of(
+          new ClusterInputs(groupSpecs, podInputs, devices.nodes()), profiles, options);
     }
   }
 }

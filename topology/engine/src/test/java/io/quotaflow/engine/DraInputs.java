@@ -67,13 +67,31 @@ final class DraInputs {
   }
 
   /** A slice of NVIDIA's driver publishing {@code devices} in {@code pool}. */
+  /** A slice of node n1 (the tests' GPU node), generation 1. */
   static ResourceSliceState gpuSlice(final String pool, final String... devices) {
-    return new ResourceSliceState(
-        GPU_CLASS,
-        pool,
-        Arrays.stream(devices)
-            .map(name -> new SliceDevice(name, Map.of("memory", "80Gi")))
-            .toList());
+    return gpuSliceOn("n1", pool, devices);
+  }
+
+  /** A node-local slice of {@code node} ("" for a slice bound to no single node), generation 1. */
+  static ResourceSliceState gpuSliceOn(
+      final String node, final String pool, final String... devices) {
+    return ResourceSliceState.newBuilder()
+        .setDriver(GPU_CLASS)
+        .setPool(pool)
+        .setDevices(
+            Arrays.stream(devices)
+                .map(name -> new SliceDevice(name, Map.of("memory", "80Gi")))
+                .toList())
+        .setNodeName(node)
+        .setGeneration(1L)
+        .build();
+  }
+
+  /** The names gpu-0 .. gpu-(count - 1). */
+  static String[] gpuNames(final int count) {
+    return java.util.stream.IntStream.range(0, count)
+        .mapToObj(i -> "gpu-" + i)
+        .toArray(String[]::new);
   }
 
   /** cpu (milli-cores) and GPUs. */

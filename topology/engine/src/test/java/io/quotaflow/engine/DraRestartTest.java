@@ -5,6 +5,8 @@ import static io.quotaflow.engine.DraInputs.GPU_CLASS;
 import static io.quotaflow.engine.DraInputs.cpuAndGpus;
 import static io.quotaflow.engine.DraInputs.exactly;
 import static io.quotaflow.engine.DraInputs.gpuClass;
+import static io.quotaflow.engine.DraInputs.gpuNames;
+import static io.quotaflow.engine.DraInputs.gpuSliceOn;
 import static io.quotaflow.engine.DraInputs.template;
 import static io.quotaflow.engine.Inputs.pod;
 import static io.quotaflow.engine.Inputs.quota;
@@ -67,5 +69,52 @@ class DraRestartTest {
         .filteredOn(record -> record.key().getName().equals("team-a"))
         .last()
         .satisfies(record -> assertThat(record.value().getUsed()).containsEntry(GPU, 6L));
+  }
+
+  @Test
+  void aRestartedTaskCountsTheSlicesInTheTotalAsBefore() {
+    final ProcessorHarness harness = new ProcessorHarness();
+    harness
+        // A DRA-only node: its 8 GPUs are only in its slice (semantics.md section 22.8).
+        .node(EAST, "n1", Inputs.node(100_000))
+        .quota(
+            EAST, "team-a", quota().min(cpuAndGpus(10_000, 4)).max(cpuAndGpus(100_000, 8)).build())
+        .input(
+            InputEvents.dra(
+                ClusterEventKind.RESOURCE_SLICE,
+                new DraKey(EAST, "", "n1-gpus"),
+                gpuSliceOn("n1", "n1", gpuNames(8)),
+                InputEvents.Source.UNKNOWN))
+        .input(
+            InputEvents.dra(
+                ClusterEventKind.DEVICE_CLASS,
+                new DraKey(EAST, "", GPU_CLASS),
+                gpuClass(),
+                InputEvents.Source.UNKNOWN))
+        .input(
+            InputEvents.dra(
+                ClusterEventKind.RESOURCE_CLAIM_TEMPLATE,
+                new DraKey(EAST, NS, "six-gpus"),
+                template(exactly("gpus", GPU_CLASS, 6)),
+                InputEvents.Source.UNKNOWN))
+        // team-a asks 6: its min of 4 and 2 borrowed from the slice's 8.
+        .pod(EAST, NS, pod("train").group("team-a").claimTemplate("gpu", "six-gpus"))
+        .recompute();
+    assertThat(harness.runtime())
+        .filteredOn(record -> record.key().getName().equals("team-a"))
+        .last()
+        .satisfies(record -> assertThat(record.value().getRuntime()).containsEntry(GPU, 6L));
+
+    // Rebuilt from the store with the slice counted: no runtime changes, nothing emitted.
+    harness.restart().recompute();
+    assertThat(harness.runtime()).isEmpty();
+
+    harness
+        .pod(EAST, NS, pod("train").group("team-a").cpu(1_000).claimTemplate("gpu", "six-gpus"))
+        .recompute();
+    assertThat(harness.runtime())
+        .filteredOn(record -> record.key().getName().equals("team-a"))
+        .last()
+        .satisfies(record -> assertThat(record.value().getRuntime()).containsEntry(GPU, 6L));
   }
 }

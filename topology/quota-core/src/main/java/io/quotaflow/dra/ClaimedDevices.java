@@ -44,6 +44,11 @@ public final class ClaimedDevices {
         .build();
   }
 
+  /** What the slices of {@code objects} add to the cluster total (section 22.8). */
+  public DeviceSupply supply(DraObjects objects) {
+    return DeviceSupply.of(objects, mappings);
+  }
+
   /** What the pod's claims add to its request, with the problems met on the way. */
   public DeviceCharge charge(Pod pod, DraObjects objects) {
     if (!hasClaims(pod)) {

@@ -19,25 +19,28 @@ import java.util.Optional;
 public final class DraObjects {
 
   private static final DraObjects EMPTY =
-      new DraObjects(Map.of(), Map.of(), Map.of(), Map.of(), Map.of());
+      new DraObjects(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), List.of());
 
   private final Map<String, DeviceClass> classes;
   private final Map<Named, ResourceClaim> claims;
   private final Map<Named, ResourceClaimTemplate> templates;
   private final Map<DeviceId, PublishedDevice> devices;
   private final Map<String, List<List<PublishedDevice>>> poolsByDriver;
+  private final List<SliceDevices> slices;
 
   private DraObjects(
       Map<String, DeviceClass> classes,
       Map<Named, ResourceClaim> claims,
       Map<Named, ResourceClaimTemplate> templates,
       Map<DeviceId, PublishedDevice> devices,
-      Map<String, List<List<PublishedDevice>>> poolsByDriver) {
+      Map<String, List<List<PublishedDevice>>> poolsByDriver,
+      List<SliceDevices> slices) {
     this.classes = classes;
     this.claims = claims;
     this.templates = templates;
     this.devices = devices;
     this.poolsByDriver = poolsByDriver;
+    this.slices = slices;
   }
 
   /** No DRA objects: a cluster without DRA. */
@@ -80,7 +83,8 @@ public final class DraObjects {
         Map.copyOf(claimByRef),
         Map.copyOf(templateByRef),
         Map.copyOf(deviceById),
-        Map.copyOf(poolsByDriver));
+        Map.copyOf(poolsByDriver),
+        List.copyOf(slices));
   }
 
   public Optional<DeviceClass> deviceClass(String name) {
@@ -102,6 +106,11 @@ public final class DraObjects {
   /** The pools of {@code driver}, each the list of its devices; empty when none is published. */
   public List<List<PublishedDevice>> pools(String driver) {
     return poolsByDriver.getOrDefault(driver, List.of());
+  }
+
+  /** The slices as given, in order: what the cluster total counts (section 22.8). */
+  public List<SliceDevices> slices() {
+    return slices;
   }
 
   /** A namespaced object's key. */

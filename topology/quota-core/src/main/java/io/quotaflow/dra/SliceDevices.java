@@ -19,13 +19,29 @@ import java.util.TreeMap;
  * @param driver {@code spec.driver}
  * @param pool {@code spec.pool.name}
  * @param devices {@code spec.devices}, in order
+ * @param nodeName {@code spec.nodeName}: the node of a node-local slice; empty for a slice bound to
+ *     no single node ({@code allNodes}, {@code nodeSelector}, {@code perDeviceNodeSelection})
+ * @param generation {@code spec.pool.generation}; only a pool's newest generation counts toward the
+ *     cluster total (semantics.md section 22.8)
  */
-public record SliceDevices(String driver, String pool, List<PublishedDevice> devices) {
+public record SliceDevices(
+    String driver, String pool, List<PublishedDevice> devices, String nodeName, long generation) {
 
   public SliceDevices {
     Objects.requireNonNull(driver, "driver");
     Objects.requireNonNull(pool, "pool");
+    Objects.requireNonNull(nodeName, "nodeName");
     devices = List.copyOf(devices);
+  }
+
+  /** A slice bound to no single node, of generation 0. */
+  public SliceDevices(String driver, String pool, List<PublishedDevice> devices) {
+    this(driver, pool, devices, "", 0);
+  }
+
+  /** Whether the slice's devices are on one node ({@link #nodeName}). */
+  public boolean nodeLocal() {
+    return !nodeName.isEmpty();
   }
 
   /**
@@ -58,7 +74,12 @@ public record SliceDevices(String driver, String pool, List<PublishedDevice> dev
               new DeviceId(driver, pool, device.getName()),
               capacity(device.getCapacity(), field + ".capacity", problems)));
     }
-    return new SliceDevices(driver, pool, devices);
+    final String nodeName = spec.getNodeName() == null ? "" : spec.getNodeName();
+    final long generation =
+        spec.getPool() == null || spec.getPool().getGeneration() == null
+            ? 0
+            : spec.getPool().getGeneration();
+    return new SliceDevices(driver, pool, devices, nodeName, generation);
   }
 
   private static Map<String, Long> capacity(

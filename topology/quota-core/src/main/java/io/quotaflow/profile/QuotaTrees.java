@@ -1,5 +1,6 @@
 package io.quotaflow.profile;
 
+import io.quotaflow.dra.DeviceSupply;
 import io.quotaflow.kube.QuotaLabels;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
@@ -435,7 +436,7 @@ public final class QuotaTrees {
         counted ? PodAccounting.derive(node.allocatable(), options.derivedResources()) : null;
     trees.forEach(
         (tree, profile) -> {
-          if (profile.nodeSelector().matches(node.labels())) {
+          if (selects(profile, node)) {
             final PoolTotals pool = pools.get(tree);
             pool.match(sign);
             if (counted) {
@@ -472,7 +473,7 @@ public final class QuotaTrees {
       if (counts(node)) {
         trees.forEach(
             (tree, profile) -> {
-              if (profile.nodeSelector().matches(node.labels())) {
+              if (selects(profile, node)) {
                 now.add(tree);
               }
             });
@@ -492,6 +493,15 @@ public final class QuotaTrees {
     } else {
       fedNodes.put(name, now);
     }
+  }
+
+  /**
+   * Whether the profile's pool holds the node. The node carrying the devices of slices bound to no
+   * single node is in no pool: it counts in the default tree only (semantics.md section 22.8).
+   */
+  private static boolean selects(QuotaProfile profile, QuotaNode node) {
+    return !DeviceSupply.isUnboundNode(node.name())
+        && profile.nodeSelector().matches(node.labels());
   }
 
   /** Whether a node counts toward a profile's total: Ready, not being deleted (SPEC 3 beyond). */
@@ -606,7 +616,7 @@ public final class QuotaTrees {
   public ResourceList total(QuotaProfile profile) {
     final Map<String, Long> sum = new TreeMap<>();
     for (final QuotaNode node : nodes.values()) {
-      if (counts(node) && profile.nodeSelector().matches(node.labels())) {
+      if (counts(node) && selects(profile, node)) {
         PodAccounting.derive(node.allocatable(), options.derivedResources())
             .asMap()
             .forEach((dimension, amount) -> sum.merge(dimension, amount, QuotaTrees::saturated));

@@ -1,5 +1,6 @@
 package io.quotaflow.reservation;
 
+import io.quotaflow.dra.DeviceSupply;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
@@ -73,7 +74,10 @@ public final class ClusterReservations {
   // Inputs
 
   public void putNode(QuotaNode node) {
-    nodes.put(node.name(), node);
+    // Devices of slices bound to no single node are no node a reservation could hold.
+    if (!DeviceSupply.isUnboundNode(node.name())) {
+      nodes.put(node.name(), node);
+    }
   }
 
   public void removeNode(String name) {

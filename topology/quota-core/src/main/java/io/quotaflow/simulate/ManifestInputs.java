@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.dra.ClaimedDevices;
 import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.dra.DeviceClassMappings;
+import io.quotaflow.dra.DeviceSupply;
 import io.quotaflow.dra.DraObjects;
 import io.quotaflow.kube.ElasticQuotaAdapter;
 import io.quotaflow.kube.ElasticQuotaProfileAdapter;
@@ -129,8 +130,11 @@ final class ManifestInputs {
     }
     final List<QuotaPod> pods =
         withClaimedDevices(readPods, dra.objects(), deviceClasses, warnings);
+    // Devices published in ResourceSlices count toward the total (semantics.md section 22.8).
+    final DeviceSupply supply = DeviceSupply.of(dra.objects(), deviceClasses);
+    supply.problems().forEach(problem -> warnings.accept("ResourceSlices: " + problem));
     return new ClusterInputs(
-        selected(groups, namespaceLabels), withPodGroups(pods, podGroups), nodes);
+        selected(groups, namespaceLabels), withPodGroups(pods, podGroups), supply.nodes(nodes));
   }
 
   /** A pod as read by PodAdapter, kept with its object until the DRA objects are all known. */

@@ -199,6 +199,45 @@ final class Dra {
         .build();
   }
 
+  /** A node-local slice of {@code node}, of pool generation {@code generation}. */
+  static ResourceSlice sliceOn(
+      String node, String driver, String pool, long generation, Device... devices) {
+    return new ResourceSliceBuilder()
+        .withNewMetadata()
+        .withName(pool + "-" + generation + "-" + node)
+        .endMetadata()
+        .withNewSpec()
+        .withDriver(driver)
+        .withNewPool()
+        .withName(pool)
+        .withGeneration(generation)
+        .withResourceSliceCount(1L)
+        .endPool()
+        .withNodeName(node)
+        .withDevices(devices)
+        .endSpec()
+        .build();
+  }
+
+  /** A slice of devices reachable from every node (network-attached), generation 1. */
+  static ResourceSlice sliceForAllNodes(String driver, String pool, Device... devices) {
+    return new ResourceSliceBuilder()
+        .withNewMetadata()
+        .withName(pool + "-all")
+        .endMetadata()
+        .withNewSpec()
+        .withDriver(driver)
+        .withNewPool()
+        .withName(pool)
+        .withGeneration(1L)
+        .withResourceSliceCount(1L)
+        .endPool()
+        .withAllNodes(true)
+        .withDevices(devices)
+        .endSpec()
+        .build();
+  }
+
   static Device gpu(String name, String memory) {
     return new DeviceBuilder()
         .withName(name)

@@ -3,6 +3,7 @@ package io.quotaflow.reservation;
 import static io.quotaflow.tree.Fixtures.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.dra.DeviceSupply;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
@@ -78,6 +79,15 @@ class ClusterReservationsTest {
     assertThat(status.nodes()).containsExactly("node-2", "node-3");
     assertThat(status.idle()).isEqualTo(cpu(16_000));
     assertThat(status.requestedAt()).isEqualTo(1_000);
+  }
+
+  @Test
+  void theNodeOfDevicesOfSlicesBoundToNoNodeIsNeverLocked() {
+    // One node covering the whole reservation: it would be chosen if reservations could lock it.
+    reservations.putNode(QuotaNode.healthy(DeviceSupply.UNBOUND_NODE, cpu(16_000)));
+    reservations.putGroup(reserving("team-a", 16_000, ReservationPolicy.BEST_EFFORT));
+
+    assertThat(plan(0).get("team-a").nodes()).doesNotContain(DeviceSupply.UNBOUND_NODE).hasSize(2);
   }
 
   @Test

@@ -15,7 +15,67 @@ class SimulateDraTest {
   /** A DeviceClass, a ResourceClaimTemplate asking 2 GPUs, a pod using it and its group. */
   private static final Path DRA_GPUS = Path.of("src/test/resources/simulate/dra-gpus");
 
+  /** The same with a DRA-only node: no GPU in its allocatable, 8 in its ResourceSlice. */
+  private static final Path DRA_ONLY = Path.of("src/test/resources/simulate/dra-only");
+
   @TempDir Path dir;
+
+  @Test
+  void aDraOnlyClusterCountsTheSlicesGpusInTheTotalAndChargesThePod() {
+    final SimulateRun run = SimulateRun.of("-f", DRA_ONLY.toString(), "--output", "json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err()).doesNotContain("warning");
+    assertThat(run.json().get("total").get("nvidia.com/gpu").asLong()).isEqualTo(8);
+    assertThat(run.value("ml-team", "request", "nvidia.com/gpu")).isEqualTo(2);
+    assertThat(run.value("ml-team", "runtime", "nvidia.com/gpu")).isEqualTo(2);
+  }
+
+  @Test
+  void withoutTheSliceADraOnlyNodeGivesNoGpuTotal() {
+    final Path node =
+        write(
+            dir.resolve("node.yaml"),
+            """
+            apiVersion: v1
+            kind: Node
+            metadata: {name: gpu-1}
+            status:
+              allocatable: {cpu: "64", memory: 512Gi}
+              conditions: [{type: Ready, status: "True"}]
+            """);
+    final SimulateRun run =
+        SimulateRun.of("-f", node.toString(), "-f", quotaOnly().toString(), "--output", "json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.json().get("total").has("nvidia.com/gpu")).isFalse();
+  }
+
+  @Test
+  void slicesOfADriverNoClassMapsAreAWarningAndCountNothing() {
+    final Path slice =
+        write(
+            dir.resolve("fpga.yaml"),
+            """
+            apiVersion: resource.k8s.io/v1
+            kind: ResourceSlice
+            metadata: {name: fpga-1}
+            spec:
+              driver: fpga.example.com
+              nodeName: gpu-1
+              pool: {name: gpu-1, generation: 1, resourceSliceCount: 1}
+              devices: [{name: fpga-0}, {name: fpga-1}]
+            """);
+    final SimulateRun run =
+        SimulateRun.of("-f", DRA_ONLY.toString(), "-f", slice.toString(), "--output", "json");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err())
+        .contains(
+            "driver fpga.example.com publishes 2 devices no mapped DeviceClass selects;"
+                + " not counted in the cluster total");
+    assertThat(run.json().get("total").get("nvidia.com/gpu").asLong()).isEqualTo(8);
+  }
 
   @Test
   void aPodsClaimTemplateChargesItsGpusToThePodsGroup() {

@@ -129,6 +129,11 @@ public final class DraRecords {
         .setDriver(text(spec.getDriver()))
         .setPool(spec.getPool() == null ? "" : text(spec.getPool().getName()))
         .setDevices(devices)
+        .setNodeName(text(spec.getNodeName()))
+        .setGeneration(
+            spec.getPool() == null || spec.getPool().getGeneration() == null
+                ? 0L
+                : spec.getPool().getGeneration())
         .build();
   }
 
@@ -268,7 +273,11 @@ public final class DraRecords {
     spec.setDriver(state.getDriver());
     final ResourcePool pool = new ResourcePool();
     pool.setName(state.getPool());
+    pool.setGeneration(state.getGeneration());
     spec.setPool(pool);
+    if (!state.getNodeName().isEmpty()) {
+      spec.setNodeName(state.getNodeName());
+    }
     spec.setDevices(
         map(
             state.getDevices(),

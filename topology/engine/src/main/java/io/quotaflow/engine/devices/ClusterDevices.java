@@ -5,25 +5,30 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.quotaflow.dra.ClaimedDevices;
 import io.quotaflow.dra.DeviceCharge;
+import io.quotaflow.dra.DeviceSupply;
 import io.quotaflow.dra.DraObjects;
 import io.quotaflow.dra.SliceDevices;
 import io.quotaflow.engine.convert.DraRecords;
 import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.quota.PodRef;
+import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.schemas.DeviceClassState;
+import io.quotaflow.schemas.NodeState;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.ResourceClaimState;
 import io.quotaflow.schemas.ResourceClaimTemplateState;
 import io.quotaflow.schemas.ResourceSliceState;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -51,9 +56,15 @@ public final class ClusterDevices {
   private final Map<String, SliceDevices> slices = new HashMap<>();
   // Sorted, so pods are charged again in one order after every change.
   private final Map<PodRef, PodState> claimants = new TreeMap<>();
+  // The cluster's nodes as read, before their slices' devices are counted (section 22.8).
+  private final Map<String, QuotaNode> nodes = new HashMap<>();
   // Built on first use after a change: a burst of DRA events costs one build.
   private DraObjects objects = DraObjects.empty();
+  private DeviceSupply supply = DeviceSupply.none();
   private boolean stale;
+  // The supply the nodes last handed out were counted with; its problems as last logged.
+  private DeviceSupply applied = supply;
+  private List<String> reportedSupply = List.of();
 
   /** The DRA objects of a cluster, its pods' claim problems not logged (admission's reads). */
   public ClusterDevices(final ClaimedDevices claimed) {
@@ -97,6 +108,73 @@ public final class ClusterDevices {
     final DeviceCharge charge = claimed.charge(DraRecords.pod(namespace, name, state), objects());
     report(ref, charge.problems());
     return ClaimedDevices.withCharge(read, charge);
+  }
+
+  /**
+   * The node of a record as the core counts it: with the devices its node-local ResourceSlices
+   * publish (docs/semantics.md section 22.8). Remembers it, so it is counted again when the slices
+   * change. A node without slices is read exactly as {@link InputRecords#node} reads it.
+   */
+  public QuotaNode node(final String name, final NodeState state) {
+    final QuotaNode read = InputRecords.node(name, state);
+    nodes.put(name, read);
+    return supply().node(read);
+  }
+
+  /** Forgets a node that is gone. */
+  public void removeNode(final String name) {
+    nodes.remove(name);
+  }
+
+  /**
+   * Every node remembered, with its slices' devices, and the node of the devices of slices bound to
+   * no single node ({@link DeviceSupply#UNBOUND_NODE}) when there are any: a whole cluster's nodes,
+   * as a restart routes them.
+   */
+  public List<QuotaNode> nodes() {
+    applied = supply();
+    return applied.nodes(new ArrayList<>(new TreeMap<>(nodes).values()));
+  }
+
+  /**
+   * The nodes whose count changed with the DRA objects since the nodes were last handed out: per
+   * node name, the node to put, or empty to remove it (only {@link DeviceSupply#UNBOUND_NODE} is
+   * ever removed here). Empty when no slice's count changed.
+   */
+  public Map<String, Optional<QuotaNode>> nodeChanges() {
+    final DeviceSupply now = supply();
+    if (now.equals(applied)) {
+      return Map.of();
+    }
+    final Map<String, Optional<QuotaNode>> changes = new TreeMap<>();
+    final Set<String> names = new HashSet<>(applied.byNode().keySet());
+    names.addAll(now.byNode().keySet());
+    for (final String name : names) {
+      final QuotaNode read = nodes.get(name);
+      if (read != null && !Objects.equals(applied.byNode().get(name), now.byNode().get(name))) {
+        changes.put(name, Optional.of(now.node(read)));
+      }
+    }
+    if (!applied.unbound().equals(now.unbound())) {
+      changes.put(DeviceSupply.UNBOUND_NODE, now.unboundNode());
+    }
+    applied = now;
+    return changes;
+  }
+
+  /** What the slices add to the cluster total now; its problems logged once per change. */
+  private DeviceSupply supply() {
+    objects();
+    return supply;
+  }
+
+  private void reportSupply(final DeviceSupply now) {
+    if (reporting.isEmpty() || now.problems().equals(reportedSupply)) {
+      return;
+    }
+    reportedSupply = now.problems();
+    now.problems()
+        .forEach(problem -> LOG.warn("cluster {}: ResourceSlices: {}", reporting.get(), problem));
   }
 
   /** Forgets a pod that is gone. */
@@ -193,6 +271,8 @@ public final class ClusterDevices {
     if (stale) {
       objects =
           DraObjects.of(classes.values(), claims.values(), templates.values(), slices.values());
+      supply = claimed.supply(objects);
+      reportSupply(supply);
       stale = false;
     }
     return objects;

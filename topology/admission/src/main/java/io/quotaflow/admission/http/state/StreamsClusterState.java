@@ -21,7 +21,6 @@ import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
-import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
@@ -533,38 +532,22 @@ public final class StreamsClusterState implements ClusterStateReader {
     public Optional<ClusterInputs> inputs() {
       return read(
           () -> {
-            final List<QuotaGroup> groups = new ArrayList<>();
-            final List<QuotaPod> pods = new ArrayList<>();
-            final List<QuotaNode> nodes = new ArrayList<>();
-            // DRA objects are listed after nodes and before quotas (the store orders kinds by
-            // name), so pods with claims are charged once every object is read.
-            final ClusterDevices devices = new ClusterDevices(claimed);
-            final Map<PodRef, PodState> claimants = new HashMap<>();
+            final StoredInputs stored = new StoredInputs(claimed);
             try (KeyValueIterator<InputId, ClusterEvent> scan =
                 inputStore().prefixScan(cluster, KeyPrefixes.cluster())) {
               while (scan.hasNext()) {
                 final KeyValue<InputId, ClusterEvent> entry = scan.next();
-                final Object value =
-                    entry.value == null ? null : entry.value.getValue().orElse(null);
-                final InputId id = entry.key;
-                if (value instanceof QuotaSpec spec) {
-                  groups.add(InputRecords.group(id.name(), spec));
-                } else if (value instanceof PodState state) {
-                  if (DraRecords.hasClaims(state)) {
-                    claimants.put(new PodRef(id.namespace(), id.name()), state);
-                  } else {
-                    pods.add(InputRecords.pod(id.namespace(), id.name(), state));
-                  }
-                } else if (value instanceof NodeState state) {
-                  nodes.add(InputRecords.node(id.name(), state));
-                } else if (ClusterDevices.isDra(id.kind()) && entry.value != null) {
-                  entry.value.getDra().ifPresent(dra -> devices.put(id, dra));
+                if (entry.value == null) {
+                  continue;
                 }
+                stored.add(
+                    entry.key,
+                    ClusterDevices.isDra(entry.key.kind())
+                        ? entry.value.getDra().orElse(null)
+                        : entry.value.getValue().orElse(null));
               }
             }
-            claimants.forEach(
-                (ref, state) -> pods.add(devices.pod(ref.namespace(), ref.name(), state)));
-            return Optional.of(new ClusterInputs(groups, pods, nodes));
+            return Optional.of(stored.inputs());
           });
     }
 
