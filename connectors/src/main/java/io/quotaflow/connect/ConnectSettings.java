@@ -200,9 +200,11 @@ public final class ConnectSettings {
       new Setting<>(
           "eviction.protected.namespaces",
           "list",
-          "kube-system,quotaflow",
+          ProtectedPods.DEFAULT_NAMESPACE_LIST,
           "Comma-separated namespaces whose pods the executor never evicts, whatever a command"
-              + " says (reported PROTECTED).",
+              + " says (reported PROTECTED): Kubernetes' own, quotaflow's, and those of Kafka,"
+              + " Strimzi, cert-manager, Koordinator and monitoring by default. Setting the list"
+              + " replaces the default.",
           Parsers.list(Parsers::nonBlank));
 
   public static final Setting<List<String>> EVICTION_PROTECTED_PRIORITY_CLASSES =

@@ -284,6 +284,53 @@ class ManifestWiringTest {
   }
 
   @Test
+  void infrastructureIsProtectedFromReclaimAndEvictionInEveryOverlay() throws IOException {
+    // Issue 39: quotaflow must not evict what it runs on, nor the default group's strays.
+    final List<String> infrastructure =
+        List.of(
+            "kube-system",
+            "quotaflow",
+            "kafka",
+            "strimzi",
+            "strimzi-system",
+            "cert-manager",
+            "koordinator-system",
+            "monitoring");
+    final List<Path> configured =
+        List.of(
+            BASE,
+            KUBERNETES.resolve("overlays/dev"),
+            KUBERNETES.resolve("overlays/production"),
+            SHADOW);
+    for (final Path dir : configured) {
+      final EngineConfig config = EngineConfig.builder().setAll(engineProperties(dir)).build();
+      assertThat(config.get(EngineSettings.RECLAIM_PROTECTED_NAMESPACES))
+          .as("%s reclaim.protected.namespaces", dir)
+          .containsAll(infrastructure);
+      assertThat(config.get(EngineSettings.RECLAIM_DEFAULT_GROUP_ENABLED))
+          .as("%s reclaim.default.group.enabled", dir)
+          .isFalse();
+      assertThat(config.quotaOptions().protectedPods().defaultGroupReclaimed()).isFalse();
+    }
+
+    final Container connectors =
+        one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    final Map<String, String> environment = new HashMap<>();
+    connectors.getEnv().stream()
+        .filter(variable -> variable.getValue() != null)
+        .forEach(variable -> environment.put(variable.getName(), variable.getValue()));
+    assertThat(environment)
+        .containsKey(ConnectSettings.EVICTION_PROTECTED_NAMESPACES.environmentName());
+    assertThat(
+            ConnectConfig.builder()
+                .environment(environment)
+                .build()
+                .get(ConnectSettings.EVICTION_PROTECTED_NAMESPACES))
+        .as("eviction.protected.namespaces")
+        .containsAll(infrastructure);
+  }
+
+  @Test
   void theEngineReadsItsConfigurationAndCertificateFromMountedVolumes() throws IOException {
     final PluginConfig plugin = PluginSettings.config(engineProperties());
     final StatefulSet engine = one(StatefulSet.class);

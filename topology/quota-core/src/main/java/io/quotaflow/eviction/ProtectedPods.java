@@ -18,16 +18,31 @@ import java.util.TreeSet;
  * #SYSTEM_PRIORITY_FLOOR} and up), which no user-defined class can reach. The executor reads the
  * pod and checks both.
  *
+ * <p>The default group ({@code koordinator-default-quota}) collects the pods no group claims, which
+ * are often the cluster's own services: it gets no victims unless {@code defaultGroupReclaimed}
+ * says so (engine setting {@code reclaim.default.group.enabled}).
+ *
  * @param namespaces namespaces whose pods are never evicted
  * @param priorityClasses priority class names whose pods are never evicted (executor)
+ * @param defaultGroupReclaimed whether reclaim may choose victims in the default group
  */
-public record ProtectedPods(Set<String> namespaces, Set<String> priorityClasses) {
+public record ProtectedPods(
+    Set<String> namespaces, Set<String> priorityClasses, boolean defaultGroupReclaimed) {
 
   /** The lowest priority of Kubernetes' system priority classes (system-cluster-critical). */
   public static final int SYSTEM_PRIORITY_FLOOR = 2_000_000_000;
 
-  /** The default protected namespaces: Kubernetes' own and quotaflow's (the manifests'). */
-  public static final Set<String> DEFAULT_NAMESPACES = Set.of("kube-system", "quotaflow");
+  /**
+   * The default protected namespaces: Kubernetes' own, quotaflow's (the manifests'), and those of
+   * what quotaflow runs on or beside: Kafka and Strimzi (usual namespaces of the quickstart and the
+   * operator), cert-manager, Koordinator and monitoring (issue 39).
+   */
+  public static final String DEFAULT_NAMESPACE_LIST =
+      "kube-system,quotaflow,kafka,strimzi,strimzi-system,cert-manager,koordinator-system,"
+          + "monitoring";
+
+  /** {@link #DEFAULT_NAMESPACE_LIST} as a set. */
+  public static final Set<String> DEFAULT_NAMESPACES = Set.of(DEFAULT_NAMESPACE_LIST.split(","));
 
   /** The default protected priority classes: Kubernetes' system classes. */
   public static final Set<String> DEFAULT_PRIORITY_CLASSES =
@@ -36,11 +51,21 @@ public record ProtectedPods(Set<String> namespaces, Set<String> priorityClasses)
   public static final ProtectedPods DEFAULTS =
       new ProtectedPods(DEFAULT_NAMESPACES, DEFAULT_PRIORITY_CLASSES);
 
+  /** Protected namespaces and priority classes; the default group not reclaimed. */
+  public ProtectedPods(final Set<String> namespaces, final Set<String> priorityClasses) {
+    this(namespaces, priorityClasses, false);
+  }
+
   /** Copies the sets. */
   public ProtectedPods {
     namespaces = Set.copyOf(new TreeSet<>(Objects.requireNonNull(namespaces, "namespaces")));
     priorityClasses =
         Set.copyOf(new TreeSet<>(Objects.requireNonNull(priorityClasses, "priorityClasses")));
+  }
+
+  /** These protections, with reclaim in the default group turned on or off. */
+  public ProtectedPods withDefaultGroupReclaimed(final boolean value) {
+    return new ProtectedPods(namespaces, priorityClasses, value);
   }
 
   /** Whether the engine must never choose {@code pod} as a victim. */

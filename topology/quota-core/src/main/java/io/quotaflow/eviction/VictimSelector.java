@@ -22,10 +22,11 @@ import java.util.Set;
  * unit fits back when, in every dimension it asks for, used plus its request stays within runtime.
  * So a gang is evicted whole or not at all; without gangs the plan is the pod-by-pod one.
  *
- * <p>Invalid groups, the system group, the root and parent groups (reclaimed through their leaves)
- * get an empty plan; a parent group that owns pods (docs/semantics.md section 18) gets victims
- * among its own pods. Terminating pods are counted as already gone, so that a group is not
- * reclaimed twice for the same excess.
+ * <p>Invalid groups, the system group, the root, parent groups (reclaimed through their leaves)
+ * and, unless {@link ProtectedPods#defaultGroupReclaimed()}, the default group get an empty plan; a
+ * parent group that owns pods (docs/semantics.md section 18) gets victims among its own pods.
+ * Terminating pods are counted as already gone, so that a group is not reclaimed twice for the same
+ * excess.
  */
 public final class VictimSelector {
 
@@ -83,12 +84,17 @@ public final class VictimSelector {
     return new VictimPlan(group.name(), runtime, used, after, over, result);
   }
 
-  /** A parent group is reclaimed through its leaves, and through its own pods when it owns pods. */
+  /**
+   * A parent group is reclaimed through its leaves, and through its own pods when it owns pods. The
+   * default group, where the cluster's own unclaimed services land, only when turned on.
+   */
   private static boolean eligible(GroupStatus group, QuotaOptions options) {
     return group.valid()
         && (!group.parentGroup() || options.parentPods())
         && !SpecialGroups.ROOT.equals(group.name())
-        && !SpecialGroups.SYSTEM.equals(group.name());
+        && !SpecialGroups.SYSTEM.equals(group.name())
+        && (!SpecialGroups.DEFAULT.equals(group.name())
+            || options.protectedPods().defaultGroupReclaimed());
   }
 
   private static List<String> overDimensions(

@@ -158,6 +158,60 @@ class VictimSelectorTest {
   }
 
   @Test
+  void podsOfTheClustersInfrastructureNamespacesAreNeverVictimsByDefault() {
+    // Issue 39: Kafka, Strimzi, cert-manager, Koordinator and monitoring keep quotaflow running.
+    final List<String> infrastructure =
+        List.of(
+            "kafka",
+            "strimzi",
+            "strimzi-system",
+            "cert-manager",
+            "koordinator-system",
+            "monitoring");
+    for (final String namespace : infrastructure) {
+      final ClusterQuotaState state =
+          groupHolding(
+              cpu(10),
+              QuotaPod.builder(namespace, "infra")
+                  .quotaName("g")
+                  .running("node-1")
+                  .request(cpu(5))
+                  .priority(0)
+                  .startTime(at(9))
+                  .build(),
+              running("batch", cpu(9), 100, 3));
+
+      assertThat(victims(state, "g")).as(namespace).containsExactly("batch");
+    }
+  }
+
+  @Test
+  void theDefaultGroupIsNotReclaimedUnlessASettingTurnsItOn() {
+    final ClusterQuotaState state = new ClusterQuotaState(OPTIONS);
+    state.putNode(Fixtures.node("n", cpu(20)));
+    state.putGroup(quota(SpecialGroups.DEFAULT).max(cpu(10)).build());
+    // Unlabelled pods of a namespace no group claims: the default group's, over its max of 10.
+    state.putPod(
+        QuotaPod.builder("web", "a").running("node-1").request(cpu(8)).startTime(at(1)).build());
+    state.putPod(
+        QuotaPod.builder("web", "b").running("node-1").request(cpu(8)).startTime(at(2)).build());
+    state.recompute();
+    final GroupStatus group = state.group(SpecialGroups.DEFAULT).orElseThrow();
+
+    final VictimPlan byDefault =
+        VictimSelector.select(group, state.podsOf(SpecialGroups.DEFAULT), OPTIONS);
+    final VictimPlan turnedOn =
+        VictimSelector.select(
+            group,
+            state.podsOf(SpecialGroups.DEFAULT),
+            OPTIONS.withProtectedPods(ProtectedPods.DEFAULTS.withDefaultGroupReclaimed(true)));
+
+    assertThat(byDefault.overDimensions()).containsExactly("cpu");
+    assertThat(byDefault.victims()).isEmpty();
+    assertThat(turnedOn.victims()).extracting(v -> v.pod().name()).containsExactly("b");
+  }
+
+  @Test
   void terminatingPodsCountAsAlreadyGone() {
     final ClusterQuotaState state =
         groupHolding(

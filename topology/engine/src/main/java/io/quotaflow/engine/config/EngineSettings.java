@@ -197,11 +197,25 @@ public final class EngineSettings {
       new Setting<>(
           "reclaim.protected.namespaces",
           "list",
-          "kube-system,quotaflow",
-          "Comma-separated namespaces whose pods reclaim never chooses as victims (Kubernetes' own"
-              + " and quotaflow's); pods of a system priority (2000000000 and up:"
-              + " system-cluster-critical, system-node-critical) are never chosen either.",
+          ProtectedPods.DEFAULT_NAMESPACE_LIST,
+          "Comma-separated namespaces whose pods reclaim never chooses as victims (Kubernetes' own,"
+              + " quotaflow's, and those of Kafka, Strimzi, cert-manager, Koordinator and"
+              + " monitoring); pods of a system priority (2000000000 and up:"
+              + " system-cluster-critical, system-node-critical) are never chosen either. Setting"
+              + " the list replaces the default.",
           Parsers.list(Parsers::nonBlank));
+
+  /** Whether reclaim may choose victims in the default group (issue 39). */
+  public static final Setting<Boolean> RECLAIM_DEFAULT_GROUP_ENABLED =
+      new Setting<>(
+          "reclaim.default.group.enabled",
+          "boolean",
+          "false",
+          "Whether reclaim may evict pods of the default group (koordinator-default-quota), where"
+              + " the pods no group claims land: often the cluster's own services. Off: the"
+              + " default group may go over its max without victims (admission still holds it to"
+              + " its max).",
+          Parsers::bool);
 
   /** How often an instance checks that it reaches Kafka and that its tasks hold their clusters. */
   public static final Setting<Duration> HEALTH_CHECK_INTERVAL =
@@ -502,6 +516,7 @@ public final class EngineSettings {
           STREAM_THREAD_REPLACEMENT_WINDOW,
           ALLOW_PLAINTEXT_KAFKA,
           RECLAIM_PROTECTED_NAMESPACES,
+          RECLAIM_DEFAULT_GROUP_ENABLED,
           NAMESPACE_BINDING_OPEN,
           SPECIAL_GROUP_NAMESPACES,
           INPUTS_PARTITIONED_BY_CLUSTER,
@@ -553,7 +568,8 @@ public final class EngineSettings {
         .withProtectedPods(
             new ProtectedPods(
                 Set.copyOf(config.get(RECLAIM_PROTECTED_NAMESPACES)),
-                ProtectedPods.DEFAULT_PRIORITY_CLASSES));
+                ProtectedPods.DEFAULT_PRIORITY_CLASSES,
+                config.get(RECLAIM_DEFAULT_GROUP_ENABLED)));
   }
 
   /** A whole percentage from 0 to 100. */
