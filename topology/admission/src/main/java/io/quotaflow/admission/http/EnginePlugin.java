@@ -123,12 +123,16 @@ public final class EnginePlugin {
                     ? Optional.of(config.get(EngineSettings.REVOKE_DELAY))
                     : Optional.empty())
             .denials(
-                new KafkaDenialLog(
+                PluginSettings.throttled(
                     config.kafka(),
-                    config.topics().denials(),
-                    registry,
+                    new KafkaDenialLog(
+                        config.kafka(),
+                        config.topics().denials(),
+                        registry,
+                        Clock.systemUTC(),
+                        self.map(HostInfo::host).orElseGet(EnginePlugin::hostName)),
                     Clock.systemUTC(),
-                    self.map(HostInfo::host).orElseGet(EnginePlugin::hostName)))
+                    registry))
             .evictions(
                 activity ->
                     new KafkaEvictionFeed(config.kafka(), config.topics(), activity, EVICTION_TAIL)

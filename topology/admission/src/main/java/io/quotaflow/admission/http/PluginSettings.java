@@ -1,10 +1,12 @@
 package io.quotaflow.admission.http;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -345,6 +347,29 @@ public final class PluginSettings {
               + " answered 413.",
           text -> bounded(text, 100_000));
 
+  /** The window of the denials' de-duplication and per-group limit (issue 39). */
+  public static final Setting<Duration> DENIALS_WINDOW =
+      new Setting<>(
+          "admission.denials.window",
+          "duration",
+          "60s",
+          "Within this window a pod denied again for the same reason is written to denials.v1"
+              + " once, and each group (and each namespace) has at most"
+              + " admission.denials.max.per.group denials written; the others are counted in"
+              + " quotaflow_denials_dropped_total{why} (the pods are answered all the same).",
+          Parsers::duration);
+
+  /** Denials written per group and per namespace per window (issue 39). */
+  public static final Setting<Integer> DENIALS_MAX_PER_GROUP =
+      new Setting<>(
+          "admission.denials.max.per.group",
+          "int",
+          "100",
+          "How many denials of one group, and of one namespace, are written to denials.v1 per"
+              + " admission.denials.window, 1 to 1000000: one tenant's flood cannot crowd the"
+              + " others' denials out of the queue.",
+          text -> bounded(text, 1_000_000));
+
   /** Every setting, in documentation order. */
   public static final List<Setting<?>> ALL =
       List.of(
@@ -377,6 +402,8 @@ public final class PluginSettings {
           VIEW_STREAMS_PER_CLIENT,
           WHAT_IF_MAX_PODS,
           WHAT_IF_MAX_EDITS,
+          DENIALS_WINDOW,
+          DENIALS_MAX_PER_GROUP,
           API_AUTH,
           API_AUTH_CACHE_TTL);
 
@@ -489,6 +516,17 @@ public final class PluginSettings {
         config.get(VIEW_STREAMS_PER_CLIENT),
         config.get(WHAT_IF_MAX_PODS),
         config.get(WHAT_IF_MAX_EDITS));
+  }
+
+  /**
+   * {@code log} behind the de-duplication and per-group limit {@code values} configure ({@code
+   * admission.denials.*}), so one tenant cannot flood it.
+   */
+  public static DenialLog throttled(
+      Map<String, String> values, DenialLog log, Clock clock, MeterRegistry registry) {
+    final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).build();
+    return new ThrottledDenialLog(
+        log, config.get(DENIALS_WINDOW), config.get(DENIALS_MAX_PER_GROUP), clock, registry);
   }
 
   /** Whether {@code values} ask people for Kubernetes bearer tokens. */
