@@ -67,7 +67,7 @@ final class ClaimAllocation {
           field + ".request",
           "request \"" + request + "\" is not in the claim's spec; the device is not charged");
     }
-    final Optional<DeviceClassMapping> mapping = mappings.find(deviceClass);
+    final Optional<DeviceClassMapping> mapping = mappings.charging(deviceClass);
     if (mapping.isEmpty()) {
       return Unmapped.problem(deviceClass, objects, field);
     }

@@ -92,7 +92,7 @@ final class ClaimRequests {
       // Admin access reaches devices in use by others (monitoring); it takes none from anyone.
       return DeviceCharge.NONE;
     }
-    final Optional<DeviceClassMapping> mapping = mappings.find(nonNull(asked.deviceClass()));
+    final Optional<DeviceClassMapping> mapping = mappings.charging(nonNull(asked.deviceClass()));
     if (mapping.isEmpty()) {
       return Unmapped.problem(asked.deviceClass(), objects, field + ".deviceClassName");
     }

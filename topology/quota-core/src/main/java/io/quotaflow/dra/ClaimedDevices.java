@@ -31,17 +31,23 @@ public final class ClaimedDevices {
     return withCharge(read, charge(pod, objects));
   }
 
-  /** {@code read} with {@code charge} added; {@code read} itself when the charge is nothing. */
+  /**
+   * {@code read} with {@code charge} added; {@code read} itself when the charge is nothing. A pod
+   * whose devices cannot all be counted ({@link DeviceCharge#resolved()}) is preemptible whatever
+   * its label says (section 22.9): devices charged nothing must not also be kept from reclaim.
+   */
   public static QuotaPod withCharge(QuotaPod read, DeviceCharge charge) {
     if (charge.equals(DeviceCharge.NONE)) {
       return read;
     }
     final List<SpecProblem> problems = new ArrayList<>(read.problems());
     problems.addAll(charge.problems());
-    return read.toBuilder()
-        .request(read.request().plus(charge.devices()))
-        .problems(problems)
-        .build();
+    final QuotaPod.Builder charged =
+        read.toBuilder().request(read.request().plus(charge.devices())).problems(problems);
+    if (!charge.resolved()) {
+      charged.preemptible(true);
+    }
+    return charged.build();
   }
 
   /** What the slices of {@code objects} add to the cluster total (section 22.8). */

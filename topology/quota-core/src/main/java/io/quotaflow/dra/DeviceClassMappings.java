@@ -40,9 +40,25 @@ public final class DeviceClassMappings {
       Pattern.compile("\\s*([^\\s/]+?)\\s*(?:/\\s*(\\S+?)\\s*)?->\\s*(\\S+)\\s*");
 
   private final Map<String, DeviceClassMapping> byClass;
+  private final UnmappedClasses unmapped;
+
+  private DeviceClassMappings(Map<String, DeviceClassMapping> byClass, UnmappedClasses unmapped) {
+    this.byClass = Map.copyOf(byClass);
+    this.unmapped = unmapped;
+  }
 
   private DeviceClassMappings(Map<String, DeviceClassMapping> byClass) {
-    this.byClass = Map.copyOf(byClass);
+    this(byClass, UnmappedClasses.DENY);
+  }
+
+  /** These mappings, with {@code value} for the classes they do not name (section 22.9). */
+  public DeviceClassMappings withUnmapped(UnmappedClasses value) {
+    return new DeviceClassMappings(byClass, value);
+  }
+
+  /** What the classes these mappings do not name count as. */
+  public UnmappedClasses unmapped() {
+    return unmapped;
   }
 
   /** The default: {@value #DEFAULT_SETTING}. */
@@ -87,6 +103,15 @@ public final class DeviceClassMappings {
 
   public Optional<DeviceClassMapping> find(String deviceClass) {
     return Optional.ofNullable(byClass.get(deviceClass));
+  }
+
+  /**
+   * The mapping a claimed device of {@code deviceClass} is charged by: its own, else the fallback
+   * of {@link #unmapped()}; empty when neither (the devices are unresolved).
+   */
+  Optional<DeviceClassMapping> charging(String deviceClass) {
+    final DeviceClassMapping own = byClass.get(deviceClass);
+    return own != null ? Optional.of(own) : unmapped.mapping(deviceClass);
   }
 
   /** The mappings in class name order. */
@@ -153,12 +178,14 @@ public final class DeviceClassMappings {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof DeviceClassMappings other && byClass.equals(other.byClass);
+    return o instanceof DeviceClassMappings other
+        && byClass.equals(other.byClass)
+        && unmapped.equals(other.unmapped);
   }
 
   @Override
   public int hashCode() {
-    return byClass.hashCode();
+    return byClass.hashCode() * 31 + unmapped.hashCode();
   }
 
   @Override

@@ -111,7 +111,11 @@ final class PodClaims {
   }
 
   private static DeviceCharge notKnown(String field, String what) {
-    return DeviceCharge.problem(field, what + " is not known; its devices are not charged");
+    return DeviceCharge.unresolved(
+        Unresolved.Kind.NOT_KNOWN,
+        what,
+        field,
+        what + " is not known; its devices are not charged");
   }
 
   private static boolean nonEmpty(String value) {
