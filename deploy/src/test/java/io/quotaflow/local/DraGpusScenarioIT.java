@@ -93,7 +93,7 @@ class DraGpusScenarioIT {
             client.resources(ResourceClaimTemplate.class).inAnyNamespace().list().getItems(),
             slices);
     final ClaimedDevices claimed =
-        new ClaimedDevices(run.engineConfig().get(EngineSettings.DEVICE_CLASSES));
+        new ClaimedDevices(run.engineConfig().deviceClasses());
     final List<QuotaPod> pods = new ArrayList<>();
     for (final Pod pod : client.pods().inAnyNamespace().list().getItems()) {
       pods.add(claimed.apply(pod, PodAdapter.toQuotaPod(pod), objects));

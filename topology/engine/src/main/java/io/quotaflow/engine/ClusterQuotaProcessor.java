@@ -162,7 +162,7 @@ final class ClusterQuotaProcessor
     this.historyStep = HistoryConfig.step(config);
     this.halfLife = FairShareConfig.halfLife(config);
     this.historyRetention = HistoryConfig.retention(config);
-    this.claimed = new ClaimedDevices(config.get(EngineSettings.DEVICE_CLASSES));
+    this.claimed = new ClaimedDevices(config.deviceClasses());
   }
 
   @Override

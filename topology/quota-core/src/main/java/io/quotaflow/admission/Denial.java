@@ -81,7 +81,11 @@ public record Denial(
     /** No status is known for the pod's group or one of its ancestors (not computed yet). */
     UNKNOWN_GROUP(Reason.UNKNOWN_GROUP),
     /** The pod's label names a group its namespace is not bound to (issue 24). */
-    NAMESPACE_NOT_BOUND(Reason.NAMESPACE_NOT_BOUND);
+    NAMESPACE_NOT_BOUND(Reason.NAMESPACE_NOT_BOUND),
+    /** The pod's claimed devices cannot be counted yet (docs/semantics.md section 22.9). */
+    DEVICES_UNKNOWN(Reason.DEVICES_UNKNOWN),
+    /** The pod claims devices of a class no mapping names, and no fallback is set. */
+    DEVICE_CLASS_UNMAPPED(Reason.DEVICE_CLASS_UNMAPPED);
 
     private final Reason reason;
 
@@ -108,7 +112,7 @@ public record Denial(
       case RUNTIME -> whose() + numbers("runtime");
       case NON_PREEMPTIBLE_MIN -> whose() + numbers("min (non-preemptible)");
       case NOT_A_LEAF, UNKNOWN_GROUP -> "group " + group + ": " + detail;
-      case NAMESPACE_NOT_BOUND -> detail;
+      case NAMESPACE_NOT_BOUND, DEVICES_UNKNOWN, DEVICE_CLASS_UNMAPPED -> detail;
     };
   }
 

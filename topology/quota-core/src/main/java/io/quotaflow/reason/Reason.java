@@ -27,6 +27,12 @@ public enum Reason {
   PARENT_GROUP("parent-group", "the pod's group is a parent group, which holds no pods"),
   /** No computed status is known yet for the pod's group or an ancestor. */
   UNKNOWN_GROUP("unknown-group", "the pod's group has no computed status yet"),
+  /** The pod names a ResourceClaim, template or DeviceClass quotaflow has not read yet. */
+  DEVICES_UNKNOWN(
+      "devices-unknown", "the pod's claimed devices are not known yet; retry in a few seconds"),
+  /** The pod claims devices of a DeviceClass no quota mapping names. */
+  DEVICE_CLASS_UNMAPPED(
+      "device-class-unmapped", "the pod claims devices of a DeviceClass no quota mapping names"),
   /** The node is outside the node pool of the pod's quota tree. */
   OUTSIDE_POOL("outside-pool", "the node is outside the pod's node pool"),
   /** The node is locked by another group's reservation. */

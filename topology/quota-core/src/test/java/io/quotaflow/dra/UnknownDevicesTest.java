@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 39, point 3: devices quotaflow cannot count are never free (semantics.md section 22.9). A
  * pod whose claim, template or class is not read yet, or whose class no mapping names, is charged
- * nothing for them, so its {@code quota.scheduling.koordinator.sh/preemptible: "false"} is not honoured until they can be counted;
- * {@code quota.device.unmapped.class} may charge unmapped classes by a fallback instead.
+ * nothing for them, so its {@code quota.scheduling.koordinator.sh/preemptible: "false"} is not
+ * honoured until they can be counted; {@code quota.device.unmapped.class} may charge unmapped
+ * classes by a fallback instead.
  */
 class UnknownDevicesTest {
 

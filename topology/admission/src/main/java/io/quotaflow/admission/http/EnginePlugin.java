@@ -110,7 +110,7 @@ public final class EnginePlugin {
                 .map(
                     step ->
                         new StreamsClusterState.HistoryKept(step, HistoryConfig.retention(config))),
-            config.get(EngineSettings.DEVICE_CLASSES));
+            config.deviceClasses());
     return Optional.of(
         AdmissionServer.builder(plugin, state)
             .options(config.quotaOptions())

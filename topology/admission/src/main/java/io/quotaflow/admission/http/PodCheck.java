@@ -7,6 +7,7 @@ import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.dra.Unresolved;
 import io.quotaflow.kube.PodGroupMembership;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.QuotaPod;
@@ -16,6 +17,7 @@ import io.quotaflow.tree.QuotaOptions;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The quota check of one pod that the pod webhook and the scheduler filter share: excluded
@@ -92,6 +94,19 @@ final class PodCheck {
   }
 
   Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion occasion) {
+    return check(cluster, pod, List.of(), view, occasion);
+  }
+
+  /**
+   * @param unresolved the pod's claimed devices that cannot be counted: a pod with any does not fit
+   *     (docs/semantics.md section 22.9), whatever its group's room
+   */
+  Verdict check(
+      String cluster,
+      QuotaPod pod,
+      List<Unresolved> unresolved,
+      ClusterView view,
+      Occasion occasion) {
     if (config.excludedNamespaces().contains(pod.ref().namespace())) {
       return new Verdict(Outcome.EXCLUDED, "");
     }
@@ -101,6 +116,14 @@ final class PodCheck {
     if (SpecialGroups.SYSTEM.equals(request.group()) && request.problem().isEmpty()) {
       return new Verdict(Outcome.SYSTEM, request.group());
     }
+    if (!unresolved.isEmpty()) {
+      return refused(
+          cluster,
+          pod,
+          request.group(),
+          UnresolvedDevices.denials(request.group(), unresolved),
+          occasion);
+    }
     final AdmissionDecision decision =
         holds
             .owned(cluster, view, options, config.excludedNamespaces(), clock.instant())
@@ -108,23 +131,26 @@ final class PodCheck {
     if (decision.allowed()) {
       return new Verdict(Outcome.ALLOWED, request.group());
     }
+    return refused(cluster, pod, request.group(), decision.denials(), occasion);
+  }
+
+  /** A pod that does not fit: denied, or only warned about in warn mode; noted for the view. */
+  private Verdict refused(
+      String cluster, QuotaPod pod, String group, List<Denial> denials, Occasion occasion) {
+    final String message = denials.stream().map(Denial::message).collect(Collectors.joining("; "));
     final boolean warn = config.mode() == AdmissionMode.WARN;
     activity.denied(
         cluster,
         new RecentActivity.Denial(
             pod.ref(),
-            request.group(),
-            decision.denials().get(0).reason().code(),
-            decision.message(),
+            group,
+            denials.get(0).reason().code(),
+            message,
             occasion == Occasion.SCHEDULE ? "scheduler filter" : "pod webhook",
             warn,
             clock.instant(),
             1));
-    return new Verdict(
-        warn ? Outcome.WARNED : Outcome.DENIED,
-        request.group(),
-        decision.message(),
-        decision.denials());
+    return new Verdict(warn ? Outcome.WARNED : Outcome.DENIED, group, message, denials);
   }
 
   /**

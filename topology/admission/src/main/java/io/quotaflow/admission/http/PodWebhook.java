@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.kube.QuotaLabels;
 import io.quotaflow.quota.Quantities;
@@ -165,12 +167,13 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), "not-checked");
     }
     final QuotaPod read = review.pod().get();
-    final QuotaPod pod =
-        review.claiming().map(claims -> view.withClaims(claims, read)).orElse(read);
+    final DeviceCharge devices = review.claiming().map(view::claims).orElse(DeviceCharge.NONE);
+    final QuotaPod pod = ClaimedDevices.withCharge(read, devices);
     // A resize's growth is judged, never held: the pod is counted with its old size already.
     final Occasion occasion =
         review.dryRun() || review.resize() ? Occasion.DRY_RUN : Occasion.CREATE;
-    final PodCheck.Verdict verdict = check.check(cluster, pod, view, occasion);
+    final PodCheck.Verdict verdict =
+        check.check(cluster, pod, devices.unresolved(), view, occasion);
     if (verdict.outcome() != PodCheck.Outcome.WARNED
         && verdict.outcome() != PodCheck.Outcome.DENIED) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of()), verdict.outcome().label());

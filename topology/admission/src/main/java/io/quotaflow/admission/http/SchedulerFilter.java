@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Staleness;
+import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.profile.NodePools;
 import io.quotaflow.quota.QuotaPod;
@@ -146,8 +148,10 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
 
   @Override
   public Answer decide(String cluster, Args args, ClusterView view) {
-    final QuotaPod pod = view.withClaims(args.pod(), PodAdapter.toQuotaPod(args.pod()));
-    final PodCheck.Verdict verdict = check.check(cluster, pod, view, Occasion.SCHEDULE);
+    final DeviceCharge devices = view.claims(args.pod());
+    final QuotaPod pod = ClaimedDevices.withCharge(PodAdapter.toQuotaPod(args.pod()), devices);
+    final PodCheck.Verdict verdict =
+        check.check(cluster, pod, devices.unresolved(), view, Occasion.SCHEDULE);
     if (verdict.outcome() == PodCheck.Outcome.ALLOWED
         && check.config().mode() == AdmissionMode.ENFORCE
         && !isDaemonSetPod(args.pod())) {
@@ -194,7 +198,8 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
     final Reason reason = verdict.reason().orElseThrow();
     final String message = failedNodeMessage(verdict);
     noNodeLeft(cluster, pod, verdict.group(), reason, message);
-    return Answer.json(200, failAll(args, message, true), "denied");
+    // Devices not known yet are known by a later attempt: the scheduler should ask again.
+    return Answer.json(200, failAll(args, message, reason != Reason.DEVICES_UNKNOWN), "denied");
   }
 
   /**

@@ -80,6 +80,16 @@ final class Reviews {
       return this;
     }
 
+    /** A spec.resourceClaims entry naming a ResourceClaim. */
+    PodJson claim(String entry, String claim) {
+      ((ObjectNode) pod.get("spec"))
+          .withArrayProperty("resourceClaims")
+          .addObject()
+          .put("name", entry)
+          .put("resourceClaimName", claim);
+      return this;
+    }
+
     PodJson nonPreemptible() {
       return label("quota.scheduling.koordinator.sh/preemptible", "false");
     }

@@ -3,6 +3,7 @@ package io.quotaflow.engine.config;
 import io.quotaflow.config.ConfigSources;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Setting;
+import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.List;
@@ -74,6 +75,15 @@ public final class EngineConfig {
    */
   public <T> T get(final Setting<T> setting) {
     return loaded.get(setting);
+  }
+
+  /**
+   * What claimed devices count as: {@code quota.device.classes} with {@code
+   * quota.device.unmapped.class} for the classes it does not name (docs/semantics.md section 22).
+   */
+  public DeviceClassMappings deviceClasses() {
+    return get(EngineSettings.DEVICE_CLASSES)
+        .withUnmapped(get(EngineSettings.DEVICE_UNMAPPED_CLASS));
   }
 
   /** The quota semantics options. */

@@ -3,6 +3,7 @@ package io.quotaflow.engine.config;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
 import io.quotaflow.dra.DeviceClassMappings;
+import io.quotaflow.dra.UnmappedClasses;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.eviction.ProtectedPods;
@@ -341,6 +342,19 @@ public final class EngineSettings {
               + " quotaflow.io/gpu-memory]'. Setting it replaces the default.",
           DeviceClassMappings::parse);
 
+  /** What a claimed device of a class no mapping names counts as (issue 39, section 22.9). */
+  public static final Setting<UnmappedClasses> DEVICE_UNMAPPED_CLASS =
+      new Setting<>(
+          "quota.device.unmapped.class",
+          "deny|fallback",
+          UnmappedClasses.DENY_SETTING,
+          "What a device claimed through DRA of a DeviceClass no entry of quota.device.classes names"
+              + " counts as. 'deny': nothing, and the devices are unresolved: the pod webhook and"
+              + " the scheduler filter deny the pod (device-class-unmapped) and the engine does not"
+              + " honour its preemptible=false label. A fallback 'RESOURCE [x N]' (e.g."
+              + " 'nvidia.com/gpu x 1') charges each such device N of RESOURCE instead.",
+          UnmappedClasses::parse);
+
   /** Koordinator's feature gate ElasticQuotaGuaranteeUsage (docs/semantics.md section 17). */
   public static final Setting<Boolean> GUARANTEE_USAGE =
       new Setting<>(
@@ -535,6 +549,7 @@ public final class EngineSettings {
           ONLY_READY_SCHEDULABLE_NODES,
           DERIVED_RESOURCES,
           DEVICE_CLASSES,
+          DEVICE_UNMAPPED_CLASS,
           GUARANTEE_USAGE,
           PARENT_PODS,
           METRICS_PORT,

@@ -1,6 +1,8 @@
 package io.quotaflow.admission.http.state;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.kube.PodGroupKey;
 import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.NodePools;
@@ -123,7 +125,17 @@ public interface ClusterView {
    * view knows no DRA objects.
    */
   default QuotaPod withClaims(Pod pod, QuotaPod read) {
-    return read;
+    return ClaimedDevices.withCharge(read, claims(pod));
+  }
+
+  /**
+   * What the pod's {@code spec.resourceClaims} add to its request, counted from the cluster's DRA
+   * objects as the engine counts them, with the devices that cannot be counted yet ({@link
+   * DeviceCharge#unresolved()}); nothing for a pod without claims, or when this view knows no DRA
+   * objects.
+   */
+  default DeviceCharge claims(Pod pod) {
+    return DeviceCharge.NONE;
   }
 
   /** The pod {@code ref} as the engine last read it (priority, node, request), if known here. */

@@ -2,6 +2,7 @@ package io.quotaflow.admission.http.state;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.dra.DraObjects;
 import io.quotaflow.kube.PodGroupKey;
@@ -369,8 +370,8 @@ public final class SnapshotClusterState implements ClusterStateReader {
     }
 
     @Override
-    public QuotaPod withClaims(Pod pod, QuotaPod read) {
-      return claimed.apply(pod, read, dra);
+    public DeviceCharge claims(Pod pod) {
+      return claimed.charge(pod, dra);
     }
 
     @Override

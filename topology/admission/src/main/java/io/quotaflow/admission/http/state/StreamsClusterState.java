@@ -2,6 +2,7 @@ package io.quotaflow.admission.http.state;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.dra.ClaimedDevices;
+import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.engine.TopologyNames;
 import io.quotaflow.engine.convert.DraRecords;
@@ -500,13 +501,13 @@ public final class StreamsClusterState implements ClusterStateReader {
     }
 
     @Override
-    public QuotaPod withClaims(Pod pod, QuotaPod read) {
+    public DeviceCharge claims(Pod pod) {
       if (pod.getSpec() == null
           || pod.getSpec().getResourceClaims() == null
           || pod.getSpec().getResourceClaims().isEmpty()) {
-        return read;
+        return DeviceCharge.NONE;
       }
-      return read(() -> claimed.apply(pod, read, devices(cluster).objects()));
+      return read(() -> claimed.charge(pod, devices(cluster).objects()));
     }
 
     /** The pod's input record, with its claims' devices as the engine charges them. */

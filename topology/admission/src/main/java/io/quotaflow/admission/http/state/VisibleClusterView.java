@@ -2,6 +2,7 @@ package io.quotaflow.admission.http.state;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.http.auth.Viewer;
+import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.kube.PodGroupKey;
 import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.NodePools;
@@ -177,8 +178,8 @@ public final class VisibleClusterView implements ClusterView {
   }
 
   @Override
-  public QuotaPod withClaims(Pod pod, QuotaPod read) {
-    return live.withClaims(pod, read);
+  public DeviceCharge claims(Pod pod) {
+    return live.claims(pod);
   }
 
   @Override
