@@ -49,6 +49,7 @@ import io.quotaflow.connect.ConnectSettings;
 import io.quotaflow.connect.LeaderElectionSettings;
 import io.quotaflow.connect.MetricsEndpoint;
 import io.quotaflow.dra.DeviceClassMappings;
+import io.quotaflow.dra.UnmappedClasses;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.events.EventRecorder;
@@ -275,6 +276,11 @@ class ManifestWiringTest {
             .get(EngineSettings.DEVICE_CLASSES);
 
     assertThat(engineProperties()).containsKey(EngineSettings.DEVICE_CLASSES.key());
+    // Issue 39: a class no entry names is never free; the manifests say so explicitly.
+    assertThat(engineProperties())
+        .containsEntry(EngineSettings.DEVICE_UNMAPPED_CLASS.key(), UnmappedClasses.DENY_SETTING);
+    assertThat(EngineConfig.builder().setAll(engineProperties()).build().deviceClasses().unmapped())
+        .isEqualTo(UnmappedClasses.DENY);
     assertThat(mappings.find("gpu.nvidia.com"))
         .hasValueSatisfying(
             mapping -> {

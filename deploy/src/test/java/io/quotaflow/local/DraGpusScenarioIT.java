@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quotaflow.dra.ClaimedDevices;
 import io.quotaflow.dra.DraObjects;
 import io.quotaflow.dra.SliceDevices;
-import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
@@ -92,8 +91,7 @@ class DraGpusScenarioIT {
             client.resources(ResourceClaim.class).inAnyNamespace().list().getItems(),
             client.resources(ResourceClaimTemplate.class).inAnyNamespace().list().getItems(),
             slices);
-    final ClaimedDevices claimed =
-        new ClaimedDevices(run.engineConfig().deviceClasses());
+    final ClaimedDevices claimed = new ClaimedDevices(run.engineConfig().deviceClasses());
     final List<QuotaPod> pods = new ArrayList<>();
     for (final Pod pod : client.pods().inAnyNamespace().list().getItems()) {
       pods.add(claimed.apply(pod, PodAdapter.toQuotaPod(pod), objects));

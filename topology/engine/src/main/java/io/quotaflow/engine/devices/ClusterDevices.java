@@ -196,6 +196,7 @@ public final class ClusterDevices {
       return;
     }
     reported.put(ref, List.copyOf(problems));
+    // A pod whose devices cannot all be counted also counts as preemptible (semantics.md 22.9).
     LOG.warn(
         "cluster {}: pod {}/{} is charged without some of its claimed devices: {}",
         reporting.get(),
