@@ -37,14 +37,15 @@ final class JettyHandler extends Handler.Abstract {
   private final Duration bodyTimeout;
   private final Connector healthConnector;
   private final ClientCertificates callers;
+  private final CallerPolicy policy;
   private final ApiAuth auth;
 
   /**
    * @param bodyTimeout how long a request's body may take to arrive
    * @param healthConnector the connector that serves only health, readiness and metrics; null when
    *     they share the main one
-   * @param callers tells callers apart by their client certificate; null when client certificates
-   *     are not required
+   * @param callers tells callers apart by their client certificate; null for plain HTTP
+   * @param policy whom the webhooks and the scheduler filter believe
    * @param auth who the people calling the query API and the web view are
    */
   JettyHandler(
@@ -54,8 +55,10 @@ final class JettyHandler extends Handler.Abstract {
       Duration bodyTimeout,
       Connector healthConnector,
       ClientCertificates callers,
+      CallerPolicy policy,
       ApiAuth auth) {
     this.callers = callers;
+    this.policy = policy;
     this.auth = auth;
     this.dispatcher = dispatcher;
     this.metrics = metrics;
@@ -156,10 +159,13 @@ final class JettyHandler extends Handler.Abstract {
       }
       final String query = request.getHttpURI().getQuery();
       final ClientCertificates.Caller caller = caller(request);
-      // Another instance's forwarding mark is believed from that instance only.
+      final CallerPolicy.Trust trust =
+          policy.trust(caller, request.getHeaders().contains(CallerPolicy.JUDGED_ONLY_HEADER));
+      // Another instance's forwarding mark is believed from that instance only (or from a
+      // caller who can hold nothing anyway).
       final boolean forwarded =
           request.getHeaders().contains(Call.FORWARDED_HEADER)
-              && (callers == null || caller == ClientCertificates.Caller.PEER);
+              && policy.believesForwardMark(caller, trust);
       return dispatcher.dispatch(
           new Call(
               request.getMethod(),
@@ -167,7 +173,7 @@ final class JettyHandler extends Handler.Abstract {
               query == null ? "" : query,
               body,
               forwarded,
-              callers == null || caller != ClientCertificates.Caller.ANONYMOUS,
+              trust,
               viewer,
               token));
     } catch (RuntimeException e) {

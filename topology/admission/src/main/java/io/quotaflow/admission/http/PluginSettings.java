@@ -87,10 +87,24 @@ public final class PluginSettings {
           "PEM CA certificates that sign the client certificates of the webhooks' and the scheduler"
               + " filter's callers (the API server's AdmissionConfiguration, the scheduler's"
               + " extender tlsConfig). When set, those endpoints answer 401 to a caller without a"
-              + " certificate it (or admission.tls.trust.file, for peers) verifies, and only a"
-              + " peer's forwarding mark is honoured. Empty: callers are not authenticated (a"
-              + " warning at start).",
+              + " certificate it (or admission.tls.trust.file, for peers) verifies, unless"
+              + " admission.allow.unauthenticated.webhooks. Empty: only a plugin on loopback or with"
+              + " admission.allow.unauthenticated.webhooks=true starts.",
           Parsers::text);
+
+  /** Whether callers without a certificate are answered (judged only) rather than refused. */
+  public static final Setting<Boolean> ALLOW_UNAUTHENTICATED_WEBHOOKS =
+      new Setting<>(
+          "admission.allow.unauthenticated.webhooks",
+          "boolean",
+          "false",
+          "Answer callers of the webhooks and the scheduler filter that present no client"
+              + " certificate admission.tls.client.ca.file (or, for peers, admission.tls.trust.file)"
+              + " verifies, instead of refusing them 401; their reviews are judged only: nothing is"
+              + " held in flight and no denial is recorded. Without admission.tls.client.ca.file the"
+              + " plugin refuses to start unless this is true or it listens on loopback"
+              + " (docs/security.md).",
+          Parsers::bool);
 
   /** Reload check period. */
   public static final Setting<Duration> TLS_RELOAD_INTERVAL =
@@ -355,6 +369,7 @@ public final class PluginSettings {
           TLS_KEY_FILE,
           TLS_TRUST_FILE,
           TLS_CLIENT_CA_FILE,
+          ALLOW_UNAUTHENTICATED_WEBHOOKS,
           TLS_RELOAD_INTERVAL,
           PLAIN_HTTP,
           MODE,
@@ -489,6 +504,36 @@ public final class PluginSettings {
         config.get(VIEW_STREAMS_PER_CLIENT),
         config.get(WHAT_IF_MAX_PODS),
         config.get(WHAT_IF_MAX_EDITS));
+  }
+
+  /**
+   * Whom the webhooks and the scheduler filter believe, per {@code values}.
+   *
+   * @throws IllegalArgumentException when a setting is invalid, or when callers would be believed
+   *     without a certificate while the plugin listens beyond loopback (issue 39.7)
+   */
+  static CallerPolicy callers(Map<String, String> values) {
+    final CallerPolicy policy =
+        CallerPolicy.of(
+            config(values),
+            ConfigLoader.of(ALL).setAll(values).build().get(ALLOW_UNAUTHENTICATED_WEBHOOKS));
+    policy.requireSafe();
+    return policy;
+  }
+
+  /**
+   * Checks that the webhooks and the scheduler filter would not believe callers they cannot
+   * identify (see {@link #ALLOW_UNAUTHENTICATED_WEBHOOKS}).
+   *
+   * @throws IllegalArgumentException naming the settings to set
+   */
+  public static void requireAuthenticatedCallers(Map<String, String> values) {
+    callers(values);
+  }
+
+  /** Whether {@code values} answer unauthenticated callers of the webhooks (judged only). */
+  public static boolean allowUnauthenticatedWebhooks(Map<String, String> values) {
+    return ConfigLoader.of(ALL).setAll(values).build().get(ALLOW_UNAUTHENTICATED_WEBHOOKS);
   }
 
   /** Whether {@code values} ask people for Kubernetes bearer tokens. */

@@ -70,6 +70,7 @@ final class PodCheck {
   private final InFlightHolds holds;
   private final Clock clock;
   private final RecentActivity activity;
+  private final boolean trusted;
 
   /**
    * @param activity where denials (and warnings in warn mode) are noted for the web view
@@ -80,18 +81,43 @@ final class PodCheck {
       InFlightHolds holds,
       Clock clock,
       RecentActivity activity) {
+    this(config, options, holds, clock, activity, true);
+  }
+
+  private PodCheck(
+      PluginConfig config,
+      QuotaOptions options,
+      InFlightHolds holds,
+      Clock clock,
+      RecentActivity activity,
+      boolean trusted) {
     this.config = config;
     this.options = options;
     this.holds = holds;
     this.clock = clock;
     this.activity = activity;
+    this.trusted = trusted;
+  }
+
+  /**
+   * The same check for callers who proved nothing (issue 39.7): judged against the same holds, but
+   * it holds nothing in flight and notes nothing in the activity.
+   */
+  PodCheck judgingOnly() {
+    return new PodCheck(config, options, holds, clock, activity, false);
+  }
+
+  /** Whether this check may hold quota and record what it turns away. */
+  boolean trusted() {
+    return trusted;
   }
 
   PluginConfig config() {
     return config;
   }
 
-  Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion occasion) {
+  Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion asked) {
+    final Occasion occasion = trusted ? asked : asked.unheld();
     if (config.excludedNamespaces().contains(pod.ref().namespace())) {
       return new Verdict(Outcome.EXCLUDED, "");
     }
@@ -109,17 +135,19 @@ final class PodCheck {
       return new Verdict(Outcome.ALLOWED, request.group());
     }
     final boolean warn = config.mode() == AdmissionMode.WARN;
-    activity.denied(
-        cluster,
-        new RecentActivity.Denial(
-            pod.ref(),
-            request.group(),
-            decision.denials().get(0).reason().code(),
-            decision.message(),
-            occasion == Occasion.SCHEDULE ? "scheduler filter" : "pod webhook",
-            warn,
-            clock.instant(),
-            1));
+    if (trusted) {
+      activity.denied(
+          cluster,
+          new RecentActivity.Denial(
+              pod.ref(),
+              request.group(),
+              decision.denials().get(0).reason().code(),
+              decision.message(),
+              asked == Occasion.SCHEDULE ? "scheduler filter" : "pod webhook",
+              warn,
+              clock.instant(),
+              1));
+    }
     return new Verdict(
         warn ? Outcome.WARNED : Outcome.DENIED,
         request.group(),
