@@ -2,6 +2,7 @@ package io.quotaflow.kubernetes;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -43,6 +44,7 @@ import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.http.ServerLimits;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.http.tls.ClientCertificates;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
@@ -488,8 +490,11 @@ class ManifestWiringTest {
     withoutMode.remove("admission.mode");
     // Beside Koordinator a pod's label alone chooses its group, as Koordinator does.
     assertThat(withoutMode.remove("quota.namespace.binding.open")).isEqualTo("true");
+    // Without the callers' certificates, their reviews are judged only (issue 39.7).
+    assertThat(withoutMode.remove(PluginSettings.ALLOW_UNAUTHENTICATED_WEBHOOKS.key()))
+        .isEqualTo("true");
     assertThat(withoutMode)
-        .as("only the mode and the namespace binding differ from base")
+        .as("only the mode, the namespace binding and unauthenticated callers differ from base")
         .isEqualTo(engineProperties());
 
     // Patches merge into base by name, as kustomize's strategic merge does.
@@ -654,6 +659,66 @@ class ManifestWiringTest {
         .contains(admission + "." + namespace + ".svc")
         .contains("*." + engine.getSpec().getServiceName() + "." + namespace + ".svc");
     assertThat(URI.create(schedulerExtender().path("urlPrefix").asText()).getHost()).isIn(names);
+  }
+
+  /** Issue 39.7: an instance takes another's forwarding mark by the peers' name only. */
+  @Test
+  void theServingCertificateCarriesThePeersName() {
+    final List<String> uris = new ArrayList<>();
+    certificate("quotaflow-admission").path("spec").path("uris").forEach(u -> uris.add(u.asText()));
+    assertThat(uris).containsExactly(ClientCertificates.PEER_NAME);
+  }
+
+  /**
+   * Issue 39.7: no overlay's engine answers the webhooks to callers it cannot identify as it
+   * answers the API server. Production needs the callers' client certificates; dev and shadow say
+   * explicitly that unauthenticated callers are judged only; base alone does not start.
+   */
+  @Test
+  void everyOverlaysEngineAuthenticatesItsCallersOrSaysItJudgesThemOnly() throws Exception {
+    assumeTrue(kubectlRuns(), "kubectl is not installed");
+    assertThatThrownBy(() -> PluginSettings.requireAuthenticatedCallers(engineProperties()))
+        .as("base alone")
+        .hasMessageContaining("admission.allow.unauthenticated.webhooks=true");
+    for (final String overlay : List.of("dev", "production", "shadow")) {
+      final Path dir = KUBERNETES.resolve("overlays").resolve(overlay);
+      final List<HasMetadata> rendered = render(dir);
+      final Map<String, String> settings = new HashMap<>(engineProperties(dir));
+      rendered.stream()
+          .filter(StatefulSet.class::isInstance)
+          .map(StatefulSet.class::cast)
+          .flatMap(set -> set.getSpec().getTemplate().getSpec().getContainers().stream())
+          .flatMap(container -> container.getEnv().stream())
+          .filter(variable -> variable.getName().startsWith("QUOTAFLOW_ADMISSION_"))
+          .forEach(
+              variable ->
+                  settings.put(
+                      variable
+                          .getName()
+                          .substring("QUOTAFLOW_".length())
+                          .toLowerCase(java.util.Locale.ROOT)
+                          .replace('_', '.'),
+                      variable.getValue()));
+
+      PluginSettings.requireAuthenticatedCallers(settings);
+      final boolean certificates =
+          rendered.stream()
+              .anyMatch(
+                  object ->
+                      object.getKind().equals("Certificate")
+                          && object.getMetadata().getName().equals("quotaflow-apiserver-client"));
+      if (overlay.equals("production")) {
+        assertThat(settings)
+            .as(overlay)
+            .containsKey(PluginSettings.TLS_CLIENT_CA_FILE.key())
+            .doesNotContainKey(PluginSettings.ALLOW_UNAUTHENTICATED_WEBHOOKS.key());
+        assertThat(certificates).as("production issues the callers' certificates").isTrue();
+      } else {
+        assertThat(settings)
+            .as(overlay)
+            .containsEntry(PluginSettings.ALLOW_UNAUTHENTICATED_WEBHOOKS.key(), "true");
+      }
+    }
   }
 
   @Test
