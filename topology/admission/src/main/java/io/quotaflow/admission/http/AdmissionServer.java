@@ -279,7 +279,7 @@ public final class AdmissionServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
-  /** The port serving only health, readiness and metrics, when one was configured. */
+  /** The port serving only health and readiness, when one was configured. */
   public OptionalInt healthPort() {
     return healthConnector == null
         ? OptionalInt.empty()

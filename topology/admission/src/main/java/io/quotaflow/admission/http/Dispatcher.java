@@ -104,9 +104,12 @@ final class Dispatcher {
         || (parts[2].equals("scheduler") && parts[3].equals("filter"));
   }
 
-  /** Whether {@code path} is health, readiness or metrics: all the health port serves. */
+  /**
+   * Whether {@code path} is health or readiness: all the health port serves (metrics name groups:
+   * they are served on the engine's metrics port, and here to token holders; issue 39.8).
+   */
   static boolean isHealthPath(String path) {
-    return path.equals("/healthz") || path.equals("/readyz") || path.equals("/metrics");
+    return path.equals("/healthz") || path.equals("/readyz");
   }
 
   Routed dispatch(Call call) {

@@ -319,13 +319,14 @@ public final class PluginSettings {
               + " accepted and idle ones are closed after 1 s.",
           text -> bounded(text, 65_536));
 
-  /** The port of health, readiness and metrics alone. */
+  /** The port of health and readiness alone. */
   public static final Setting<String> HEALTH_PORT =
       new Setting<>(
           "admission.health.port",
           "int",
           "",
-          "A plain-HTTP port serving only /healthz, /readyz and /metrics (probes and scrapes), so"
+          "A plain-HTTP port serving only /healthz and /readyz (probes; metrics are on the"
+              + " engine's metrics.port, which tenants' pods cannot reach), so"
               + " that a flood of the main port cannot fail them; empty: served on the main port"
               + " only. The manifests use 8081.",
           text -> text.isBlank() ? "" : Integer.toString(Parsers.port(text.trim())));
