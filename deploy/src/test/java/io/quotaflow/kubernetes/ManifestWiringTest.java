@@ -781,6 +781,61 @@ class ManifestWiringTest {
             rule -> assertThat(rule.getPorts().get(0).getPort().getIntVal()).isEqualTo(9404));
   }
 
+  /**
+   * Issue 39.8: the pod CIDR the 8443 rule keeps out of its ipBlock is required configuration. A
+   * default (kubeadm's 10.244.0.0/16) silently admitted every pod of clusters whose pods use other
+   * addresses (EKS, Azure CNI); the placeholder is no CIDR, so the API server refuses the policy
+   * until an overlay sets one, by the patch docs/operations.md shows and the dev overlay applies.
+   */
+  @Test
+  void the8443RulesPodCidrIsRequiredAndSetByTheDocumentedPatch() throws Exception {
+    final NetworkPolicy policy =
+        all(NetworkPolicy.class).stream()
+            .filter(p -> p.getMetadata().getName().equals("quotaflow-engine"))
+            .findFirst()
+            .orElseThrow();
+    // The path the documented patch replaces.
+    final var ipBlock = policy.getSpec().getIngress().get(2).getFrom().get(2).getIpBlock();
+    assertThat(policy.getSpec().getIngress().get(2).getPorts().get(0).getPort().getIntVal())
+        .isEqualTo(8443);
+    assertThat(ipBlock.getCidr()).isEqualTo("0.0.0.0/0");
+    assertThat(ipBlock.getExcept())
+        .singleElement()
+        .satisfies(
+            placeholder -> {
+              assertThat(isCidr(placeholder)).as(placeholder).isFalse();
+              assertThat(placeholder).contains("pod CIDR", "docs/operations.md");
+            });
+    final String patchPath = "path: /spec/ingress/2/from/2/ipBlock/except";
+    assertThat(Files.readString(Path.of("..", "docs", "operations.md"))).contains(patchPath);
+    assertThat(Files.readString(KUBERNETES.resolve("overlays/dev/kustomization.yaml")))
+        .contains(patchPath);
+
+    assumeTrue(kubectlRuns(), "kubectl is not installed");
+    final NetworkPolicy dev =
+        render(KUBERNETES.resolve("overlays/dev")).stream()
+            .filter(NetworkPolicy.class::isInstance)
+            .map(NetworkPolicy.class::cast)
+            .filter(p -> p.getMetadata().getName().equals("quotaflow-engine"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(dev.getSpec().getIngress().get(2).getFrom().get(2).getIpBlock().getExcept())
+        .containsExactly("10.244.0.0/16");
+  }
+
+  private static boolean isCidr(final String text) {
+    final Matcher cidr = Pattern.compile("([0-9.]+|[0-9a-fA-F:]+)/(\\d{1,3})").matcher(text);
+    if (!cidr.matches()) {
+      return false;
+    }
+    try {
+      java.net.InetAddress.getByName(cidr.group(1));
+      return true;
+    } catch (final java.net.UnknownHostException e) {
+      return false;
+    }
+  }
+
   @Test
   void rbacGrantsTheConnectorsExactlyTheCallsTheyMake() throws IOException {
     final ClusterRole role = one(ClusterRole.class);
