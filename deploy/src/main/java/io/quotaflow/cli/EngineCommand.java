@@ -130,9 +130,9 @@ public final class EngineCommand extends ServiceCommand {
         config.get(EngineSettings.ALLOW_PLAINTEXT_KAFKA),
         EngineSettings.ALLOW_PLAINTEXT_KAFKA.key());
     if (PluginSettings.enabled(config.kafka())) {
-      // Fail on a bad plugin setting (e.g. neither TLS files nor plain HTTP) before anything
-      // starts.
-      PluginSettings.config(config.kafka());
+      // Fail on a bad plugin setting (e.g. neither TLS files nor plain HTTP, or webhooks open to
+      // callers it cannot identify) before anything starts.
+      PluginSettings.requireAuthenticatedCallers(config.kafka());
     }
     final int metricsPort = config.get(EngineSettings.METRICS_PORT);
     try (JvmMeters jvm = JvmMeters.bindTo(registry());

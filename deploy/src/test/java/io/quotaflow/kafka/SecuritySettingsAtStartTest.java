@@ -12,7 +12,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The commands that talk to Kafka check its TLS and SASL settings before any client starts: a bad
- * setting stops them at once with a message naming it, never with a secret in it.
+ * setting stops them at once with a message naming it, never with a secret in it. The engine checks
+ * whom its webhooks would believe as early.
  */
 class SecuritySettingsAtStartTest {
 
@@ -60,6 +61,23 @@ class SecuritySettingsAtStartTest {
           .contains("security.protocol is PLAINTEXT to kafka.example:9092")
           .contains("allow.plaintext.kafka=true");
     }
+  }
+
+  /**
+   * Issue 39.7: an engine whose webhooks any pod could call, holding quota and writing denials,
+   * does not start unless told that its callers are judged only.
+   */
+  @Test
+  void theEngineRefusesWebhooksThatAnyPodCouldCall() throws IOException {
+    final Path open = properties("admission.plain.http=true");
+
+    final CommandRun run =
+        timed("engine", "--bootstrap-servers", NO_KAFKA, "--config", open.toString());
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("admission.tls.client.ca.file is not set and the plugin listens on 0.0.0.0")
+        .contains("admission.allow.unauthenticated.webhooks=true");
   }
 
   @Test

@@ -198,9 +198,15 @@ class ElasticQuotaCrdTest {
           .as("base installs no CRD")
           .isEmpty();
     }
-    assertThat(components("dev")).containsExactly("../../components/elasticquota-crd");
-    // Production uses Koordinator's CRD; its one component is Kafka over TLS (issue 25).
-    assertThat(components("production")).containsExactly("../../components/kafka-scram-tls");
+    // Dev and production issue the callers' client certificates too (issue 39.7).
+    assertThat(components("dev"))
+        .containsExactly(
+            "../../components/elasticquota-crd", "../../components/client-certificates");
+    // Production uses Koordinator's CRD; its components are Kafka over TLS (issue 25) and the
+    // callers' client certificates (issue 39.7).
+    assertThat(components("production"))
+        .containsExactly(
+            "../../components/kafka-scram-tls", "../../components/client-certificates");
     assertThat(components("shadow")).isEmpty();
   }
 

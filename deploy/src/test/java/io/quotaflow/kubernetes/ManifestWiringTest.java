@@ -2,6 +2,7 @@ package io.quotaflow.kubernetes;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -43,6 +44,7 @@ import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.http.ServerLimits;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.http.tls.ClientCertificates;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
@@ -541,8 +543,11 @@ class ManifestWiringTest {
     withoutMode.remove("admission.mode");
     // Beside Koordinator a pod's label alone chooses its group, as Koordinator does.
     assertThat(withoutMode.remove("quota.namespace.binding.open")).isEqualTo("true");
+    // Without the callers' certificates, their reviews are judged only (issue 39.7).
+    assertThat(withoutMode.remove(PluginSettings.ALLOW_UNAUTHENTICATED_WEBHOOKS.key()))
+        .isEqualTo("true");
     assertThat(withoutMode)
-        .as("only the mode and the namespace binding differ from base")
+        .as("only the mode, the namespace binding and unauthenticated callers differ from base")
         .isEqualTo(engineProperties());
 
     // Patches merge into base by name, as kustomize's strategic merge does.
@@ -709,6 +714,66 @@ class ManifestWiringTest {
     assertThat(URI.create(schedulerExtender().path("urlPrefix").asText()).getHost()).isIn(names);
   }
 
+  /** Issue 39.7: an instance takes another's forwarding mark by the peers' name only. */
+  @Test
+  void theServingCertificateCarriesThePeersName() {
+    final List<String> uris = new ArrayList<>();
+    certificate("quotaflow-admission").path("spec").path("uris").forEach(u -> uris.add(u.asText()));
+    assertThat(uris).containsExactly(ClientCertificates.PEER_NAME);
+  }
+
+  /**
+   * Issue 39.7: no overlay's engine answers the webhooks to callers it cannot identify as it
+   * answers the API server. Production needs the callers' client certificates; dev and shadow say
+   * explicitly that unauthenticated callers are judged only; base alone does not start.
+   */
+  @Test
+  void everyOverlaysEngineAuthenticatesItsCallersOrSaysItJudgesThemOnly() throws Exception {
+    assumeTrue(kubectlRuns(), "kubectl is not installed");
+    assertThatThrownBy(() -> PluginSettings.requireAuthenticatedCallers(engineProperties()))
+        .as("base alone")
+        .hasMessageContaining("admission.allow.unauthenticated.webhooks=true");
+    for (final String overlay : List.of("dev", "production", "shadow")) {
+      final Path dir = KUBERNETES.resolve("overlays").resolve(overlay);
+      final List<HasMetadata> rendered = render(dir);
+      final Map<String, String> settings = new HashMap<>(engineProperties(dir));
+      rendered.stream()
+          .filter(StatefulSet.class::isInstance)
+          .map(StatefulSet.class::cast)
+          .flatMap(set -> set.getSpec().getTemplate().getSpec().getContainers().stream())
+          .flatMap(container -> container.getEnv().stream())
+          .filter(variable -> variable.getName().startsWith("QUOTAFLOW_ADMISSION_"))
+          .forEach(
+              variable ->
+                  settings.put(
+                      variable
+                          .getName()
+                          .substring("QUOTAFLOW_".length())
+                          .toLowerCase(java.util.Locale.ROOT)
+                          .replace('_', '.'),
+                      variable.getValue()));
+
+      PluginSettings.requireAuthenticatedCallers(settings);
+      final boolean certificates =
+          rendered.stream()
+              .anyMatch(
+                  object ->
+                      object.getKind().equals("Certificate")
+                          && object.getMetadata().getName().equals("quotaflow-apiserver-client"));
+      if (overlay.equals("production")) {
+        assertThat(settings)
+            .as(overlay)
+            .containsKey(PluginSettings.TLS_CLIENT_CA_FILE.key())
+            .doesNotContainKey(PluginSettings.ALLOW_UNAUTHENTICATED_WEBHOOKS.key());
+        assertThat(certificates).as("production issues the callers' certificates").isTrue();
+      } else {
+        assertThat(settings)
+            .as(overlay)
+            .containsEntry(PluginSettings.ALLOW_UNAUTHENTICATED_WEBHOOKS.key(), "true");
+      }
+    }
+  }
+
   @Test
   void theSchedulerExtenderFiltersOverHttpsOnThePluginsPort() throws IOException {
     final PluginConfig plugin = PluginSettings.config(engineProperties());
@@ -767,6 +832,61 @@ class ManifestWiringTest {
         .singleElement()
         .satisfies(
             rule -> assertThat(rule.getPorts().get(0).getPort().getIntVal()).isEqualTo(9404));
+  }
+
+  /**
+   * Issue 39.8: the pod CIDR the 8443 rule keeps out of its ipBlock is required configuration. A
+   * default (kubeadm's 10.244.0.0/16) silently admitted every pod of clusters whose pods use other
+   * addresses (EKS, Azure CNI); the placeholder is no CIDR, so the API server refuses the policy
+   * until an overlay sets one, by the patch docs/operations.md shows and the dev overlay applies.
+   */
+  @Test
+  void the8443RulesPodCidrIsRequiredAndSetByTheDocumentedPatch() throws Exception {
+    final NetworkPolicy policy =
+        all(NetworkPolicy.class).stream()
+            .filter(p -> p.getMetadata().getName().equals("quotaflow-engine"))
+            .findFirst()
+            .orElseThrow();
+    // The path the documented patch replaces.
+    final var ipBlock = policy.getSpec().getIngress().get(2).getFrom().get(2).getIpBlock();
+    assertThat(policy.getSpec().getIngress().get(2).getPorts().get(0).getPort().getIntVal())
+        .isEqualTo(8443);
+    assertThat(ipBlock.getCidr()).isEqualTo("0.0.0.0/0");
+    assertThat(ipBlock.getExcept())
+        .singleElement()
+        .satisfies(
+            placeholder -> {
+              assertThat(isCidr(placeholder)).as(placeholder).isFalse();
+              assertThat(placeholder).contains("pod CIDR", "docs/operations.md");
+            });
+    final String patchPath = "path: /spec/ingress/2/from/2/ipBlock/except";
+    assertThat(Files.readString(Path.of("..", "docs", "operations.md"))).contains(patchPath);
+    assertThat(Files.readString(KUBERNETES.resolve("overlays/dev/kustomization.yaml")))
+        .contains(patchPath);
+
+    assumeTrue(kubectlRuns(), "kubectl is not installed");
+    final NetworkPolicy dev =
+        render(KUBERNETES.resolve("overlays/dev")).stream()
+            .filter(NetworkPolicy.class::isInstance)
+            .map(NetworkPolicy.class::cast)
+            .filter(p -> p.getMetadata().getName().equals("quotaflow-engine"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(dev.getSpec().getIngress().get(2).getFrom().get(2).getIpBlock().getExcept())
+        .containsExactly("10.244.0.0/16");
+  }
+
+  private static boolean isCidr(final String text) {
+    final Matcher cidr = Pattern.compile("([0-9.]+|[0-9a-fA-F:]+)/(\\d{1,3})").matcher(text);
+    if (!cidr.matches()) {
+      return false;
+    }
+    try {
+      java.net.InetAddress.getByName(cidr.group(1));
+      return true;
+    } catch (final java.net.UnknownHostException e) {
+      return false;
+    }
   }
 
   @Test

@@ -55,6 +55,20 @@ class LocalEngineConfigTest {
     assertThat(config.kafka(PluginSettings.PORT.key())).contains("0");
   }
 
+  /**
+   * Issue 39.7: local needs no client certificates and no flag. It listens on loopback, where only
+   * this machine calls (its scenarios post reviews themselves), so its reviews hold quota as the
+   * API server's do in a cluster.
+   */
+  @Test
+  void localStartsWithoutClientCertificatesBecauseOnlyThisMachineReachesIt() {
+    final EngineConfig config = config(Map.of(), Optional.empty(), Optional.empty());
+
+    PluginSettings.requireAuthenticatedCallers(config.kafka());
+    assertThat(config.kafka(PluginSettings.ALLOW_UNAUTHENTICATED_WEBHOOKS.key())).isEmpty();
+    assertThat(config.kafka(PluginSettings.BIND_ADDRESS.key())).contains("127.0.0.1");
+  }
+
   @Test
   void theRevokeDelayOptionWinsOverASettingWhichWinsOverTheScenario() {
     final Scenario scenario =

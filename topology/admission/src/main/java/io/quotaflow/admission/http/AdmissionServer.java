@@ -71,6 +71,7 @@ public final class AdmissionServer implements AutoCloseable {
   private final EvictionSource evictionSource;
   private final ServerLimits limits;
   private final ApiAuth auth;
+  private final CallerPolicy callerPolicy;
   private AutoCloseable evictions;
   private SlowClientGuard slowClients;
   private ClientCertificates callers;
@@ -101,6 +102,7 @@ public final class AdmissionServer implements AutoCloseable {
     this.activity = new RecentActivity(config.view().recentEvents());
     this.limits = builder.limits;
     this.auth = builder.auth;
+    this.callerPolicy = CallerPolicy.of(config, builder.allowUnauthenticatedWebhooks);
     this.streams = new ViewStreams(config.view().maxStreams(), limits.streamsPerClient());
     this.feed =
         new ViewFeed(
@@ -124,19 +126,22 @@ public final class AdmissionServer implements AutoCloseable {
    * Binds the port and starts serving.
    *
    * @throws IllegalStateException when the server cannot start (port taken, unreadable certificate)
+   * @throws IllegalArgumentException when it would believe callers it cannot identify (issue 39.7)
    */
   public synchronized AdmissionServer start() {
     if (server != null || closed) {
       throw new IllegalStateException("an admission server starts once");
     }
+    callerPolicy.requireSafe();
     try {
       final Supplier<SSLContext> trust;
       if (config.tls().isPresent()) {
         final PluginConfig.TlsFiles tls = config.tls().get();
         final Path trustFile = tls.trust().orElse(tls.certificate());
-        // Callers' certificates are verified against their CA, and peers' against this bundle.
+        // Callers' certificates are verified against their CA, and peers' against this bundle:
+        // peers are asked for theirs even without a callers' CA.
         final List<Path> clientTrust =
-            tls.clientCa().map(ca -> List.of(ca, trustFile)).orElse(List.of());
+            tls.clientCa().map(ca -> List.of(ca, trustFile)).orElse(List.of(trustFile));
         certificates =
             new CertificateReloader(
                 tls.certificate(),
@@ -147,14 +152,8 @@ public final class AdmissionServer implements AutoCloseable {
                 this::refreshForwarder);
         // A peer that asks for a certificate gets this instance's own.
         trust = () -> clientContext(tls.certificate(), tls.key(), trustFile);
-        if (tls.clientCa().isPresent()) {
-          callers = new ClientCertificates(tls.certificate());
-        } else {
-          LOG.warn(
-              "{} is not set: any pod that reaches the admission port can call the webhooks and"
-                  + " the scheduler filter (docs/security.md)",
-              PluginSettings.TLS_CLIENT_CA_FILE.key());
-        }
+        callers = new ClientCertificates(trustFile);
+        warnWithoutPeerName(tls.certificate());
       } else {
         trust = null;
       }
@@ -235,6 +234,7 @@ public final class AdmissionServer implements AutoCloseable {
               limits.requestTimeout(),
               healthConnector,
               callers,
+              callerPolicy,
               auth));
       if (config.view().enabled()) {
         evictions = evictionSource.start(activity);
@@ -255,6 +255,7 @@ public final class AdmissionServer implements AutoCloseable {
           0,
           config.staleness().refreshInterval().toMillis(),
           TimeUnit.MILLISECONDS);
+      LOG.info("admission webhooks and scheduler filter believe {}", callerPolicy.describe());
       LOG.info(
           "admission plugin serving {} on {}:{} (mode {}, failure policy {}, max staleness {})",
           certificates == null ? "plain HTTP" : "HTTPS",
@@ -278,7 +279,7 @@ public final class AdmissionServer implements AutoCloseable {
     return connector.getLocalPort();
   }
 
-  /** The port serving only health, readiness and metrics, when one was configured. */
+  /** The port serving only health and readiness, when one was configured. */
   public OptionalInt healthPort() {
     return healthConnector == null
         ? OptionalInt.empty()
@@ -346,6 +347,22 @@ public final class AdmissionServer implements AutoCloseable {
     }
   }
 
+  /** Peers recognise each other by a name on the certificate: say so when it is missing. */
+  private static void warnWithoutPeerName(Path certificate) {
+    try {
+      final List<java.security.cert.X509Certificate> chain = PemFiles.certificates(certificate);
+      if (!chain.isEmpty() && !ClientCertificates.hasPeerName(chain.get(0))) {
+        LOG.warn(
+            "the certificate {} has no URI name {}: other instances will not take this one's"
+                + " forwarded requests as a peer's (deploy/kubernetes/base/certificate.yaml)",
+            certificate,
+            ClientCertificates.PEER_NAME);
+      }
+    } catch (IOException | GeneralSecurityException e) {
+      // The reloader reports an unreadable certificate.
+    }
+  }
+
   private static SSLContext clientContext(Path certificate, Path key, Path trust) {
     try {
       return PemFiles.clientContext(certificate, key, trust);
@@ -409,6 +426,7 @@ public final class AdmissionServer implements AutoCloseable {
     private ApiAuth auth = ApiAuth.NONE;
     private int groupGaugesMax = EngineMetrics.DEFAULT_GROUP_GAUGES;
     private Duration pendingTtl = PendingPods.DEFAULT_TTL;
+    private boolean allowUnauthenticatedWebhooks;
 
     private Builder(PluginConfig config, ClusterStateReader reader) {
       this.config = Objects.requireNonNull(config, "config");
@@ -494,6 +512,16 @@ public final class AdmissionServer implements AutoCloseable {
      */
     public Builder pendingTtl(Duration value) {
       this.pendingTtl = Objects.requireNonNull(value, "pendingTtl");
+      return this;
+    }
+
+    /**
+     * Whether callers of the webhooks and the scheduler filter without a certificate are answered,
+     * judged only, rather than refused (default false; {@code
+     * admission.allow.unauthenticated.webhooks}).
+     */
+    public Builder allowUnauthenticatedWebhooks(boolean value) {
+      this.allowUnauthenticatedWebhooks = value;
       return this;
     }
 

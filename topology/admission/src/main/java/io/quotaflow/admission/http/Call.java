@@ -15,8 +15,8 @@ import java.util.Optional;
  * @param body the body, at most {@link PluginConfig#MAX_BODY_BYTES}
  * @param forwarded whether another instance forwarded it (it is then never forwarded again); with
  *     client certificates required, only a peer's mark counts
- * @param certified whether the caller presented a client certificate the callers' CA (or this
- *     plugin's bundle) verified; always true while client certificates are not required
+ * @param trust what the caller may do at the webhooks and the scheduler filter: its client
+ *     certificate, or the plugin's listening on loopback, decides ({@link CallerPolicy})
  * @param viewer what the caller may see of the clusters (people's doors); everything when
  *     authentication is off
  * @param token the caller's bearer token, passed on when the call is forwarded
@@ -27,13 +27,21 @@ record Call(
     String query,
     byte[] body,
     boolean forwarded,
-    boolean certified,
+    CallerPolicy.Trust trust,
     Viewer viewer,
     Optional<String> token) {
 
-  /** A call whose caller needs no certificate and sees everything (authentication off). */
+  /** A call whose caller is trusted and sees everything (authentication off). */
   Call(String method, String path, String query, byte[] body, boolean forwarded) {
-    this(method, path, query, body, forwarded, true, Viewer.EVERYONE, Optional.empty());
+    this(
+        method,
+        path,
+        query,
+        body,
+        forwarded,
+        CallerPolicy.Trust.TRUSTED,
+        Viewer.EVERYONE,
+        Optional.empty());
   }
 
   /** {@code view} as this call's viewer may see it. */
@@ -51,6 +59,7 @@ record Call(
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(query, "query");
     Objects.requireNonNull(body, "body");
+    Objects.requireNonNull(trust, "trust");
     Objects.requireNonNull(viewer, "viewer");
     Objects.requireNonNull(token, "token");
   }

@@ -51,6 +51,9 @@ final class Dispatcher {
   private final PodWebhook pods;
   private final QuotaWebhook quotas;
   private final SchedulerFilter filter;
+  // For callers answered without holding or recording anything (issue 39.7).
+  private final PodWebhook judgedPods;
+  private final SchedulerFilter judgedFilter;
   private final Forwarder forwarder;
   private final PrometheusMeterRegistry registry;
   private final LastKnownState lastKnown;
@@ -83,6 +86,8 @@ final class Dispatcher {
     this.pods = pods;
     this.quotas = quotas;
     this.filter = filter;
+    this.judgedPods = pods.judgingOnly();
+    this.judgedFilter = filter.judgingOnly();
     this.forwarder = forwarder;
     this.registry = registry;
     this.lastKnown = lastKnown;
@@ -99,9 +104,12 @@ final class Dispatcher {
         || (parts[2].equals("scheduler") && parts[3].equals("filter"));
   }
 
-  /** Whether {@code path} is health, readiness or metrics: all the health port serves. */
+  /**
+   * Whether {@code path} is health or readiness: all the health port serves (metrics name groups:
+   * they are served on the engine's metrics port, and here to token holders; issue 39.8).
+   */
   static boolean isHealthPath(String path) {
-    return path.equals("/healthz") || path.equals("/readyz") || path.equals("/metrics");
+    return path.equals("/healthz") || path.equals("/readyz");
   }
 
   Routed dispatch(Call call) {
@@ -127,7 +135,7 @@ final class Dispatcher {
     }
     if (parts.length == 4 && parts[0].equals("clusters") && valid(parts[1])) {
       final String cluster = parts[1];
-      if (!call.certified() && isMachineDoor(parts)) {
+      if (call.trust() == CallerPolicy.Trust.REFUSED && isMachineDoor(parts)) {
         return new Routed(
             "unauthenticated",
             Answer.error(
@@ -137,14 +145,17 @@ final class Dispatcher {
                     + " (the API server, the scheduler)",
                 "unauthenticated"));
       }
+      final boolean judged = call.trust() == CallerPolicy.Trust.JUDGED_ONLY;
       if (parts[2].equals("admission") && parts[3].equals("pods")) {
-        return only("POST", call, pods.name(), c -> cluster(pods, cluster, c, true));
+        final PodWebhook webhook = judged ? judgedPods : pods;
+        return only("POST", call, webhook.name(), c -> cluster(webhook, cluster, c, true));
       }
       if (parts[2].equals("admission") && parts[3].equals("quotas")) {
         return only("POST", call, quotas.name(), c -> cluster(quotas, cluster, c, true));
       }
       if (parts[2].equals("scheduler") && parts[3].equals("filter")) {
-        return only("POST", call, filter.name(), c -> cluster(filter, cluster, c, true));
+        final SchedulerFilter verb = judged ? judgedFilter : filter;
+        return only("POST", call, verb.name(), c -> cluster(verb, cluster, c, true));
       }
     }
     if (parts.length >= 3

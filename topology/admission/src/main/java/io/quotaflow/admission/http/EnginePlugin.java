@@ -118,6 +118,8 @@ public final class EnginePlugin {
             .limits(PluginSettings.limits(config.kafka()))
             .groupGaugesMax(config.get(EngineSettings.METRICS_GROUP_GAUGES_MAX))
             .auth(auth.orElseGet(() -> apiAuth(config.kafka())))
+            .allowUnauthenticatedWebhooks(
+                PluginSettings.allowUnauthenticatedWebhooks(config.kafka()))
             .revokeDelay(
                 config.get(EngineSettings.RECLAIM_ENABLED)
                     ? Optional.of(config.get(EngineSettings.REVOKE_DELAY))

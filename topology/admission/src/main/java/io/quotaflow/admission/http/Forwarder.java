@@ -71,6 +71,10 @@ final class Forwarder implements AutoCloseable {
             .method(call.method(), body);
     // The owner judges the caller again (its answers are cached there too).
     call.token().ifPresent(token -> request.header("Authorization", "Bearer " + token));
+    if (call.trust() == CallerPolicy.Trust.JUDGED_ONLY) {
+      // The owner believes this instance: it must not hold what the caller could not.
+      request.header(CallerPolicy.JUDGED_ONLY_HEADER, "true");
+    }
     try {
       final HttpResponse<byte[]> response =
           client.get().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * The Jetty side of the plugin: reads at most {@link PluginConfig#MAX_BODY_BYTES} of the body (413
  * beyond) without holding a thread while it arrives ({@link BodyReader}, 408 when it takes too
  * long), hands the request to the {@link Dispatcher}, writes its answer and records the metrics. On
- * the health connector only health, readiness and metrics are served.
+ * the health connector only health and readiness are served; {@code /metrics} on the main one asks
+ * a token when people are authenticated.
  */
 final class JettyHandler extends Handler.Abstract {
 
@@ -37,14 +38,15 @@ final class JettyHandler extends Handler.Abstract {
   private final Duration bodyTimeout;
   private final Connector healthConnector;
   private final ClientCertificates callers;
+  private final CallerPolicy policy;
   private final ApiAuth auth;
 
   /**
    * @param bodyTimeout how long a request's body may take to arrive
-   * @param healthConnector the connector that serves only health, readiness and metrics; null when
-   *     they share the main one
-   * @param callers tells callers apart by their client certificate; null when client certificates
-   *     are not required
+   * @param healthConnector the connector that serves only health and readiness; null when they
+   *     share the main one
+   * @param callers tells callers apart by their client certificate; null for plain HTTP
+   * @param policy whom the webhooks and the scheduler filter believe
    * @param auth who the people calling the query API and the web view are
    */
   JettyHandler(
@@ -54,8 +56,10 @@ final class JettyHandler extends Handler.Abstract {
       Duration bodyTimeout,
       Connector healthConnector,
       ClientCertificates callers,
+      CallerPolicy policy,
       ApiAuth auth) {
     this.callers = callers;
+    this.policy = policy;
     this.auth = auth;
     this.dispatcher = dispatcher;
     this.metrics = metrics;
@@ -75,7 +79,10 @@ final class JettyHandler extends Handler.Abstract {
           new Dispatcher.Routed(
               "unknown",
               Answer.error(
-                  404, "this port serves only /healthz, /readyz and /metrics", "no-route")),
+                  404,
+                  "this port serves only /healthz and /readyz; metrics are on the engine's"
+                      + " metrics.port",
+                  "no-route")),
           response,
           callback,
           start);
@@ -147,6 +154,22 @@ final class JettyHandler extends Handler.Abstract {
         return new Dispatcher.Routed(
             "session", Sessions.answer(request.getMethod(), body, token, auth, secure(request)));
       }
+      if (path.equals(METRICS) && auth.enabled()) {
+        // Metrics name groups: for token holders RBAC lets get /metrics (issue 39.8).
+        final Optional<Viewer> known = auth.viewer(token);
+        if (known.isEmpty()) {
+          return new Dispatcher.Routed("unauthenticated", unauthenticated());
+        }
+        if (!known.get().mayGet(METRICS)) {
+          return new Dispatcher.Routed(
+              "metrics",
+              Answer.error(
+                  403,
+                  "get on the non-resource URL /metrics is not allowed to you (RBAC"
+                      + " nonResourceURLs); Prometheus scrapes the engine's metrics.port",
+                  "forbidden"));
+        }
+      }
       if (path.startsWith(PEOPLE) && auth.enabled()) {
         final Optional<Viewer> known = auth.viewer(token);
         if (known.isEmpty()) {
@@ -156,10 +179,13 @@ final class JettyHandler extends Handler.Abstract {
       }
       final String query = request.getHttpURI().getQuery();
       final ClientCertificates.Caller caller = caller(request);
-      // Another instance's forwarding mark is believed from that instance only.
+      final CallerPolicy.Trust trust =
+          policy.trust(caller, request.getHeaders().contains(CallerPolicy.JUDGED_ONLY_HEADER));
+      // Another instance's forwarding mark is believed from that instance only (or from a
+      // caller who can hold nothing anyway).
       final boolean forwarded =
           request.getHeaders().contains(Call.FORWARDED_HEADER)
-              && (callers == null || caller == ClientCertificates.Caller.PEER);
+              && policy.believesForwardMark(caller, trust);
       return dispatcher.dispatch(
           new Call(
               request.getMethod(),
@@ -167,7 +193,7 @@ final class JettyHandler extends Handler.Abstract {
               query == null ? "" : query,
               body,
               forwarded,
-              callers == null || caller != ClientCertificates.Caller.ANONYMOUS,
+              trust,
               viewer,
               token));
     } catch (RuntimeException e) {
@@ -176,6 +202,9 @@ final class JettyHandler extends Handler.Abstract {
           "any", Answer.error(400, "the request could not be read", "error"));
     }
   }
+
+  /** The plugin's meters on the main port. */
+  private static final String METRICS = "/metrics";
 
   /** The paths people call: the query API, the web view's data and its what-if. */
   private static final String PEOPLE = "/api/v1/";

@@ -89,10 +89,24 @@ public final class PluginSettings {
           "PEM CA certificates that sign the client certificates of the webhooks' and the scheduler"
               + " filter's callers (the API server's AdmissionConfiguration, the scheduler's"
               + " extender tlsConfig). When set, those endpoints answer 401 to a caller without a"
-              + " certificate it (or admission.tls.trust.file, for peers) verifies, and only a"
-              + " peer's forwarding mark is honoured. Empty: callers are not authenticated (a"
-              + " warning at start).",
+              + " certificate it (or admission.tls.trust.file, for peers) verifies, unless"
+              + " admission.allow.unauthenticated.webhooks. Empty: only a plugin on loopback or with"
+              + " admission.allow.unauthenticated.webhooks=true starts.",
           Parsers::text);
+
+  /** Whether callers without a certificate are answered (judged only) rather than refused. */
+  public static final Setting<Boolean> ALLOW_UNAUTHENTICATED_WEBHOOKS =
+      new Setting<>(
+          "admission.allow.unauthenticated.webhooks",
+          "boolean",
+          "false",
+          "Answer callers of the webhooks and the scheduler filter that present no client"
+              + " certificate admission.tls.client.ca.file (or, for peers, admission.tls.trust.file)"
+              + " verifies, instead of refusing them 401; their reviews are judged only: nothing is"
+              + " held in flight and no denial is recorded. Without admission.tls.client.ca.file the"
+              + " plugin refuses to start unless this is true or it listens on loopback"
+              + " (docs/security.md).",
+          Parsers::bool);
 
   /** Reload check period. */
   public static final Setting<Duration> TLS_RELOAD_INTERVAL =
@@ -307,13 +321,14 @@ public final class PluginSettings {
               + " accepted and idle ones are closed after 1 s.",
           text -> bounded(text, 65_536));
 
-  /** The port of health, readiness and metrics alone. */
+  /** The port of health and readiness alone. */
   public static final Setting<String> HEALTH_PORT =
       new Setting<>(
           "admission.health.port",
           "int",
           "",
-          "A plain-HTTP port serving only /healthz, /readyz and /metrics (probes and scrapes), so"
+          "A plain-HTTP port serving only /healthz and /readyz (probes; metrics are on the"
+              + " engine's metrics.port, which tenants' pods cannot reach), so"
               + " that a flood of the main port cannot fail them; empty: served on the main port"
               + " only. The manifests use 8081.",
           text -> text.isBlank() ? "" : Integer.toString(Parsers.port(text.trim())));
@@ -380,6 +395,7 @@ public final class PluginSettings {
           TLS_KEY_FILE,
           TLS_TRUST_FILE,
           TLS_CLIENT_CA_FILE,
+          ALLOW_UNAUTHENTICATED_WEBHOOKS,
           TLS_RELOAD_INTERVAL,
           PLAIN_HTTP,
           MODE,
@@ -527,6 +543,36 @@ public final class PluginSettings {
     final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).build();
     return new ThrottledDenialLog(
         log, config.get(DENIALS_WINDOW), config.get(DENIALS_MAX_PER_GROUP), clock, registry);
+  }
+
+  /**
+   * Whom the webhooks and the scheduler filter believe, per {@code values}.
+   *
+   * @throws IllegalArgumentException when a setting is invalid, or when callers would be believed
+   *     without a certificate while the plugin listens beyond loopback (issue 39.7)
+   */
+  static CallerPolicy callers(Map<String, String> values) {
+    final CallerPolicy policy =
+        CallerPolicy.of(
+            config(values),
+            ConfigLoader.of(ALL).setAll(values).build().get(ALLOW_UNAUTHENTICATED_WEBHOOKS));
+    policy.requireSafe();
+    return policy;
+  }
+
+  /**
+   * Checks that the webhooks and the scheduler filter would not believe callers they cannot
+   * identify (see {@link #ALLOW_UNAUTHENTICATED_WEBHOOKS}).
+   *
+   * @throws IllegalArgumentException naming the settings to set
+   */
+  public static void requireAuthenticatedCallers(Map<String, String> values) {
+    callers(values);
+  }
+
+  /** Whether {@code values} answer unauthenticated callers of the webhooks (judged only). */
+  public static boolean allowUnauthenticatedWebhooks(Map<String, String> values) {
+    return ConfigLoader.of(ALL).setAll(values).build().get(ALLOW_UNAUTHENTICATED_WEBHOOKS);
   }
 
   /** Whether {@code values} ask people for Kubernetes bearer tokens. */

@@ -72,6 +72,7 @@ final class PodCheck {
   private final InFlightHolds holds;
   private final Clock clock;
   private final RecentActivity activity;
+  private final boolean trusted;
 
   /**
    * @param activity where denials (and warnings in warn mode) are noted for the web view
@@ -82,19 +83,43 @@ final class PodCheck {
       InFlightHolds holds,
       Clock clock,
       RecentActivity activity) {
+    this(config, options, holds, clock, activity, true);
+  }
+
+  private PodCheck(
+      PluginConfig config,
+      QuotaOptions options,
+      InFlightHolds holds,
+      Clock clock,
+      RecentActivity activity,
+      boolean trusted) {
     this.config = config;
     this.options = options;
     this.holds = holds;
     this.clock = clock;
     this.activity = activity;
+    this.trusted = trusted;
+  }
+
+  /**
+   * The same check for callers who proved nothing (issue 39.7): judged against the same holds, but
+   * it holds nothing in flight and notes nothing in the activity.
+   */
+  PodCheck judgingOnly() {
+    return new PodCheck(config, options, holds, clock, activity, false);
+  }
+
+  /** Whether this check may hold quota and record what it turns away. */
+  boolean trusted() {
+    return trusted;
   }
 
   PluginConfig config() {
     return config;
   }
 
-  Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion occasion) {
-    return check(cluster, pod, List.of(), view, occasion);
+  Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion asked) {
+    return check(cluster, pod, List.of(), view, asked);
   }
 
   /**
@@ -102,11 +127,8 @@ final class PodCheck {
    *     (docs/semantics.md section 22.9), whatever its group's room
    */
   Verdict check(
-      String cluster,
-      QuotaPod pod,
-      List<Unresolved> unresolved,
-      ClusterView view,
-      Occasion occasion) {
+      String cluster, QuotaPod pod, List<Unresolved> unresolved, ClusterView view, Occasion asked) {
+    final Occasion occasion = trusted ? asked : asked.unheld();
     if (config.excludedNamespaces().contains(pod.ref().namespace())) {
       return new Verdict(Outcome.EXCLUDED, "");
     }
@@ -139,17 +161,19 @@ final class PodCheck {
       String cluster, QuotaPod pod, String group, List<Denial> denials, Occasion occasion) {
     final String message = denials.stream().map(Denial::message).collect(Collectors.joining("; "));
     final boolean warn = config.mode() == AdmissionMode.WARN;
-    activity.denied(
-        cluster,
-        new RecentActivity.Denial(
-            pod.ref(),
-            group,
-            denials.get(0).reason().code(),
-            message,
-            occasion == Occasion.SCHEDULE ? "scheduler filter" : "pod webhook",
-            warn,
-            clock.instant(),
-            1));
+    if (trusted) {
+      activity.denied(
+          cluster,
+          new RecentActivity.Denial(
+              pod.ref(),
+              group,
+              denials.get(0).reason().code(),
+              message,
+              occasion == Occasion.SCHEDULE ? "scheduler filter" : "pod webhook",
+              warn,
+              clock.instant(),
+              1));
+    }
     return new Verdict(warn ? Outcome.WARNED : Outcome.DENIED, group, message, denials);
   }
 

@@ -63,9 +63,17 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
     this.denied = denied;
   }
 
+  /**
+   * This webhook for callers who proved nothing (issue 39.7): it answers as this one does, but
+   * holds nothing in flight and records no denial; its name in metrics and logs says so.
+   */
+  PodWebhook judgingOnly() {
+    return new PodWebhook(check.judgingOnly(), denied);
+  }
+
   @Override
   public String name() {
-    return "admission-pods";
+    return check.trusted() ? "admission-pods" : "admission-pods-unauthenticated";
   }
 
   @Override
@@ -195,14 +203,16 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
     if (verdict.outcome() == PodCheck.Outcome.WARNED) {
       return Answer.json(200, AdmissionReviews.allowed(uid, List.of(message), audit), "warned");
     }
-    denied.denied(
-        cluster,
-        pod,
-        verdict.group(),
-        reason,
-        message,
-        DeniedPods.Occasion.WEBHOOK,
-        review.dryRun());
+    if (check.trusted()) {
+      denied.denied(
+          cluster,
+          pod,
+          verdict.group(),
+          reason,
+          message,
+          DeniedPods.Occasion.WEBHOOK,
+          review.dryRun());
+    }
     final List<AdmissionReviews.Cause> causes =
         verdict.denials().stream()
             .map(denial -> new AdmissionReviews.Cause(denial.reason().code(), denial.message()))

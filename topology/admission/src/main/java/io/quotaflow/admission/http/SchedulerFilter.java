@@ -79,9 +79,18 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
     this.clock = clock;
   }
 
+  /**
+   * This filter for callers who proved nothing (issue 39.7): it answers as this one does, but holds
+   * nothing in flight and records neither denials nor pending pods; its name in metrics and logs
+   * says so.
+   */
+  SchedulerFilter judgingOnly() {
+    return new SchedulerFilter(check.judgingOnly(), denied, pending, clock);
+  }
+
   @Override
   public String name() {
-    return "scheduler-filter";
+    return check.trusted() ? "scheduler-filter" : "scheduler-filter-unauthenticated";
   }
 
   @Override
@@ -185,14 +194,14 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
               reason,
               "no candidate node is left: " + reason.code() + " refused every one");
         } else {
-          pending.allowed(cluster, pod.ref());
+          passed(cluster, pod);
         }
         return Answer.json(
             200, failSome(args, refused), outsidePool ? "outside-pool" : "locked-nodes");
       }
     }
     if (verdict.outcome() != PodCheck.Outcome.DENIED) {
-      pending.allowed(cluster, pod.ref());
+      passed(cluster, pod);
       return Answer.json(200, passAll(args), verdict.outcome().label());
     }
     final Reason reason = verdict.reason().orElseThrow();
@@ -216,8 +225,19 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
         + verdict.message();
   }
 
+  /** The pod is no longer pending for a reason of quotaflow's (recorded for trusted callers). */
+  private void passed(String cluster, QuotaPod pod) {
+    if (check.trusted()) {
+      pending.allowed(cluster, pod.ref());
+    }
+  }
+
+  /** The pod is left without a node: recorded for trusted callers only. */
   private void noNodeLeft(
       String cluster, QuotaPod pod, String group, Reason reason, String message) {
+    if (!check.trusted()) {
+      return;
+    }
     denied.denied(cluster, pod, group, reason, message, DeniedPods.Occasion.FILTER, false);
     pending.refused(cluster, pod.ref(), group, reason, clock.instant());
   }

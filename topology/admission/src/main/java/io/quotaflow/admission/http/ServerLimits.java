@@ -12,8 +12,8 @@ import java.util.OptionalInt;
  *     byte (or from the connection's opening, for its first request); slower ones are closed
  * @param maxConnections open connections on the main port at most; beyond, new ones wait to be
  *     accepted and idle ones are closed sooner
- * @param healthPort a plain-HTTP port serving only /healthz, /readyz and /metrics, so that a flood
- *     of the main port cannot fail the probes; empty: they are served on the main port only
+ * @param healthPort a plain-HTTP port serving only /healthz and /readyz, so that a flood of the
+ *     main port cannot fail the probes; empty: they are served on the main port only
  * @param streamsPerClient live streams of the web view one client address may hold at once
  * @param whatIfMaxPods pods a what-if may add in total
  * @param whatIfMaxEdits group edits (min, max, weight) a what-if may make

@@ -37,7 +37,7 @@ class ClientCertificatesTest {
 
   @BeforeAll
   static void start() {
-    final TestCertificates.Issued own = TestCertificates.issue(1);
+    final TestCertificates.Issued own = TestCertificates.issuePeer(1);
     TestCertificates.write(own, dir.resolve("tls.crt"), dir.resolve("tls.key"), false);
     final TestCertificates.Issued apiServer = TestCertificates.issue(2, "kube-apiserver");
     TestCertificates.write(

@@ -1,5 +1,6 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.http.tls.ClientCertificates;
 import java.io.IOException;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -12,12 +13,15 @@ import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Date;
+import java.util.List;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.Extension;
 import org.bouncycastle.asn1.x509.GeneralName;
 import org.bouncycastle.asn1.x509.GeneralNames;
@@ -26,7 +30,10 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
-/** Self-signed certificates for localhost, written as PEM files as cert-manager writes them. */
+/**
+ * Certificates for localhost, self-signed or signed by a test CA, written as PEM files as
+ * cert-manager writes them.
+ */
 final class TestCertificates {
 
   /** A generated certificate and its key. */
@@ -40,35 +47,81 @@ final class TestCertificates {
 
   /** A self-signed certificate for localhost named {@code commonName}. */
   static Issued issue(long serial, String commonName) {
+    return issue(serial, commonName, null, false, false);
+  }
+
+  /**
+   * A self-signed certificate for localhost named {@code quotaflow-admission}, with the peers' URI
+   * name, as the plugin's own.
+   */
+  static Issued issuePeer(long serial) {
+    return issue(serial, "quotaflow-admission", null, true, false);
+  }
+
+  /** A CA certificate named {@code commonName}. */
+  static Issued issueCa(long serial, String commonName) {
+    return issue(serial, commonName, null, false, true);
+  }
+
+  /**
+   * A certificate for localhost named {@code commonName} signed by {@code ca}, with the peers' URI
+   * name when {@code peer}.
+   */
+  static Issued issueBy(Issued ca, long serial, String commonName, boolean peer) {
+    return issue(serial, commonName, ca, peer, false);
+  }
+
+  private static Issued issue(
+      long serial, String commonName, Issued ca, boolean peer, boolean isCa) {
     try {
       final KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
       generator.initialize(2048);
       final KeyPair keys = generator.generateKeyPair();
       final X500Name name = new X500Name("CN=" + commonName);
+      final X500Name issuer =
+          ca == null ? name : new X500Name(ca.certificate().getSubjectX500Principal().getName());
       final Instant now = Instant.now();
       final JcaX509v3CertificateBuilder builder =
           new JcaX509v3CertificateBuilder(
-              name,
+              issuer,
               BigInteger.valueOf(serial),
               Date.from(now.minus(1, ChronoUnit.HOURS)),
               Date.from(now.plus(1, ChronoUnit.DAYS)),
               name,
               keys.getPublic());
-      builder.addExtension(
-          Extension.subjectAlternativeName,
-          false,
-          new GeneralNames(
-              new GeneralName[] {
-                new GeneralName(GeneralName.dNSName, "localhost"),
-                new GeneralName(GeneralName.iPAddress, "127.0.0.1")
-              }));
+      if (isCa) {
+        builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(true));
+      } else {
+        final List<GeneralName> names = new ArrayList<>();
+        names.add(new GeneralName(GeneralName.dNSName, "localhost"));
+        names.add(new GeneralName(GeneralName.iPAddress, "127.0.0.1"));
+        if (peer) {
+          names.add(
+              new GeneralName(GeneralName.uniformResourceIdentifier, ClientCertificates.PEER_NAME));
+        }
+        builder.addExtension(
+            Extension.subjectAlternativeName,
+            false,
+            new GeneralNames(names.toArray(new GeneralName[0])));
+      }
+      final KeyPair signer = ca == null ? keys : ca.keys();
       final X509Certificate certificate =
           new JcaX509CertificateConverter()
               .getCertificate(
                   builder.build(
-                      new JcaContentSignerBuilder("SHA256withRSA").build(keys.getPrivate())));
+                      new JcaContentSignerBuilder("SHA256withRSA").build(signer.getPrivate())));
       return new Issued(certificate, keys);
     } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Writes {@code issued}'s certificate alone as PEM (a CA bundle). */
+  static void writeCertificate(Issued issued, Path file) {
+    try {
+      Files.writeString(
+          file, pem("CERTIFICATE", issued.certificate().getEncoded()), StandardCharsets.US_ASCII);
+    } catch (IOException | GeneralSecurityException e) {
       throw new AssertionError(e);
     }
   }

@@ -16,4 +16,12 @@ public interface Access {
    * core group) in {@code namespace} (empty: in every namespace, cluster-wide).
    */
   boolean allowed(User user, String verb, String group, String resource, String namespace);
+
+  /**
+   * Whether {@code user} may {@code verb} the non-resource URL {@code path} (RBAC's {@code
+   * nonResourceURLs}, as kube-rbac-proxy asks for {@code /metrics}). By default nobody may.
+   */
+  default boolean allowedPath(User user, String verb, String path) {
+    return false;
+  }
 }

@@ -48,6 +48,15 @@ public final class CachedAccess implements Access {
         () -> access.allowed(user, verb, group, resource, namespace));
   }
 
+  @Override
+  public boolean allowedPath(User user, String verb, String path) {
+    // No API group has a space in its name: the question cannot be taken for a resource's.
+    return cached(
+        answers,
+        new Question(user, verb, " path", path, ""),
+        () -> access.allowedPath(user, verb, path));
+  }
+
   private <K, T> T cached(Map<K, Entry<T>> cache, K key, Supplier<T> ask) {
     final Instant now = clock.instant();
     final Entry<T> held = cache.get(key);

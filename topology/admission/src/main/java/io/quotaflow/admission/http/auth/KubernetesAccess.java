@@ -58,4 +58,23 @@ public final class KubernetesAccess implements Access {
             .create();
     return review.getStatus() != null && Boolean.TRUE.equals(review.getStatus().getAllowed());
   }
+
+  @Override
+  public boolean allowedPath(User user, String verb, String path) {
+    final SubjectAccessReview review =
+        client
+            .resource(
+                new SubjectAccessReviewBuilder()
+                    .withNewSpec()
+                    .withUser(user.name())
+                    .withGroups(user.groups())
+                    .withNewNonResourceAttributes()
+                    .withVerb(verb)
+                    .withPath(path)
+                    .endNonResourceAttributes()
+                    .endSpec()
+                    .build())
+            .create();
+    return review.getStatus() != null && Boolean.TRUE.equals(review.getStatus().getAllowed());
+  }
 }

@@ -75,6 +75,11 @@ public final class Viewer {
     return access == null || access.allowed(user, "update", QUOTA_API_GROUP, "elasticquotas", "");
   }
 
+  /** Whether this viewer may read {@code path} (RBAC {@code nonResourceURLs}, verb {@code get}). */
+  public boolean mayGet(String path) {
+    return access == null || access.allowedPath(user, "get", path);
+  }
+
   private static Set<String> boundNamespaces(QuotaGroup spec) {
     final Set<String> namespaces = new LinkedHashSet<>();
     if (!spec.namespace().isEmpty()) {

@@ -90,7 +90,12 @@ public final class ClusterAdmissions {
      * against it, and is renewed when it still fits; the pod is added to its group's request only
      * when the state does not list it yet.
      */
-    SCHEDULE(true, true);
+    SCHEDULE(true, true),
+    /**
+     * The scheduler filter's check for a caller who may hold nothing (issue 39.7): as {@link
+     * #SCHEDULE}, but nothing is held or renewed.
+     */
+    SCHEDULE_UNHELD(false, true);
 
     private final boolean hold;
     private final boolean recheck;
@@ -98,6 +103,11 @@ public final class ClusterAdmissions {
     Occasion(boolean hold, boolean recheck) {
       this.hold = hold;
       this.recheck = recheck;
+    }
+
+    /** This check without holding anything: the same question, asked for an answer only. */
+    public Occasion unheld() {
+      return recheck ? SCHEDULE_UNHELD : DRY_RUN;
     }
   }
 
