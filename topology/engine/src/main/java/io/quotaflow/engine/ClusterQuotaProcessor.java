@@ -153,7 +153,8 @@ final class ClusterQuotaProcessor
         new ReclaimPolicy(
             config.get(EngineSettings.REVOKE_DELAY),
             config.get(EngineSettings.REVOKE_RETRY_BACKOFF),
-            config.get(EngineSettings.REVOKE_MAX_ATTEMPTS));
+            config.get(EngineSettings.REVOKE_MAX_ATTEMPTS),
+            config.get(EngineSettings.REVOKE_RESULT_TIMEOUT));
     this.relockInterval = config.get(EngineSettings.RESERVATION_RELOCK_INTERVAL);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.restores = Objects.requireNonNull(restores, "restores");

@@ -129,6 +129,20 @@ public final class EngineMetrics {
   public static final String EVICTIONS_STALE = "quotaflow.engine.evictions.stale";
 
   /**
+   * Counter of eviction commands the executor did not carry out because they were older than its
+   * {@code eviction.max.age} when read (result {@code EXPIRED}), tag {@code cluster}: not counted
+   * as attempts (issue 40).
+   */
+  public static final String EVICTIONS_EXPIRED = "quotaflow.engine.evictions.expired";
+
+  /**
+   * Counter of eviction commands that got no result within {@code revoke.result.timeout}, tag
+   * {@code cluster}: given up on the engine's side, not counted as attempts, the pod decided again
+   * (issue 40).
+   */
+  public static final String EVICTIONS_UNANSWERED = "quotaflow.engine.evictions.unanswered";
+
+  /**
    * Counter of eviction commands that retry a pod whose earlier eviction did not happen, tags
    * {@code cluster} and {@code reason}, as {@link #EVICTIONS}: the difference of the two counts
    * first attempts.
@@ -170,6 +184,8 @@ public final class EngineMetrics {
   private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
   private final Map<String, Counter> unreachable = new ConcurrentHashMap<>();
   private final Map<String, Counter> stale = new ConcurrentHashMap<>();
+  private final Map<String, Counter> expired = new ConcurrentHashMap<>();
+  private final Map<String, Counter> unanswered = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> namesakes = new ConcurrentHashMap<>();
@@ -499,6 +515,36 @@ public final class EngineMetrics {
                 Counter.builder(EVICTIONS_STALE)
                     .description(
                         "Eviction commands refused as decided on possibly incomplete inputs (not"
+                            + " counted as attempts)")
+                    .tag("cluster", c)
+                    .register(registry))
+        .increment();
+  }
+
+  /** A command for a pod of {@code cluster} expired before the executor read it. */
+  public void evictionExpired(final String cluster) {
+    expired
+        .computeIfAbsent(
+            cluster,
+            c ->
+                Counter.builder(EVICTIONS_EXPIRED)
+                    .description(
+                        "Eviction commands the executor read too late to carry out (not counted"
+                            + " as attempts)")
+                    .tag("cluster", c)
+                    .register(registry))
+        .increment();
+  }
+
+  /** A command for a pod of {@code cluster} got no result in time: given up on. */
+  public void evictionUnanswered(final String cluster) {
+    unanswered
+        .computeIfAbsent(
+            cluster,
+            c ->
+                Counter.builder(EVICTIONS_UNANSWERED)
+                    .description(
+                        "Eviction commands without a result within revoke.result.timeout (not"
                             + " counted as attempts)")
                     .tag("cluster", c)
                     .register(registry))
