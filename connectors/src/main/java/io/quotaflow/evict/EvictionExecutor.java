@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
-import io.quotaflow.cluster.ConsumerConfigs;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.InputGaps;
 import io.quotaflow.cluster.KafkaClientMeters;
@@ -16,7 +15,6 @@ import io.quotaflow.engine.reclaim.EvictionReasons;
 import io.quotaflow.events.EventRecorder;
 import io.quotaflow.events.EventSettings;
 import io.quotaflow.schemas.EvictionCommand;
-import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.topics.RejectedRecordHeaders;
@@ -30,18 +28,14 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -50,17 +44,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
-import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -113,8 +101,7 @@ public final class EvictionExecutor extends ClientLoop {
   private final String instanceId;
   private final String groupId;
   private final Consumer<byte[], byte[]> consumer;
-  private final Supplier<Producer<byte[], byte[]>> producers;
-  private Producer<byte[], byte[]> producer;
+  private final ResultTransactions transactions;
   private final EvictionSettings settings;
   private final Sleeper sleeper;
   private volatile boolean fenced;
@@ -122,7 +109,6 @@ public final class EvictionExecutor extends ClientLoop {
   private boolean rewindPending;
   private final CommandLedger ledger;
   private final Clock clock;
-  private final Duration maxAge;
   private final MeterRegistry registry;
   private final KafkaClientMeters kafkaMeters;
   private final CommandProgress progress = new CommandProgress();
@@ -138,7 +124,7 @@ public final class EvictionExecutor extends ClientLoop {
   // Kafka call, so the interrupt can only end a wait, never a Kafka client call.
   private final Object commandLock = new Object();
   private boolean inCommand;
-  private volatile InputGaps inputGaps = InputGaps.NONE;
+  private final CommandChecks checks;
 
   /**
    * An executor for {@code clusters} that emits no Events. It builds, per cluster, a second client
@@ -209,7 +195,7 @@ public final class EvictionExecutor extends ClientLoop {
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = Objects.requireNonNull(registry, "registry");
-    this.maxAge = settings.maxAge();
+    this.checks = new CommandChecks(settings.maxAge(), clock);
     this.commands = topics.evictions();
     this.results = topics.evictionResults();
     this.rejected = topics.rejected();
@@ -238,16 +224,20 @@ public final class EvictionExecutor extends ClientLoop {
       }
     }
     this.kafkaMeters = new KafkaClientMeters(registry);
-    this.consumerConfig = consumerConfig(kafka, settings);
+    this.consumerConfig = ExecutorConfigs.consumerConfig(kafka, settings);
     this.instanceId = GroupMembership.instanceId(consumerConfig);
     this.groupId = settings.groupId();
     this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig));
-    final Map<String, Object> producerConfig = producerConfig(kafka, settings);
-    this.producers = () -> kafkaMeters.producer(producerFactory.apply(producerConfig));
-    this.producer = producers.get();
+    final Map<String, Object> producerConfig = ExecutorConfigs.producerConfig(kafka, settings);
+    this.transactions =
+        new ResultTransactions(
+            () -> kafkaMeters.producer(producerFactory.apply(producerConfig)),
+            settings,
+            this::pause);
     this.ledger =
         new CommandLedger(
-            kafkaMeters.consumer(new KafkaConsumer<>(ledgerConfig(kafka, settings))),
+            kafkaMeters.consumer(
+                new KafkaConsumer<>(ExecutorConfigs.ledgerConfig(kafka, settings))),
             results,
             LEDGER_TIMEOUT,
             settings.maxAge().multipliedBy(2).plus(Duration.ofMinutes(10)),
@@ -278,7 +268,7 @@ public final class EvictionExecutor extends ClientLoop {
   @Override
   protected void loop() throws InterruptedException {
     try {
-      initTransactions();
+      transactions.initTransactions();
       workers.values().forEach(ClusterWorker::start);
       // A predecessor under this instance id (this pod before a crash) would hold the partitions
       // until its session timed out.
@@ -320,24 +310,6 @@ public final class EvictionExecutor extends ClientLoop {
    */
   public boolean fenced() {
     return fenced;
-  }
-
-  /** {@code initTransactions}, tried again while Kafka does not answer in time. */
-  private void initTransactions() throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        producer.initTransactions();
-        return;
-      } catch (TimeoutException e) {
-        final Duration wait = settings.backoffAfter(attempt);
-        LOG.warn(
-            "initialising the transactions timed out (attempt {}), trying again in {} ms: {}",
-            attempt,
-            wait.toMillis(),
-            e.toString());
-        pause(wait);
-      }
-    }
   }
 
   /**
@@ -424,7 +396,7 @@ public final class EvictionExecutor extends ClientLoop {
       answer(partition, record.offset(), Optional.empty(), () -> {});
       return;
     }
-    final Optional<Verdict> refused = expiry(command).or(() -> staleness(key, command));
+    final Optional<Verdict> refused = checks.refusal(key, command);
     if (refused.isPresent()) {
       answerWith(partition, record.offset(), key, command, refused.get());
       return;
@@ -509,7 +481,7 @@ public final class EvictionExecutor extends ClientLoop {
     }
     final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
     answers.forEach(answer -> answer.record().ifPresent(records::add));
-    if (!commit(records, offsets)) {
+    if (!transactions.commit(records, offsets, consumer.groupMetadata())) {
       return false;
     }
     progress.committed(offsets);
@@ -542,144 +514,13 @@ public final class EvictionExecutor extends ClientLoop {
       Optional<ProducerRecord<byte[], byte[]>> record,
       Runnable onCommit) {}
 
-  /** The verdict for a command too old to carry out now; empty for any other. */
-  private Optional<Verdict> expiry(final EvictionCommand command) {
-    final Duration age = Duration.between(command.getIssuedAt(), clock.instant());
-    if (age.compareTo(maxAge) <= 0) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new Verdict(
-            EvictionOutcome.EXPIRED,
-            "not carried out: issued "
-                + readable(age)
-                + " ago, older than the maximum age of "
-                + readable(maxAge)
-                + " (eviction.max.age)",
-            0));
-  }
-
   /**
    * Asks {@code gaps} before each command whether the engine's picture of its cluster may have
    * missed changes since the command was decided (the source beside this executor knows); such a
    * command is refused {@code STALE}. Without it only the command's age is checked.
    */
   public void checkInputsWith(final InputGaps gaps) {
-    this.inputGaps = Objects.requireNonNull(gaps, "gaps");
-  }
-
-  /**
-   * The verdict for a command decided on inputs that may have missed changes of its cluster (a
-   * watch down, a lost write, a relist since): not carried out, and not one of the pod's attempts,
-   * since the engine decides again once its inputs are whole.
-   */
-  private Optional<Verdict> staleness(final PodKey key, final EvictionCommand command) {
-    return inputGaps
-        .staleness(key.getCluster(), command.getIssuedAt())
-        .map(
-            why ->
-                new Verdict(
-                    EvictionOutcome.STALE,
-                    "not carried out: the inputs it was decided on may be incomplete: " + why,
-                    0));
-  }
-
-  /** {@code 2h30m}, {@code 10m0.5s}: ISO-8601 without its prefix. */
-  private static String readable(final Duration duration) {
-    return duration.toString().substring(2).toLowerCase(Locale.ROOT);
-  }
-
-  /**
-   * Writes {@code records} and {@code offsets} in one transaction. A commit that times out is tried
-   * again (the transaction is then neither committed nor aborted: the same commit must be repeated)
-   * with the eviction backoff, as long as the executor runs; another failure aborts.
-   *
-   * @return false when the transaction was aborted (the caller reads the records again)
-   * @throws ProducerFencedException when another executor took over (the loop ends its term)
-   * @throws KafkaException when the producer can no longer be used
-   * @throws InterruptedException when the executor stops while a commit is being retried
-   */
-  private boolean commit(
-      final Collection<ProducerRecord<byte[], byte[]>> records,
-      final Map<TopicPartition, OffsetAndMetadata> offsets)
-      throws InterruptedException {
-    try {
-      producer.beginTransaction();
-      records.forEach(producer::send);
-      if (!offsets.isEmpty()) {
-        producer.sendOffsetsToTransaction(offsets, consumer.groupMetadata());
-      }
-      commitRetryingTimeouts();
-      return true;
-    } catch (ProducerFencedException
-        | FencedInstanceIdException
-        | OutOfOrderSequenceException
-        | UnsupportedVersionException
-        | AuthorizationException e) {
-      throw e;
-    } catch (KafkaException e) {
-      LOG.warn(
-          "writing a result failed, aborting and reading the commands again: {}", e.toString());
-      abort();
-      return false;
-    }
-  }
-
-  private void commitRetryingTimeouts() throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        producer.commitTransaction();
-        if (attempt > 1) {
-          LOG.info("committing a result worked at attempt {}", attempt);
-        }
-        return;
-      } catch (TimeoutException e) {
-        final Duration wait = settings.backoffAfter(attempt);
-        LOG.warn(
-            "committing a result timed out (attempt {}), committing again in {} ms: {}",
-            attempt,
-            wait.toMillis(),
-            e.toString());
-        pause(wait);
-      }
-    }
-  }
-
-  /**
-   * Aborts the open transaction, trying again while the abort times out. A producer that cannot
-   * abort at all (it is in a fatal state) is replaced by a new one under the same transactional id,
-   * whose initialisation aborts what the old one left open: the loop goes on either way.
-   */
-  private void abort() throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        producer.abortTransaction();
-        return;
-      } catch (ProducerFencedException e) {
-        throw e;
-      } catch (TimeoutException e) {
-        final Duration wait = settings.backoffAfter(attempt);
-        LOG.warn(
-            "aborting a transaction timed out (attempt {}), aborting again in {} ms: {}",
-            attempt,
-            wait.toMillis(),
-            e.toString());
-        pause(wait);
-      } catch (KafkaException | IllegalStateException e) {
-        LOG.warn(
-            "the producer cannot abort its transaction ({}); replacing it with a new one under the"
-                + " same transactional id",
-            e.toString());
-        replaceProducer();
-        return;
-      }
-    }
-  }
-
-  private void replaceProducer() throws InterruptedException {
-    closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT));
-    producer = producers.get();
-    initTransactions();
+    checks.checkInputsWith(gaps);
   }
 
   /** Goes back to the last committed offsets, forgetting what was not committed. */
@@ -728,7 +569,7 @@ public final class EvictionExecutor extends ClientLoop {
   protected void closeClients() {
     closeQuietly(kafkaMeters);
     closeQuietly(ledger);
-    closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT));
+    closeQuietly(transactions);
     closeQuietly(() -> GroupMembership.close(consumer));
     workers.values().forEach(ClusterWorker::close);
     ownClients.forEach(client -> closeQuietly(client::close));
@@ -756,54 +597,5 @@ public final class EvictionExecutor extends ClientLoop {
     public void onPartitionsAssigned(final Collection<TopicPartition> partitions) {
       ledgerStale = true;
     }
-  }
-
-  static Map<String, Object> consumerConfig(
-      final Map<String, Object> kafka, final EvictionSettings settings) {
-    final Map<String, Object> config =
-        ConsumerConfigs.readCommitted(GroupMembership.consumerGroup(kafka), settings.groupId());
-    // The commands go to the clusters' workers: a poll is quick whatever they wait for.
-    config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 100);
-    config.putIfAbsent(
-        ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) TimeUnit.MINUTES.toMillis(10));
-    return config;
-  }
-
-  static Map<String, Object> producerConfig(
-      final Map<String, Object> kafka, final EvictionSettings settings) {
-    final Map<String, Object> config = new HashMap<>(kafka);
-    // The same id for whichever replica leads, so that a new leader's producer fences the old
-    // leader's (its transaction aborted, its late commit refused) instead of both writing results.
-    config.putIfAbsent(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(settings));
-    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    config.put(ProducerConfig.ACKS_CONFIG, "all");
-    config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-producer");
-    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    return config;
-  }
-
-  /**
-   * The executor's {@code transactional.id} unless the Kafka settings give one: its consumer group
-   * ({@code eviction.group.id}) with {@code -results}, the same on every replica of a Deployment,
-   * never the pod's name.
-   */
-  static String transactionalId(final EvictionSettings settings) {
-    return settings.groupId() + "-results";
-  }
-
-  static Map<String, Object> ledgerConfig(
-      final Map<String, Object> kafka, final EvictionSettings settings) {
-    final Map<String, Object> config = new HashMap<>(kafka);
-    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-    config.remove(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
-    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-    config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-ledger");
-    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    return config;
   }
 }
