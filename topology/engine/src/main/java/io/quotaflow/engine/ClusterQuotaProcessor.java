@@ -410,7 +410,7 @@ final class ClusterQuotaProcessor
       return;
     }
     if (event.getKind() == ClusterEventKind.MARKER) {
-      marker(cluster, event);
+      marker(cluster, event, record.timestamp(), now);
       pacer.arrived(cluster, record.timestamp(), now);
       return;
     }
@@ -490,7 +490,8 @@ final class ClusterQuotaProcessor
    * the cluster's inputs of that kind not written since the start are gone from the cluster (their
    * delete was lost, or their tombstone removed by compaction before it was read) and are dropped.
    */
-  private void marker(final String cluster, final ClusterEvent event) {
+  private void marker(
+      final String cluster, final ClusterEvent event, final long appendedAt, final long now) {
     final InputKind kind;
     try {
       kind = InputKind.valueOf(event.getName());
@@ -509,7 +510,9 @@ final class ClusterQuotaProcessor
                     marker,
                     event.getSourceTopic(),
                     event.getSourcePartition(),
-                    event.getSourceOffset()))
+                    event.getSourceOffset(),
+                    appendedAt,
+                    now))
         .ifPresent(start -> dropNotResent(cluster, kind, start));
   }
 
@@ -553,6 +556,7 @@ final class ClusterQuotaProcessor
           cluster,
           freshness.staleness(cluster, now).orElse(null),
           distrusted(cluster, now).isPresent());
+      freshness.skew(cluster).ifPresent(skew -> metrics.inputClockSkew(cluster, skew));
     }
   }
 

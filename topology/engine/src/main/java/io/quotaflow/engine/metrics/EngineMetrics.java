@@ -98,6 +98,12 @@ public final class EngineMetrics {
   public static final String INPUTS_STALENESS = "quotaflow.engine.inputs.staleness.seconds";
 
   /**
+   * Gauge of how many seconds ahead of its record's time (at most the engine's clock) a cluster's
+   * connectors stamped their newest marker, tag {@code cluster}: their clock's skew (issue 40).
+   */
+  public static final String INPUTS_CLOCK_SKEW = "quotaflow.engine.inputs.clock.skew.seconds";
+
+  /**
    * Gauge: 1 while reclaim of a cluster is suspended because its inputs are not fresh (or wait for
    * a snapshot), else 0; tag {@code cluster}.
    */
@@ -190,6 +196,7 @@ public final class EngineMetrics {
   private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> namesakes = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> staleness = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> skew = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> suspended = new ConcurrentHashMap<>();
 
   /** Meters registered in {@code registry}, with per-group gauges for the default number. */
@@ -416,6 +423,17 @@ public final class EngineMetrics {
         .set(reclaimSuspended ? 1 : 0);
   }
 
+  /** How far ahead {@code cluster}'s connectors stamp their markers (negative: behind). */
+  public void inputClockSkew(final String cluster, final Duration ahead) {
+    clusterGauge(
+            skew,
+            INPUTS_CLOCK_SKEW,
+            "Seconds a cluster's connectors stamped their newest marker ahead of its record's time"
+                + " (at most the engine's clock); negative: behind",
+            cluster)
+        .set((int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, ahead.toSeconds())));
+  }
+
   /** A snapshot of {@code cluster}'s inputs of {@code kind} dropped {@code count} inputs. */
   public void snapshotDropped(final String cluster, final String kind, final int count) {
     if (count > 0) {
@@ -478,6 +496,7 @@ public final class EngineMetrics {
     removeClusterGauge(unboundPods, PODS_UNBOUND, cluster);
     removeClusterGauge(namesakes, NAMESAKES_IGNORED, cluster);
     removeClusterGauge(staleness, INPUTS_STALENESS, cluster);
+    removeClusterGauge(skew, INPUTS_CLOCK_SKEW, cluster);
     removeClusterGauge(suspended, RECLAIM_SUSPENDED, cluster);
   }
 
