@@ -142,7 +142,9 @@ public final class ConnectSettings {
           "eviction.max.attempts",
           "int",
           "6",
-          "Eviction requests per command before it is reported BLOCKED_BY_BUDGET (or FAILED).",
+          "Eviction requests per command while the API server cannot take them (5xx, throttling,"
+              + " no answer) before it is reported UNREACHABLE; a disruption budget's refusal is"
+              + " reported BLOCKED_BY_BUDGET at once.",
           Parsers::positiveInt);
 
   public static final Setting<Duration> EVICTION_BACKOFF =
@@ -150,7 +152,8 @@ public final class ConnectSettings {
           "eviction.backoff",
           "duration",
           "1s",
-          "Wait after the first refused eviction request; doubles after each further one.",
+          "Wait after the first eviction request the API server could not take; doubles after"
+              + " each further one (the server's Retry-After replaces it).",
           Parsers::duration);
 
   public static final Setting<Duration> EVICTION_BACKOFF_MAX =

@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
-import io.quotaflow.cluster.ConsumerConfigs;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.InputGaps;
 import io.quotaflow.cluster.KafkaClientMeters;
@@ -16,7 +15,6 @@ import io.quotaflow.engine.reclaim.EvictionReasons;
 import io.quotaflow.events.EventRecorder;
 import io.quotaflow.events.EventSettings;
 import io.quotaflow.schemas.EvictionCommand;
-import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.topics.RejectedRecordHeaders;
@@ -27,17 +25,17 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -46,17 +44,11 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
-import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.UnsupportedVersionException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,13 +57,13 @@ import org.slf4j.LoggerFactory;
  * result per command to {@code eviction-results.v1}.
  *
  * <p>Each result is written in a Kafka transaction together with the consumer offset past its
- * command ({@code sendOffsetsToTransaction}), so a command's result and "this command is done"
- * become visible together or not at all. A command whose id already has a result (read from the
- * results topic, committed records only) is skipped, so a command that appears twice is carried out
- * once. After a crash between evicting and committing, the command is carried out again: the pod is
- * then gone (result {@code GONE}) or, if the name was reused, has another uid ({@code
- * UID_CHANGED}); the eviction request itself carries the uid as a precondition, so a replacement
- * pod is never evicted.
+ * command ({@code sendOffsetsToTransaction}; past every command before it too), so a command's
+ * result and "this command is done" become visible together or not at all. A command whose id
+ * already has a result (read from the results topic, committed records only) is skipped, so a
+ * command that appears twice is carried out once. After a crash between evicting and committing,
+ * the command is carried out again: the pod is then gone (result {@code GONE}) or, if the name was
+ * reused, has another uid ({@code UID_CHANGED}); the eviction request itself carries the uid as a
+ * precondition, so a replacement pod is never evicted.
  *
  * <p>A command older than {@link EvictionSettings#maxAge()} when read (its {@code issuedAt} against
  * the clock) is not carried out: it was decided on a state of the cluster that may have passed, say
@@ -79,7 +71,12 @@ import org.slf4j.LoggerFactory;
  * future (clock skew) is carried out.
  *
  * <p>Commands for clusters this executor does not serve are passed over (another executor, with
- * another consumer group, serves them). One thread does all the work; {@link #close()} stops it.
+ * another consumer group, serves them). One thread reads the commands and commits the results; each
+ * cluster's commands are carried out on that cluster's {@link ClusterWorker} (issue 40), so a
+ * cluster whose API server is slow or down, or whose pods' budgets refuse, does not hold up the
+ * others. The results the workers reach are committed together at the next poll, with the offsets
+ * that let no unanswered command be skipped ({@link CommandProgress}). {@link #close()} stops it
+ * all.
  */
 public final class EvictionExecutor extends ClientLoop {
 
@@ -88,9 +85,14 @@ public final class EvictionExecutor extends ClientLoop {
 
   private static final Logger LOG = LoggerFactory.getLogger(EvictionExecutor.class);
   private static final Duration POLL = Duration.ofMillis(200);
+  // While commands are on the workers, their verdicts are collected this often.
+  private static final Duration POLL_BUSY = Duration.ofMillis(20);
+  // Commands read and unanswered beyond which reading pauses, and below which it resumes.
+  private static final int MAX_UNANSWERED = 1000;
+  private static final int RESUME_BELOW = MAX_UNANSWERED / 2;
   private static final Duration LEDGER_TIMEOUT = Duration.ofSeconds(60);
 
-  private final Map<String, PodEvictor> evictors = new LinkedHashMap<>();
+  private final Map<String, ClusterWorker> workers = new LinkedHashMap<>();
   private final List<KubernetesClient> ownClients = new ArrayList<>();
   private final Topic<PodKey, EvictionCommand> commands;
   private final Topic<PodKey, EvictionResult> results;
@@ -99,8 +101,7 @@ public final class EvictionExecutor extends ClientLoop {
   private final String instanceId;
   private final String groupId;
   private final Consumer<byte[], byte[]> consumer;
-  private final Supplier<Producer<byte[], byte[]>> producers;
-  private Producer<byte[], byte[]> producer;
+  private final ResultTransactions transactions;
   private final EvictionSettings settings;
   private final Sleeper sleeper;
   private volatile boolean fenced;
@@ -108,16 +109,22 @@ public final class EvictionExecutor extends ClientLoop {
   private boolean rewindPending;
   private final CommandLedger ledger;
   private final Clock clock;
-  private final Duration maxAge;
   private final MeterRegistry registry;
   private final KafkaClientMeters kafkaMeters;
-  private final Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
+  private final CommandProgress progress = new CommandProgress();
+  // Verdicts the workers reached, taken in by the Kafka thread.
+  private final Queue<ClusterWorker.Done> verdicts = new ConcurrentLinkedQueue<>();
+  // The commands on a worker, by id, so that a command read twice meanwhile runs once.
+  private final Map<String, ClusterWorker.Job> onWorkers = new HashMap<>();
+  // Answers to commit with the next transaction.
+  private final List<Answer> answers = new ArrayList<>();
+  private boolean paused;
   private volatile boolean ledgerStale = true;
-  // Guarded by itself: close() interrupts the thread only while it carries out a command, so the
-  // interrupt can only end a wait, never a Kafka client call.
+  // Guarded by itself: close() interrupts the thread only while it waits between two tries of a
+  // Kafka call, so the interrupt can only end a wait, never a Kafka client call.
   private final Object commandLock = new Object();
   private boolean inCommand;
-  private volatile InputGaps inputGaps = InputGaps.NONE;
+  private final CommandChecks checks;
 
   /**
    * An executor for {@code clusters} that emits no Events. It builds, per cluster, a second client
@@ -188,7 +195,7 @@ public final class EvictionExecutor extends ClientLoop {
     this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.registry = Objects.requireNonNull(registry, "registry");
-    this.maxAge = settings.maxAge();
+    this.checks = new CommandChecks(settings.maxAge(), clock);
     this.commands = topics.evictions();
     this.results = topics.evictionResults();
     this.rejected = topics.rejected();
@@ -203,31 +210,41 @@ public final class EvictionExecutor extends ClientLoop {
               new EventRecorder(cluster.name(), client, CONTROLLER, events, clock, registry),
               settings.dryRun(),
               clock);
-      if (evictors.put(
+      final PodEvictor evictor =
+          new PodEvictor(cluster.name(), client, bucket, settings, sleeper, reclaimEvents);
+      if (workers.put(
               cluster.name(),
-              new PodEvictor(cluster.name(), client, bucket, settings, sleeper, reclaimEvents))
+              new ClusterWorker(
+                  cluster.name(),
+                  evictor,
+                  job -> running() && progress.current(job.partition(), job.generation()),
+                  verdicts::add))
           != null) {
         throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
       }
     }
     this.kafkaMeters = new KafkaClientMeters(registry);
-    this.consumerConfig = consumerConfig(kafka, settings);
+    this.consumerConfig = ExecutorConfigs.consumerConfig(kafka, settings);
     this.instanceId = GroupMembership.instanceId(consumerConfig);
     this.groupId = settings.groupId();
     this.consumer = kafkaMeters.consumer(new KafkaConsumer<>(consumerConfig));
-    final Map<String, Object> producerConfig = producerConfig(kafka, settings);
-    this.producers = () -> kafkaMeters.producer(producerFactory.apply(producerConfig));
-    this.producer = producers.get();
+    final Map<String, Object> producerConfig = ExecutorConfigs.producerConfig(kafka, settings);
+    this.transactions =
+        new ResultTransactions(
+            () -> kafkaMeters.producer(producerFactory.apply(producerConfig)),
+            settings,
+            this::pause);
     this.ledger =
         new CommandLedger(
-            kafkaMeters.consumer(new KafkaConsumer<>(ledgerConfig(kafka, settings))),
+            kafkaMeters.consumer(
+                new KafkaConsumer<>(ExecutorConfigs.ledgerConfig(kafka, settings))),
             results,
             LEDGER_TIMEOUT,
             settings.maxAge().multipliedBy(2).plus(Duration.ofMinutes(10)),
             clock);
     LOG.info(
         "eviction executor for clusters {}{}, group {} as {}, transactional id {}",
-        evictors.keySet(),
+        workers.keySet(),
         settings.dryRun() ? " (dry run)" : "",
         settings.groupId(),
         instanceId,
@@ -251,7 +268,8 @@ public final class EvictionExecutor extends ClientLoop {
   @Override
   protected void loop() throws InterruptedException {
     try {
-      initTransactions();
+      transactions.initTransactions();
+      workers.values().forEach(ClusterWorker::start);
       // A predecessor under this instance id (this pod before a crash) would hold the partitions
       // until its session timed out.
       GroupMembership.removeDeparted(
@@ -294,24 +312,6 @@ public final class EvictionExecutor extends ClientLoop {
     return fenced;
   }
 
-  /** {@code initTransactions}, tried again while Kafka does not answer in time. */
-  private void initTransactions() throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        producer.initTransactions();
-        return;
-      } catch (TimeoutException e) {
-        final Duration wait = settings.backoffAfter(attempt);
-        LOG.warn(
-            "initialising the transactions timed out (attempt {}), trying again in {} ms: {}",
-            attempt,
-            wait.toMillis(),
-            e.toString());
-        pause(wait);
-      }
-    }
-  }
-
   /**
    * Waits {@code duration} between two attempts; {@link #close()} ends the wait.
    *
@@ -341,24 +341,28 @@ public final class EvictionExecutor extends ClientLoop {
     if (rewindPending) {
       rewind();
     }
-    for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+    final Duration wait = progress.unansweredCount() > 0 ? POLL_BUSY : POLL;
+    for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(wait)) {
       if (!running()) {
         return;
       }
-      if (!handle(record)) {
-        rewind();
-        return;
-      }
+      read(record);
     }
-    if (!pending.isEmpty() && !commit(List.of())) {
+    collectVerdicts();
+    if (!commitAnswers()) {
       rewind();
+      return;
     }
+    flowControl();
   }
 
-  /** Handles one command; false when its transaction failed and the batch must be read again. */
-  private boolean handle(final ConsumerRecord<byte[], byte[]> record) throws InterruptedException {
+  /**
+   * Takes in one command: answered at once when it needs no request (unreadable, another executor's
+   * cluster, already answered, too old, stale), else queued on its cluster's worker.
+   */
+  private void read(final ConsumerRecord<byte[], byte[]> record) {
     final TopicPartition partition = new TopicPartition(record.topic(), record.partition());
-    final OffsetAndMetadata next = new OffsetAndMetadata(record.offset() + 1);
+    final long generation = progress.read(partition, record.offset());
     final PodKey key;
     final EvictionCommand command;
     try {
@@ -371,28 +375,56 @@ public final class EvictionExecutor extends ClientLoop {
           record.offset(),
           e.getMessage());
       counter("quotaflow.evictions.rejected").increment();
-      pending.put(partition, next);
-      return commit(List.of(deadLetter(record, e)));
+      answer(partition, record.offset(), Optional.of(deadLetter(record, e)), () -> {});
+      return;
     }
-    final Optional<PodEvictor> evictor =
-        Optional.ofNullable(key).map(k -> evictors.get(k.getCluster()));
-    if (command == null || evictor.isEmpty()) {
-      pending.put(partition, next);
-      return true;
+    final Optional<ClusterWorker> worker =
+        Optional.ofNullable(key).map(k -> workers.get(k.getCluster()));
+    if (command == null || worker.isEmpty()) {
+      answer(partition, record.offset(), Optional.empty(), () -> {});
+      return;
     }
     if (ledgerStale) {
       ledger.catchUp();
       ledgerStale = false;
     }
-    if (ledger.isDone(command.getId())) {
+    final ClusterWorker.Job queued = onWorkers.get(command.getId());
+    if (ledger.isDone(command.getId())
+        || (queued != null && progress.current(queued.partition(), queued.generation()))) {
       LOG.info("command {} already has a result; not carrying it out again", command.getId());
       counter("quotaflow.evictions.duplicates", "cluster", key.getCluster()).increment();
-      pending.put(partition, next);
-      return true;
+      answer(partition, record.offset(), Optional.empty(), () -> {});
+      return;
     }
-    final Optional<Verdict> refused = expiry(command).or(() -> staleness(key, command));
-    final Verdict verdict =
-        refused.isPresent() ? refused.get() : carryOut(evictor.get(), key, command);
+    final Optional<Verdict> refused = checks.refusal(key, command);
+    if (refused.isPresent()) {
+      answerWith(partition, record.offset(), key, command, refused.get());
+      return;
+    }
+    final ClusterWorker.Job job =
+        new ClusterWorker.Job(partition, record.offset(), generation, key, command);
+    onWorkers.put(command.getId(), job);
+    worker.get().submit(job);
+  }
+
+  /** Takes in the verdicts the workers reached since the last poll. */
+  private void collectVerdicts() {
+    for (ClusterWorker.Done done = verdicts.poll(); done != null; done = verdicts.poll()) {
+      final ClusterWorker.Job job = done.job();
+      onWorkers.remove(job.command().getId(), job);
+      if (progress.current(job.partition(), job.generation())) {
+        answerWith(job.partition(), job.offset(), job.key(), job.command(), done.verdict());
+      }
+    }
+  }
+
+  /** Answers a command with its result record, to be committed with the next transaction. */
+  private void answerWith(
+      final TopicPartition partition,
+      final long offset,
+      final PodKey key,
+      final EvictionCommand command,
+      final Verdict verdict) {
     final EvictionResult result =
         EvictionResult.newBuilder()
             .setCommandId(command.getId())
@@ -402,47 +434,85 @@ public final class EvictionExecutor extends ClientLoop {
             .setAttempts(verdict.attempts())
             .setCompletedAt(clock.instant())
             .build();
-    pending.put(partition, next);
-    final boolean committed = commit(List.of(resultRecord(key, result)));
-    if (committed) {
-      ledger.markDone(command.getId(), result.getCompletedAt());
-      counter(
-              "quotaflow.evictions.results",
-              "cluster",
+    answer(
+        partition,
+        offset,
+        Optional.of(resultRecord(key, result)),
+        () -> {
+          ledger.markDone(command.getId(), result.getCompletedAt());
+          counter(
+                  "quotaflow.evictions.results",
+                  "cluster",
+                  key.getCluster(),
+                  "outcome",
+                  verdict.outcome().name(),
+                  "reason",
+                  EvictionReasons.ofResult(command, verdict.outcome()))
+              .increment();
+          LOG.info(
+              "cluster {}: command {} for pod {}/{}: {} ({})",
               key.getCluster(),
-              "outcome",
-              verdict.outcome().name(),
-              "reason",
-              EvictionReasons.ofResult(command, verdict.outcome()))
-          .increment();
-      LOG.info(
-          "cluster {}: command {} for pod {}/{}: {} ({})",
-          key.getCluster(),
-          command.getId(),
-          key.getNamespace(),
-          key.getName(),
-          verdict.outcome(),
-          verdict.message());
-    }
-    return committed;
+              command.getId(),
+              key.getNamespace(),
+              key.getName(),
+              verdict.outcome(),
+              verdict.message());
+        });
   }
 
-  /** The verdict for a command too old to carry out now; empty for any other. */
-  private Optional<Verdict> expiry(final EvictionCommand command) {
-    final Duration age = Duration.between(command.getIssuedAt(), clock.instant());
-    if (age.compareTo(maxAge) <= 0) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        new Verdict(
-            EvictionOutcome.EXPIRED,
-            "not carried out: issued "
-                + readable(age)
-                + " ago, older than the maximum age of "
-                + readable(maxAge)
-                + " (eviction.max.age)",
-            0));
+  private void answer(
+      final TopicPartition partition,
+      final long offset,
+      final Optional<ProducerRecord<byte[], byte[]>> record,
+      final Runnable onCommit) {
+    progress.answered(partition, offset);
+    answers.add(new Answer(partition, record, onCommit));
   }
+
+  /**
+   * Commits the answers collected and the offsets they let move on, in one transaction.
+   *
+   * @return false when the transaction was aborted (the caller reads the commands again)
+   */
+  private boolean commitAnswers() throws InterruptedException {
+    final Map<TopicPartition, OffsetAndMetadata> offsets = progress.advanced();
+    if (answers.isEmpty() && offsets.isEmpty()) {
+      return true;
+    }
+    final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+    answers.forEach(answer -> answer.record().ifPresent(records::add));
+    if (!transactions.commit(records, offsets, consumer.groupMetadata())) {
+      return false;
+    }
+    progress.committed(offsets);
+    answers.forEach(answer -> answer.onCommit().run());
+    answers.clear();
+    return true;
+  }
+
+  /**
+   * Pauses reading while too many commands wait on the workers (a cluster whose API server does not
+   * answer), so that they do not pile up in memory; resumes once half of them are answered.
+   */
+  private void flowControl() {
+    final int unanswered = progress.unansweredCount();
+    if (!paused && unanswered >= MAX_UNANSWERED) {
+      LOG.warn("{} commands wait on the clusters' workers: reading pauses", unanswered);
+      consumer.pause(consumer.assignment());
+      paused = true;
+    } else if (paused && unanswered < RESUME_BELOW) {
+      consumer.resume(consumer.paused());
+      paused = false;
+    }
+  }
+
+  /**
+   * A command's answer: its record (a result, a dead letter, or none), and what follows its commit.
+   */
+  private record Answer(
+      TopicPartition partition,
+      Optional<ProducerRecord<byte[], byte[]>> record,
+      Runnable onCommit) {}
 
   /**
    * Asks {@code gaps} before each command whether the engine's picture of its cluster may have
@@ -450,144 +520,17 @@ public final class EvictionExecutor extends ClientLoop {
    * command is refused {@code STALE}. Without it only the command's age is checked.
    */
   public void checkInputsWith(final InputGaps gaps) {
-    this.inputGaps = Objects.requireNonNull(gaps, "gaps");
-  }
-
-  /**
-   * The verdict for a command decided on inputs that may have missed changes of its cluster (a
-   * watch down, a lost write, a relist since): not carried out, and not one of the pod's attempts,
-   * since the engine decides again once its inputs are whole.
-   */
-  private Optional<Verdict> staleness(final PodKey key, final EvictionCommand command) {
-    return inputGaps
-        .staleness(key.getCluster(), command.getIssuedAt())
-        .map(
-            why ->
-                new Verdict(
-                    EvictionOutcome.STALE,
-                    "not carried out: the inputs it was decided on may be incomplete: " + why,
-                    0));
-  }
-
-  /** {@code 2h30m}, {@code 10m0.5s}: ISO-8601 without its prefix. */
-  private static String readable(final Duration duration) {
-    return duration.toString().substring(2).toLowerCase(Locale.ROOT);
-  }
-
-  private Verdict carryOut(
-      final PodEvictor evictor, final PodKey key, final EvictionCommand command)
-      throws InterruptedException {
-    synchronized (commandLock) {
-      if (!running()) {
-        throw new InterruptedException("stopping");
-      }
-      inCommand = true;
-    }
-    try {
-      return evictor.execute(key, command);
-    } finally {
-      synchronized (commandLock) {
-        inCommand = false;
-        // An interrupt that arrived as the command finished must not reach the Kafka clients.
-        Thread.interrupted();
-      }
-    }
-  }
-
-  /**
-   * Writes {@code records} and the pending offsets in one transaction. A commit that times out is
-   * tried again (the transaction is then neither committed nor aborted: the same commit must be
-   * repeated) with the eviction backoff, as long as the executor runs; another failure aborts.
-   *
-   * @return false when the transaction was aborted (the caller reads the records again)
-   * @throws ProducerFencedException when another executor took over (the loop ends its term)
-   * @throws KafkaException when the producer can no longer be used
-   * @throws InterruptedException when the executor stops while a commit is being retried
-   */
-  private boolean commit(final Collection<ProducerRecord<byte[], byte[]>> records)
-      throws InterruptedException {
-    try {
-      producer.beginTransaction();
-      records.forEach(producer::send);
-      producer.sendOffsetsToTransaction(Map.copyOf(pending), consumer.groupMetadata());
-      commitRetryingTimeouts();
-      pending.clear();
-      return true;
-    } catch (ProducerFencedException
-        | FencedInstanceIdException
-        | OutOfOrderSequenceException
-        | UnsupportedVersionException
-        | AuthorizationException e) {
-      throw e;
-    } catch (KafkaException e) {
-      LOG.warn(
-          "writing a result failed, aborting and reading the commands again: {}", e.toString());
-      abort();
-      return false;
-    }
-  }
-
-  private void commitRetryingTimeouts() throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        producer.commitTransaction();
-        if (attempt > 1) {
-          LOG.info("committing a result worked at attempt {}", attempt);
-        }
-        return;
-      } catch (TimeoutException e) {
-        final Duration wait = settings.backoffAfter(attempt);
-        LOG.warn(
-            "committing a result timed out (attempt {}), committing again in {} ms: {}",
-            attempt,
-            wait.toMillis(),
-            e.toString());
-        pause(wait);
-      }
-    }
-  }
-
-  /**
-   * Aborts the open transaction, trying again while the abort times out. A producer that cannot
-   * abort at all (it is in a fatal state) is replaced by a new one under the same transactional id,
-   * whose initialisation aborts what the old one left open: the loop goes on either way.
-   */
-  private void abort() throws InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        producer.abortTransaction();
-        return;
-      } catch (ProducerFencedException e) {
-        throw e;
-      } catch (TimeoutException e) {
-        final Duration wait = settings.backoffAfter(attempt);
-        LOG.warn(
-            "aborting a transaction timed out (attempt {}), aborting again in {} ms: {}",
-            attempt,
-            wait.toMillis(),
-            e.toString());
-        pause(wait);
-      } catch (KafkaException | IllegalStateException e) {
-        LOG.warn(
-            "the producer cannot abort its transaction ({}); replacing it with a new one under the"
-                + " same transactional id",
-            e.toString());
-        replaceProducer();
-        return;
-      }
-    }
-  }
-
-  private void replaceProducer() throws InterruptedException {
-    closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT));
-    producer = producers.get();
-    initTransactions();
+    checks.checkInputsWith(gaps);
   }
 
   /** Goes back to the last committed offsets, forgetting what was not committed. */
   private void rewind() {
     rewindPending = true;
-    pending.clear();
+    answers.clear();
+    onWorkers.clear();
+    final Set<TopicPartition> known = new HashSet<>(consumer.assignment());
+    known.addAll(progress.partitions());
+    progress.reset(known);
     final Map<TopicPartition, OffsetAndMetadata> committed =
         consumer.committed(consumer.assignment());
     for (final TopicPartition partition : consumer.assignment()) {
@@ -626,8 +569,9 @@ public final class EvictionExecutor extends ClientLoop {
   protected void closeClients() {
     closeQuietly(kafkaMeters);
     closeQuietly(ledger);
-    closeQuietly(() -> producer.close(CLIENT_CLOSE_TIMEOUT));
+    closeQuietly(transactions);
     closeQuietly(() -> GroupMembership.close(consumer));
+    workers.values().forEach(ClusterWorker::close);
     ownClients.forEach(client -> closeQuietly(client::close));
   }
 
@@ -643,61 +587,15 @@ public final class EvictionExecutor extends ClientLoop {
   private final class Rebalance implements ConsumerRebalanceListener {
     @Override
     public void onPartitionsRevoked(final Collection<TopicPartition> partitions) {
-      partitions.forEach(pending::remove);
+      // Their commands are read again by the next owner: answers not yet committed are dropped,
+      // and their commands still queued on the workers are not started.
+      progress.reset(partitions);
+      answers.removeIf(answer -> partitions.contains(answer.partition()));
     }
 
     @Override
     public void onPartitionsAssigned(final Collection<TopicPartition> partitions) {
       ledgerStale = true;
     }
-  }
-
-  static Map<String, Object> consumerConfig(
-      final Map<String, Object> kafka, final EvictionSettings settings) {
-    final Map<String, Object> config =
-        ConsumerConfigs.readCommitted(GroupMembership.consumerGroup(kafka), settings.groupId());
-    // A command may wait through its whole backoff; few per poll keep the poll interval safe.
-    config.putIfAbsent(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5);
-    config.putIfAbsent(
-        ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, (int) TimeUnit.MINUTES.toMillis(10));
-    return config;
-  }
-
-  static Map<String, Object> producerConfig(
-      final Map<String, Object> kafka, final EvictionSettings settings) {
-    final Map<String, Object> config = new HashMap<>(kafka);
-    // The same id for whichever replica leads, so that a new leader's producer fences the old
-    // leader's (its transaction aborted, its late commit refused) instead of both writing results.
-    config.putIfAbsent(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(settings));
-    config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-    config.put(ProducerConfig.ACKS_CONFIG, "all");
-    config.putIfAbsent(ProducerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-producer");
-    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
-    return config;
-  }
-
-  /**
-   * The executor's {@code transactional.id} unless the Kafka settings give one: its consumer group
-   * ({@code eviction.group.id}) with {@code -results}, the same on every replica of a Deployment,
-   * never the pod's name.
-   */
-  static String transactionalId(final EvictionSettings settings) {
-    return settings.groupId() + "-results";
-  }
-
-  static Map<String, Object> ledgerConfig(
-      final Map<String, Object> kafka, final EvictionSettings settings) {
-    final Map<String, Object> config = new HashMap<>(kafka);
-    config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-    config.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-    config.remove(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
-    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, IsolationLevel.READ_COMMITTED.toString());
-    config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-    config.put(ConsumerConfig.CLIENT_ID_CONFIG, settings.groupId() + "-ledger");
-    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
-    return config;
   }
 }

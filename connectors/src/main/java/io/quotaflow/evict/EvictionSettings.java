@@ -8,9 +8,10 @@ import java.util.Objects;
  * How the eviction executor acts.
  *
  * @param dryRun decide and report {@code DRY_RUN} instead of evicting
- * @param maxAttempts eviction requests per command before giving up (a disruption budget's 429 or a
- *     server error is retried)
- * @param backoff the wait after the first refused attempt; it doubles after each further one
+ * @param maxAttempts eviction requests per command while the API server cannot take them (5xx,
+ *     throttling, no answer); a disruption budget's refusal is reported at once
+ * @param backoff the wait after the first request the API server could not take; it doubles after
+ *     each further one (a Retry-After replaces it)
  * @param maxBackoff the longest wait between two attempts
  * @param requestsPerSecond API requests per second per cluster, on average
  * @param burst API requests per cluster allowed at once after a quiet period

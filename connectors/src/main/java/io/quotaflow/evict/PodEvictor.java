@@ -7,14 +7,20 @@ import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.PodResource;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import io.fabric8.kubernetes.client.utils.URLUtils;
 import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.cluster.TokenBucket;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.PodKey;
-import java.net.HttpURLConnection;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,18 +30,20 @@ import org.slf4j.LoggerFactory;
  * or replaced: nothing to do), and the eviction itself carries the uid as a precondition, so a pod
  * replaced between the two requests is not evicted either.
  *
- * <p>The client must not retry by itself ({@code KubeClients.withoutRetries}): a refusal by a
- * disruption budget (429) or a server error is retried here, with a doubling backoff, up to the
- * configured attempts. Every request waits for the cluster's token bucket.
+ * <p>The client must not retry by itself ({@code KubeClients.withoutRetries}). {@link ApiAnswers}
+ * tells what each answer means. A refusal by a disruption budget is reported at once ({@code
+ * BLOCKED_BY_BUDGET}, issue 40: waiting for the budget here held up every later command), as is a
+ * refusal no retry changes (a pod under two budgets: {@code FAILED}). An API server that cannot
+ * take the request (throttling, 5xx, no answer) is asked again, after its Retry-After or the
+ * doubling backoff, up to the configured attempts, then {@code UNREACHABLE}. Every request waits
+ * for the cluster's token bucket.
  *
  * <p>Events ({@link ReclaimEvents}): on the group's ElasticQuota when its reclaim starts, on the
- * pod just before the eviction is requested, and on the pod when a disruption budget refused every
- * request.
+ * pod just before the eviction is requested, and on the pod when a disruption budget refused.
  */
 final class PodEvictor {
 
   private static final Logger LOG = LoggerFactory.getLogger(PodEvictor.class);
-  private static final int TOO_MANY_REQUESTS = 429;
 
   private final String cluster;
   private final KubernetesClient client;
@@ -81,7 +89,10 @@ final class PodEvictor {
     } catch (KubernetesClientException e) {
       stopIfInterrupted();
       return new Verdict(
-          unreachable(e) ? EvictionOutcome.UNREACHABLE : EvictionOutcome.FAILED,
+          ApiAnswers.classify(e.getCode(), null, e.getMessage()).kind()
+                  == ApiAnswers.Kind.UNAVAILABLE
+              ? EvictionOutcome.UNREACHABLE
+              : EvictionOutcome.FAILED,
           "reading pod " + pod + " failed: " + e.getMessage(),
           0);
     }
@@ -110,43 +121,56 @@ final class PodEvictor {
       return new Verdict(
           EvictionOutcome.DRY_RUN, "dry run: pod " + pod + " would have been evicted", 0);
     }
-    return evict(resource, current, key, command);
+    return evict(current, key, command);
   }
 
-  private Verdict evict(
-      final PodResource resource,
-      final Pod current,
-      final PodKey key,
-      final EvictionCommand command)
+  private Verdict evict(final Pod current, final PodKey key, final EvictionCommand command)
       throws InterruptedException {
     final String pod = key.getNamespace() + "/" + key.getName();
     final Eviction eviction = eviction(key, command.getPodUid());
-    boolean refusedByBudget = false;
-    boolean unreachable = false;
-    String lastRefusal = "";
+    String lastAnswer = "";
     for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
       bucket.acquire();
-      try {
-        if (resource.evict(eviction)) {
+      final ApiAnswers.Answer answer = post(key, eviction);
+      final String said = "the API server answered " + answer.code() + ": " + answer.message();
+      switch (answer.kind()) {
+        case ACCEPTED:
           LOG.info("cluster {}: evicted pod {} (command {})", cluster, pod, command.getId());
           return new Verdict(EvictionOutcome.EVICTED, "pod " + pod + " evicted", attempt);
-        }
-        refusedByBudget = true;
-        unreachable = false;
-        lastRefusal = "a disruption budget refused the eviction (429)";
-      } catch (KubernetesClientException e) {
-        stopIfInterrupted();
-        final Verdict verdict = settled(e, pod, attempt);
-        if (verdict != null) {
-          return verdict;
-        }
-        refusedByBudget = false;
-        unreachable = unreachable(e);
-        lastRefusal = "the API server answered " + e.getCode() + ": " + e.getMessage();
-      }
-      if (attempt < settings.maxAttempts()) {
-        LOG.debug("cluster {}: pod {} attempt {}: {}", cluster, pod, attempt, lastRefusal);
-        sleeper.sleep(settings.backoffAfter(attempt));
+        case BUDGET_REFUSED:
+          // Not waited for here (issue 40): the budget frees up when the pod's siblings are ready,
+          // which may take minutes; the engine commands the pod again after its backoff, and the
+          // other commands of this cluster go on meanwhile.
+          final String refused =
+              "a disruption budget refused the eviction ("
+                  + answer.code()
+                  + "): "
+                  + answer.message();
+          events.blockedByBudget(current, command, refused);
+          return new Verdict(EvictionOutcome.BLOCKED_BY_BUDGET, refused, attempt);
+        case GONE:
+          return new Verdict(
+              EvictionOutcome.GONE, "pod " + pod + " was deleted meanwhile", attempt);
+        case REPLACED:
+          return new Verdict(
+              EvictionOutcome.UID_CHANGED, "pod " + pod + " was replaced meanwhile", attempt);
+        case FAILED:
+          return new Verdict(
+              EvictionOutcome.FAILED, "evicting pod " + pod + " failed: " + said, attempt);
+        case UNAVAILABLE:
+        default:
+          lastAnswer = said;
+          if (attempt < settings.maxAttempts()) {
+            final Duration wait = wait(answer, attempt);
+            LOG.debug(
+                "cluster {}: pod {} attempt {}: {}; again in {} ms",
+                cluster,
+                pod,
+                attempt,
+                said,
+                wait.toMillis());
+            sleeper.sleep(wait);
+          }
       }
     }
     final int attempts = settings.maxAttempts();
@@ -155,24 +179,63 @@ final class PodEvictor {
         cluster,
         pod,
         attempts,
-        lastRefusal);
-    final String gaveUp = "gave up after " + attempts + " attempts: " + lastRefusal;
-    if (refusedByBudget) {
-      events.blockedByBudget(current, command, gaveUp);
-      return new Verdict(EvictionOutcome.BLOCKED_BY_BUDGET, gaveUp, attempts);
-    }
+        lastAnswer);
     return new Verdict(
-        unreachable ? EvictionOutcome.UNREACHABLE : EvictionOutcome.FAILED, gaveUp, attempts);
+        EvictionOutcome.UNREACHABLE,
+        "gave up after " + attempts + " attempts: " + lastAnswer,
+        attempts);
   }
 
   /**
-   * Whether {@code error} says the cluster's API server could not be asked (no answer, a server
-   * error, throttling), not that this eviction was refused: such an outcome does not count as one
-   * of the pod's attempts (issue 26).
+   * The wait before the next request: the server's Retry-After when it gave one (throttling),
+   * within the backoff's maximum; the doubling backoff otherwise.
    */
-  static boolean unreachable(final KubernetesClientException error) {
-    final int code = error.getCode();
-    return code == 0 || code == TOO_MANY_REQUESTS || code >= HttpURLConnection.HTTP_INTERNAL_ERROR;
+  private Duration wait(final ApiAnswers.Answer answer, final int attempt) {
+    return answer
+        .retryAfter()
+        .map(asked -> asked.compareTo(settings.maxBackoff()) > 0 ? settings.maxBackoff() : asked)
+        .orElseGet(() -> settings.backoffAfter(attempt));
+  }
+
+  /**
+   * Posts the Eviction and classifies the answer. Sent through the client's HTTP client rather than
+   * {@code PodResource.evict}, which turns every 429 into {@code false} and so cannot tell a budget
+   * from throttling.
+   *
+   * @throws InterruptedException when the executor stops meanwhile
+   */
+  private ApiAnswers.Answer post(final PodKey key, final Eviction eviction)
+      throws InterruptedException {
+    final String url =
+        URLUtils.join(
+            client.getMasterUrl().toString(),
+            "api/v1/namespaces",
+            key.getNamespace(),
+            "pods",
+            key.getName(),
+            "eviction");
+    final HttpClient http = client.getHttpClient();
+    final long timeout = Math.max(1, client.getConfiguration().getRequestTimeout());
+    final CompletableFuture<HttpResponse<String>> sent =
+        http.sendAsync(
+            http.newHttpRequestBuilder()
+                .uri(url)
+                .post("application/json", client.getKubernetesSerialization().asJson(eviction))
+                .build(),
+            String.class);
+    try {
+      final HttpResponse<String> response = sent.get(timeout, TimeUnit.MILLISECONDS);
+      return ApiAnswers.classify(response.code(), response.header("Retry-After"), response.body());
+    } catch (InterruptedException e) {
+      sent.cancel(true);
+      throw e;
+    } catch (java.util.concurrent.TimeoutException e) {
+      sent.cancel(true);
+      return ApiAnswers.classify(0, null, "no answer within " + timeout + " ms");
+    } catch (ExecutionException e) {
+      final Throwable cause = e.getCause() == null ? e : e.getCause();
+      return ApiAnswers.classify(0, null, cause.toString());
+    }
   }
 
   /** The verdict for a command aimed at a protected pod: refused, whoever wrote it. */
@@ -192,27 +255,6 @@ final class PodEvictor {
     if (Thread.currentThread().isInterrupted()) {
       throw new InterruptedException("stopped while talking to the API server");
     }
-  }
-
-  /** The verdict an error settles, or null when it is worth another attempt. */
-  private static Verdict settled(
-      final KubernetesClientException error, final String pod, final int attempt) {
-    final int code = error.getCode();
-    if (code == HttpURLConnection.HTTP_NOT_FOUND) {
-      return new Verdict(EvictionOutcome.GONE, "pod " + pod + " was deleted meanwhile", attempt);
-    }
-    if (code == HttpURLConnection.HTTP_CONFLICT) {
-      // The uid precondition failed: the name now belongs to another pod.
-      return new Verdict(
-          EvictionOutcome.UID_CHANGED, "pod " + pod + " was replaced meanwhile", attempt);
-    }
-    if (code == TOO_MANY_REQUESTS || code == 0 || code >= HttpURLConnection.HTTP_INTERNAL_ERROR) {
-      return null;
-    }
-    return new Verdict(
-        EvictionOutcome.FAILED,
-        "evicting pod " + pod + " failed with " + code + ": " + error.getMessage(),
-        attempt);
   }
 
   /** A policy/v1 Eviction that only applies to the pod with this uid. */

@@ -99,13 +99,13 @@ class EvictionExecutorCommitFailuresIT {
     final EvictionSettings settings = settings();
 
     final Object id =
-        EvictionExecutor.producerConfig(rig.kafka(), settings)
+        ExecutorConfigs.producerConfig(rig.kafka(), settings)
             .get(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
 
     assertThat(id).isEqualTo(settings.groupId() + "-results");
     assertThat(id.toString()).doesNotContain(io.quotaflow.cluster.GroupMembership.instanceName());
     assertThat(
-            EvictionExecutor.producerConfig(
+            ExecutorConfigs.producerConfig(
                     Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "given"), settings)
                 .get(ProducerConfig.TRANSACTIONAL_ID_CONFIG))
         .as("a transactional.id in the Kafka settings wins")

@@ -6,11 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.cluster.InputGaps;
+import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.cluster.Sleeper;
 import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.fixtures.ConnectorRig;
 import io.quotaflow.fixtures.EvictionEndpoint;
 import io.quotaflow.fixtures.Evictions;
 import io.quotaflow.fixtures.Keys;
+import io.quotaflow.fixtures.MockCluster;
 import io.quotaflow.fixtures.RecordingSleeper;
 import io.quotaflow.fixtures.TopicReader;
 import io.quotaflow.schemas.EvictionCommand;
@@ -148,24 +151,13 @@ class EvictionExecutorIT {
     assertThat(result.getAttempts()).isZero();
   }
 
+  /**
+   * Issue 40, point 9: a disruption budget's refusal is reported at once, to be commanded again by
+   * the engine after its backoff, not waited on with more requests inside the executor (which held
+   * up every later command for the backoff's whole length).
+   */
   @Test
-  void aBudgetRefusalIsRetriedWithDoublingBackoffUntilItSucceeds() {
-    final Pod victim = createPod("batch-2");
-    final EvictionEndpoint eviction =
-        EvictionEndpoint.of(rig.mock(), rig.namespace(), "batch-2").refuses(2).accepts();
-    start(settings());
-
-    final EvictionCommand command = send(key("batch-2"), uidOf(victim));
-
-    final EvictionResult result = awaitResult(command);
-    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.EVICTED);
-    assertThat(result.getAttempts()).isEqualTo(3);
-    assertThat(eviction.requests()).hasSize(3);
-    assertThat(sleeper.waits()).containsExactly(Duration.ofSeconds(1), Duration.ofSeconds(2));
-  }
-
-  @Test
-  void aBudgetThatRefusesEveryAttemptEndsBlockedByBudget() {
+  void aBudgetRefusalIsReportedAtOnceAsBlockedByBudgetWithoutWaiting() {
     final Pod victim = createPod("db-0");
     final EvictionEndpoint eviction =
         EvictionEndpoint.of(rig.mock(), rig.namespace(), "db-0").refuses(3);
@@ -175,8 +167,10 @@ class EvictionExecutorIT {
 
     final EvictionResult result = awaitResult(command);
     assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.BLOCKED_BY_BUDGET);
-    assertThat(result.getAttempts()).isEqualTo(3);
-    assertThat(eviction.requests()).hasSize(3);
+    assertThat(result.getAttempts()).isEqualTo(1);
+    assertThat(result.getMessage()).contains("disruption budget");
+    assertThat(eviction.requests()).hasSize(1);
+    assertThat(sleeper.waits()).as("nothing waited for").isEmpty();
     assertThat(podNamed("db-0")).isNotNull();
     // Issue 27: the result's reason is the budget's, not the command's.
     await()
@@ -193,6 +187,108 @@ class EvictionExecutorIT {
                               .isEqualTo("blocked-by-budget");
                           assertThat(counter.count()).isEqualTo(1.0);
                         }));
+  }
+
+  /**
+   * Issue 40, point 9: a 429 with a Retry-After and no budget is the API server throttling its
+   * clients, not a refusal: asked again after the Retry-After, and UNREACHABLE (not one of the
+   * pod's attempts) if it never lets the request through.
+   */
+  @Test
+  void throttlingIsWaitedForAndEndsUnreachableNotBlockedByBudget() {
+    final Pod victim = createPod("web-7");
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "web-7").throttles(3, 4);
+    start(settings());
+
+    final EvictionResult result = awaitResult(send(key("web-7"), uidOf(victim)));
+
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.UNREACHABLE);
+    assertThat(result.getMessage()).contains("429").contains("Too many requests");
+    assertThat(eviction.requests()).hasSize(3);
+    assertThat(sleeper.waits())
+        .as("the server's Retry-After, not the backoff")
+        .containsExactly(Duration.ofSeconds(4), Duration.ofSeconds(4));
+  }
+
+  @Test
+  void aThrottledEvictionGoesThroughOnceTheApiServerLetsIt() {
+    final Pod victim = createPod("web-8");
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "web-8").throttles(1, 2).accepts();
+    start(settings());
+
+    final EvictionResult result = awaitResult(send(key("web-8"), uidOf(victim)));
+
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.EVICTED);
+    assertThat(result.getAttempts()).isEqualTo(2);
+    assertThat(eviction.requests()).hasSize(2);
+    assertThat(sleeper.waits()).containsExactly(Duration.ofSeconds(2));
+  }
+
+  /**
+   * Issue 40, point 9: the 500 the Eviction API answers for a pod that two disruption budgets
+   * select is no outage: it is FAILED at once (an attempt of the pod's), not retried as UNREACHABLE
+   * for ever.
+   */
+  @Test
+  void aPodUnderTwoBudgetsFailsAtOnceInsteadOfBeingRetriedAsUnreachable() {
+    final Pod victim = createPod("db-2");
+    final EvictionEndpoint eviction =
+        EvictionEndpoint.of(rig.mock(), rig.namespace(), "db-2").underTwoBudgets(3);
+    start(settings());
+
+    final EvictionResult result = awaitResult(send(key("db-2"), uidOf(victim)));
+
+    assertThat(result.getOutcome()).isEqualTo(EvictionOutcome.FAILED);
+    assertThat(result.getAttempts()).isEqualTo(1);
+    assertThat(result.getMessage()).contains("more than one PodDisruptionBudget");
+    assertThat(eviction.requests()).hasSize(1);
+    assertThat(sleeper.waits()).isEmpty();
+  }
+
+  /**
+   * Issue 40, point 9: each cluster is served on its own worker. With 20 pods of one cluster whose
+   * budgets refuse (and real waiting between requests), another cluster's command is carried out
+   * within a second; before, it waited behind every blocked pod's backoff.
+   */
+  @Test
+  void anotherClustersCommandIsCarriedOutWithinASecondBehindTwentyBlockedPods() throws Exception {
+    try (MockCluster west = MockCluster.start("west")) {
+      final List<EvictionEndpoint> blocked = new ArrayList<>();
+      final List<Pod> pods = new ArrayList<>();
+      for (int i = 0; i < 20; i++) {
+        pods.add(createPod("blocked-" + i));
+        blocked.add(EvictionEndpoint.of(rig.mock(), rig.namespace(), "blocked-" + i).refuses(10));
+      }
+      final Pod westPod =
+          west.client().resource(pod(rig.namespace(), "west-1").running("node-w").build()).create();
+      final EvictionEndpoint westEviction =
+          EvictionEndpoint.of(west, rig.namespace(), "west-1").accepts();
+      startOn(List.of(rig.mock().cluster(), west.cluster()), settings(), Sleeper.SYSTEM);
+      for (int i = 0; i < 20; i++) {
+        send(key("blocked-" + i), uidOf(pods.get(i)), Instant.now().minusSeconds(1));
+      }
+      await().atMost(ConnectorRig.WAIT).until(() -> !blocked.get(0).requests().isEmpty());
+
+      final long sent = System.nanoTime();
+      final PodKey westKey =
+          PodKey.newBuilder()
+              .setCluster("west")
+              .setNamespace(rig.namespace())
+              .setName("west-1")
+              .build();
+      send(westKey, uidOf(westPod), Instant.now().minusSeconds(1));
+      await()
+          .atMost(Duration.ofSeconds(1))
+          .pollInterval(Duration.ofMillis(10))
+          .until(() -> !westEviction.requests().isEmpty());
+      final Duration took = Duration.ofNanos(System.nanoTime() - sent);
+
+      System.out.printf(
+          "west's eviction request %d ms after its command was sent%n", took.toMillis());
+      assertThat(westEviction.requests()).hasSize(1);
+    }
   }
 
   /** Issue 26: an API server that cannot answer is not the pod's refusal: UNREACHABLE. */
@@ -392,6 +488,24 @@ class EvictionExecutorIT {
             rig.registry());
     executors.add(executor);
     executor.checkInputsWith(gaps);
+    executor.start();
+  }
+
+  /** An executor for {@code clusters} on the system clock, waiting with {@code realSleeper}. */
+  private void startOn(
+      final List<KubeCluster> clusters,
+      final EvictionSettings settings,
+      final Sleeper realSleeper) {
+    final EvictionExecutor executor =
+        new EvictionExecutor(
+            clusters,
+            rig.topics(),
+            rig.kafka(),
+            settings,
+            Clock.systemUTC(),
+            realSleeper,
+            rig.registry());
+    executors.add(executor);
     executor.start();
   }
 

@@ -153,7 +153,8 @@ final class ClusterQuotaProcessor
         new ReclaimPolicy(
             config.get(EngineSettings.REVOKE_DELAY),
             config.get(EngineSettings.REVOKE_RETRY_BACKOFF),
-            config.get(EngineSettings.REVOKE_MAX_ATTEMPTS));
+            config.get(EngineSettings.REVOKE_MAX_ATTEMPTS),
+            config.get(EngineSettings.REVOKE_RESULT_TIMEOUT));
     this.relockInterval = config.get(EngineSettings.RESERVATION_RELOCK_INTERVAL);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.restores = Objects.requireNonNull(restores, "restores");
@@ -409,7 +410,7 @@ final class ClusterQuotaProcessor
       return;
     }
     if (event.getKind() == ClusterEventKind.MARKER) {
-      marker(cluster, event);
+      marker(cluster, event, record.timestamp(), now);
       pacer.arrived(cluster, record.timestamp(), now);
       return;
     }
@@ -489,7 +490,8 @@ final class ClusterQuotaProcessor
    * the cluster's inputs of that kind not written since the start are gone from the cluster (their
    * delete was lost, or their tombstone removed by compaction before it was read) and are dropped.
    */
-  private void marker(final String cluster, final ClusterEvent event) {
+  private void marker(
+      final String cluster, final ClusterEvent event, final long appendedAt, final long now) {
     final InputKind kind;
     try {
       kind = InputKind.valueOf(event.getName());
@@ -508,7 +510,9 @@ final class ClusterQuotaProcessor
                     marker,
                     event.getSourceTopic(),
                     event.getSourcePartition(),
-                    event.getSourceOffset()))
+                    event.getSourceOffset(),
+                    appendedAt,
+                    now))
         .ifPresent(start -> dropNotResent(cluster, kind, start));
   }
 
@@ -552,6 +556,7 @@ final class ClusterQuotaProcessor
           cluster,
           freshness.staleness(cluster, now).orElse(null),
           distrusted(cluster, now).isPresent());
+      freshness.skew(cluster).ifPresent(skew -> metrics.inputClockSkew(cluster, skew));
     }
   }
 

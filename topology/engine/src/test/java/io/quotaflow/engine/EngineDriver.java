@@ -301,6 +301,21 @@ final class EngineDriver implements AutoCloseable {
     return this;
   }
 
+  /**
+   * A heartbeat of {@code cluster}'s pods, quotas and nodes from connectors whose clock is {@code
+   * off} from the engine's, as they write it: stamped and sent (record timestamp) by that clock.
+   */
+  EngineDriver heartbeatWithClockOff(final String cluster, final Duration off) {
+    final Instant theirs = publishedAt().plus(off);
+    final Headers headers =
+        new RecordHeaders()
+            .add(SourceMarkers.header(SourceMarkers.heartbeat(cluster, theirs, "test")));
+    pods.pipeInput(new TestRecord<>(SourceMarkers.podKey(cluster), null, headers, theirs));
+    quotas.pipeInput(new TestRecord<>(SourceMarkers.quotaKey(cluster), null, headers, theirs));
+    nodes.pipeInput(new TestRecord<>(SourceMarkers.nodeKey(cluster), null, headers, theirs));
+    return this;
+  }
+
   /** The last value written of a pod, written again (as a snapshot re-sends it). */
   EngineDriver resendPod(final String cluster, final String namespace, final String name) {
     final PodKey key = new PodKey(cluster, namespace, name);

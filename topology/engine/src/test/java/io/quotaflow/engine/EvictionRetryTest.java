@@ -208,6 +208,68 @@ class EvictionRetryTest {
     assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isEqualTo(1.0);
   }
 
+  /**
+   * Issue 40, point 9: EXPIRED says the command waited too long before the executor read it (an
+   * executor outage, a backlog), not that the pod refused: it does not use up an attempt.
+   */
+  @Test
+  void commandsThatExpiredUnreadDoNotUseUpThePodsAttempts() {
+    engine =
+        new EngineDriver(
+            EngineDriver.settings()
+                .set(EngineSettings.REVOKE_MAX_ATTEMPTS.key(), "1")
+                .set(EngineSettings.REVOKE_RETRY_BACKOFF.key(), "10s")
+                .build());
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    engine.answer(first, EvictionOutcome.EXPIRED).advance(Duration.ofSeconds(10));
+
+    final TestRecord<PodKey, EvictionCommand> again = engine.evictionRecords().get(0);
+    assertThat(again.key()).isEqualTo(first.key());
+    assertThat(again.value().getUnreachableRetries()).isEqualTo(1);
+    assertThat(counter(EngineMetrics.EVICTIONS_EXPIRED)).isEqualTo(1.0);
+    assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isZero();
+  }
+
+  /**
+   * Issue 40, point 8: a command that never gets a result (the connectors renamed, the results
+   * lost, or the engine behind past their retention) expires on the engine's side after {@code
+   * revoke.result.timeout}, without using an attempt, and the pod is decided again: before, its
+   * ledger entry waited for a result for as long as the pod lived.
+   */
+  @Test
+  void aCommandThatNeverGetsAResultExpiresAndThePodIsDecidedAgainWithoutUsingAnAttempt() {
+    engine =
+        new EngineDriver(
+            EngineDriver.settings()
+                .set(EngineSettings.REVOKE_MAX_ATTEMPTS.key(), "1")
+                .set(EngineSettings.REVOKE_RESULT_TIMEOUT.key(), "15m")
+                .build());
+    final TestRecord<PodKey, EvictionCommand> first = firstCommandsAreIssued().get(0);
+    engine.evictionRecords();
+
+    engine.advance(Duration.ofMinutes(15).minus(CHECK));
+    assertThat(engine.evictionRecords()).as("within the result timeout").isEmpty();
+    engine.advance(CHECK);
+
+    final List<TestRecord<PodKey, EvictionCommand>> again = engine.evictionRecords();
+    assertThat(again).extracting(record -> record.key().getName()).containsExactly("a0", "a1");
+    final EvictionCommand retry =
+        again.stream()
+            .filter(record -> record.key().equals(first.key()))
+            .findFirst()
+            .orElseThrow()
+            .value();
+    assertThat(retry.getAttempt()).isEqualTo(2);
+    assertThat(retry.getUnreachableRetries()).as("not one of the pod's attempts").isEqualTo(1);
+    assertThat(retry.getId()).isNotEqualTo(first.value().getId());
+    assertThat(counter(EngineMetrics.EVICTIONS_UNANSWERED)).isEqualTo(2.0);
+    assertThat(counter(EngineMetrics.EVICTIONS_EXHAUSTED)).isZero();
+
+    // The late result of the lost command changes nothing; the new command's own result counts.
+    engine.answer(first, EvictionOutcome.FAILED).advance(Duration.ofMinutes(2));
+    assertThat(engine.evictionRecords()).isEmpty();
+  }
+
   @Test
   void aResultForAnUnknownPodOrAnotherCommandHasNoEffect() {
     engine = new EngineDriver();

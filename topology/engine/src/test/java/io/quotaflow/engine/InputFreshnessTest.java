@@ -103,6 +103,29 @@ class InputFreshnessTest {
         .containsExactlyInAnyOrder("a0", "a1");
   }
 
+  /**
+   * Issue 40, point 5: a connector clock an hour ahead stamped heartbeats an hour in the future,
+   * and a cluster whose connectors then went quiet stayed trusted for that hour. A marker now
+   * counts as of its record's time, never later than the engine's clock, and the skew is exported.
+   */
+  @Test
+  void aConnectorClockAheadDoesNotKeepAQuietClusterTrusted() {
+    engine = markersRequired();
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
+    for (int beat = 0; beat < 6; beat++) {
+      engine.heartbeatWithClockOff(EAST, Duration.ofHours(1)).advance(HEARTBEAT);
+    }
+    assertThat(gauge(EngineMetrics.RECLAIM_SUSPENDED)).as("while it beats").isZero();
+    assertThat(gauge(EngineMetrics.INPUTS_CLOCK_SKEW)).isEqualTo(3600.0);
+
+    // The connectors go quiet: 31 s later the cluster is stale, not an hour later.
+    run(Duration.ofSeconds(35), false);
+
+    assertThat(gauge(EngineMetrics.RECLAIM_SUSPENDED)).isEqualTo(1.0);
+    assertThat(engine.evictionRecords()).as("no decision on stale inputs").isEmpty();
+  }
+
   @Test
   void stalePodGroupsDoNotSuspendReclaimWhichDoesNotReadThem() {
     engine = markersRequired();

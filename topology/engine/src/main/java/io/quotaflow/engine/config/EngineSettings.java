@@ -152,6 +152,19 @@ public final class EngineSettings {
               + " expired, ...) the pod may be commanded again, if it is still a victim.",
           Parsers::duration);
 
+  /** How long a command may go without a result before the engine gives up on it. */
+  public static final Setting<Duration> REVOKE_RESULT_TIMEOUT =
+      new Setting<>(
+          "revoke.result.timeout",
+          "duration",
+          "15m",
+          "How long the engine waits for the result of an eviction command (from its issuedAt);"
+              + " a command without one by then (connectors renamed, results lost, results past"
+              + " their retention) is given up, not counted as an attempt, and the pod decided"
+              + " again. Keep it above the executor's eviction.max.age (10m) plus a margin: the"
+              + " executor no longer carries out a command that old.",
+          Parsers::duration);
+
   /** How many commands a pod gets at most. */
   public static final Setting<Integer> REVOKE_MAX_ATTEMPTS =
       new Setting<>(
@@ -541,6 +554,7 @@ public final class EngineSettings {
           INPUTS_MARKERS_REQUIRED,
           REVOKE_RETRY_BACKOFF,
           REVOKE_MAX_ATTEMPTS,
+          REVOKE_RESULT_TIMEOUT,
           SHUTDOWN_TIMEOUT,
           MIN_SCALING,
           DEFAULT_SHARED_WEIGHT,

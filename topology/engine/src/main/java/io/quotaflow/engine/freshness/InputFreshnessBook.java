@@ -53,6 +53,7 @@ public final class InputFreshnessBook {
   private final boolean markersRequired;
   private final Map<String, Map<InputKind, InputFreshness>> clusters = new HashMap<>();
   private final Map<InputId, SnapshotStart> started = new HashMap<>();
+  private final Map<String, Duration> skews = new HashMap<>();
 
   /**
    * @param store the input-freshness store
@@ -84,6 +85,16 @@ public final class InputFreshnessBook {
    * A marker of {@code cluster}'s inputs of {@code kind}, read at {@code offset} of {@code topic}'s
    * {@code partition}.
    *
+   * <p>One clock (issue 40): the marker counts as of the time its record was appended (the record's
+   * timestamp: the broker's with log-append time, else the producer's), and never later than the
+   * engine's clock when read. The connector's own stamp ({@code marker.at}) only measures how far
+   * its clock is off ({@link #skew}): a connector clock ahead made a cluster look fresh for as long
+   * as it was ahead after its connectors went quiet, and after such a clock stepped back every
+   * heartbeat, older than the last one, was ignored until the clock caught up.
+   *
+   * @param appendedAt the record's timestamp, epoch milliseconds (negative: unknown, the stamp is
+   *     used)
+   * @param now the engine's clock when the marker is read, epoch milliseconds
    * @return for a snapshot end whose start this task read: where that start was, so the inputs not
    *     re-sent since can be dropped
    */
@@ -93,9 +104,13 @@ public final class InputFreshnessBook {
       final SourceMarker marker,
       final String topic,
       final int partition,
-      final long offset) {
+      final long offset,
+      final long appendedAt,
+      final long now) {
     final InputId id = id(cluster, kind);
-    final long at = marker.getAt().toEpochMilli();
+    final long stamped = marker.getAt().toEpochMilli();
+    final long at = Math.min(appendedAt >= 0 ? appendedAt : stamped, now);
+    skews.put(cluster, Duration.ofMillis(stamped - at));
     switch (marker.getKind()) {
       case HEARTBEAT -> heartbeat(id, at);
       case SNAPSHOT_START -> {
@@ -179,9 +194,19 @@ public final class InputFreshnessBook {
     return Optional.of(age.isNegative() ? Duration.ZERO : age);
   }
 
+  /**
+   * How far ahead of its record's time (at most the engine's clock) the newest marker of {@code
+   * cluster} was stamped by its connectors: their clock's skew against the broker's with
+   * log-append-time inputs, against the engine's when ahead of it; empty before a marker was read.
+   */
+  public Optional<Duration> skew(final String cluster) {
+    return Optional.ofNullable(skews.get(cluster));
+  }
+
   /** Forgets a cluster this task no longer holds (its store entries stay with the task's store). */
   public void forget(final String cluster) {
     clusters.remove(cluster);
+    skews.remove(cluster);
     started.keySet().removeIf(id -> id.cluster().equals(cluster));
   }
 
@@ -195,7 +220,7 @@ public final class InputFreshnessBook {
     } else {
       final long last = previous.getHeartbeatAt().toEpochMilli();
       if (at <= last) {
-        return; // an older marker (two writers, or a clock step back): keeps the newest
+        return; // an older marker (two writers, records read out of order): keeps the newest
       }
       long suspendedSince = previous.getSuspendedSince();
       if (suspendedSince < 0 && at - last > maxStaleness.toMillis()) {

@@ -98,6 +98,12 @@ public final class EngineMetrics {
   public static final String INPUTS_STALENESS = "quotaflow.engine.inputs.staleness.seconds";
 
   /**
+   * Gauge of how many seconds ahead of its record's time (at most the engine's clock) a cluster's
+   * connectors stamped their newest marker, tag {@code cluster}: their clock's skew (issue 40).
+   */
+  public static final String INPUTS_CLOCK_SKEW = "quotaflow.engine.inputs.clock.skew.seconds";
+
+  /**
    * Gauge: 1 while reclaim of a cluster is suspended because its inputs are not fresh (or wait for
    * a snapshot), else 0; tag {@code cluster}.
    */
@@ -127,6 +133,20 @@ public final class EngineMetrics {
    * counted as attempts; the pod is commanded again only if it is still chosen.
    */
   public static final String EVICTIONS_STALE = "quotaflow.engine.evictions.stale";
+
+  /**
+   * Counter of eviction commands the executor did not carry out because they were older than its
+   * {@code eviction.max.age} when read (result {@code EXPIRED}), tag {@code cluster}: not counted
+   * as attempts (issue 40).
+   */
+  public static final String EVICTIONS_EXPIRED = "quotaflow.engine.evictions.expired";
+
+  /**
+   * Counter of eviction commands that got no result within {@code revoke.result.timeout}, tag
+   * {@code cluster}: given up on the engine's side, not counted as attempts, the pod decided again
+   * (issue 40).
+   */
+  public static final String EVICTIONS_UNANSWERED = "quotaflow.engine.evictions.unanswered";
 
   /**
    * Counter of eviction commands that retry a pod whose earlier eviction did not happen, tags
@@ -170,10 +190,13 @@ public final class EngineMetrics {
   private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
   private final Map<String, Counter> unreachable = new ConcurrentHashMap<>();
   private final Map<String, Counter> stale = new ConcurrentHashMap<>();
+  private final Map<String, Counter> expired = new ConcurrentHashMap<>();
+  private final Map<String, Counter> unanswered = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> namesakes = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> staleness = new ConcurrentHashMap<>();
+  private final Map<String, AtomicInteger> skew = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> suspended = new ConcurrentHashMap<>();
 
   /** Meters registered in {@code registry}, with per-group gauges for the default number. */
@@ -400,6 +423,17 @@ public final class EngineMetrics {
         .set(reclaimSuspended ? 1 : 0);
   }
 
+  /** How far ahead {@code cluster}'s connectors stamp their markers (negative: behind). */
+  public void inputClockSkew(final String cluster, final Duration ahead) {
+    clusterGauge(
+            skew,
+            INPUTS_CLOCK_SKEW,
+            "Seconds a cluster's connectors stamped their newest marker ahead of its record's time"
+                + " (at most the engine's clock); negative: behind",
+            cluster)
+        .set((int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, ahead.toSeconds())));
+  }
+
   /** A snapshot of {@code cluster}'s inputs of {@code kind} dropped {@code count} inputs. */
   public void snapshotDropped(final String cluster, final String kind, final int count) {
     if (count > 0) {
@@ -462,6 +496,7 @@ public final class EngineMetrics {
     removeClusterGauge(unboundPods, PODS_UNBOUND, cluster);
     removeClusterGauge(namesakes, NAMESAKES_IGNORED, cluster);
     removeClusterGauge(staleness, INPUTS_STALENESS, cluster);
+    removeClusterGauge(skew, INPUTS_CLOCK_SKEW, cluster);
     removeClusterGauge(suspended, RECLAIM_SUSPENDED, cluster);
   }
 
@@ -499,6 +534,36 @@ public final class EngineMetrics {
                 Counter.builder(EVICTIONS_STALE)
                     .description(
                         "Eviction commands refused as decided on possibly incomplete inputs (not"
+                            + " counted as attempts)")
+                    .tag("cluster", c)
+                    .register(registry))
+        .increment();
+  }
+
+  /** A command for a pod of {@code cluster} expired before the executor read it. */
+  public void evictionExpired(final String cluster) {
+    expired
+        .computeIfAbsent(
+            cluster,
+            c ->
+                Counter.builder(EVICTIONS_EXPIRED)
+                    .description(
+                        "Eviction commands the executor read too late to carry out (not counted"
+                            + " as attempts)")
+                    .tag("cluster", c)
+                    .register(registry))
+        .increment();
+  }
+
+  /** A command for a pod of {@code cluster} got no result in time: given up on. */
+  public void evictionUnanswered(final String cluster) {
+    unanswered
+        .computeIfAbsent(
+            cluster,
+            c ->
+                Counter.builder(EVICTIONS_UNANSWERED)
+                    .description(
+                        "Eviction commands without a result within revoke.result.timeout (not"
                             + " counted as attempts)")
                     .tag("cluster", c)
                     .register(registry))

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * command releases the pod for a later round after the retry backoff (store {@code
  * eviction-retry-at}); if it is still a victim then, it gets the next attempt, a command with its
  * own id. After {@code maxAttempts} commands the pod is not commanded again. Results for commands
- * the ledger does not hold (unknown pods, earlier attempts, repeats) change nothing.
+ * the ledger does not hold (unknown pods, earlier attempts, repeats) change nothing. A command with
+ * no result after the result timeout is given up (issue 40): not an attempt, the pod decided again.
  */
 public final class Reclaimer {
   private static final Logger LOG = LoggerFactory.getLogger(Reclaimer.class);
@@ -140,7 +141,13 @@ public final class Reclaimer {
           ref);
       return;
     }
-    if (result.getOutcome() == EvictionOutcome.EVICTED || retryAt.get(id) != null) {
+    if (retryAt.get(id) != null) {
+      return;
+    }
+    if (result.getOutcome() == EvictionOutcome.EVICTED) {
+      // Answered for good: the pod is about to go, and is never commanded again (nor given up on
+      // as unanswered while it terminates).
+      retryAt.put(id, NEVER);
       return;
     }
     final String notEvicted =
@@ -156,29 +163,18 @@ public final class Reclaimer {
           result.getMessage());
       return;
     }
-    final boolean unreachable = result.getOutcome() == EvictionOutcome.UNREACHABLE;
-    if (unreachable || result.getOutcome() == EvictionOutcome.STALE) {
-      // The cluster, not the pod: the command does not count (issue 26). It is kept with one more
-      // uncounted command, so the next one carries the tally, and the pod is tried again if it is
-      // still chosen then.
-      final EvictionCommand uncounted =
-          EvictionCommand.newBuilder(issued)
-              .setUnreachableRetries(issued.getUnreachableRetries() + 1)
-              .build();
-      ledger.put(id, uncounted);
+    final Optional<String> notThePods = notThePods(cluster, result.getOutcome());
+    if (notThePods.isPresent()) {
+      // The cluster or the pipeline, not the pod: the command does not count (issues 26 and 40).
+      // It is kept with one more uncounted command, so the next one carries the tally, and the pod
+      // is tried again if it is still chosen then.
+      ledger.put(id, uncounted(issued));
       final Instant retry = now.plus(policy.retryBackoff());
       retryAt.put(id, retry.toEpochMilli());
-      if (unreachable) {
-        metrics.evictionUnreachable(cluster);
-      } else {
-        metrics.evictionStale(cluster);
-      }
       LOG.warn(
           "{}: {} ({}); not counted as an attempt, it may be commanded again from {}",
           notEvicted,
-          unreachable
-              ? "its cluster's API server could not be reached"
-              : "the executor found the inputs it was decided on possibly incomplete",
+          notThePods.get(),
           result.getMessage(),
           retry);
       return;
@@ -203,6 +199,33 @@ public final class Reclaimer {
         result.getOutcome(),
         result.getMessage(),
         retry);
+  }
+
+  /**
+   * Why {@code outcome} says nothing about the pod (and counts it), or empty when the pod itself
+   * refused or failed: the outcomes that do not use up one of its attempts.
+   */
+  private Optional<String> notThePods(final String cluster, final EvictionOutcome outcome) {
+    switch (outcome) {
+      case UNREACHABLE:
+        metrics.evictionUnreachable(cluster);
+        return Optional.of("its cluster's API server could not be reached");
+      case STALE:
+        metrics.evictionStale(cluster);
+        return Optional.of("the executor found the inputs it was decided on possibly incomplete");
+      case EXPIRED:
+        metrics.evictionExpired(cluster);
+        return Optional.of("the command was too old when the executor read it");
+      default:
+        return Optional.empty();
+    }
+  }
+
+  /** {@code issued} with one more command that is not one of the pod's attempts. */
+  private static EvictionCommand uncounted(final EvictionCommand issued) {
+    return EvictionCommand.newBuilder(issued)
+        .setUnreachableRetries(issued.getUnreachableRetries() + 1)
+        .build();
   }
 
   /**
@@ -334,6 +357,22 @@ public final class Reclaimer {
     } else if (released(id, now)) {
       attempt = issued.getAttempt() + 1;
       unreachable = issued.getUnreachableRetries();
+    } else if (unanswered(id, issued, now)) {
+      // Issue 40: no result will come (connectors renamed, results lost or past their retention);
+      // the executor no longer carries it out either, so it is given up, and not as an attempt.
+      metrics.evictionUnanswered(cluster);
+      LOG.warn(
+          "Command {} for {}/{}/{} (attempt {}) got no result since {}, more than {}"
+              + " (revoke.result.timeout): given up, not counted as an attempt",
+          issued.getId(),
+          cluster,
+          id.namespace(),
+          id.name(),
+          issued.getAttempt(),
+          issued.getIssuedAt(),
+          policy.resultTimeout());
+      attempt = issued.getAttempt() + 1;
+      unreachable = issued.getUnreachableRetries() + 1;
     } else {
       return;
     }
@@ -381,6 +420,15 @@ public final class Reclaimer {
   @FunctionalInterface
   private interface CommandOfAttempt {
     EvictionCommand apply(int attempt, int allowed);
+  }
+
+  /**
+   * Whether the command {@code issued} for pod {@code id} has had no result for longer than the
+   * result timeout at {@code now} (by the engine's clock, which stamped its issuedAt).
+   */
+  private boolean unanswered(final PodId id, final EvictionCommand issued, final Instant now) {
+    return retryAt.get(id) == null
+        && !now.isBefore(issued.getIssuedAt().plus(policy.resultTimeout()));
   }
 
   /** Whether a result released pod {@code id} and its backoff has passed at {@code now}. */
