@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * reach Kafka, so cannot commit what it computes, and 200 again once Kafka is back, with the
  * cluster still held. (KafkaOutageIT in the engine shows the state survives a longer outage.)
  */
+@Tag("fault")
 class AdmissionKafkaOutageIT {
   private static final String CLUSTER = "east";
 
