@@ -36,6 +36,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * converge to the cluster's true state, ghosts included, once they can. Timings are scaled down:
  * heartbeats every 500 ms, staleness bound 3 s, revoke delay 10 s.
  */
+@Tag("fault")
 class ApiServerOutageIT {
 
   private static final Duration WAIT = Duration.ofSeconds(60);

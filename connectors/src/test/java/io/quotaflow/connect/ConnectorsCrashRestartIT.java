@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its predecessor never left its consumer groups nor released its lease; and SIGTERM then stops it
  * within 5 s.
  */
+@Tag("fault")
 class ConnectorsCrashRestartIT {
 
   /** Issue 12's target for stopping. */

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.Admin;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -32,6 +33,7 @@ import picocli.CommandLine;
  * stays up, alive but not ready, retrying the topics with a backoff, and once the broker comes back
  * (same data, same port) it provisions, publishes and turns ready.
  */
+@Tag("fault")
 class ConnectorsKafkaAwayIT {
 
   private static final Duration WAIT = Duration.ofSeconds(60);

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 50 ms apart. With the defaults (5 attempts, 60 s backoff, 6 requests over 31 s) the same ten
  * commands stand for an outage of about 15 minutes.
  */
+@Tag("fault")
 class EvictionApiOutageIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final int MAX_ATTEMPTS = 2;

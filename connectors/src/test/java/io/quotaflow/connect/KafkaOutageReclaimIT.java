@@ -44,6 +44,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,6 +61,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>Timings are scaled down: delivery timeout 10 s, outage 30 s, revoke delay 8 s, staleness bound
  * 4 s; the same sequence as a 3-minute outage with the default 120 s delivery timeout.
  */
+@Tag("fault")
 class KafkaOutageReclaimIT {
   private static final Duration OUTAGE = Duration.ofSeconds(30);
   private static final Duration WAIT = Duration.ofSeconds(60);

@@ -19,6 +19,7 @@ import io.quotaflow.topics.TopicCatalogue;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * lease duration, and the new leader carries out the next eviction command; a leader stopped by
  * SIGTERM releases the lease, and the other takes over at its next try.
  */
+@Tag("fault")
 class LeaderHandOverIT {
 
   private static final Duration LEASE = Duration.ofSeconds(4);

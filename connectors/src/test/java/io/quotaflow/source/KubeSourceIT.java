@@ -31,6 +31,7 @@ import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.topics.ClusterPartitioner;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -176,9 +177,18 @@ class KubeSourceIT {
     final String name = MockCluster.uniqueNamespace("shadowed");
     final String first = "zz-" + name;
     final String later = "aa-" + name;
-    rig.mock().quotas().resource(quota(first, name).max("cpu", "20").build()).create();
-    // Creation times have a resolution of one second.
-    Thread.sleep(1_100);
+    final Instant created =
+        Instant.parse(
+            rig.mock()
+                .quotas()
+                .resource(quota(first, name).max("cpu", "20").build())
+                .create()
+                .getMetadata()
+                .getCreationTimestamp());
+    // Creation times have a resolution of one second: the later one is created in a later second.
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> Instant.now().truncatedTo(ChronoUnit.SECONDS).isAfter(created));
     rig.mock().quotas().resource(quota(later, name).max("cpu", "1").build()).create();
 
     try (TopicReader<QuotaKey, QuotaSpec> quotas = rig.reader(rig.topics().quotas())) {

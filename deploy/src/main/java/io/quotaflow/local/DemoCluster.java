@@ -9,7 +9,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -76,6 +76,7 @@ final class DemoCluster implements AutoCloseable {
   private final Runnable onEviction;
   private final DemoPeople people = new DemoPeople();
   private boolean closed;
+  private volatile Runnable afterRead = () -> {};
 
   private DemoCluster(final Runnable onEviction) {
     this.onEviction = onEviction;
@@ -186,16 +187,39 @@ final class DemoCluster implements AutoCloseable {
     }
   }
 
-  /** Creates {@code object}, or replaces it when it exists: an ElasticQuota given a new spec. */
+  /**
+   * Creates {@code object}, or replaces it when it exists: an ElasticQuota given a new spec. The
+   * connectors' status writer patches the same ElasticQuotas, so a replace that meets its write is
+   * done again on a fresh read ({@link ConflictRetry}).
+   */
   void apply(final HasMetadata object) {
-    if (object instanceof GenericKubernetesResource quota) {
-      client
-          .genericKubernetesResources(context(quota))
-          .resource(quota)
-          .createOr(NonDeletingOperation::update);
-    } else {
-      client.resource(object).createOr(NonDeletingOperation::update);
+    ConflictRetry.write(qualifiedName(object), () -> createOrReplace(object));
+  }
+
+  private HasMetadata createOrReplace(final HasMetadata object) {
+    final Resource<? extends HasMetadata> existing = resource(object);
+    final HasMetadata current = existing.get();
+    if (current == null) {
+      return resource(object).create();
     }
+    afterRead.run();
+    final HasMetadata replacement = client.getKubernetesSerialization().clone(object);
+    replacement.getMetadata().setResourceVersion(current.getMetadata().getResourceVersion());
+    return resource(replacement).update();
+  }
+
+  private Resource<? extends HasMetadata> resource(final HasMetadata object) {
+    return object instanceof GenericKubernetesResource generic
+        ? client.genericKubernetesResources(context(generic)).resource(generic)
+        : client.resource(object);
+  }
+
+  /**
+   * Runs {@code hook} between the read and the write of each replace {@link #apply} makes: a test
+   * writes the object there to make the conflict a concurrent writer would.
+   */
+  void betweenReadAndReplace(final Runnable hook) {
+    this.afterRead = hook;
   }
 
   /**

@@ -436,23 +436,26 @@ final class ScenarioPlayer {
     return run.engine();
   }
 
+  /** Places a pod as the scheduler and the kubelet would; each write on a fresh read. */
   private void bind(final PodRef ref, final String node) {
     final KubernetesClient client = demo.client();
-    final Pod pod = client.pods().inNamespace(ref.namespace()).withName(ref.name()).get();
+    ConflictRetry.write(ref.toString(), () -> client.resource(placed(ref, node)).update());
+    ConflictRetry.write(ref.toString(), () -> client.resource(placed(ref, node)).updateStatus());
+  }
+
+  private Pod placed(final PodRef ref, final String node) {
+    final Pod pod = demo.client().pods().inNamespace(ref.namespace()).withName(ref.name()).get();
     if (pod == null) {
       throw new ScenarioFailedException("cannot place " + ref + ": there is no such pod");
     }
-    final Pod bound =
-        new PodBuilder(pod)
-            .editSpec()
-            .withNodeName(node)
-            .endSpec()
-            .editOrNewStatus()
-            .withPhase("Running")
-            .endStatus()
-            .build();
-    client.resource(bound).update();
-    client.resource(bound).updateStatus();
+    return new PodBuilder(pod)
+        .editSpec()
+        .withNodeName(node)
+        .endSpec()
+        .editOrNewStatus()
+        .withPhase("Running")
+        .endStatus()
+        .build();
   }
 
   /** Asks the pod webhook as the API server would; empty when the plugin is off. */

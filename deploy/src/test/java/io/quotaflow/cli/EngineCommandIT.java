@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
@@ -34,6 +35,7 @@ import picocli.CommandLine;
  * {@code quotaflow engine} against a broker: it creates the topics, computes, exports its meters
  * and Kafka Streams' own, and exits 0 when stopped the way SIGTERM stops it.
  */
+@Tag("system")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class EngineCommandIT {
 

@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -35,6 +36,7 @@ import picocli.CommandLine;
  * ({@code /readyz} 503), retrying the topics with a backoff; once the broker is back (same data,
  * same port) it provisions, computes and turns ready.
  */
+@Tag("fault")
 class EngineCommandKafkaAwayIT {
 
   private static final Duration WAIT = Duration.ofSeconds(60);

@@ -14,6 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with -9, started again on the same data, and stopped by SIGTERM: each stops within 5 s, though
  * its predecessor left its consumer groups, transactions and lease behind.
  */
+@Tag("fault")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class StopAfterCrashIT {
 
@@ -31,6 +35,7 @@ class StopAfterCrashIT {
 
   private static final Duration START = Duration.ofSeconds(90);
   private static final Path LOGS = Path.of("target", "stop-after-crash");
+  private static final Pattern KAFKA_ADDRESS = Pattern.compile("Kafka: (127\\.0\\.0\\.1:\\d+)");
 
   @TempDir Path dir;
 
@@ -82,6 +87,9 @@ class StopAfterCrashIT {
           .atMost(START)
           .until(() -> restarted.log().contains(ready) || !restarted.process.isAlive());
       assertThat(restarted.log()).contains(ready);
+      assertThat(kafkaAddresses(restarted.log()))
+          .as("local's broker listens where it did before the crash (BrokerPortFile)")
+          .isEqualTo(kafkaAddresses(first.log()));
 
       final long sent = System.nanoTime();
       restarted.process.destroy();
@@ -94,6 +102,16 @@ class StopAfterCrashIT {
     } finally {
       restarted.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** The Kafka addresses local printed when ready; none for the engine, which prints none. */
+  private static List<String> kafkaAddresses(final String log) {
+    final Matcher matcher = KAFKA_ADDRESS.matcher(log);
+    final List<String> addresses = new ArrayList<>();
+    while (matcher.find()) {
+      addresses.add(matcher.group(1));
+    }
+    return addresses;
   }
 
   private static long elapsedMillis(final long since) {

@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * config provider, and with exactly the ACLs of {@code deploy/kubernetes/strimzi/users.yaml}: they
  * start, compute the tree, evict and write status.
  */
+@Tag("system")
 class SecureKafkaIT {
 
   private static final String ENGINE = "quotaflow-engine";

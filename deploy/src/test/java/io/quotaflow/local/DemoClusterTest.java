@@ -1,6 +1,7 @@
 package io.quotaflow.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.fabric8.kubernetes.api.model.APIResource;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.Eviction;
 import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.quota.PodRef;
@@ -18,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -143,6 +146,72 @@ class DemoClusterTest {
                 .withName("team-x")
                 .get())
         .isNotNull();
+  }
+
+  @Test
+  void aReplaceThatMeetsAnotherWritersWriteIsDoneAgainOnAFreshRead() {
+    demo.create(elasticQuota("conflicts", "team-c", "1"));
+    final var quotas = demo.client().genericKubernetesResources(ElasticQuotas.CONTEXT);
+    final AtomicInteger reads = new AtomicInteger();
+    // The status writer's patch lands between the replace's read and its write, once.
+    demo.betweenReadAndReplace(
+        () -> {
+          if (reads.incrementAndGet() == 1) {
+            quotas
+                .inNamespace("conflicts")
+                .withName("team-c")
+                .edit(
+                    quota -> {
+                      quota.getMetadata().setAnnotations(Map.of("written-by", "status-writer"));
+                      return quota;
+                    });
+          }
+        });
+    try {
+      demo.apply(elasticQuota("conflicts", "team-c", "3"));
+    } finally {
+      demo.betweenReadAndReplace(() -> {});
+    }
+
+    assertThat(reads).hasValue(2);
+    final GenericKubernetesResource stored =
+        quotas.inNamespace("conflicts").withName("team-c").get();
+    assertThat(stored.getAdditionalProperties().get("spec"))
+        .isEqualTo(Map.of("min", Map.of("cpu", "3")));
+  }
+
+  @Test
+  void aStaleReplaceIsAConflictInTheDemoCluster() {
+    // What ConflictRetry answers: the mock API server refuses a stale resourceVersion as a real
+    // one.
+    demo.create(elasticQuota("conflicts", "team-s", "1"));
+    final var quotas = demo.client().genericKubernetesResources(ElasticQuotas.CONTEXT);
+    final GenericKubernetesResource read = quotas.inNamespace("conflicts").withName("team-s").get();
+    quotas
+        .inNamespace("conflicts")
+        .withName("team-s")
+        .edit(
+            quota -> {
+              quota.getMetadata().setAnnotations(Map.of("written-by", "status-writer"));
+              return quota;
+            });
+
+    assertThatThrownBy(() -> quotas.resource(read).update())
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(409));
+  }
+
+  private static GenericKubernetesResource elasticQuota(
+      final String namespace, final String name, final String minCpu) {
+    return new GenericKubernetesResourceBuilder()
+        .withApiVersion("scheduling.sigs.k8s.io/v1alpha1")
+        .withKind("ElasticQuota")
+        .withNewMetadata()
+        .withNamespace(namespace)
+        .withName(name)
+        .endMetadata()
+        .withAdditionalProperties(Map.of("spec", Map.of("min", Map.of("cpu", minCpu))))
+        .build();
   }
 
   private static Pod pod(final String namespace, final String name) {

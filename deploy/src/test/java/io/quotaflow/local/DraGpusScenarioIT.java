@@ -22,6 +22,7 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * fits its runtime. After every step each group's runtime equals simulate's calculator on the demo
  * cluster's objects at that moment, each pod charged its claims by the core's counting.
  */
+@Tag("system")
 class DraGpusScenarioIT {
 
   @Test

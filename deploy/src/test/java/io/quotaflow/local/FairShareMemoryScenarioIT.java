@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * GPUs and team-a 5, where the same objects without memory (simulate's calculator) give 6 and 6;
  * the query API shows team-a's remembered borrowing; later the split evens out.
  */
+@Tag("slow")
 class FairShareMemoryScenarioIT {
 
   private static final String GPU = "nvidia.com/gpu";

@@ -19,6 +19,7 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * the demo cluster's objects at that moment, and the query API shows team-a's gang running whole
  * until it is evicted, then no gang.
  */
+@Tag("system")
 class GangReclaimScenarioIT {
 
   @Test

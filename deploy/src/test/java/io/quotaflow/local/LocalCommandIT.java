@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -21,6 +22,7 @@ import picocli.CommandLine;
  * prints the example organisation's tree, answers the query API, stays up, and stops within a few
  * seconds when stopped as Ctrl-C stops it.
  */
+@Tag("system")
 class LocalCommandIT {
 
   private static final Pattern QUERY_URL = Pattern.compile("curl (http://127\\.0\\.0\\.1:\\d+)");

@@ -20,6 +20,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -30,6 +31,7 @@ import picocli.CommandLine;
  * ready, and the live tree it serves equals what {@code simulate} computes from the same files,
  * with nothing evicted. bench/run-local-bench.sh runs the full size.
  */
+@Tag("system")
 class LocalOrganisationIT {
 
   /** 10 departments of 20 teams: 210 ElasticQuotas, 2,067 pods, 20 nodes. */

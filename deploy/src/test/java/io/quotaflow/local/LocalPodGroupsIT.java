@@ -36,6 +36,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,6 +45,7 @@ import org.junit.jupiter.api.Test;
  * PodGroup's minMember, and again with a new one when it changes; the PodGroups reach the engine
  * (podgroups.v1) too, so the webhook judges such a gang's first member whole.
  */
+@Tag("system")
 class LocalPodGroupsIT {
 
   private static final Duration WAIT = Duration.ofSeconds(60);

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * connectors sent, equals what {@code simulate}'s multi-tree calculator computes from the demo
  * cluster's objects at that moment; and the scheduler filter keeps each tree's pods on its pool.
  */
+@Tag("system")
 class NodePoolsScenarioIT {
 
   @Test

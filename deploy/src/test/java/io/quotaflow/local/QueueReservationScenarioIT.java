@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * engine's runtimes and locks equal what {@code simulate}'s calculators compute from the demo
  * cluster's objects at that moment.
  */
+@Tag("system")
 class QueueReservationScenarioIT {
 
   @Test

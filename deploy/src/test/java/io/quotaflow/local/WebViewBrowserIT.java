@@ -36,6 +36,7 @@ import java.util.TreeMap;
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
@@ -63,6 +64,7 @@ import picocli.CommandLine;
  * is painted, timed by the page's own performance mark. Screenshots go to {@code target/web-view/}.
  * Skipped, saying which packages to install, where Chromium or chromedriver is missing.
  */
+@Tag("slow")
 class WebViewBrowserIT {
 
   private static final Logger LOG = LoggerFactory.getLogger(WebViewBrowserIT.class);

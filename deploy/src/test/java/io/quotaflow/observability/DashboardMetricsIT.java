@@ -20,6 +20,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * plugin ({@code /metrics}) and the connectors (their metrics port), scraped after the events that
  * create the counters: an eviction, a denied pod, a dead letter and an answer from a last state.
  */
+@Tag("system")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class DashboardMetricsIT {
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * prints its version, simulates the example organisation, has no {@code local}, and runs the engine
  * against a real broker with its state in RocksDB (so the native library it kept loads).
  */
+@Tag("system")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class ProductionJarIT {
 

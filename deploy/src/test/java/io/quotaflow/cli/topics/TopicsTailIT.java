@@ -40,6 +40,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import picocli.CommandLine;
@@ -49,6 +50,7 @@ import picocli.CommandLine;
  * holds (values, tombstones, undecodable bytes, records of an older schema, dead letters) printed
  * as JSON lines.
  */
+@Tag("system")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class TopicsTailIT {
 

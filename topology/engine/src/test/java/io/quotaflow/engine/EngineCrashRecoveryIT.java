@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * for its min; team-a's runtime drops to 5 while it uses 8, so after the revoke delay a0 and a1 are
  * evicted. Other groups churn around it.
  */
+@Tag("fault")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class EngineCrashRecoveryIT {
   private static final List<String> CLUSTERS = List.of("east", "west", "north");

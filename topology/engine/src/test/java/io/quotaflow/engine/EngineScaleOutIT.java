@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * processes would have). Every cluster is held by exactly one instance, every instance holds some,
  * and every cluster's runtimes are those one instance computes (and the core's full computation).
  */
+@Tag("slow")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class EngineScaleOutIT {
   private static final List<String> CLUSTERS =

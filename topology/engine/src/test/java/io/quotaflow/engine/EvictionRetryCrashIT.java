@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * command appears twice. The scene is EngineCrashRecoveryIT's ({@link DepartmentReclaimScene}): a0
  * and a1 of team-a are victims.
  */
+@Tag("fault")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class EvictionRetryCrashIT {
   private static final String EAST = "east";

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * <p>Clients time out after 5 s here instead of 60 s, so the same sequence takes 25 s of outage
  * instead of three minutes.
  */
+@Tag("fault")
 class KafkaOutageIT {
   private static final List<String> CLUSTERS = List.of("east", "west", "north");
   private static final Duration OUTAGE = Duration.ofSeconds(25);

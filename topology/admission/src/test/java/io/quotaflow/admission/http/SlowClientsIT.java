@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * health has a port of its own: every review is answered within the API server's webhook timeout (2
  * s), {@code /readyz} stays 200, and the trickling connections are closed.
  */
+@Tag("fault")
 class SlowClientsIT {
 
   private static final String PODS = "/clusters/east/admission/pods";

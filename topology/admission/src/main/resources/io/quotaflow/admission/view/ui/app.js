@@ -162,9 +162,18 @@
     const known = state.rows.get(row.name);
     if (known) {
       known.row = row;
+      // A live update draws the row anew: a why button that had the keyboard's focus keeps it,
+      // or the focus would fall to the page at every update.
+      const focused = document.activeElement;
+      const refocus = focused && focused.classList.contains('why') &&
+        known.el.children[1].contains(focused) ? focused.dataset.resource : null;
       const [head, dims] = rowContent(row);
       known.el.replaceChild(head, known.el.children[0]);
       known.el.replaceChild(dims, known.el.children[1]);
+      if (refocus !== null) {
+        const button = whyButtonOf(row.name, refocus);
+        if (button) button.focus();
+      }
       return known.el;
     }
     const group = el('div', 'group');
