@@ -38,6 +38,9 @@ class TwoClustersSourceIT {
   static void stopClusters() {
     east.close();
     west.close();
+    // Static fields outlive the class's tests: let the run collect the closed clusters.
+    east = null;
+    west = null;
   }
 
   @Test

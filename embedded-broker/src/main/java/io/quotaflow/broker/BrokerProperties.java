@@ -84,6 +84,9 @@ final class BrokerProperties {
     props.put(TransactionLogConfig.TRANSACTIONS_TOPIC_REPLICATION_FACTOR_CONFIG, "1");
     props.put(TransactionLogConfig.TRANSACTIONS_TOPIC_MIN_ISR_CONFIG, "1");
     props.put(TransactionLogConfig.TRANSACTIONS_TOPIC_PARTITIONS_CONFIG, "1");
+    // The log cleaner's dedupe map is allocated on the heap at its full size (128 MiB by default):
+    // in a test JVM of 512 MiB it was most of what stayed live. Test topics hold few keys.
+    props.put("log.cleaner.dedupe.buffer.size", Integer.toString(8 * 1024 * 1024));
 
     extra.forEach(props::put);
     return props;

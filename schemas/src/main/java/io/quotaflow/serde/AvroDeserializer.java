@@ -42,6 +42,7 @@ public final class AvroDeserializer<T extends SpecificRecord> implements Deseria
   public AvroDeserializer(final Class<T> type, final RecordRole role, final SchemaHistory history) {
     this.type = Objects.requireNonNull(type, "type");
     this.role = Objects.requireNonNull(role, "role");
+    GeneratedClasses.initialize(type);
     final SpecificData model = SpecificData.getForClass(type);
     final Schema readerSchema = model.getSchema(type);
     final Map<Long, Schema> schemas = new HashMap<>();

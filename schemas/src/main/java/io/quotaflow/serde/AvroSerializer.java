@@ -38,6 +38,7 @@ public final class AvroSerializer<T extends SpecificRecord> implements Serialize
   public AvroSerializer(final Class<T> type, final RecordRole role) {
     this.type = Objects.requireNonNull(type, "type");
     this.role = Objects.requireNonNull(role, "role");
+    GeneratedClasses.initialize(type);
     // The generated class's own model carries its logical type conversions (Instant).
     final SpecificData model = SpecificData.getForClass(type);
     final Schema schema = model.getSchema(type);
