@@ -70,10 +70,8 @@ final class GeneratedClasses {
       switch (schema.getType()) {
         case RECORD -> {
           if (seen.add(schema.getFullName())) {
-            final Class<?> nested = model.getClass(schema);
-            if (nested != null && nested != Object.class) {
-              load(nested.getName(), nested.getClassLoader());
-            }
+            // By name from the type's own loader: the model's loader may be another one.
+            loadIfGenerated(schema.getFullName(), type.getClassLoader());
             schema.getFields().forEach(field -> pending.push(field.schema()));
           }
         }
@@ -82,6 +80,14 @@ final class GeneratedClasses {
         case MAP -> pending.push(schema.getValueType());
         default -> {}
       }
+    }
+  }
+
+  private static void loadIfGenerated(final String name, final ClassLoader loader) {
+    try {
+      Class.forName(name, true, loader);
+    } catch (ClassNotFoundException notGenerated) {
+      // A record read generically has no class to initialize.
     }
   }
 
