@@ -147,12 +147,13 @@ class KubernetesAccessTest {
             new MutableClock(),
             100);
     final String prefix = "x".repeat(8_000);
-    String token = prefix + "first";
-    final WeakReference<String> kept = new WeakReference<>(token);
-    access.authenticate(token);
     for (int i = 0; i < 1_000; i++) {
       access.authenticate(prefix + i);
     }
+    // The newest answer, which the cache keeps: its token must not be kept with it.
+    String token = prefix + "last";
+    final WeakReference<String> kept = new WeakReference<>(token);
+    access.authenticate(token);
     token = null;
 
     assertThat(access.tokensKept()).isEqualTo(100);
