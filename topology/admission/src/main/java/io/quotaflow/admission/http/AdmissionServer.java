@@ -74,6 +74,7 @@ public final class AdmissionServer implements AutoCloseable {
   private final CallerPolicy callerPolicy;
   private AutoCloseable evictions;
   private SlowClientGuard slowClients;
+  private PeopleWorkers people;
   private ClientCertificates callers;
   private ServerConnector healthConnector;
   private Server server;
@@ -219,23 +220,30 @@ public final class AdmissionServer implements AutoCloseable {
         healthConnector.addBean(slowClients);
         server.addConnector(healthConnector);
       }
+      // People get their own threads and a rate per client: the webhooks keep the server's.
+      people = new PeopleWorkers(limits.people().threads(), limits.people().queue());
+      final RequestMetrics requestMetrics = new RequestMetrics(registry);
       server.setHandler(
-          new JettyHandler(
-              dispatcher,
-              new RequestMetrics(registry),
-              view.map(
-                  v ->
-                      new ViewEvents(
-                          streams,
-                          feed,
-                          lastKnown,
-                          config.view().maxStreams(),
-                          limits.streamsPerClient())),
-              limits.requestTimeout(),
-              healthConnector,
-              callers,
-              callerPolicy,
-              auth));
+          PeopleRateLimit.around(
+              new JettyHandler(
+                  dispatcher,
+                  requestMetrics,
+                  view.map(
+                      v ->
+                          new ViewEvents(
+                              streams,
+                              feed,
+                              lastKnown,
+                              config.view().maxStreams(),
+                              limits.streamsPerClient())),
+                  limits.requestTimeout(),
+                  healthConnector,
+                  callers,
+                  callerPolicy,
+                  auth,
+                  people),
+              limits.people().ratePerClient(),
+              requestMetrics));
       if (config.view().enabled()) {
         evictions = evictionSource.start(activity);
       }
@@ -397,6 +405,9 @@ public final class AdmissionServer implements AutoCloseable {
       } catch (Exception e) {
         LOG.warn("admission server did not stop cleanly", e);
       }
+    }
+    if (people != null) {
+      people.close();
     }
     if (forwarder != null) {
       forwarder.close();

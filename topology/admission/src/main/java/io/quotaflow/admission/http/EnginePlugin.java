@@ -56,7 +56,8 @@ public final class EnginePlugin {
             new KubernetesAccess(new KubernetesClientBuilder().build()),
             PluginSettings.authCacheTtl(settings),
             Clock.systemUTC(),
-            100_000));
+            PluginSettings.authCacheEntries(settings)),
+        PluginSettings.authMaxTokenBytes(settings));
   }
 
   private static String hostName() {

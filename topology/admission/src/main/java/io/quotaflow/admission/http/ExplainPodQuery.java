@@ -46,13 +46,16 @@ final class ExplainPodQuery extends QueryApi.Query {
 
   @Override
   public Answer decide(String cluster, Void request, ClusterView view) {
+    // Before any lookup: a pod of a namespace the viewer may not list answers as a missing one,
+    // whether it exists or not (no existence oracle).
+    if (view instanceof VisibleClusterView visible
+        && !visible.viewer().listsPodsIn(pod.namespace())) {
+      return noPod(cluster);
+    }
     final Optional<QuotaPod> input = view.podInput(pod);
     final List<RecentActivity.Eviction> evictions = evictions(cluster);
     if (input.isEmpty() && evictions.isEmpty()) {
-      return Answer.error(
-          404,
-          "cluster " + cluster + " has no pod " + pod + " (nor a recent eviction of one)",
-          "not-found");
+      return noPod(cluster);
     }
     final ObjectNode body = JSON.createObjectNode();
     body.put("cluster", cluster);
@@ -64,8 +67,8 @@ final class ExplainPodQuery extends QueryApi.Query {
       final PodExplainer explainer =
           new PodExplainer(ClusterAdmissions.memoized(whole), view.directory(), options);
       final String group = view.directory().resolve(input.get(), options).group();
-      if (view instanceof VisibleClusterView visible && visible.hides(group)) {
-        return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+      if (view instanceof VisibleClusterView visible && !visible.lists(group)) {
+        return noPod(cluster);
       }
       final Optional<PodAssignment> assignment = view.pod(group, pod);
       final List<QuotaPod> groupPods = new ArrayList<>();
@@ -81,8 +84,8 @@ final class ExplainPodQuery extends QueryApi.Query {
     }
     if (!evictions.isEmpty()) {
       final RecentActivity.Eviction last = evictions.get(evictions.size() - 1);
-      if (view instanceof VisibleClusterView visible && visible.hides(last.group())) {
-        return Answer.error(403, VisibleClusterView.refusal(last.group()), "forbidden");
+      if (view instanceof VisibleClusterView visible && !visible.lists(last.group())) {
+        return noPod(cluster);
       }
       final ObjectNode decision = body.putObject("eviction");
       decision.put("commandId", last.commandId());
@@ -100,6 +103,13 @@ final class ExplainPodQuery extends QueryApi.Query {
     }
     body.put("text", text.toString());
     return Answer.json(200, body, "ok");
+  }
+
+  private Answer noPod(String cluster) {
+    return Answer.error(
+        404,
+        "cluster " + cluster + " has no pod " + pod + " (nor a recent eviction of one)",
+        "not-found");
   }
 
   /**

@@ -77,8 +77,8 @@ final class ExplainQuery extends QueryApi.Query {
 
   @Override
   public Answer decide(String cluster, Void request, ClusterView view) {
-    if (view instanceof VisibleClusterView visible && visible.hides(group)) {
-      return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+    if (view instanceof VisibleClusterView visible && !visible.lists(group)) {
+      return QueryApi.noGroup(cluster, group);
     }
     // The splits need every sibling: computed over the whole cluster, then redacted.
     final ClusterView whole = view instanceof VisibleClusterView visible ? visible.live() : view;
@@ -93,7 +93,7 @@ final class ExplainQuery extends QueryApi.Query {
                         ? HiddenGroups.redact(found, visible::lists)
                         : found);
     if (explanation.isEmpty()) {
-      return Answer.error(404, "cluster " + cluster + " has no quota group " + group, "not-found");
+      return QueryApi.noGroup(cluster, group);
     }
     final ObjectNode body = JSON.createObjectNode();
     body.put("cluster", cluster);

@@ -66,14 +66,21 @@ final class HistoryQuery extends QueryApi.Query {
         throw new BadRequestException(
             "step \"" + text + "\" is not a duration such as 1m, 5m, 1h or 1d");
       }
+      // A step of nothing would divide the period by zero.
+      if (step.get().toMillis() <= 0) {
+        throw new BadRequestException(
+            "step \"" + text + "\" must be at least a millisecond, such as 1m, 5m, 1h or 1d");
+      }
     }
     return new HistoryQuery(group, from, to, step, clock);
   }
 
   @Override
   public Answer decide(String cluster, Void request, ClusterView view) {
-    if (view instanceof VisibleClusterView visible && visible.hides(group)) {
-      return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+    // Before any lookup: a group the viewer may not list now (another's, or a deleted one, whose
+    // namespaces are no longer known) answers as one that never existed.
+    if (view instanceof VisibleClusterView visible && !visible.lists(group)) {
+      return noHistory(cluster, group);
     }
     final HistoryAccess access = view.history();
     if (!(access instanceof HistoryAccess.Kept kept)) {
@@ -82,10 +89,7 @@ final class HistoryQuery extends QueryApi.Query {
     final GroupHistories histories = kept.histories();
     final Instant now = HistoryQuery.now(clock);
     if (view.group(group).isEmpty() && !histories.keepsAny(group, now)) {
-      return Answer.error(
-          404,
-          "cluster " + cluster + " has no quota group " + group + ", and no history of one",
-          "not-found");
+      return noHistory(cluster, group);
     }
     final Duration keptStep = histories.step();
     final Duration each = step.orElse(keptStep);
@@ -173,6 +177,13 @@ final class HistoryQuery extends QueryApi.Query {
       }
     }
     return body;
+  }
+
+  private static Answer noHistory(String cluster, String group) {
+    return Answer.error(
+        404,
+        "cluster " + cluster + " has no quota group " + group + ", and no history of one",
+        "not-found");
   }
 
   /** Checks {@code text} reads as a time (or fails with a 400 naming {@code name}). */

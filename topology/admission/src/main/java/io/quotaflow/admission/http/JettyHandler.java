@@ -23,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * beyond) without holding a thread while it arrives ({@link BodyReader}, 408 when it takes too
  * long), hands the request to the {@link Dispatcher}, writes its answer and records the metrics. On
  * the health connector only health and readiness are served; {@code /metrics} on the main one asks
- * a token when people are authenticated.
+ * a token when people are authenticated. People's requests ({@code /api/}) are answered on {@link
+ * PeopleWorkers}' threads, never on the server's, which the webhooks and the scheduler filter keep.
  */
 final class JettyHandler extends Handler.Abstract {
 
@@ -40,6 +41,7 @@ final class JettyHandler extends Handler.Abstract {
   private final ClientCertificates callers;
   private final CallerPolicy policy;
   private final ApiAuth auth;
+  private final PeopleWorkers people;
 
   /**
    * @param bodyTimeout how long a request's body may take to arrive
@@ -48,6 +50,7 @@ final class JettyHandler extends Handler.Abstract {
    * @param callers tells callers apart by their client certificate; null for plain HTTP
    * @param policy whom the webhooks and the scheduler filter believe
    * @param auth who the people calling the query API and the web view are
+   * @param people the threads that answer people's requests
    */
   JettyHandler(
       Dispatcher dispatcher,
@@ -57,7 +60,9 @@ final class JettyHandler extends Handler.Abstract {
       Connector healthConnector,
       ClientCertificates callers,
       CallerPolicy policy,
-      ApiAuth auth) {
+      ApiAuth auth,
+      PeopleWorkers people) {
+    this.people = people;
     this.callers = callers;
     this.policy = policy;
     this.auth = auth;
@@ -91,23 +96,15 @@ final class JettyHandler extends Handler.Abstract {
     if (events.isPresent()) {
       final java.util.Optional<String> stream = ViewEvents.cluster(path);
       if (stream.isPresent() && auth.enabled()) {
-        final Optional<Viewer> viewer = auth.viewer(token(request));
-        // The stream carries every group's changes: for those who see every group.
-        final Optional<Answer> refused =
-            viewer.isEmpty()
-                ? Optional.of(unauthenticated())
-                : viewer.get().seesAll()
-                    ? Optional.empty()
-                    : Optional.of(
-                        Answer.error(
-                            403,
-                            "the live stream is for users who may list pods in every namespace;"
-                                + " the page reads your groups again every few seconds instead",
-                            "forbidden"));
-        if (refused.isPresent()) {
-          respond(new Dispatcher.Routed("view-events", refused.get()), response, callback, start);
-          return true;
+        // The token is reviewed on a people's thread: the API server may take its time.
+        if (!people.run(() -> openStream(stream.get(), request, response, callback, start))) {
+          respond(
+              new Dispatcher.Routed("view-events", PeopleWorkers.busy()),
+              response,
+              callback,
+              start);
         }
+        return true;
       }
       if (stream.isPresent()) {
         metrics.record("view-events", "ok", 200, System.nanoTime() - start);
@@ -119,8 +116,50 @@ final class JettyHandler extends Handler.Abstract {
     BodyReader.read(request, request.getLength(), PluginConfig.MAX_BODY_BYTES, DRAIN_LIMIT)
         .orTimeout(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS)
         .whenComplete(
-            (body, failure) -> respond(route(request, body, failure), response, callback, start));
+            (body, failure) -> {
+              if (failure != null || body == null || !path.startsWith(PEOPLE_DOORS)) {
+                respond(route(request, body, failure), response, callback, start);
+              } else if (!people.run(
+                  () -> respond(route(request, body, null), response, callback, start))) {
+                respond(
+                    new Dispatcher.Routed("busy", PeopleWorkers.busy()), response, callback, start);
+              }
+            });
     return true;
+  }
+
+  /** Opens the live stream of {@code cluster} for those who may see every group. */
+  private void openStream(
+      String cluster, Request request, Response response, Callback callback, long start) {
+    try {
+      final Optional<Viewer> viewer = auth.viewer(token(request));
+      // The stream carries every group's changes: for those who see every group.
+      final Optional<Answer> refused =
+          viewer.isEmpty()
+              ? Optional.of(unauthenticated())
+              : viewer.get().seesAll()
+                  ? Optional.empty()
+                  : Optional.of(
+                      Answer.error(
+                          403,
+                          "the live stream is for users who may list pods in every namespace;"
+                              + " the page reads your groups again every few seconds instead",
+                          "forbidden"));
+      if (refused.isPresent()) {
+        respond(new Dispatcher.Routed("view-events", refused.get()), response, callback, start);
+        return;
+      }
+      metrics.record("view-events", "ok", 200, System.nanoTime() - start);
+      events.orElseThrow().handle(cluster, request, response, callback);
+    } catch (RuntimeException e) {
+      LOG.error("unexpected error opening a live stream", e);
+      respond(
+          new Dispatcher.Routed(
+              "view-events", Answer.error(400, "the stream could not be opened", "error")),
+          response,
+          callback,
+          start);
+    }
   }
 
   private Dispatcher.Routed route(Request request, byte[] body, Throwable failure) {
@@ -149,6 +188,17 @@ final class JettyHandler extends Handler.Abstract {
     try {
       final String path = request.getHttpURI().getPath();
       final Optional<String> token = token(request);
+      final Optional<Answer> crossSite =
+          SameOriginPosts.refusal(
+              request.getMethod(),
+              path,
+              request.getHeaders().get(HttpHeader.CONTENT_TYPE),
+              request.getHeaders().get(HttpHeader.ORIGIN),
+              request.getHttpURI().getAuthority(),
+              token.isPresent() && request.getHeaders().get(HttpHeader.AUTHORIZATION) == null);
+      if (crossSite.isPresent()) {
+        return new Dispatcher.Routed("cross-site", crossSite.get());
+      }
       Viewer viewer = Viewer.EVERYONE;
       if (path.equals(Sessions.PATH)) {
         return new Dispatcher.Routed(
@@ -208,6 +258,9 @@ final class JettyHandler extends Handler.Abstract {
 
   /** The paths people call: the query API, the web view's data and its what-if. */
   private static final String PEOPLE = "/api/v1/";
+
+  /** The paths answered on people's threads: all of {@code /api/}, the sign-in included. */
+  private static final String PEOPLE_DOORS = "/api/";
 
   private static Optional<String> token(Request request) {
     return ApiAuth.token(

@@ -300,6 +300,61 @@ public final class PluginSettings {
               + " is asked again (as kube-rbac-proxy keeps them).",
           Parsers::duration);
 
+  /** The longest token asked about. */
+  public static final Setting<Integer> API_AUTH_TOKEN_MAX_BYTES =
+      new Setting<>(
+          "admission.api.auth.token.max.bytes",
+          "int",
+          Integer.toString(io.quotaflow.admission.http.auth.ApiAuth.DEFAULT_MAX_TOKEN_BYTES),
+          "The longest bearer token asked about, in bytes, 1 to 65536: a longer one is answered"
+              + " 401 without a TokenReview. A browser keeps at most 4096 bytes in the web view's"
+              + " cookie; Kubernetes' service-account tokens are about 1 KB.",
+          text -> bounded(text, 65_536));
+
+  /** How many token and access answers are kept. */
+  public static final Setting<Integer> API_AUTH_CACHE_ENTRIES =
+      new Setting<>(
+          "admission.api.auth.cache.entries",
+          "int",
+          "10000",
+          "How many answers of TokenReview, and how many of SubjectAccessReview, are kept at most,"
+              + " 1 to 1000000, the least recently used dropped beyond. Tokens are kept by their"
+              + " SHA-256 digest: a refusal or a question takes at most 512 bytes, an accepted"
+              + " token that plus its user's name and groups (10000: at most about 10 MB).",
+          text -> bounded(text, 1_000_000));
+
+  /** Threads answering people. */
+  public static final Setting<Integer> API_THREADS =
+      new Setting<>(
+          "admission.api.threads",
+          "int",
+          "4",
+          "Threads answering people's requests (the query API, the web view, the sign-in, the"
+              + " what-if), 1 to 256: apart from the webhooks' and the scheduler filter's, so that"
+              + " however many people call, and however long the API server takes to review their"
+              + " tokens, the webhooks keep answering.",
+          text -> bounded(text, 256));
+
+  /** People's requests waiting. */
+  public static final Setting<Integer> API_QUEUE =
+      new Setting<>(
+          "admission.api.queue",
+          "int",
+          "64",
+          "People's requests waiting for a thread at most, 1 to 10000; one more is answered 503.",
+          text -> bounded(text, 10_000));
+
+  /** People's rate per client. */
+  public static final Setting<Integer> API_RATE_PER_CLIENT =
+      new Setting<>(
+          "admission.api.rate.per.client",
+          "int",
+          "20",
+          "Requests a second one client address may make to /api/ (bursts of twice as many), 1 to"
+              + " 100000; beyond, 429. Behind a proxy (oauth2-proxy) every person shares its"
+              + " address: raise it.",
+          text -> bounded(text, 100_000));
+
   /** How long a request may take to arrive. */
   public static final Setting<Duration> REQUEST_TIMEOUT =
       new Setting<>(
@@ -421,7 +476,12 @@ public final class PluginSettings {
           DENIALS_WINDOW,
           DENIALS_MAX_PER_GROUP,
           API_AUTH,
-          API_AUTH_CACHE_TTL);
+          API_AUTH_CACHE_TTL,
+          API_AUTH_CACHE_ENTRIES,
+          API_AUTH_TOKEN_MAX_BYTES,
+          API_THREADS,
+          API_QUEUE,
+          API_RATE_PER_CLIENT);
 
   private PluginSettings() {}
 
@@ -531,7 +591,9 @@ public final class PluginSettings {
         health.isEmpty() ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(health)),
         config.get(VIEW_STREAMS_PER_CLIENT),
         config.get(WHAT_IF_MAX_PODS),
-        config.get(WHAT_IF_MAX_EDITS));
+        config.get(WHAT_IF_MAX_EDITS),
+        new ServerLimits.People(
+            config.get(API_THREADS), config.get(API_QUEUE), config.get(API_RATE_PER_CLIENT)));
   }
 
   /**
@@ -583,6 +645,16 @@ public final class PluginSettings {
   /** How long token and access answers are kept, per {@code values}. */
   public static Duration authCacheTtl(Map<String, String> values) {
     return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH_CACHE_TTL);
+  }
+
+  /** How many token and access answers are kept at most, per {@code values}. */
+  public static int authCacheEntries(Map<String, String> values) {
+    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH_CACHE_ENTRIES);
+  }
+
+  /** The longest token asked about, per {@code values}. */
+  public static int authMaxTokenBytes(Map<String, String> values) {
+    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH_TOKEN_MAX_BYTES);
   }
 
   /** Whether {@code values} turn the plugin on (the default). */

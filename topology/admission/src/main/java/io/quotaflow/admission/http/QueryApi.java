@@ -2,7 +2,6 @@ package io.quotaflow.admission.http;
 
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Staleness;
-import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.tree.GroupStatus;
 import java.util.List;
 import java.util.Optional;
@@ -115,13 +114,10 @@ final class QueryApi {
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView view) {
-      if (view instanceof VisibleClusterView visible && visible.hides(group)) {
-        return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
-      }
+      // A group the viewer may not see answers as one that does not exist (no existence oracle).
       final Optional<GroupStatus> status = view.group(group);
       if (status.isEmpty()) {
-        return Answer.error(
-            404, "cluster " + cluster + " has no quota group " + group, "not-found");
+        return noGroup(cluster, group);
       }
       return Answer.json(
           200,
@@ -134,6 +130,14 @@ final class QueryApi {
               gangs.of(cluster, group, view)),
           "ok");
     }
+  }
+
+  /**
+   * The 404 of a group that does not exist, and of one a restricted viewer may not see: the same
+   * answer for both, so that a viewer cannot learn which groups exist beyond its own.
+   */
+  static Answer noGroup(String cluster, String group) {
+    return Answer.error(404, "cluster " + cluster + " has no quota group " + group, "not-found");
   }
 
   static Answer unavailable(String cluster, String reason) {

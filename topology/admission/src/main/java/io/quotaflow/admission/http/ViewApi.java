@@ -227,14 +227,13 @@ final class ViewApi {
 
     @Override
     public Answer decide(String cluster, Void request, ClusterView live) {
-      if (live instanceof VisibleClusterView visible && visible.hides(group)) {
-        return Answer.error(403, VisibleClusterView.refusal(group), "forbidden");
+      if (live instanceof VisibleClusterView visible && !visible.lists(group)) {
+        return QueryApi.noGroup(cluster, group);
       }
       final ClusterView view = indexed(cluster, live);
       final Optional<GroupStatus> status = view.group(group);
       if (status.isEmpty()) {
-        return Answer.error(
-            404, "cluster " + cluster + " has no quota group " + group, "not-found");
+        return QueryApi.noGroup(cluster, group);
       }
       final ObjectNode body = Json.object();
       body.put("cluster", cluster);

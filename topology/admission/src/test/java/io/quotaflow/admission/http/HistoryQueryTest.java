@@ -141,6 +141,71 @@ class HistoryQueryTest {
   }
 
   @Test
+  void aStepOfNothingIsA400() {
+    state.history("east", histories());
+
+    // PT0.0001S is positive, yet rounds to no milliseconds: the period would be divided by zero.
+    for (final String step : List.of("0", "0s", "0m", "-1m", "PT0.0001S", "PT0S")) {
+      assertThat(plugin.get(HISTORY + "?step=" + step))
+          .satisfies(reply -> assertThat(reply.status()).as(step).isEqualTo(400))
+          .satisfies(reply -> assertThat(reply.body()).as(step).contains("step \\\"" + step));
+    }
+  }
+
+  /**
+   * Issue 39, point 9: a tenant gets the 404 of a group that never existed for another's group and
+   * for a deleted group's history alike (whose namespaces, and so whose readers, are not known).
+   */
+  @Test
+  void aTenantGetsA404ForTheHistoryOfAnotherOrADeletedGroup() {
+    state.history(
+        "east",
+        kept.keep(
+            "gone",
+            HistoryWindow.opened(
+                Instant.parse("2026-11-27T11:10:00Z"), MINUTE, GroupLevels.NONE, cpu(1_000))));
+    final VisibleClusterView tenant = tenant();
+
+    final Answer deleted = history("gone", tenant);
+    final Answer another = history("team-a", tenant);
+    final Answer missing = history("no-such", tenant);
+
+    assertThat(deleted.status()).isEqualTo(404);
+    assertThat(another.status()).isEqualTo(404);
+    assertThat(new String(another.body()).replace("team-a", "no-such"))
+        .isEqualTo(new String(missing.body()));
+    assertThat(history("team-b", tenant).status()).isEqualTo(200);
+    // Who sees the whole cluster still reads a deleted group's history.
+    assertThat(plugin.get("/api/v1/clusters/east/quotas/gone/history").status()).isEqualTo(200);
+  }
+
+  private Answer history(String group, ClusterView view) {
+    try {
+      return HistoryQuery.of(group, "", clock).decide("east", null, view);
+    } catch (BadRequestException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private VisibleClusterView tenant() {
+    final ClusterView live = state.cluster("east").orElseThrow();
+    final Access access =
+        new Access() {
+          @Override
+          public Optional<User> authenticate(String token) {
+            return Optional.empty();
+          }
+
+          @Override
+          public boolean allowed(
+              User user, String verb, String group, String resource, String namespace) {
+            return namespace.equals("beta");
+          }
+        };
+    return new VisibleClusterView(live, Viewer.of(new User("bob", List.of()), access));
+  }
+
+  @Test
   void aTenantMayNotReadTheHistoryOfAGroupItMayNotSee() {
     state.history("east", histories());
     final ClusterView live = state.cluster("east").orElseThrow();
@@ -167,7 +232,7 @@ class HistoryQueryTest {
       throw new AssertionError(e);
     }
 
-    assertThat(answer.status()).isEqualTo(403);
+    assertThat(answer.status()).isEqualTo(404);
   }
 
   private GroupHistories histories() {

@@ -103,16 +103,36 @@ class PeopleAuthTest {
         .doesNotContain("a-1");
   }
 
+  /**
+   * Issue 39, point 9: what a tenant may not see answers exactly as what does not exist, so that no
+   * answer tells it which groups or pods exist beyond its own (an existence oracle).
+   */
   @Test
-  void aTenantReadingAnotherNamespacesGroupGets403() {
-    final HttpResponse<String> group = get(TREE + "/team-a", Optional.of(BOB));
-    final HttpResponse<String> detail =
-        get("/api/v1/clusters/east/view/groups/team-a", Optional.of(BOB));
-
-    assertThat(group.statusCode()).isEqualTo(403);
-    assertThat(group.body()).contains("you may not see quota group team-a");
-    assertThat(detail.statusCode()).isEqualTo(403);
+  void aTenantGetsTheSame404ForAnotherNamespacesGroupOrPodAsForOneThatDoesNotExist() {
+    assertSameAsMissing(TREE + "/team-a", TREE + "/no-such");
+    assertSameAsMissing(
+        "/api/v1/clusters/east/view/groups/team-a", "/api/v1/clusters/east/view/groups/no-such");
+    assertSameAsMissing(
+        TREE + "/team-a/explain?resource=cpu", TREE + "/no-such/explain?resource=cpu");
+    // a-1 runs in alpha, which bob may not list; alpha/ghost does not exist.
+    assertSameAsMissing(
+        "/api/v1/clusters/east/pods/alpha/a-1/explain",
+        "/api/v1/clusters/east/pods/alpha/ghost/explain");
     assertThat(get(TREE + "/team-b", Optional.of(BOB)).statusCode()).isEqualTo(200);
+    assertThat(get(TREE + "/team-a", Optional.of(ADMIN)).statusCode()).isEqualTo(200);
+    assertThat(get("/api/v1/clusters/east/pods/alpha/a-1/explain", Optional.of(ADMIN)).statusCode())
+        .isEqualTo(200);
+  }
+
+  private static void assertSameAsMissing(String hidden, String missing) {
+    final HttpResponse<String> seen = get(hidden, Optional.of(BOB));
+    final HttpResponse<String> absent = get(missing, Optional.of(BOB));
+
+    assertThat(seen.statusCode()).as(hidden).isEqualTo(404);
+    assertThat(absent.statusCode()).as(missing).isEqualTo(404);
+    final String name = hidden.contains("/pods/") ? "a-1" : "team-a";
+    final String other = missing.contains("/pods/") ? "ghost" : "no-such";
+    assertThat(seen.body().replace(name, other)).as(hidden).isEqualTo(absent.body());
   }
 
   @Test

@@ -187,10 +187,10 @@ class QueryApiGangsTest {
 
     assertThat(teamB.get("quota").get("gangs").get(0).get("name").asText()).isEqualTo("job");
     assertThat(teamB.get("quota").get("gangs").get(0).get("minMember").isNull()).isTrue();
-    assertThat(teamA.statusCode()).isEqualTo(403);
+    assertThat(teamA.statusCode()).isEqualTo(404);
     assertThat(teamA.body()).doesNotContain("train").doesNotContain("mpi");
     assertThat(tree.body()).doesNotContain("train").doesNotContain("mpi");
-    assertThat(get("/api/v1/clusters/east/view/groups/team-a", BOB).statusCode()).isEqualTo(403);
+    assertThat(get("/api/v1/clusters/east/view/groups/team-a", BOB).statusCode()).isEqualTo(404);
     assertThat(detail.statusCode()).isEqualTo(200);
     assertThat(tree(detail.body()).get("gangs")).isEqualTo(teamB.get("quota").get("gangs"));
   }

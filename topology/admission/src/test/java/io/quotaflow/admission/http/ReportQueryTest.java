@@ -3,14 +3,20 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.auth.Access;
+import io.quotaflow.admission.http.auth.User;
+import io.quotaflow.admission.http.auth.Viewer;
 import io.quotaflow.admission.http.state.KeptWindows;
 import io.quotaflow.admission.http.state.MutableClock;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.history.GroupLevels;
 import io.quotaflow.history.HistoryWindow;
 import io.quotaflow.quota.ResourceList;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +114,35 @@ class ReportQueryTest {
     assertThat(reply.status()).isEqualTo(400);
     assertThat(reply.body()).contains("after");
     assertThat(plugin.get(REPORT + "?from=monday").status()).isEqualTo(400);
+  }
+
+  /** Issue 39, point 9: a tenant's report holds its groups only, no deleted or foreign one. */
+  @Test
+  void aTenantsReportHoldsNeitherAnothersNorADeletedGroup() throws Exception {
+    state.history("east", kept);
+    final Access bob =
+        new Access() {
+          @Override
+          public Optional<User> authenticate(String token) {
+            return Optional.empty();
+          }
+
+          @Override
+          public boolean allowed(
+              User user, String verb, String group, String resource, String namespace) {
+            return namespace.equals("beta");
+          }
+        };
+    final VisibleClusterView tenant =
+        new VisibleClusterView(
+            state.cluster("east").orElseThrow(), Viewer.of(new User("bob", List.of()), bob));
+
+    final Answer answer = ReportQuery.of("from=-3h", clock).decide("east", null, tenant);
+
+    final JsonNode body = io.quotaflow.admission.http.Json.MAPPER.readTree(answer.body());
+    assertThat(body.get("groups").findValuesAsText("group"))
+        .contains("team-b")
+        .doesNotContain("team-a", "gone");
   }
 
   private static JsonNode row(JsonNode body, String group) {

@@ -1,5 +1,6 @@
 package io.quotaflow.admission.http.auth;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -13,18 +14,37 @@ public final class ApiAuth {
   /** The session cookie the web view's sign-in sets. */
   public static final String COOKIE = "quotaflow-token";
 
+  /**
+   * The longest token asked about by default, in bytes: a browser keeps at most 4096 bytes in a
+   * cookie, and Kubernetes' service-account tokens are about 1 KB.
+   */
+  public static final int DEFAULT_MAX_TOKEN_BYTES = 4096;
+
   /** Authentication off: every caller sees everything. */
-  public static final ApiAuth NONE = new ApiAuth(null);
+  public static final ApiAuth NONE = new ApiAuth(null, DEFAULT_MAX_TOKEN_BYTES);
 
   private final Access access;
+  private final int maxTokenBytes;
 
-  private ApiAuth(Access access) {
+  private ApiAuth(Access access, int maxTokenBytes) {
+    if (maxTokenBytes < 1) {
+      throw new IllegalArgumentException("maxTokenBytes must be at least 1: " + maxTokenBytes);
+    }
     this.access = access;
+    this.maxTokenBytes = maxTokenBytes;
   }
 
   /** Callers authenticated and authorised by {@code access}. */
   public static ApiAuth with(Access access) {
-    return new ApiAuth(access);
+    return with(access, DEFAULT_MAX_TOKEN_BYTES);
+  }
+
+  /**
+   * Callers authenticated and authorised by {@code access}; a token longer than {@code
+   * maxTokenBytes} is not valid, and never sent to the API server (issue 39).
+   */
+  public static ApiAuth with(Access access, int maxTokenBytes) {
+    return new ApiAuth(access, maxTokenBytes);
   }
 
   /** Whether callers must present a token. */
@@ -37,7 +57,16 @@ public final class ApiAuth {
     if (access == null) {
       return Optional.of(Viewer.EVERYONE);
     }
-    return token.flatMap(access::authenticate).map(user -> Viewer.of(user, access));
+    return token
+        .filter(this::shortEnough)
+        .flatMap(access::authenticate)
+        .map(user -> Viewer.of(user, access));
+  }
+
+  private boolean shortEnough(String token) {
+    // Checked on the characters first: a huge token is never encoded.
+    return token.length() <= maxTokenBytes
+        && token.getBytes(StandardCharsets.UTF_8).length <= maxTokenBytes;
   }
 
   /** The bearer token of a request with these headers (either may be null). */

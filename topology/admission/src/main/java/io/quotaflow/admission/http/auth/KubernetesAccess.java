@@ -6,8 +6,10 @@ import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
 import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * {@link Access} from the API server of the cluster the plugin runs in: a TokenReview for each
@@ -34,8 +36,16 @@ public final class KubernetesAccess implements Access {
       return Optional.empty();
     }
     final var user = review.getStatus().getUser();
+    final Map<String, List<String>> extra = new TreeMap<>();
+    if (user.getExtra() != null) {
+      user.getExtra().forEach((key, values) -> extra.put(key, values == null ? List.of() : values));
+    }
     return Optional.of(
-        new User(user.getUsername(), user.getGroups() == null ? List.of() : user.getGroups()));
+        new User(
+            user.getUsername(),
+            user.getUid() == null ? "" : user.getUid(),
+            user.getGroups() == null ? List.of() : user.getGroups(),
+            extra));
   }
 
   @Override
@@ -46,7 +56,9 @@ public final class KubernetesAccess implements Access {
                 new SubjectAccessReviewBuilder()
                     .withNewSpec()
                     .withUser(user.name())
+                    .withUid(user.uid().isEmpty() ? null : user.uid())
                     .withGroups(user.groups())
+                    .withExtra(user.extra().isEmpty() ? null : user.extra())
                     .withNewResourceAttributes()
                     .withVerb(verb)
                     .withGroup(group)

@@ -63,11 +63,17 @@ public final class Viewer {
       return false;
     }
     for (final String namespace : boundNamespaces(spec)) {
-      if (listable.computeIfAbsent(namespace, ns -> access.allowed(user, "list", "", "pods", ns))) {
+      if (listsPodsIn(namespace)) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Whether this viewer may list the pods of {@code namespace} (and so see that they exist). */
+  public boolean listsPodsIn(String namespace) {
+    return seesAll()
+        || listable.computeIfAbsent(namespace, ns -> access.allowed(user, "list", "", "pods", ns));
   }
 
   /** Whether this viewer may run a what-if (the right to update ElasticQuotas anywhere). */

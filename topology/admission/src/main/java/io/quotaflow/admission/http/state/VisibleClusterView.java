@@ -62,19 +62,6 @@ public final class VisibleClusterView implements ClusterView {
     return shown.contains(name);
   }
 
-  /** Whether group {@code name} exists but this viewer may not see it. */
-  public boolean hides(String name) {
-    return !lists(name) && live.group(name).isPresent();
-  }
-
-  /** Why this viewer may not see group {@code name}, for a 403. */
-  public static String refusal(String name) {
-    return "you may not see quota group "
-        + name
-        + ": you may list pods in none of the namespaces bound to it (its ElasticQuota's, its"
-        + " quota.scheduling.koordinator.sh/namespaces, its quotaflow.io/namespace-selector)";
-  }
-
   /** Whether the viewer sees group {@code name} at all (its totals at least). */
   public boolean lists(String name) {
     resolve();
@@ -228,7 +215,9 @@ public final class VisibleClusterView implements ClusterView {
     return viewer.mayEditQuotas() ? live.inputs() : Optional.empty();
   }
 
-  /** The history of every group; the endpoint refuses the groups {@link #hides}. */
+  /**
+   * The history of every group; the endpoints answer only of the groups this viewer {@link #lists}.
+   */
   @Override
   public HistoryAccess history() {
     return live.history();

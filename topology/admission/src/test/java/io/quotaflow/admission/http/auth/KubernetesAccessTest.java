@@ -4,12 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.lang.ref.WeakReference;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -24,6 +29,7 @@ class KubernetesAccessTest {
   private static final String TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews";
   private static final String ACCESS_REVIEWS = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
   private static final AtomicInteger ASKED = new AtomicInteger();
+  private static final List<String> ACCESS_BODIES = new CopyOnWriteArrayList<>();
 
   private static KubernetesMockServer server;
   private static KubernetesClient client;
@@ -46,7 +52,8 @@ class KubernetesAccessTest {
                   + "\"status\":"
                   + (good
                       ? "{\"authenticated\":true,\"user\":{\"username\":\"alice\","
-                          + "\"groups\":[\"dev\",\"system:authenticated\"]}}"
+                          + "\"uid\":\"u-42\",\"groups\":[\"dev\",\"system:authenticated\"],"
+                          + "\"extra\":{\"authentication.kubernetes.io/pod-name\":[\"web-0\"]}}}"
                       : "{\"authenticated\":false,\"error\":\"invalid bearer token\"}")
                   + "}";
             })
@@ -60,6 +67,7 @@ class KubernetesAccessTest {
             request -> {
               ASKED.incrementAndGet();
               final String body = request.getBody().readUtf8();
+              ACCESS_BODIES.add(body);
               final boolean allowed =
                   body.contains("\"user\":\"alice\"") && body.contains("\"namespace\":\"beta\"");
               return "{\"apiVersion\":\"authorization.k8s.io/v1\",\"kind\":\"SubjectAccessReview\","
@@ -81,7 +89,12 @@ class KubernetesAccessTest {
     final KubernetesAccess access = new KubernetesAccess(client);
 
     assertThat(access.authenticate("good-token"))
-        .contains(new User("alice", List.of("dev", "system:authenticated")));
+        .contains(
+            new User(
+                "alice",
+                "u-42",
+                List.of("dev", "system:authenticated"),
+                Map.of("authentication.kubernetes.io/pod-name", List.of("web-0"))));
     assertThat(access.authenticate("forged")).isEmpty();
   }
 
@@ -93,6 +106,64 @@ class KubernetesAccessTest {
     assertThat(access.allowed(alice, "list", "", "pods", "beta")).isTrue();
     assertThat(access.allowed(alice, "list", "", "pods", "alpha")).isFalse();
     assertThat(access.allowed(alice, "list", "", "pods", "")).isFalse();
+  }
+
+  /** Issue 39, point 10: RBAC and authorisation webhooks may decide by the uid and the extras. */
+  @Test
+  void aSubjectAccessReviewCarriesTheTokensUidAndExtra() {
+    final KubernetesAccess access = new KubernetesAccess(client);
+    final User alice = access.authenticate("good-token").orElseThrow();
+    ACCESS_BODIES.clear();
+
+    access.allowed(alice, "list", "", "pods", "beta");
+
+    assertThat(ACCESS_BODIES).hasSize(1);
+    assertThat(ACCESS_BODIES.get(0))
+        .contains("\"uid\":\"u-42\"")
+        .contains("\"extra\":{\"authentication.kubernetes.io/pod-name\":[\"web-0\"]}");
+  }
+
+  /**
+   * Issue 39, point 6: refusals are kept by the token's digest, never the token (100,000 kept 8 KB
+   * tokens were 800 MB), and at most as many as the cache may keep.
+   */
+  @Test
+  void theCacheKeepsNoTokenAndAtMostItsEntries() {
+    final CachedAccess access =
+        new CachedAccess(
+            new Access() {
+              @Override
+              public Optional<User> authenticate(String token) {
+                return Optional.empty();
+              }
+
+              @Override
+              public boolean allowed(
+                  User user, String verb, String group, String resource, String namespace) {
+                return false;
+              }
+            },
+            Duration.ofSeconds(30),
+            new MutableClock(),
+            100);
+    final String prefix = "x".repeat(8_000);
+    for (int i = 0; i < 1_000; i++) {
+      access.authenticate(prefix + i);
+    }
+    // The newest answer, which the cache keeps: its token must not be kept with it.
+    String token = prefix + "last";
+    final WeakReference<String> kept = new WeakReference<>(token);
+    access.authenticate(token);
+    token = null;
+
+    assertThat(access.tokensKept()).isEqualTo(100);
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              System.gc();
+              return kept.get() == null;
+            });
   }
 
   @Test
