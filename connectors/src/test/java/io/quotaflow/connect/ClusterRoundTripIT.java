@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * computes runtimes and eviction commands, the status writer shows the runtimes on the
  * ElasticQuotas and the eviction executor evicts the pod that reclaim picked.
  */
+@Tag("smoke")
 class ClusterRoundTripIT {
 
   private static final Duration WAIT = Duration.ofSeconds(60);

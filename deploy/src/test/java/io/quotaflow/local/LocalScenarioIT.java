@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * simulate}'s calculator computes from the demo cluster's objects at that moment; the eviction and
  * the webhook's denial happen; and everything stops within a few seconds.
  */
+@Tag("smoke")
 class LocalScenarioIT {
 
   private static String[] concat(String[]... parts) {

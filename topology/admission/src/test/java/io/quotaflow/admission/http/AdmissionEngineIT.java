@@ -22,6 +22,7 @@ import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * webhook answers from the interactive stores; with two instances, each answers for every cluster
  * by forwarding to the owner.
  */
+@Tag("smoke")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class AdmissionEngineIT {
 
