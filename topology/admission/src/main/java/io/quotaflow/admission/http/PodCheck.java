@@ -91,6 +91,10 @@ final class PodCheck {
     return config;
   }
 
+  QuotaOptions options() {
+    return options;
+  }
+
   Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion occasion) {
     if (config.excludedNamespaces().contains(pod.ref().namespace())) {
       return new Verdict(Outcome.EXCLUDED, "");
