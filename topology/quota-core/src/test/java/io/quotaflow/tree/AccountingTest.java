@@ -39,7 +39,7 @@ class AccountingTest {
   private static Fixtures.ClusterBuilder mappingCluster() {
     return cluster()
         .total(cpu(100))
-        .group(quota("labelled").min(cpu(10)))
+        .group(quota("labelled").min(cpu(10)).selectedNamespaces(List.of("team-ns")))
         .group(quota("team-ns").min(cpu(10)))
         .group(quota("listing").min(cpu(10)).namespaces(List.of("shared-ns")))
         .group(parentQuota("dept").min(cpu(10)));
