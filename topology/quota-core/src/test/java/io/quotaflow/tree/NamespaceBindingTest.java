@@ -82,14 +82,15 @@ class NamespaceBindingTest {
   void theNamespaceNamedLikeAGroupBindsLabelsOnlyWhenConfigured() {
     final QuotaPod labelled = pod("research-vision", "research-vision");
 
-    assertThat(directory(NamespaceBinding.STRICT).resolve(labelled).unbound())
+    assertThat(
+            directory(NamespaceBinding.STRICT.withNamesakeBinds(false)).resolve(labelled).unbound())
         .hasValueSatisfying(
             r -> assertThat(r).contains("not bound to quota group research-vision"));
     assertThat(
             directory(NamespaceBinding.STRICT.withNamesakeBinds(true)).resolve(labelled).unbound())
         .isEmpty();
     assertThat(
-            directory(NamespaceBinding.STRICT)
+            directory(NamespaceBinding.STRICT.withNamesakeBinds(false))
                 .resolve(QuotaPod.builder("research-vision", "plain").build())
                 .group())
         .isEqualTo("research-vision");
@@ -120,7 +121,10 @@ class NamespaceBindingTest {
    */
   @Test
   void aGroupWhoseNamespaceIsUnknownAdmitsNoNamespaceUnlessConfigured() {
-    assertThat(directory(NamespaceBinding.STRICT).resolve(pod("anywhere", "playground")).unbound())
+    assertThat(
+            directory(NamespaceBinding.STRICT.withUnknownNamespaceAdmitsAll(false))
+                .resolve(pod("anywhere", "playground"))
+                .unbound())
         .hasValueSatisfying(r -> assertThat(r).contains("not known yet"));
     assertThat(
             directory(NamespaceBinding.STRICT.withUnknownNamespaceAdmitsAll(true))
