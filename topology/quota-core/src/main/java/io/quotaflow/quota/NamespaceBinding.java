@@ -51,12 +51,11 @@ public record NamespaceBinding(
   }
 
   /**
-   * The namespace named like a group binding labels, and a group of unknown namespace admitting
-   * every namespace: the defaults until the test fixtures of the engine and the plugin declare
-   * their bindings (issue 39; the settings turn each off).
+   * Neither the namespace named like a group binding labels nor a group of unknown namespace
+   * admitting every namespace (issue 39; the settings turn each on).
    */
   public NamespaceBinding(boolean open, Set<String> specialGroupNamespaces) {
-    this(open, specialGroupNamespaces, true, true);
+    this(open, specialGroupNamespaces, false, false);
   }
 
   /** This binding, the namespace named like a group binding labels when {@code value}. */

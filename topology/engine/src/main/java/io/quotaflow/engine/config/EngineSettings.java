@@ -367,11 +367,11 @@ public final class EngineSettings {
       new Setting<>(
           "quota.namespace.binding.namesake",
           "boolean",
-          "true",
-          "Whether the namespace named like a group binds pods' quota-name labels to it (on by"
-              + " default for now). Off, whoever may create"
-              + " a namespace cannot join a team by naming the namespace like it; the namespace"
-              + " still owns its unlabelled pods.",
+          "false",
+          "Whether the namespace named like a group binds pods' quota-name labels to it, and lets"
+              + " whoever may list pods there see the group's pods in the query API and web view."
+              + " Off (the default), whoever may create a namespace cannot join a team by naming"
+              + " the namespace like it; the namespace still owns its unlabelled pods.",
           Parsers::bool);
 
   /** Issue 39: whether a group whose ElasticQuota namespace is unknown admits every namespace. */
@@ -379,9 +379,9 @@ public final class EngineSettings {
       new Setting<>(
           "quota.namespace.binding.unknown.open",
           "boolean",
-          "true",
+          "false",
           "Whether a group whose ElasticQuota namespace is not known (a record written before the"
-              + " connectors sent it) admits every namespace's labels (on by default for now). Off,"
+              + " connectors sent it) admits every namespace's labels. Off (the default),"
               + " it admits only the namespaces it lists or selects until the connectors"
               + " send it again.",
           Parsers::bool);
