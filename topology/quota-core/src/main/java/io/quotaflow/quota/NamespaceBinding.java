@@ -87,6 +87,19 @@ public record NamespaceBinding(
               + ", not of namespace "
               + namespace);
     }
+    if (name.equals(namespace)) {
+      // Issue 39: the namespace named like a group binds no labels unless namesakeBinds.
+      return Optional.of(
+          "namespace "
+              + namespace
+              + " is not bound to quota group "
+              + name
+              + " by its name (quota.namespace.binding.namesake is off): leave the label out, an"
+              + " unlabelled pod of namespace "
+              + namespace
+              + " is charged to the group named like it, or create the pod in a namespace bound"
+              + " to it");
+    }
     return Optional.of(
         "namespace "
             + namespace

@@ -14,17 +14,30 @@ public final class ApiAuth {
   public static final String COOKIE = "quotaflow-token";
 
   /** Authentication off: every caller sees everything. */
-  public static final ApiAuth NONE = new ApiAuth(null);
+  public static final ApiAuth NONE = new ApiAuth(null, false);
 
   private final Access access;
+  private final boolean namesakeBinds;
 
-  private ApiAuth(Access access) {
+  private ApiAuth(Access access, boolean namesakeBinds) {
     this.access = access;
+    this.namesakeBinds = namesakeBinds;
   }
 
-  /** Callers authenticated and authorised by {@code access}. */
+  /**
+   * Callers authenticated and authorised by {@code access}; the namespace named like a group grants
+   * no view of it (issue 39), see {@link #withNamesakeBinds}.
+   */
   public static ApiAuth with(Access access) {
-    return new ApiAuth(access);
+    return new ApiAuth(access, false);
+  }
+
+  /**
+   * This gate, the namespace named like a group granting view of it when {@code value}: as the
+   * engine's {@code quota.namespace.binding.namesake} binds it to the group's labels.
+   */
+  public ApiAuth withNamesakeBinds(boolean value) {
+    return access == null ? this : new ApiAuth(access, value);
   }
 
   /** Whether callers must present a token. */
@@ -37,7 +50,7 @@ public final class ApiAuth {
     if (access == null) {
       return Optional.of(Viewer.EVERYONE);
     }
-    return token.flatMap(access::authenticate).map(user -> Viewer.of(user, access));
+    return token.flatMap(access::authenticate).map(user -> Viewer.of(user, access, namesakeBinds));
   }
 
   /** The bearer token of a request with these headers (either may be null). */
