@@ -96,6 +96,23 @@ class NamespaceBindingTest {
         .isEqualTo("research-vision");
   }
 
+  /**
+   * Issue 39, points 4 and 5, with the defaults (the engine's, simulate's and the webhook's): a
+   * namespace created with a group's name cannot label its pods into it, and a group whose
+   * ElasticQuota namespace is unknown admits no namespace's labels.
+   */
+  @Test
+  void byDefaultNeitherTheNamesakeNorAnUnknownNamespaceBindsLabels() {
+    final GroupDirectory defaults = new GroupDirectory(QuotaOptions.DEFAULTS);
+    defaults.put(VISION);
+    defaults.put(PLAYGROUND);
+
+    assertThat(defaults.resolve(pod("research-vision", "research-vision")).unbound()).isPresent();
+    assertThat(defaults.resolve(pod("anywhere", "playground")).unbound()).isPresent();
+    assertThat(defaults.resolve(pod("anywhere", "playground")).group())
+        .isEqualTo(SpecialGroups.DEFAULT);
+  }
+
   @Test
   void aGroupAdmitsTheNamespacesItsSelectorSelects() {
     final GroupDirectory directory = new GroupDirectory(false, 0, NamespaceBinding.STRICT);
