@@ -59,7 +59,7 @@ class PodGroupTopicIT {
                   .filter(marker -> marker.getKind() == MarkerKind.SNAPSHOT_END)
                   .map(SourceMarker::getObjects))
           .as("every snapshot covers both APIs")
-          .containsOnly(3);
+          .containsOnly(3L);
       assertThat(podGroups.read())
           .extracting(Entry::partition)
           .containsOnly(ClusterPartitioner.partitionOf(rig.mock().name(), TestTopics.PARTITIONS));

@@ -38,7 +38,9 @@ class DraClusterTotalTest {
     engine
         .putNode(EAST, "n1", Inputs.node(100_000))
         .putQuota(
-            EAST, "team-a", quota().min(cpuAndGpus(10_000, 4)).max(cpuAndGpus(100_000, 8)).build())
+            EAST,
+            "team-a",
+            quota().namespace(NS).min(cpuAndGpus(10_000, 4)).max(cpuAndGpus(100_000, 8)).build())
         .putDeviceClass(EAST, GPU_CLASS, gpuClass())
         // team-a asks 6 GPUs through a claim: its min of 4 and 2 borrowed, if the total has them.
         .putClaimTemplate(EAST, NS, "six-gpus", template(exactly("gpus", GPU_CLASS, 6)))

@@ -51,7 +51,11 @@ class DraEngineIT {
               .putQuota(
                   cluster,
                   "team-a",
-                  quota().min(cpuAndGpus(10_000, 2)).max(cpuAndGpus(100_000, 8)).build())
+                  quota()
+                      .namespace(NS)
+                      .min(cpuAndGpus(10_000, 2))
+                      .max(cpuAndGpus(100_000, 8))
+                      .build())
               .putPod(cluster, NS, pod("web").group("team-a").running("n1").cpu(2_000));
         }
         inputs

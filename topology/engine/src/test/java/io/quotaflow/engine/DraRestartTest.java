@@ -38,7 +38,9 @@ class DraRestartTest {
                 .setAllocatable(Map.of("cpu", 100_000L, GPU, 8L))
                 .build())
         .quota(
-            EAST, "team-a", quota().min(cpuAndGpus(10_000, 2)).max(cpuAndGpus(100_000, 8)).build())
+            EAST,
+            "team-a",
+            quota().namespace(NS).min(cpuAndGpus(10_000, 2)).max(cpuAndGpus(100_000, 8)).build())
         .input(
             InputEvents.dra(
                 ClusterEventKind.DEVICE_CLASS,
@@ -78,7 +80,9 @@ class DraRestartTest {
         // A DRA-only node: its 8 GPUs are only in its slice (semantics.md section 22.8).
         .node(EAST, "n1", Inputs.node(100_000))
         .quota(
-            EAST, "team-a", quota().min(cpuAndGpus(10_000, 4)).max(cpuAndGpus(100_000, 8)).build())
+            EAST,
+            "team-a",
+            quota().namespace(NS).min(cpuAndGpus(10_000, 4)).max(cpuAndGpus(100_000, 8)).build())
         .input(
             InputEvents.dra(
                 ClusterEventKind.RESOURCE_SLICE,

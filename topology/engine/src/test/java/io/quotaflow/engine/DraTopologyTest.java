@@ -48,9 +48,13 @@ class DraTopologyTest {
     engine
         .putNode(EAST, "n1", gpuNode(8))
         .putQuota(
-            EAST, "team-a", quota().min(cpuAndGpus(10_000, 2)).max(cpuAndGpus(100_000, 6)).build())
+            EAST,
+            "team-a",
+            quota().namespace(NS).min(cpuAndGpus(10_000, 2)).max(cpuAndGpus(100_000, 6)).build())
         .putQuota(
-            EAST, "team-b", quota().min(cpuAndGpus(10_000, 6)).max(cpuAndGpus(100_000, 8)).build())
+            EAST,
+            "team-b",
+            quota().namespace(NS).min(cpuAndGpus(10_000, 6)).max(cpuAndGpus(100_000, 8)).build())
         .putDeviceClass(EAST, GPU_CLASS, gpuClass());
   }
 
@@ -202,9 +206,13 @@ class DraTopologyTest {
     try (EngineDriver plain = new EngineDriver()) {
       plain.putNode(EAST, "n1", gpuNode(8));
       plain.putQuota(
-          EAST, "team-a", quota().min(cpuAndGpus(10_000, 2)).max(cpuAndGpus(100_000, 6)).build());
+          EAST,
+          "team-a",
+          quota().namespace(NS).min(cpuAndGpus(10_000, 2)).max(cpuAndGpus(100_000, 6)).build());
       plain.putQuota(
-          EAST, "team-b", quota().min(cpuAndGpus(10_000, 6)).max(cpuAndGpus(100_000, 8)).build());
+          EAST,
+          "team-b",
+          quota().namespace(NS).min(cpuAndGpus(10_000, 6)).max(cpuAndGpus(100_000, 8)).build());
       engine
           .putSlice(EAST, "n1-a", gpuSlice("a", "gpu-0", "gpu-1"))
           .putClaimTemplate(EAST, NS, "two-gpus", template(exactly("gpus", GPU_CLASS, 2)))

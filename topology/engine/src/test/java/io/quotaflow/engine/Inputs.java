@@ -174,9 +174,18 @@ public final class Inputs {
   }
 
   /** A quota group: a leaf child of the root that lends, with no min or max by default. */
+  /**
+   * The namespace the fixtures' ElasticQuotas live in unless a test says otherwise, where most of
+   * their pods run: its pods may name any of the groups (the binding, issue 24), as a team's pods
+   * may name the quotas of its own namespace. A group without a known namespace admits no labels
+   * (issue 39).
+   */
+  public static final String APPS = "apps";
+
   public static final class QuotaBuilder {
     private final QuotaSpec.Builder spec =
         QuotaSpec.newBuilder()
+            .setNamespace(APPS)
             .setMin(Map.of())
             .setMax(Map.of())
             .setParent(null)

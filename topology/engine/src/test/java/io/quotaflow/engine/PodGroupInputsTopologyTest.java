@@ -75,7 +75,7 @@ class PodGroupInputsTopologyTest {
   void podGroupsDoNotChangeTheQuotas() {
     engine
         .putNode(EAST, "n1", node(10_000))
-        .putQuota(EAST, "team-a", quota().min(cpu(4_000)).max(cpu(8_000)).build())
+        .putQuota(EAST, "team-a", quota().namespace("ml").min(cpu(4_000)).max(cpu(8_000)).build())
         .putPod(EAST, "ml", pod("w0").group("team-a").running("n1").cpu(1_000))
         .recompute();
     final var before = engine.table(EAST);

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.schemas.PodQuotaClass;
+import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,40 @@ class UnboundLabelTopologyTest {
     assertThat(record.getGroup()).isEqualTo("team-a");
     assertThat(record.getUnboundLabel()).isEmpty();
     assertThat(unboundGauge()).isZero();
+  }
+
+  /**
+   * Issue 39, point 1: a label naming the root or a parent group that admits the namespace charged
+   * the pod nowhere (a problem, never a victim) and team-a stopped counting it; it is now charged
+   * as if unlabelled, with the reason, and counted in the same gauge.
+   */
+  @Test
+  void podsLabelledWithTheRootOrAParentAreChargedToTheirNamespacesGroupWithTheReason() {
+    engine
+        .putQuota(EAST, "dept", quota().namespace("team-a").isParent().max(cpu(8_000)).build())
+        .putQuota(
+            EAST, "team-a", quota().namespace("team-a").parent("dept").max(cpu(8_000)).build())
+        .recompute();
+    engine.podClassRecords();
+
+    engine.putPod(
+        EAST, "team-a", pod("to-root").group("koordinator-root-quota").running("n1").cpu(1_000));
+    engine.putPod(EAST, "team-a", pod("to-parent").group("dept").running("n1").cpu(1_000));
+    engine.recompute();
+
+    assertThat(engine.group(EAST, "team-a").used()).isEqualTo(ResourceList.of("cpu", 2_000));
+    assertThat(engine.podClassRecords())
+        .extracting(TestRecord::value)
+        .filteredOn(record -> record.getGroup().equals("team-a"))
+        .hasSize(2)
+        .allSatisfy(
+            record -> {
+              assertThat(record.getUnboundLabel())
+                  .hasValueSatisfying(
+                      reason ->
+                          assertThat(reason).containsAnyOf("root group", "parent group dept"));
+            });
+    assertThat(unboundGauge()).isEqualTo(2.0);
   }
 
   /** Issue 24, point 2: a namesake the connectors ignored is counted, and the group stays valid. */

@@ -17,8 +17,8 @@ import java.util.Optional;
  * @param request its effective request, derived dimensions included
  * @param preemptible false for a non-preemptible pod, which must also fit in min
  * @param problem set when the pod cannot be charged to {@code group}
- * @param problemCheck what the problem is: a parent group, or a label naming a group that does not
- *     admit the pod's namespace
+ * @param problemCheck what the problem is: a parent group (or a label naming the root or a parent
+ *     group), or a label naming a group that does not admit the pod's namespace
  */
 public record AdmissionRequest(
     PodRef pod,
@@ -50,14 +50,18 @@ public record AdmissionRequest(
   public static AdmissionRequest of(QuotaPod pod, GroupDirectory directory, QuotaOptions options) {
     final GroupDirectory.Target target = directory.resolve(pod, options);
     if (target.unbound().isPresent()) {
-      // The label names a group the pod's namespace is not bound to: denied, naming that group.
+      // The label names the root, a parent group, or a group the pod's namespace is not bound to:
+      // denied, naming that group (the engine and simulate charge such a pod as if unlabelled).
+      final String label = pod.quotaName().orElseThrow();
       return new AdmissionRequest(
           pod.ref(),
-          pod.quotaName().orElseThrow(),
+          label,
           PodAccounting.effectiveRequest(pod, options),
           pod.preemptible(),
           target.unbound(),
-          Denial.Check.NAMESPACE_NOT_BOUND);
+          directory.notALeaf(label, options.parentPods()).isPresent()
+              ? Denial.Check.NOT_A_LEAF
+              : Denial.Check.NAMESPACE_NOT_BOUND);
     }
     return new AdmissionRequest(
         pod.ref(),

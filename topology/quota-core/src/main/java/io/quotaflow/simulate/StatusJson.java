@@ -134,6 +134,8 @@ public final class StatusJson {
     } else {
       pod.putNull("class");
     }
+    // Present only when the pod's quota-name label was ignored (issues 24 and 39).
+    assignment.unbound().ifPresent(reason -> pod.put("unboundLabel", reason));
     return pod;
   }
 

@@ -213,6 +213,8 @@ public final class TableReport {
           .append("  ")
           .append(pod.podClass().map(StatusJson::className).orElse(NOT_SET));
       pod.problem().ifPresent(problem -> out.append("  PROBLEM: ").append(problem));
+      // Issues 24 and 39: a label the engine ignores, and why; the pod webhook denies such pods.
+      pod.unbound().ifPresent(reason -> out.append("  LABEL IGNORED: ").append(reason));
       out.append('\n');
     }
   }

@@ -1,6 +1,7 @@
 package io.quotaflow.tree;
 
 import io.quotaflow.quota.NamespaceBinding;
+import io.quotaflow.quota.NonLeafLabels;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecialGroups;
@@ -13,10 +14,11 @@ import java.util.TreeSet;
 
 /**
  * Resolves the group a pod is charged to (SPEC 4): the quota-name label if it names an existing
- * group that admits the pod's namespace ({@link NamespaceBinding}), else a group named like the
- * namespace, else a group listing the namespace, else the default group. A pod that resolves to the
- * root, or to a parent group while parent groups may not own pods (docs/semantics.md section 18),
- * gets a problem instead of being charged.
+ * leaf group (or a parent group, when parent groups may own pods) that admits the pod's namespace
+ * ({@link NamespaceBinding}), else a group named like the namespace, else a group listing the
+ * namespace, else the default group. A label naming the root or a parent group is ignored like an
+ * unbound one (issue 39). A pod whose namespace resolves to a parent group while parent groups may
+ * not own pods (docs/semantics.md section 18) gets a problem instead of being charged.
  *
  * <p>The system and default groups always exist, with or without an ElasticQuota object. Mutable
  * and not thread-safe; {@link #of} builds one for a one-off lookup.
@@ -133,23 +135,43 @@ public final class GroupDirectory {
   }
 
   private Target resolve(QuotaPod pod, boolean parentPods, NamespaceBinding binding) {
-    final Optional<String> unbound = unbound(pod, binding);
-    final String name = groupOf(pod, binding);
+    final Optional<String> unbound = unbound(pod, binding, parentPods);
+    final String name = groupOf(pod, binding, parentPods);
     return new Target(name, Optional.ofNullable(problemOf(name, parentPods)), unbound);
   }
 
-  /** Why the group {@code pod}'s label names does not admit it; empty when it does, or no label. */
-  private Optional<String> unbound(QuotaPod pod, NamespaceBinding binding) {
+  /**
+   * Why {@code pod}'s label is ignored (it is then charged as if unlabelled): the label names the
+   * root, a group that does not admit the pod's namespace, or a parent group while parent groups
+   * may not own pods (issue 39: such a label was charged nowhere). Empty when the label is
+   * honoured, when there is none, and when it names no group (the pod moves to that group once it
+   * appears).
+   */
+  private Optional<String> unbound(QuotaPod pod, NamespaceBinding binding, boolean parentPods) {
     final String label = pod.quotaName().orElse("");
-    if (label.isEmpty() || SpecialGroups.ROOT.equals(label) || !exists(label)) {
+    if (label.isEmpty()) {
       return Optional.empty();
+    }
+    final Optional<String> notALeaf = notALeaf(label, parentPods);
+    if (notALeaf.isPresent() || !exists(label)) {
+      return notALeaf;
     }
     return binding.refusal(label, group(label), pod.ref().namespace());
   }
 
+  /**
+   * Why a pod's label may not charge it to group {@code label}: the root never owns pods, a parent
+   * group only when {@code parentPods}. Empty for any other name, existing or not.
+   */
+  public Optional<String> notALeaf(String label, boolean parentPods) {
+    return SpecialGroups.ROOT.equals(label) || (!parentPods && isParent(label))
+        ? Optional.of(NonLeafLabels.refusal(label))
+        : Optional.empty();
+  }
+
   /** Why {@code pod}'s label is ignored as this directory's binding says, or null. */
   String unboundOf(QuotaPod pod) {
-    return unbound(pod, binding).orElse(null);
+    return unbound(pod, binding, parentPods).orElse(null);
   }
 
   /**
@@ -160,9 +182,14 @@ public final class GroupDirectory {
     return binding.admits(pod.quotaName().orElse(""), named, pod.ref().namespace());
   }
 
+  /** Whether a pod's label naming parent group {@code label} is honoured: only with parent pods. */
+  boolean parentPods() {
+    return parentPods;
+  }
+
   /** The name of the group a pod resolves to, whether it can be charged there or not. */
   String groupOf(QuotaPod pod) {
-    return groupOf(pod, binding);
+    return groupOf(pod, binding, parentPods);
   }
 
   /** How a pod found its group (issue 27: explanations). */
@@ -179,16 +206,8 @@ public final class GroupDirectory {
 
   /** How {@code pod} finds the group {@link #resolve(QuotaPod, QuotaOptions)} gives it. */
   public ResolvedBy resolvedBy(QuotaPod pod, QuotaOptions options) {
-    final NamespaceBinding binding = options.namespaceBinding();
-    final String label = pod.quotaName().orElse("");
-    if (SpecialGroups.ROOT.equals(label)) {
+    if (honoursLabel(pod, options.namespaceBinding(), options.parentPods())) {
       return ResolvedBy.LABEL;
-    }
-    if (!label.isEmpty()) {
-      final QuotaGroup named = groups.get(label);
-      if ((named != null || exists(label)) && binding.admits(label, named, pod.ref().namespace())) {
-        return ResolvedBy.LABEL;
-      }
     }
     final String namespace = pod.ref().namespace();
     if (exists(namespace)) {
@@ -200,16 +219,9 @@ public final class GroupDirectory {
   }
 
   /** The group a pod resolves to, its label honoured as {@code binding} says. */
-  private String groupOf(QuotaPod pod, NamespaceBinding binding) {
-    final String label = pod.quotaName().orElse("");
-    if (SpecialGroups.ROOT.equals(label)) {
-      return SpecialGroups.ROOT;
-    }
-    if (!label.isEmpty()) {
-      final QuotaGroup named = groups.get(label);
-      if ((named != null || exists(label)) && binding.admits(label, named, pod.ref().namespace())) {
-        return label;
-      }
+  private String groupOf(QuotaPod pod, NamespaceBinding binding, boolean parentPods) {
+    if (honoursLabel(pod, binding, parentPods)) {
+      return pod.quotaName().orElseThrow();
     }
     final String namespace = pod.ref().namespace();
     if (exists(namespace)) {
@@ -217,6 +229,15 @@ public final class GroupDirectory {
     }
     final TreeSet<String> owners = namespaceOwners.get(namespace);
     return owners == null ? SpecialGroups.DEFAULT : owners.first();
+  }
+
+  /** Whether {@code pod}'s label names a group that exists and may charge it (see unbound). */
+  private boolean honoursLabel(QuotaPod pod, NamespaceBinding binding, boolean parentPods) {
+    final String label = pod.quotaName().orElse("");
+    return !label.isEmpty()
+        && exists(label)
+        && notALeaf(label, parentPods).isEmpty()
+        && binding.admits(label, groups.get(label), pod.ref().namespace());
   }
 
   /** Why a pod resolving to group {@code name} cannot be charged there, or null. */

@@ -220,13 +220,14 @@ final class PodLedger {
     final String label = entry.pod.quotaName().orElse("");
     if (!label.isEmpty()) {
       final Integer slot = t.index.get(label);
+      // A label naming a parent group is honoured only when parent groups may own pods; else the
+      // pod resolves as if unlabelled, with the reason (issue 39), through resolve.
       if (slot != null
-          && directory.admitsLabel(entry.pod, t.isNormal(slot) ? t.spec[slot] : null)) {
+          && directory.admitsLabel(entry.pod, t.isNormal(slot) ? t.spec[slot] : null)
+          && !(t.isNormal(slot) && t.spec[slot].parentGroup() && !directory.parentPods())) {
         entry.groupName = label;
-        // A parent group is charged only when parent groups may own pods (the directory says).
-        entry.problem =
-            t.isNormal(slot) && t.spec[slot].parentGroup() ? directory.problemOf(label) : null;
-        entry.group = entry.problem == null ? slot : -1;
+        entry.problem = null;
+        entry.group = slot;
         return;
       }
     }

@@ -49,14 +49,17 @@ class KoordinatorGatesExampleTest {
   }
 
   @Test
-  void withTheDefaultsTheParentLendsAndItsOwnPodIsChargedNowhere() {
+  void withTheDefaultsTheParentLendsAndItsOwnPodIsChargedAsIfUnlabelled() {
     final Map<String, JsonNode> quotas =
         quotas(SimulateRun.of("-f", DIR + "cluster.yaml", "--output", "json"));
 
     assertThat(quotas.get("team-a").has("guaranteed")).isFalse();
     assertThat(cpu(quotas, "dept", "used")).isEqualTo(20_000);
     assertThat(cpu(quotas, "team-a", "runtime")).isEqualTo(50_000);
-    assertThat(cpu(quotas, "team-b", "runtime")).isEqualTo(80_000);
+    // Issue 39: the pod labelled dept goes to the default group, set aside first (it was charged
+    // nowhere, and team-b got 80).
+    assertThat(cpu(quotas, "koordinator-default-quota", "used")).isEqualTo(10_000);
+    assertThat(cpu(quotas, "team-b", "runtime")).isEqualTo(70_000);
     assertThat(cpu(quotas, "dept", "runtime")).isEqualTo(20_000);
   }
 }

@@ -39,7 +39,7 @@ class AccountingTest {
   private static Fixtures.ClusterBuilder mappingCluster() {
     return cluster()
         .total(cpu(100))
-        .group(quota("labelled").min(cpu(10)))
+        .group(quota("labelled").min(cpu(10)).selectedNamespaces(List.of("team-ns")))
         .group(quota("team-ns").min(cpu(10)))
         .group(quota("listing").min(cpu(10)).namespaces(List.of("shared-ns")))
         .group(parentQuota("dept").min(cpu(10)));
@@ -80,17 +80,31 @@ class AccountingTest {
 
   @Test
   void aPodResolvingToAParentGroupIsReportedAndNotCounted() {
+    // Its namespace is named like the parent group: a configuration problem, reported.
+    final TreeSnapshot snapshot =
+        mappingCluster().pod(QuotaPod.builder("dept", "p").request(cpu(7)).running("n")).compute();
+
+    final PodAssignment pod = assignment(snapshot, "dept", "p");
+    assertThat(pod.group()).isEqualTo("dept");
+    assertThat(pod.problem()).hasValueSatisfying(p -> assertThat(p).contains("parent group dept"));
+    assertThat(pod.podClass()).isEmpty();
+    assertThat(status(snapshot, "dept").used().get(CPU)).isZero();
+    assertThat(status(snapshot, "dept").request().get(CPU)).isZero();
+  }
+
+  @Test
+  void aPodLabelledWithAParentGroupIsChargedAsIfUnlabelledWithTheReason() {
+    // Issue 39: a label cannot make a pod count nowhere.
     final TreeSnapshot snapshot =
         mappingCluster()
             .pod(QuotaPod.builder("x", "p").quotaName("dept").request(cpu(7)).running("n"))
             .compute();
 
     final PodAssignment pod = assignment(snapshot, "x", "p");
-    assertThat(pod.group()).isEqualTo("dept");
-    assertThat(pod.problem()).hasValueSatisfying(p -> assertThat(p).contains("parent group dept"));
-    assertThat(pod.podClass()).isEmpty();
-    assertThat(status(snapshot, "dept").used().get(CPU)).isZero();
-    assertThat(status(snapshot, "dept").request().get(CPU)).isZero();
+    assertThat(pod.group()).isEqualTo(SpecialGroups.DEFAULT);
+    assertThat(pod.problem()).isEmpty();
+    assertThat(pod.unbound()).hasValueSatisfying(p -> assertThat(p).contains("parent group dept"));
+    assertThat(status(snapshot, SpecialGroups.DEFAULT).used().get(CPU)).isEqualTo(7);
   }
 
   @Test

@@ -40,12 +40,16 @@ public final class Fixtures {
     return ResourceList.of(map);
   }
 
+  /**
+   * A group whose ElasticQuota lives in namespace {@code ns-NAME}, where {@link #pod} puts the pods
+   * labelled with it: the binding is declared (issue 39: a group of unknown namespace admits none).
+   */
   public static QuotaGroup.Builder quota(String name) {
-    return QuotaGroup.builder(name);
+    return QuotaGroup.builder(name).namespace("ns-" + name);
   }
 
   public static QuotaGroup.Builder parentQuota(String name) {
-    return QuotaGroup.builder(name).parentGroup(true);
+    return quota(name).parentGroup(true);
   }
 
   /** A pending pod in namespace {@code ns} charged (by label) to group {@code group}. */

@@ -86,9 +86,11 @@ class GangFirstMemberProperties {
           request.put(dim, gen.amount(6));
         }
       }
+      // In the group's own namespace, so that the label is honoured (RandomClusters binds it).
+      final String group = gen.anyGroupName();
       return new Member(
-          "ns-" + random.nextInt(4),
-          gen.anyGroupName(),
+          "ns-" + group,
+          group,
           ResourceList.of(request),
           random.nextInt(4) > 0,
           new Gang("g", OptionalInt.of(minMember), "scheduler-plugins"));

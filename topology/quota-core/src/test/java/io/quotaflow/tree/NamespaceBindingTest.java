@@ -64,14 +64,53 @@ class NamespaceBindingTest {
   }
 
   @Test
-  void aGroupAdmitsItsOwnNamespaceTheNamespacesItListsAndTheNamespaceNamedLikeIt() {
+  void aGroupAdmitsItsOwnNamespaceAndTheNamespacesItLists() {
     final GroupDirectory strict = directory(NamespaceBinding.STRICT);
 
     assertThat(strict.resolve(pod("vision", "research-vision")).group())
         .isEqualTo("research-vision");
     assertThat(strict.resolve(pod("quotas", "research-vision")).group())
         .isEqualTo("research-vision");
-    assertThat(strict.resolve(pod("research-vision", "research-vision")).unbound()).isEmpty();
+  }
+
+  /**
+   * Issue 39, point 4: whoever may create namespace {@code research-vision} could name the group in
+   * a label and join it. The namespace named like a group binds labels only when configured; it
+   * still owns its unlabelled pods (SPEC 4).
+   */
+  @Test
+  void theNamespaceNamedLikeAGroupBindsLabelsOnlyWhenConfigured() {
+    final QuotaPod labelled = pod("research-vision", "research-vision");
+
+    assertThat(
+            directory(NamespaceBinding.STRICT.withNamesakeBinds(false)).resolve(labelled).unbound())
+        .hasValueSatisfying(
+            r -> assertThat(r).contains("not bound to quota group research-vision"));
+    assertThat(
+            directory(NamespaceBinding.STRICT.withNamesakeBinds(true)).resolve(labelled).unbound())
+        .isEmpty();
+    assertThat(
+            directory(NamespaceBinding.STRICT.withNamesakeBinds(false))
+                .resolve(QuotaPod.builder("research-vision", "plain").build())
+                .group())
+        .isEqualTo("research-vision");
+  }
+
+  /**
+   * Issue 39, points 4 and 5, with the defaults (the engine's, simulate's and the webhook's): a
+   * namespace created with a group's name cannot label its pods into it, and a group whose
+   * ElasticQuota namespace is unknown admits no namespace's labels.
+   */
+  @Test
+  void byDefaultNeitherTheNamesakeNorAnUnknownNamespaceBindsLabels() {
+    final GroupDirectory defaults = new GroupDirectory(QuotaOptions.DEFAULTS);
+    defaults.put(VISION);
+    defaults.put(PLAYGROUND);
+
+    assertThat(defaults.resolve(pod("research-vision", "research-vision")).unbound()).isPresent();
+    assertThat(defaults.resolve(pod("anywhere", "playground")).unbound()).isPresent();
+    assertThat(defaults.resolve(pod("anywhere", "playground")).group())
+        .isEqualTo(SpecialGroups.DEFAULT);
   }
 
   @Test
@@ -92,9 +131,22 @@ class NamespaceBindingTest {
         .isEqualTo(SpecialGroups.DEFAULT);
   }
 
+  /**
+   * Issue 39, point 5: a group whose ElasticQuota namespace is unknown (a record from before the
+   * connectors sent it) admitted every namespace; it admits none but those it lists or selects,
+   * unless configured.
+   */
   @Test
-  void aGroupWhoseNamespaceIsUnknownAdmitsEveryNamespace() {
-    assertThat(directory(NamespaceBinding.STRICT).resolve(pod("anywhere", "playground")).group())
+  void aGroupWhoseNamespaceIsUnknownAdmitsNoNamespaceUnlessConfigured() {
+    assertThat(
+            directory(NamespaceBinding.STRICT.withUnknownNamespaceAdmitsAll(false))
+                .resolve(pod("anywhere", "playground"))
+                .unbound())
+        .hasValueSatisfying(r -> assertThat(r).contains("not known yet"));
+    assertThat(
+            directory(NamespaceBinding.STRICT.withUnknownNamespaceAdmitsAll(true))
+                .resolve(pod("anywhere", "playground"))
+                .group())
         .isEqualTo("playground");
   }
 

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialGroups;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -61,20 +62,27 @@ class ParentPodsTest {
   }
 
   @Test
-  void withoutTheSwitchAParentsPodIsChargedNowhereAndNamesTheProblem() {
-    // p asks only for c1: 50. It starts at 40, gets 10 of the first round: 50.
+  void withoutTheSwitchAPodLabelledWithAParentIsChargedAsIfUnlabelledWithTheReason() {
+    // Issue 39: before, such a pod was charged nowhere (a problem). Its namespace names no group,
+    // so it goes to the default group, whose used is carved out of the total: 100 - 30 = 70. p
+    // asks only for c1: 50; p starts at 40 and q at 20, and the 10 left go by weight (60 and
+    // 100): p 3 and q 6, the last unit to p (the larger remainder): p 44.
     final TreeSnapshot snapshot = tree().compute();
 
     assertThat(status(snapshot, "p").request()).isEqualTo(cpu(50));
     assertThat(status(snapshot, "p").used()).isEqualTo(cpu(0));
-    assertThat(runtime(snapshot, "p", CPU)).isEqualTo(50);
+    assertThat(status(snapshot, SpecialGroups.DEFAULT).used()).isEqualTo(cpu(30));
+    assertThat(runtime(snapshot, "p", CPU)).isEqualTo(44);
     assertThat(snapshot.pods())
-        .filteredOn(pod -> pod.group().equals("p"))
+        .filteredOn(pod -> pod.ref().namespace().equals("ns-p"))
         .singleElement()
         .satisfies(
-            pod ->
-                assertThat(pod.problem())
-                    .hasValueSatisfying(problem -> assertThat(problem).contains("parent group p")));
+            pod -> {
+              assertThat(pod.group()).isEqualTo(SpecialGroups.DEFAULT);
+              assertThat(pod.problem()).isEmpty();
+              assertThat(pod.unbound())
+                  .hasValueSatisfying(reason -> assertThat(reason).contains("parent group p"));
+            });
   }
 
   @Test

@@ -108,7 +108,8 @@ class WhatIfRuntimesProperties {
         request.put(dim, gen.amount(40));
       }
     }
-    return QuotaPod.builder("what-if", "pending")
+    // In the group's own namespace, so that its label is honoured (RandomClusters binds it).
+    return QuotaPod.builder("ns-" + group, "pending")
         .quotaName(group)
         .phase(PodPhase.PENDING)
         .request(ResourceList.of(request))

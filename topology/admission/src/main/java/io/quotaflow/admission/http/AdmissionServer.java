@@ -102,7 +102,7 @@ public final class AdmissionServer implements AutoCloseable {
     this.pendingPods = new PendingPods(registry, builder.groupGaugesMax, builder.pendingTtl);
     this.activity = new RecentActivity(config.view().recentEvents());
     this.limits = builder.limits;
-    this.auth = builder.auth;
+    this.auth = builder.auth.withNamesakeBinds(builder.options.namespaceBinding().namesakeBinds());
     this.callerPolicy = CallerPolicy.of(config, builder.allowUnauthenticatedWebhooks);
     this.streams = new ViewStreams(config.view().maxStreams(), limits.streamsPerClient());
     this.feed =

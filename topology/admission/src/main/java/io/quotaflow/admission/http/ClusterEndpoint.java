@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.Staleness;
+import java.util.Optional;
 
 /**
  * One endpoint under {@code /clusters/{cluster}/}: it reads its request, decides on the cluster's
@@ -22,6 +23,16 @@ interface ClusterEndpoint<T> {
 
   /** The answer of the failure policy when the state cannot be read or reached. */
   Answer cannotDecide(String cluster, T request, String reason);
+
+  /**
+   * {@link #cannotDecide(String, Object, String)}, told the cluster's last state read here however
+   * old ({@code lastTree}, empty when none): an endpoint with checks that need no live state runs
+   * them first (issue 39). The default ignores it.
+   */
+  default Answer cannotDecide(
+      String cluster, T request, String reason, Optional<ClusterView> lastTree) {
+    return cannotDecide(cluster, request, reason);
+  }
 
   /** The answer in mode {@code off}: allow without looking. */
   Answer allowUnchecked(T request);

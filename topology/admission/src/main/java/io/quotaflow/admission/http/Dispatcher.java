@@ -424,8 +424,13 @@ final class Dispatcher {
                 + old.maxStaleness()
                 + ")"
             : reason;
-    final Answer answer = endpoint.cannotDecide(cluster, request, why);
+    final Answer answer = endpoint.cannotDecide(cluster, request, why, lastTree(cluster));
     return call.forwarded() ? answer.withHeader(UNDECIDED_HEADER, "true") : answer;
+  }
+
+  /** The cluster's last state read here, however old, for the checks that need no live state. */
+  private Optional<ClusterView> lastTree(String cluster) {
+    return lastKnown.snapshot(cluster).map(ClusterView.class::cast);
   }
 
   private <T> Answer unexpected(
@@ -446,7 +451,9 @@ final class Dispatcher {
     // A query's request is empty (null) once parsed: it answers as when the state is unreadable.
     if (parsed) {
       try {
-        return endpoint.cannotDecide(cluster, request, reason).withOutcome("error");
+        return endpoint
+            .cannotDecide(cluster, request, reason, lastTree(cluster))
+            .withOutcome("error");
       } catch (RuntimeException again) {
         LOG.error("correlation={} failure answer failed too", correlation, again);
       }

@@ -5,6 +5,7 @@ import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
+import io.quotaflow.quota.NamespaceSelectorKeys;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -176,6 +177,19 @@ public final class PluginSettings {
           "Comma-separated namespaces whose ElasticQuotas may define the special groups"
               + " (koordinator-root-quota, koordinator-system-quota, koordinator-default-quota);"
               + " the quotas webhook refuses them anywhere else.",
+          Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
+
+  /** The namespace labels a namespace selector may be keyed on (issue 39). */
+  public static final Setting<Set<String>> QUOTA_SELECTOR_KEYS =
+      new Setting<>(
+          "admission.quota.selector.keys",
+          "list",
+          "kubernetes.io/metadata.name,quota.admin.quotaflow.io/",
+          "Comma-separated namespace label keys, or key prefixes ending in /, that an"
+              + " ElasticQuota's quotaflow.io/namespace-selector may be keyed on: labels tenants"
+              + " cannot set on their namespaces. The quotas webhook refuses a new or changed"
+              + " selector on any other key, or one that selects namespaces by a label's absence"
+              + " (docs/security.md).",
           Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
 
   /** In-flight hold lifetime; formerly admission.reservation.ttl. */
@@ -458,6 +472,7 @@ public final class PluginSettings {
           EXCLUDED_NAMESPACES,
           QUOTA_ADMINS,
           QUOTA_SPECIAL_NAMESPACES,
+          QUOTA_SELECTOR_KEYS,
           INFLIGHT_TTL,
           GANG_HOLD_TTL,
           INFLIGHT_SWEEP_INTERVAL,
@@ -537,7 +552,10 @@ public final class PluginSettings {
         staleness(config),
         new PluginConfig.View(
             config.get(VIEW_ENABLED), config.get(VIEW_MAX_STREAMS), config.get(VIEW_RECENT_EVENTS)),
-        new QuotaAdmins(config.get(QUOTA_ADMINS), config.get(QUOTA_SPECIAL_NAMESPACES)));
+        new QuotaAdmins(
+            config.get(QUOTA_ADMINS),
+            config.get(QUOTA_SPECIAL_NAMESPACES),
+            new NamespaceSelectorKeys(config.get(QUOTA_SELECTOR_KEYS))));
   }
 
   private static int bounded(String text, int max) {

@@ -118,6 +118,10 @@ final class PodCheck {
     return config;
   }
 
+  QuotaOptions options() {
+    return options;
+  }
+
   Verdict check(String cluster, QuotaPod pod, ClusterView view, Occasion asked) {
     return check(cluster, pod, List.of(), view, asked);
   }

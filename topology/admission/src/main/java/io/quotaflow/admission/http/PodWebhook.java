@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quotaflow.admission.StatelessLabelChecks;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.dra.ClaimedDevices;
@@ -238,10 +239,53 @@ final class PodWebhook implements ClusterEndpoint<PodWebhook.Review> {
 
   @Override
   public Answer cannotDecide(String cluster, Review review, String reason) {
+    return cannotDecide(cluster, review, reason, Optional.empty());
+  }
+
+  /**
+   * The failure policy's answer, after the checks that need no live state (issue 39): a relabel,
+   * and a label the engine would ignore ({@link StatelessLabelChecks}), are refused whatever the
+   * policy.
+   */
+  @Override
+  public Answer cannotDecide(
+      String cluster, Review review, String reason, Optional<ClusterView> lastTree) {
     if (review.relabelled().isPresent()) {
       return relabelRefused(review);
     }
+    final Optional<StatelessLabelChecks.Refusal> refusal =
+        review
+            .pod()
+            .filter(pod -> !check.config().excludedNamespaces().contains(pod.ref().namespace()))
+            .flatMap(
+                pod ->
+                    StatelessLabelChecks.refusal(
+                        pod, check.options(), lastTree.map(ClusterView::directory)));
+    if (refusal.isPresent()) {
+      return labelRefused(review, refusal.get());
+    }
     return FailureAnswers.review(check.config().failurePolicy(), review.uid(), cluster, reason);
+  }
+
+  /** A label refused without the live state: denied (warned in warn mode), its reason audited. */
+  private Answer labelRefused(Review review, StatelessLabelChecks.Refusal refusal) {
+    final String message =
+        "quotaflow: pod " + review.pod().orElseThrow().ref() + ": " + refusal.message();
+    final Map<String, String> audit = Map.of(REASON_ANNOTATION, refusal.reason().code());
+    if (check.config().mode() == AdmissionMode.WARN) {
+      return Answer.json(
+          200, AdmissionReviews.allowed(review.uid(), List.of(message), audit), "warned");
+    }
+    return Answer.json(
+        200,
+        AdmissionReviews.denied(
+            review.uid(),
+            403,
+            "Forbidden",
+            message,
+            List.of(new AdmissionReviews.Cause(refusal.reason().code(), refusal.message())),
+            audit),
+        "denied");
   }
 
   @Override

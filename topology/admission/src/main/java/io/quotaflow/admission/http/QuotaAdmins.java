@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import io.fabric8.kubernetes.api.model.authentication.UserInfo;
+import io.quotaflow.quota.NamespaceSelectorKeys;
 import io.quotaflow.quota.QuotaGroup;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,15 +19,26 @@ import java.util.Set;
  * {@code admission.quota.special.namespaces}: created anywhere else, a {@code
  * koordinator-default-quota} with a small max would make every unlabelled pod a reclaim victim.
  *
+ * <p>A namespace selector may only be keyed on labels tenants cannot set ({@code
+ * admission.quota.selector.keys}, issue 39): see {@link SelectorKeyCheck}.
+ *
  * @param names user names or group names (e.g. {@code system:masters})
  * @param specialNamespaces the namespaces where the special groups' ElasticQuotas may live
+ * @param selectorKeys the namespace labels a namespace selector may be keyed on
  */
-record QuotaAdmins(Set<String> names, Set<String> specialNamespaces) {
+record QuotaAdmins(
+    Set<String> names, Set<String> specialNamespaces, NamespaceSelectorKeys selectorKeys) {
 
   /** Copies the sets. */
   QuotaAdmins {
     names = Set.copyOf(Objects.requireNonNull(names, "names"));
     specialNamespaces = Set.copyOf(Objects.requireNonNull(specialNamespaces, "specialNamespaces"));
+    Objects.requireNonNull(selectorKeys, "selectorKeys");
+  }
+
+  /** Admins and special namespaces, selectors keyed as {@link NamespaceSelectorKeys#DEFAULT}. */
+  QuotaAdmins(Set<String> names, Set<String> specialNamespaces) {
+    this(names, specialNamespaces, NamespaceSelectorKeys.DEFAULT);
   }
 
   /** Whether {@code user} (null when the review has none) is a quota admin. */

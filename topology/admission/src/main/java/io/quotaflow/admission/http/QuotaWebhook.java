@@ -149,8 +149,9 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
   }
 
   /**
-   * A refusal that does not depend on the tree: the change is not a quota admin's, or it puts a
-   * special group in a namespace where it may not be (see {@link QuotaAdmins}).
+   * A refusal that does not depend on the tree: the change is not a quota admin's, it puts a
+   * special group in a namespace where it may not be, or its namespace selector is keyed on labels
+   * tenants may set (see {@link QuotaAdmins}).
    */
   private Optional<Answer> refusedWhoeverTheTree(Review review) {
     final QuotaChange change = review.change().orElseThrow();
@@ -210,7 +211,8 @@ final class QuotaWebhook implements ClusterEndpoint<QuotaWebhook.Review> {
                   + " (admission.quota.special.namespaces), not of namespace "
                   + written.get().namespace()));
     }
-    return Optional.empty();
+    return SelectorKeyCheck.refusal(change, admins.selectorKeys())
+        .map(message -> refusal(uid, 403, "Forbidden", message));
   }
 
   /**

@@ -18,7 +18,7 @@ import java.util.Set;
 /**
  * Applies a {@link WhatIfRequest} to a copy of a cluster's inputs, checking every part first: the
  * inputs given are never changed. An added pod is a pending pod labelled for its group (the label
- * decides the group, SPEC 4), priority 0, preemptible, in namespace {@value #NAMESPACE}.
+ * decides the group, SPEC 4), priority 0, preemptible, in a namespace bound to its group.
  */
 public final class WhatIfEdits {
 
@@ -176,9 +176,14 @@ public final class WhatIfEdits {
 
   /**
    * Where the pods added to {@code group} live: its ElasticQuota's namespace, which the group
-   * admits (NamespaceBinding), or {@link #NAMESPACE} when that is not known.
+   * admits (NamespaceBinding); when that is not known (such a group admits no other namespace's
+   * labels, issue 39), the first namespace its annotation lists, else the namespace named like it:
+   * both own their unlabelled pods, so the pods resolve to the group whatever the binding.
    */
   private static String namespaceOf(QuotaGroup group) {
-    return group.namespace().isEmpty() ? NAMESPACE : group.namespace();
+    if (!group.namespace().isEmpty()) {
+      return group.namespace();
+    }
+    return group.namespaces().isEmpty() ? group.name() : group.namespaces().get(0);
   }
 }

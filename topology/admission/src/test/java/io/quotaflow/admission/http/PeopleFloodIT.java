@@ -28,6 +28,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.Test;
  * people are answered on threads of their own, at a rate per client, long tokens are never sent,
  * and the kept answers are digests: every review is answered within the API server's 2 s timeout.
  */
+@Tag("slow")
 class PeopleFloodIT {
 
   private static final String PODS = "/clusters/east/admission/pods";

@@ -58,6 +58,23 @@ class PodLabelAttacksTest {
         .contains("not of namespace playground");
   }
 
+  /**
+   * Issue 39, point 1: the root and a parent group are charged for no pod of their own; a label
+   * naming them is denied as such (the engine charges a pod that got in as if unlabelled).
+   */
+  @Test
+  void aPodNamingTheRootOrAParentGroupIsDeniedNamingTheLabel() {
+    final JsonNode root = review(pod("beta", "to-root").quota("koordinator-root-quota").cpu("1m"));
+    final JsonNode parent = review(pod("beta", "to-parent").quota("research").cpu("1m"));
+
+    assertThat(root.get("allowed").asBoolean()).isFalse();
+    assertThat(root.get("status").get("message").asText())
+        .contains("names the root group koordinator-root-quota");
+    assertThat(parent.get("allowed").asBoolean()).isFalse();
+    assertThat(parent.get("status").get("message").asText())
+        .contains("names the parent group research");
+  }
+
   @Test
   void aPodWhoseLabelIsChangedAfterCreationIsDenied() {
     final Reviews.PodJson admitted = pod("beta", "b-2").quota("team-b").cpu("1");

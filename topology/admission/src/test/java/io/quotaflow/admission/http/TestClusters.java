@@ -124,8 +124,15 @@ final class TestClusters {
   private static TreeSnapshot withPod(SnapshotClusterState state, String group, long milliCpu) {
     final ClusterInputs inputs = state.inputs(EAST).orElseThrow();
     final List<QuotaPod> pods = new ArrayList<>(inputs.pods());
+    // The probe lives in the namespace of the group's ElasticQuota, which binds its label.
+    final String namespace =
+        inputs.groups().stream()
+            .filter(spec -> spec.name().equals(group))
+            .map(spec -> spec.namespace())
+            .findFirst()
+            .orElse("room");
     pods.add(
-        QuotaPod.builder("room", "probe")
+        QuotaPod.builder(namespace, "probe")
             .quotaName(group)
             .request(ResourceList.of(ResourceList.CPU, milliCpu))
             .build());

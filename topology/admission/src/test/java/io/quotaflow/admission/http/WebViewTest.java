@@ -209,7 +209,8 @@ class WebViewTest {
     final Plugin.Reply admitted =
         plugin.post(
             "/clusters/view/admission/pods",
-            createPod("uid-1", pod("idle", "i-2").cpu("500m").quota("idle")));
+            // In the namespace of idle's ElasticQuota (ns-idle), which binds its label (issue 39).
+            createPod("uid-1", pod("ns-idle", "i-2").cpu("500m").quota("idle")));
     assertThat(admitted.json().path("response").path("allowed").asBoolean()).isTrue();
 
     final JsonNode busy = plugin.get("/api/v1/clusters/view/view/groups/busy").json();
@@ -234,7 +235,7 @@ class WebViewTest {
       final Plugin.Reply denied =
           plugin.post(
               "/clusters/view/admission/pods",
-              createPod("uid-" + i, pod("busy", "huge").cpu("50").quota("busy")));
+              createPod("uid-" + i, pod("ns-busy", "huge").cpu("50").quota("busy")));
       assertThat(denied.json().path("response").path("allowed").asBoolean()).isFalse();
     }
 

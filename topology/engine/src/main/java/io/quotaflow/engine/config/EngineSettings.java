@@ -399,8 +399,32 @@ public final class EngineSettings {
           "Koordinator's open behaviour, for shadow mode and migration: a pod's quota-name label"
               + " alone chooses its group. Off (the default), a label is honoured only when the"
               + " group admits the pod's namespace (the ElasticQuota's own namespace, its namespaces"
-              + " annotation, or the namespace named like it); otherwise the pod is charged as if"
-              + " unlabelled and the pod webhook denies it.",
+              + " annotation, its namespace selector's namespaces); otherwise the pod is charged as"
+              + " if unlabelled and the pod webhook denies it.",
+          Parsers::bool);
+
+  /** Issue 39: whether the namespace named like a group binds labels to it. */
+  public static final Setting<Boolean> NAMESPACE_BINDING_NAMESAKE =
+      new Setting<>(
+          "quota.namespace.binding.namesake",
+          "boolean",
+          "false",
+          "Whether the namespace named like a group binds pods' quota-name labels to it, and lets"
+              + " whoever may list pods there see the group's pods in the query API and web view."
+              + " Off (the default), whoever may create a namespace cannot join a team by naming"
+              + " the namespace like it; the namespace still owns its unlabelled pods.",
+          Parsers::bool);
+
+  /** Issue 39: whether a group whose ElasticQuota namespace is unknown admits every namespace. */
+  public static final Setting<Boolean> NAMESPACE_BINDING_UNKNOWN_OPEN =
+      new Setting<>(
+          "quota.namespace.binding.unknown.open",
+          "boolean",
+          "false",
+          "Whether a group whose ElasticQuota namespace is not known (a record written before the"
+              + " connectors sent it) admits every namespace's labels. Off (the default),"
+              + " it admits only the namespaces it lists or selects until the connectors"
+              + " send it again.",
           Parsers::bool);
 
   /** Issue 24: the namespaces whose pods may name the special groups. */
@@ -545,6 +569,8 @@ public final class EngineSettings {
           RECLAIM_PROTECTED_NAMESPACES,
           RECLAIM_DEFAULT_GROUP_ENABLED,
           NAMESPACE_BINDING_OPEN,
+          NAMESPACE_BINDING_NAMESAKE,
+          NAMESPACE_BINDING_UNKNOWN_OPEN,
           SPECIAL_GROUP_NAMESPACES,
           INPUTS_PARTITIONED_BY_CLUSTER,
           RECLAIM_ENABLED,
@@ -593,7 +619,9 @@ public final class EngineSettings {
         .withNamespaceBinding(
             new NamespaceBinding(
                 config.get(NAMESPACE_BINDING_OPEN),
-                Set.copyOf(config.get(SPECIAL_GROUP_NAMESPACES))))
+                Set.copyOf(config.get(SPECIAL_GROUP_NAMESPACES)),
+                config.get(NAMESPACE_BINDING_NAMESAKE),
+                config.get(NAMESPACE_BINDING_UNKNOWN_OPEN)))
         .withProtectedPods(
             new ProtectedPods(
                 Set.copyOf(config.get(RECLAIM_PROTECTED_NAMESPACES)),

@@ -21,20 +21,25 @@ public final class ApiAuth {
   public static final int DEFAULT_MAX_TOKEN_BYTES = 4096;
 
   /** Authentication off: every caller sees everything. */
-  public static final ApiAuth NONE = new ApiAuth(null, DEFAULT_MAX_TOKEN_BYTES);
+  public static final ApiAuth NONE = new ApiAuth(null, DEFAULT_MAX_TOKEN_BYTES, false);
 
   private final Access access;
   private final int maxTokenBytes;
+  private final boolean namesakeBinds;
 
-  private ApiAuth(Access access, int maxTokenBytes) {
+  private ApiAuth(Access access, int maxTokenBytes, boolean namesakeBinds) {
     if (maxTokenBytes < 1) {
       throw new IllegalArgumentException("maxTokenBytes must be at least 1: " + maxTokenBytes);
     }
     this.access = access;
     this.maxTokenBytes = maxTokenBytes;
+    this.namesakeBinds = namesakeBinds;
   }
 
-  /** Callers authenticated and authorised by {@code access}. */
+  /**
+   * Callers authenticated and authorised by {@code access}; the namespace named like a group grants
+   * no view of it (issue 39), see {@link #withNamesakeBinds}.
+   */
   public static ApiAuth with(Access access) {
     return with(access, DEFAULT_MAX_TOKEN_BYTES);
   }
@@ -44,7 +49,15 @@ public final class ApiAuth {
    * maxTokenBytes} is not valid, and never sent to the API server (issue 39).
    */
   public static ApiAuth with(Access access, int maxTokenBytes) {
-    return new ApiAuth(access, maxTokenBytes);
+    return new ApiAuth(access, maxTokenBytes, false);
+  }
+
+  /**
+   * This gate, the namespace named like a group granting view of it when {@code value}: as the
+   * engine's {@code quota.namespace.binding.namesake} binds it to the group's labels.
+   */
+  public ApiAuth withNamesakeBinds(boolean value) {
+    return access == null ? this : new ApiAuth(access, maxTokenBytes, value);
   }
 
   /** Whether callers must present a token. */
@@ -60,7 +73,7 @@ public final class ApiAuth {
     return token
         .filter(this::shortEnough)
         .flatMap(access::authenticate)
-        .map(user -> Viewer.of(user, access));
+        .map(user -> Viewer.of(user, access, namesakeBinds));
   }
 
   private boolean shortEnough(String token) {

@@ -96,7 +96,7 @@ class LastKnownStateTest {
   private static Fixtures.ClusterBuilder cluster(long milliCpu) {
     return Fixtures.cluster()
         .total(cpu(10_000))
-        .group(quota("team-a").min(cpu(4_000)).max(cpu(6_000)))
+        .group(quota("team-a").namespace("alpha").min(cpu(4_000)).max(cpu(6_000)))
         .pod(
             QuotaPod.builder("alpha", "a-1")
                 .quotaName("team-a")
