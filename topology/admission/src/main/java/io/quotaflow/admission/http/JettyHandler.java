@@ -295,7 +295,8 @@ final class JettyHandler extends Handler.Abstract {
     response.setStatus(answer.status());
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, answer.contentType());
     answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
-    response.write(true, ByteBuffer.wrap(answer.body()), callback);
+    // Counted before the answer leaves: whoever has read it finds it counted.
     metrics.record(routed.endpoint(), answer.outcome(), answer.status(), System.nanoTime() - start);
+    response.write(true, ByteBuffer.wrap(answer.body()), callback);
   }
 }
