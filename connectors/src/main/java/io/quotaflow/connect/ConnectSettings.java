@@ -7,6 +7,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.events.EventSettings;
 import io.quotaflow.evict.EvictionSettings;
 import io.quotaflow.eviction.ProtectedPods;
+import io.quotaflow.quota.SpecialQuotaNamespaces;
 import io.quotaflow.source.DraWatch;
 import io.quotaflow.source.PodGroupWatch;
 import io.quotaflow.source.SourceSettings;
@@ -118,6 +119,18 @@ public final class ConnectSettings {
               + " each cluster serves (asked at start until its API server answers); true, all"
               + " four (a missing API shows as a watch down); false, none.",
           DraWatch::parse);
+
+  /** Issue 39 point 5: where the special groups' ElasticQuotas may live, as for the webhook. */
+  public static final Setting<Set<String>> SOURCE_QUOTA_SPECIAL_NAMESPACES =
+      new Setting<>(
+          "source.quota.special.namespaces",
+          "list",
+          "kube-system,quotaflow,koordinator-system",
+          "Comma-separated namespaces whose ElasticQuotas may define the special groups"
+              + " (koordinator-root-quota, koordinator-system-quota, koordinator-default-quota), as"
+              + " admission.quota.special.namespaces; one named like a special group anywhere else"
+              + " never stands for the group and is reported among its ignored namesakes.",
+          Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
 
   public static final Setting<Boolean> SOURCE_PARTITION_BY_CLUSTER =
       new Setting<>(
@@ -391,6 +404,7 @@ public final class ConnectSettings {
           SOURCE_PROFILES,
           SOURCE_PODGROUPS,
           SOURCE_DRA,
+          SOURCE_QUOTA_SPECIAL_NAMESPACES,
           SOURCE_PARTITION_BY_CLUSTER,
           EVICTION_DRY_RUN,
           EVICTION_MAX_ATTEMPTS,
@@ -434,7 +448,8 @@ public final class ConnectSettings {
         config.get(SOURCE_SNAPSHOT_INTERVAL),
         config.get(SOURCE_SNAPSHOT_RECOVERY_REPEAT),
         config.get(SOURCE_PODGROUPS),
-        config.get(SOURCE_DRA));
+        config.get(SOURCE_DRA),
+        new SpecialQuotaNamespaces(config.get(SOURCE_QUOTA_SPECIAL_NAMESPACES)));
   }
 
   /** The eviction executor's settings from a configuration. */

@@ -10,6 +10,7 @@ import io.quotaflow.kube.ElasticQuotaAdapter;
 import io.quotaflow.kube.QuotaLabels;
 import io.quotaflow.quota.NamespaceSelector;
 import io.quotaflow.quota.QuotaGroup;
+import io.quotaflow.quota.SpecialQuotaNamespaces;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.topics.SourceMarkers;
@@ -25,19 +26,22 @@ import java.util.function.Consumer;
  * ElasticQuota objects of every namespace, to {@code quotas.v1}. A group is identified by its name
  * alone (SPEC 3), so the informer keeps an index by name to find the object behind a key; of
  * several objects with one name the first created stands for it, and the record names the
- * namespaces of the others, which are ignored.
+ * namespaces of the others, which are ignored. An object named like a special group outside the
+ * special namespaces ({@code source.quota.special.namespaces}) never stands for it (issue 39).
  */
 final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, QuotaKey, QuotaSpec> {
 
   private final Topic<QuotaKey, QuotaSpec> topic;
+  private final SpecialQuotaNamespaces special;
 
   // The informers this kind made: to find an object's namesakes, and the namespaces its selector
   // selects, when it is mapped.
   private volatile SharedIndexInformer<GenericKubernetesResource> informer;
   private volatile SharedIndexInformer<Namespace> namespaces;
 
-  ElasticQuotaKind(final Topic<QuotaKey, QuotaSpec> topic) {
+  ElasticQuotaKind(final Topic<QuotaKey, QuotaSpec> topic, final SpecialQuotaNamespaces special) {
     this.topic = Objects.requireNonNull(topic, "topic");
+    this.special = Objects.requireNonNull(special, "special");
   }
 
   @Override
@@ -108,7 +112,7 @@ final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, Qu
     final SharedIndexInformer<GenericKubernetesResource> named = informer;
     final QuotaGroup.Builder group = read.toBuilder();
     if (named != null) {
-      group.ignoredNamesakes(NamedResources.ignoredNamesakes(named, read.name()));
+      group.ignoredNamesakes(NamedResources.ignoredNamesakes(named, read.name(), special));
     }
     read.namespaceSelector().ifPresent(selector -> group.selectedNamespaces(selected(selector)));
     final QuotaGroup mapped = group.build();
@@ -139,7 +143,7 @@ final class ElasticQuotaKind implements SourceKind<GenericKubernetesResource, Qu
   @Override
   public Optional<GenericKubernetesResource> current(
       final SharedIndexInformer<GenericKubernetesResource> informer, final QuotaKey key) {
-    return NamedResources.named(informer, key.getName());
+    return NamedResources.named(informer, key.getName(), special);
   }
 
   @Override

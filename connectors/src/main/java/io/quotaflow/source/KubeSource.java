@@ -140,7 +140,11 @@ public final class KubeSource implements AutoCloseable {
     for (final KubeCluster cluster : this.clusters) {
       final PodKind pods = new PodKind(topics.pods(), settings.podGroups());
       sources.add(source(cluster, pods, registry));
-      sources.add(source(cluster, new ElasticQuotaKind(topics.quotas()), registry));
+      sources.add(
+          source(
+              cluster,
+              new ElasticQuotaKind(topics.quotas(), settings.specialQuotaNamespaces()),
+              registry));
       sources.add(source(cluster, new NodeKind(topics.nodes()), registry));
       if (settings.watchProfiles()) {
         sources.add(source(cluster, new ProfileKind(topics.profiles()), registry));

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quotaflow.cluster.Namesakes;
+import io.quotaflow.quota.SpecialQuotaNamespaces;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,25 @@ final class NamedResources {
   static Optional<GenericKubernetesResource> named(
       final SharedIndexInformer<GenericKubernetesResource> informer, final String name) {
     return Namesakes.winner(informer.getIndexer().byIndex(BY_NAME, name));
+  }
+
+  /**
+   * The ElasticQuota named {@code name}: as {@link #named}, an object named like a special group
+   * outside the special namespaces never standing for it (issue 39).
+   */
+  static Optional<GenericKubernetesResource> named(
+      final SharedIndexInformer<GenericKubernetesResource> informer,
+      final String name,
+      final SpecialQuotaNamespaces special) {
+    return Namesakes.winner(informer.getIndexer().byIndex(BY_NAME, name), special);
+  }
+
+  /** The namespaces of the ElasticQuotas named {@code name} that {@link #named} ignores. */
+  static List<String> ignoredNamesakes(
+      final SharedIndexInformer<GenericKubernetesResource> informer,
+      final String name,
+      final SpecialQuotaNamespaces special) {
+    return Namesakes.ignored(informer.getIndexer().byIndex(BY_NAME, name), special);
   }
 
   /** The namespaces of the objects named {@code name} that {@link #named} ignores. */

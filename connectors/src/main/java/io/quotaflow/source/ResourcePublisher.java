@@ -186,9 +186,14 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     final Set<K> present = new HashSet<>();
     final String topic = kind.topic().name();
     for (final T object : objects.get()) {
-      final SourceRecord<K, V> record = kind.map(cluster, object);
-      present.add(record.key());
-      if (alreadyWritten.contains(record.key())) {
+      // The key's current object, not each object: of namesakes (ElasticQuotas, one group per
+      // name) only the one that stands for the name is written, and none when none may (issue 39).
+      final Optional<T> now = current.apply(kind.map(cluster, object).key());
+      if (now.isEmpty()) {
+        continue;
+      }
+      final SourceRecord<K, V> record = kind.map(cluster, now.get());
+      if (!present.add(record.key()) || alreadyWritten.contains(record.key())) {
         continue;
       }
       final byte[] value = kind.topic().valueSerializer().serialize(topic, record.value());

@@ -1,5 +1,6 @@
 package io.quotaflow.source;
 
+import io.quotaflow.quota.SpecialQuotaNamespaces;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -23,6 +24,8 @@ import java.util.Objects;
  *     re-created its tasks past the first one (docs/reliability.md)
  * @param podGroups which PodGroup APIs are watched for gangs' minMember (issue 28)
  * @param dra which DRA objects are watched for the devices pods claim (issue 29)
+ * @param specialQuotaNamespaces the namespaces whose ElasticQuotas may define the special groups;
+ *     one named like a special group anywhere else never stands for it (issue 39)
  */
 public record SourceSettings(
     Duration resync,
@@ -34,7 +37,8 @@ public record SourceSettings(
     Duration snapshotInterval,
     Duration recoverySnapshotRepeat,
     PodGroupWatch podGroups,
-    DraWatch dra) {
+    DraWatch dra,
+    SpecialQuotaNamespaces specialQuotaNamespaces) {
 
   /** How often a heartbeat is written by default. */
   public static final Duration DEFAULT_HEARTBEAT_INTERVAL = Duration.ofSeconds(10);
@@ -55,6 +59,33 @@ public record SourceSettings(
     requirePositive(startTimeout, "startTimeout");
     Objects.requireNonNull(podGroups, "podGroups");
     Objects.requireNonNull(dra, "dra");
+    Objects.requireNonNull(specialQuotaNamespaces, "specialQuotaNamespaces");
+  }
+
+  /** The given settings, the special groups' ElasticQuotas in the default namespaces. */
+  public SourceSettings(
+      Duration resync,
+      Duration reconcileInterval,
+      Duration startTimeout,
+      boolean partitionByCluster,
+      boolean watchProfiles,
+      Duration heartbeatInterval,
+      Duration snapshotInterval,
+      Duration recoverySnapshotRepeat,
+      PodGroupWatch podGroups,
+      DraWatch dra) {
+    this(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        heartbeatInterval,
+        snapshotInterval,
+        recoverySnapshotRepeat,
+        podGroups,
+        dra,
+        SpecialQuotaNamespaces.DEFAULT);
   }
 
   /** The given settings, DRA objects watched where served ({@link DraWatch#AUTO}). */
@@ -138,7 +169,8 @@ public record SourceSettings(
         snapshotInterval,
         recoverySnapshotRepeat,
         podGroups,
-        dra);
+        dra,
+        specialQuotaNamespaces);
   }
 
   /** These settings with another delay before a recovery snapshot is repeated. */
@@ -153,7 +185,8 @@ public record SourceSettings(
         snapshotInterval,
         delay,
         podGroups,
-        dra);
+        dra,
+        specialQuotaNamespaces);
   }
 
   /** These settings with PodGroups watched as {@code watch} says. */
@@ -168,7 +201,8 @@ public record SourceSettings(
         snapshotInterval,
         recoverySnapshotRepeat,
         watch,
-        dra);
+        dra,
+        specialQuotaNamespaces);
   }
 
   /** These settings with DRA objects watched as {@code watch} says. */
@@ -183,7 +217,26 @@ public record SourceSettings(
         snapshotInterval,
         recoverySnapshotRepeat,
         podGroups,
-        watch);
+        watch,
+        specialQuotaNamespaces);
+  }
+
+  /**
+   * These settings with the special groups' ElasticQuotas allowed in {@code value}'s namespaces.
+   */
+  public SourceSettings withSpecialQuotaNamespaces(final SpecialQuotaNamespaces value) {
+    return new SourceSettings(
+        resync,
+        reconcileInterval,
+        startTimeout,
+        partitionByCluster,
+        watchProfiles,
+        heartbeatInterval,
+        snapshotInterval,
+        recoverySnapshotRepeat,
+        podGroups,
+        dra,
+        value);
   }
 
   /**

@@ -766,6 +766,11 @@ final class ClusterQuotaProcessor
   private static List<TreeOp> putGroup(
       final QuotaTrees router, final InputId id, final Object value) {
     final QuotaGroup group = InputRecords.group(id.name(), (QuotaSpec) value);
+    router
+        .options()
+        .specialQuotaNamespaces()
+        .refusal(group.name(), group.namespace())
+        .ifPresent(why -> LOG.warn("cluster {}: {} (quota.special.namespaces)", id.cluster(), why));
     if (!group.ignoredNamesakes().isEmpty()) {
       // Sent only when the group's record changes: once per change, not per event.
       LOG.warn(

@@ -62,6 +62,9 @@ public final class QuotaTrees {
   private final Map<String, QuotaProfile> profiles = new TreeMap<>();
   private final Map<String, QuotaGroup> groups;
   private int ignoredNamesakes;
+  // Special groups' records from outside the special namespaces, ignored (issue 39): by name, the
+  // namespace of the record.
+  private final Map<String, String> refusedSpecial = new TreeMap<>();
   private final GroupDirectory directory;
   private final Map<PodRef, QuotaPod> pods;
   private final Map<String, QuotaNode> nodes = new TreeMap<>();
@@ -117,6 +120,17 @@ public final class QuotaTrees {
     profiles.forEach(profile -> trees.profiles.put(profile.name(), profile));
     inputs.nodes().forEach(node -> trees.nodes.put(node.name(), node));
     for (final QuotaGroup group : inputs.groups()) {
+      if (!options.specialQuotaNamespaces().mayDefine(group)) {
+        final QuotaGroup replaced = trees.groups.remove(group.name());
+        if (replaced != null) {
+          trees.children.replace(replaced, null);
+          trees.countNamesakes(replaced, null);
+          trees.directory.remove(group.name());
+        }
+        trees.refusedSpecial.put(group.name(), group.namespace());
+        continue;
+      }
+      trees.refusedSpecial.remove(group.name());
       final QuotaGroup replaced = trees.groups.put(group.name(), group);
       trees.children.replace(replaced, group);
       trees.countNamesakes(replaced, group);
@@ -139,12 +153,18 @@ public final class QuotaTrees {
     return profiles.remove(name) == null ? List.of() : reshape(true);
   }
 
+  /** The options this router was made with. */
+  public QuotaOptions options() {
+    return options;
+  }
+
   /**
    * How many ElasticQuotas are ignored because an older one has their name (each group's {@link
-   * QuotaGroup#ignoredNamesakes}, summed).
+   * QuotaGroup#ignoredNamesakes}, summed), or because they name a special group outside the special
+   * namespaces ({@link io.quotaflow.quota.SpecialQuotaNamespaces}).
    */
   public int ignoredNamesakes() {
-    return ignoredNamesakes;
+    return ignoredNamesakes + refusedSpecial.size();
   }
 
   private void countNamesakes(QuotaGroup old, QuotaGroup group) {
@@ -153,7 +173,17 @@ public final class QuotaTrees {
             - (old == null ? 0 : old.ignoredNamesakes().size());
   }
 
+  /**
+   * Routes {@code group}; a special group's record from outside the special namespaces is ignored
+   * (the group is routed as if it had no record) and counted in {@link #ignoredNamesakes}.
+   */
   public List<TreeOp> putGroup(QuotaGroup group) {
+    if (!options.specialQuotaNamespaces().mayDefine(group)) {
+      final List<TreeOp> ops = removeGroup(group.name());
+      refusedSpecial.put(group.name(), group.namespace());
+      return ops;
+    }
+    refusedSpecial.remove(group.name());
     final QuotaGroup old = groups.put(group.name(), group);
     if (group.equals(old)) {
       return List.of();
@@ -165,6 +195,7 @@ public final class QuotaTrees {
   }
 
   public List<TreeOp> removeGroup(String name) {
+    refusedSpecial.remove(name);
     final QuotaGroup old = groups.remove(name);
     if (old == null) {
       return List.of();

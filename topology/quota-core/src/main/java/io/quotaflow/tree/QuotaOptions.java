@@ -3,6 +3,7 @@ package io.quotaflow.tree;
 import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.quota.NamespaceBinding;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.quota.SpecialQuotaNamespaces;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -29,6 +30,8 @@ import java.util.function.Consumer;
  *     default, as the gate
  * @param protectedPods pods never chosen as victims of reclaim (namespaces, system priorities)
  * @param namespaceBinding which namespaces' pods may name a group in their quota-name label
+ * @param specialQuotaNamespaces the namespaces whose ElasticQuotas may define the special groups; a
+ *     special group's record from any other is ignored (issue 39)
  */
 public record QuotaOptions(
     boolean minScaling,
@@ -42,7 +45,8 @@ public record QuotaOptions(
     boolean guaranteeUsage,
     boolean parentPods,
     ProtectedPods protectedPods,
-    NamespaceBinding namespaceBinding) {
+    NamespaceBinding namespaceBinding,
+    SpecialQuotaNamespaces specialQuotaNamespaces) {
 
   /** The locked-share cap of node reservations unless configured: half the cluster. */
   public static final int DEFAULT_RESERVATION_MAX_LOCKED_PERCENT = 50;
@@ -60,7 +64,8 @@ public record QuotaOptions(
           false,
           false,
           ProtectedPods.DEFAULTS,
-          NamespaceBinding.STRICT);
+          NamespaceBinding.STRICT,
+          SpecialQuotaNamespaces.DEFAULT);
 
   public QuotaOptions {
     Objects.requireNonNull(defaultWeight, "defaultWeight");
@@ -69,6 +74,7 @@ public record QuotaOptions(
     Objects.requireNonNull(defaultGroupMax, "defaultGroupMax");
     Objects.requireNonNull(protectedPods, "protectedPods");
     Objects.requireNonNull(namespaceBinding, "namespaceBinding");
+    Objects.requireNonNull(specialQuotaNamespaces, "specialQuotaNamespaces");
     if (reservationMaxLockedPercent < 0 || reservationMaxLockedPercent > 100) {
       throw new IllegalArgumentException(
           "reservationMaxLockedPercent is a percentage from 0 to 100: "
@@ -124,6 +130,10 @@ public record QuotaOptions(
     return change(copy -> copy.namespaceBinding = value);
   }
 
+  public QuotaOptions withSpecialQuotaNamespaces(SpecialQuotaNamespaces value) {
+    return change(copy -> copy.specialQuotaNamespaces = value);
+  }
+
   /** These options with one switch changed, so that each wither names only its own switch. */
   private QuotaOptions change(final Consumer<Draft> edit) {
     final Draft draft = new Draft(this);
@@ -145,6 +155,7 @@ public record QuotaOptions(
     boolean parentPods;
     ProtectedPods protectedPods;
     NamespaceBinding namespaceBinding;
+    SpecialQuotaNamespaces specialQuotaNamespaces;
 
     Draft(final QuotaOptions from) {
       minScaling = from.minScaling;
@@ -159,6 +170,7 @@ public record QuotaOptions(
       parentPods = from.parentPods;
       protectedPods = from.protectedPods;
       namespaceBinding = from.namespaceBinding;
+      specialQuotaNamespaces = from.specialQuotaNamespaces;
     }
 
     QuotaOptions build() {
@@ -174,7 +186,8 @@ public record QuotaOptions(
           guaranteeUsage,
           parentPods,
           protectedPods,
-          namespaceBinding);
+          namespaceBinding,
+          specialQuotaNamespaces);
     }
   }
 

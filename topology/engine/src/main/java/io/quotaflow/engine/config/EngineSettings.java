@@ -8,6 +8,7 @@ import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.quota.NamespaceBinding;
+import io.quotaflow.quota.SpecialQuotaNamespaces;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
@@ -437,6 +438,19 @@ public final class EngineSettings {
               + " koordinator-default-quota in their quota-name label.",
           Parsers.list(Parsers::nonBlank));
 
+  /** Issue 39 point 5: the namespaces whose ElasticQuotas may define the special groups. */
+  public static final Setting<List<String>> SPECIAL_QUOTA_NAMESPACES =
+      new Setting<>(
+          "quota.special.namespaces",
+          "list",
+          "kube-system,quotaflow,koordinator-system",
+          "Comma-separated namespaces whose ElasticQuotas may define the special groups"
+              + " (koordinator-root-quota, koordinator-system-quota, koordinator-default-quota), as"
+              + " admission.quota.special.namespaces; a special group's record from any other"
+              + " namespace is ignored with a warning and counted in"
+              + " quotaflow.engine.quotas.namesakes.ignored.",
+          Parsers.list(Parsers::nonBlank));
+
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
   public static final int METRICS_OFF = -1;
 
@@ -572,6 +586,7 @@ public final class EngineSettings {
           NAMESPACE_BINDING_NAMESAKE,
           NAMESPACE_BINDING_UNKNOWN_OPEN,
           SPECIAL_GROUP_NAMESPACES,
+          SPECIAL_QUOTA_NAMESPACES,
           INPUTS_PARTITIONED_BY_CLUSTER,
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
@@ -622,6 +637,8 @@ public final class EngineSettings {
                 Set.copyOf(config.get(SPECIAL_GROUP_NAMESPACES)),
                 config.get(NAMESPACE_BINDING_NAMESAKE),
                 config.get(NAMESPACE_BINDING_UNKNOWN_OPEN)))
+        .withSpecialQuotaNamespaces(
+            new SpecialQuotaNamespaces(Set.copyOf(config.get(SPECIAL_QUOTA_NAMESPACES))))
         .withProtectedPods(
             new ProtectedPods(
                 Set.copyOf(config.get(RECLAIM_PROTECTED_NAMESPACES)),
