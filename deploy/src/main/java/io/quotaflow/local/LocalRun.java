@@ -9,7 +9,6 @@ import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.auth.CachedAccess;
 import io.quotaflow.admission.http.auth.KubernetesAccess;
-import io.quotaflow.broker.BrokerPortInUseException;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.KubeClients;
@@ -406,47 +405,9 @@ final class LocalRun implements AutoCloseable {
   }
 
   private String startBroker() {
-    final BrokerPortFile portFile = BrokerPortFile.in(dataDir);
-    final EmbeddedKafkaBroker broker;
-    if (settings.kafkaPort().isPresent()) {
-      broker = startBroker(settings.kafkaPort().getAsInt());
-    } else if (portFile.previous().isPresent()) {
-      broker = startBrokerOnPreviousPort(portFile.previous().getAsInt());
-    } else {
-      broker = startBroker(0);
-    }
-    portFile.keep(broker.port());
-    return broker.bootstrapServers();
-  }
-
-  /** On the port of the last run on this data directory, or a free one when it is taken. */
-  private EmbeddedKafkaBroker startBrokerOnPreviousPort(final int port) {
-    try {
-      return startBroker(port);
-    } catch (final PortInUseException taken) {
-      LOG.warn(
-          "Kafka's port of the last run on this data directory, {}, is taken: using a free one",
-          port);
-      return startBroker(0);
-    }
-  }
-
-  /** The embedded broker on {@code port}, 0 for a free one. */
-  private EmbeddedKafkaBroker startBroker(final int port) {
-    final EmbeddedKafkaBroker.Builder builder =
-        EmbeddedKafkaBroker.builder().dataDir(dataDir.resolve("kafka"));
-    if (port != 0) {
-      builder.port(port);
-    }
-    final EmbeddedKafkaBroker broker = builder.build();
-    try {
-      broker.start();
-    } catch (final BrokerPortInUseException e) {
-      broker.close();
-      throw new PortInUseException(e.port(), "--kafka-port", "the embedded Kafka broker");
-    }
+    final EmbeddedKafkaBroker broker = LocalBroker.start(dataDir, settings.kafkaPort());
     opened.push(broker);
-    return broker;
+    return broker.bootstrapServers();
   }
 
   private KubeCluster startDemo() {
