@@ -30,6 +30,9 @@ final class JettyHandler extends Handler.Abstract {
 
   private static final Logger LOG = LoggerFactory.getLogger(JettyHandler.class);
 
+  /** Header of every answer: its outcome, as the request metrics count it. */
+  static final String OUTCOME_HEADER = "X-Quotaflow-Outcome";
+
   /** How much of a too-large body is read and dropped before the 413, at most. */
   private static final long DRAIN_LIMIT = 16L * PluginConfig.MAX_BODY_BYTES;
 
@@ -295,6 +298,9 @@ final class JettyHandler extends Handler.Abstract {
     response.setStatus(answer.status());
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, answer.contentType());
     answer.headers().forEach((name, value) -> response.getHeaders().put(name, value));
+    // What decided the answer (allowed, denied, fail-open, ...): a filter's pass by the failure
+    // policy looks like any other pass in the extender protocol; this header and the metrics tell.
+    response.getHeaders().put(OUTCOME_HEADER, answer.outcome());
     // Counted before the answer leaves: whoever has read it finds it counted.
     metrics.record(routed.endpoint(), answer.outcome(), answer.status(), System.nanoTime() - start);
     response.write(true, ByteBuffer.wrap(answer.body()), callback);

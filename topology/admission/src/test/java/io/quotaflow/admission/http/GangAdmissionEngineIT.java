@@ -89,9 +89,10 @@ class GangAdmissionEngineIT {
         .atMost(TIMEOUT)
         .untilAsserted(
             () -> {
-              final JsonNode big = filter(plugin, "big-0", "big", "2");
+              final HttpResponse<String> answer = filterCall(plugin, "big-0", "big", "2");
+              final JsonNode big = Json.MAPPER.readTree(answer.body());
               assertThat(big.get("FailedAndUnresolvableNodes").path("node-1").asText())
-                  .as(big.toString())
+                  .as("%s %s holds %s", answer.headers().map(), big, east.heldAt("team-a"))
                   .contains("gang big needs 3 pods of cpu 2")
                   .contains("request 6 > runtime 6");
             });
@@ -117,6 +118,11 @@ class GangAdmissionEngineIT {
 
   private static JsonNode filter(PluginClient plugin, String name, String gang, String cpu)
       throws java.io.IOException {
+    return Json.MAPPER.readTree(filterCall(plugin, name, gang, cpu).body());
+  }
+
+  private static HttpResponse<String> filterCall(
+      PluginClient plugin, String name, String gang, String cpu) throws java.io.IOException {
     final HttpResponse<String> response =
         plugin.call(
             "POST",
@@ -128,7 +134,7 @@ class GangAdmissionEngineIT {
                     .annotation(GangConventions.KOORDINATOR_MIN_AVAILABLE, "3"),
                 "node-1"));
     assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return Json.MAPPER.readTree(response.body());
+    return response;
   }
 
   private static PodState member(String name, String gang, long milliCpu) {

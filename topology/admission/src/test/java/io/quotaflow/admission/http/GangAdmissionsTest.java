@@ -210,6 +210,47 @@ class GangAdmissionsTest {
   }
 
   @Test
+  void aMemberHeldBeforeItsGangWasKnownIsJudgedWithItsGangWhenPlacedAgain() {
+    // Four members pending: the whole gang does not fit. Its PodGroup not read yet when g-0 was
+    // first placed, g-0 was judged alone and held.
+    state = withPending(gang(4), 4);
+    final Gang unknown = new Gang("g", OptionalInt.empty(), "scheduler-plugins");
+    assertThat(decide(pod("g-0", member, unknown), T0, Occasion.SCHEDULE).allowed()).isTrue();
+    assertThat(admissions.holds(new PodRef("alpha", "g-0"))).isTrue();
+
+    // Placed again once the gang is known, it is its gang's first placement: judged whole, not
+    // alone on the strength of its own earlier hold.
+    final AdmissionDecision again =
+        decide(pod("g-0", member, gang(4)), T0.plusSeconds(1), Occasion.SCHEDULE);
+    assertThat(again.allowed()).as(again.message()).isFalse();
+    assertThat(again.message()).contains("gang g needs 4 pods");
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isFalse();
+  }
+
+  @Test
+  void aFirstMemberPlacedAgainAfterItsGangsHoldExpiredHoldsTheGangsRoomAgain() {
+    state = withPending(gang(3), 3);
+    assertThat(decide(pod("g-0", member, gang(3)), T0, Occasion.SCHEDULE).allowed()).isTrue();
+    // Placed again before the others came: its own hold renewed each time, the gang's lapses.
+    final Instant later = T0.plus(GANG_TTL).plusSeconds(1);
+    assertThat(decide(pod("g-0", member, gang(3)), T0.plusSeconds(20), Occasion.SCHEDULE).allowed())
+        .isTrue();
+    assertThat(decide(pod("g-0", member, gang(3)), T0.plusSeconds(40), Occasion.SCHEDULE).allowed())
+        .isTrue();
+    admissions.sweep(view(), later);
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isFalse();
+    assertThat(admissions.holds(new PodRef("alpha", "g-0"))).isTrue();
+
+    // The gang's first placement still: the whole gang is judged, and its room held again.
+    assertThat(decide(pod("g-0", member, gang(3)), later, Occasion.SCHEDULE).allowed()).isTrue();
+    assertThat(admissions.holds(new PodRef("alpha", "gang/g"))).isTrue();
+    assertThat(admissions.heldAt("team-a"))
+        .extracting(ClusterAdmissions.Held::request)
+        .containsExactlyInAnyOrder(
+            ResourceList.of("cpu", member), ResourceList.of("cpu", 2 * member));
+  }
+
+  @Test
   void aGangWithAMemberBoundAlreadyIsJudgedPodByPod() {
     // One member runs: this is no first placement, and the next is judged alone.
     final QuotaPod running =

@@ -131,6 +131,20 @@ class LastStateAnswersTest {
   }
 
   @Test
+  void aFilterPassByTheFailurePolicyIsToldApartFromAPassByQuota() {
+    final Plugin.Reply checked =
+        plugin.post(FILTER, Reviews.filterArgsWithNames(pod("alpha", "s1").cpu("1m"), "n1"));
+    rebalance(Duration.ofMillis(2_001));
+    final Plugin.Reply unchecked =
+        plugin.post(FILTER, Reviews.filterArgsWithNames(pod("alpha", "s2").cpu("1m"), "n1"));
+
+    // The extender protocol has no text for a passing node: both bodies pass n1 alike.
+    assertThat(unchecked.json().get("NodeNames")).isEqualTo(checked.json().get("NodeNames"));
+    assertThat(checked.headers().firstValue(JettyHandler.OUTCOME_HEADER)).contains("allowed");
+    assertThat(unchecked.headers().firstValue(JettyHandler.OUTCOME_HEADER)).contains("fail-open");
+  }
+
+  @Test
   void theQueryApiServesTheLastStateWithItsStaleness() {
     rebalance(Duration.ofMillis(250));
 

@@ -165,10 +165,13 @@ public final class ClusterAdmissions {
   }
 
   /**
-   * A pod of a gang (docs/semantics.md section 21). A pod that holds its request already (checked
-   * again by the scheduler filter) is judged alone, as is a member beyond the gang's room. While
-   * the gang's hold stands at the pod's group, the pod takes its part of it. With no member held in
-   * flight and none bound, the pod is the gang's first member.
+   * A pod of a gang (docs/semantics.md section 21). While the gang's hold stands at the pod's
+   * group, a pod that holds nothing yet takes its part of it. With no other member held in flight,
+   * no gang hold and none bound, the pod is the gang's first member: also when it holds its own
+   * request already and the scheduler filter places it again, for that hold may have been granted
+   * before the gang was known (judged alone) or have outlived the gang's hold; judged alone on its
+   * own hold, one early answer would stand for every later one. Otherwise, as a member beyond the
+   * gang's room, it is judged alone.
    */
   private AdmissionDecision decideMember(
       AdmissionRequest request,
@@ -198,7 +201,10 @@ public final class ClusterAdmissions {
     lock.lock();
     try {
       book.expire(now, this.inputsAsOf);
-      final boolean ownHeld = book.entry(request.pod()).isPresent();
+      final Optional<HoldBook.Entry> own = book.entry(request.pod());
+      final boolean ownHeld = own.isPresent();
+      final boolean ownIsMember = own.flatMap(entry -> entry.gang).filter(key::equals).isPresent();
+      final int othersHeld = book.membersHeld(key) - (ownIsMember ? 1 : 0);
       final Optional<HoldBook.Entry> gangHold = book.gangHold(key);
       Optional<AdmissionDecision> withGang = Optional.empty();
       if (!ownHeld && gangHold.isPresent() && gangHold.get().hold.groups().equals(chain)) {
@@ -216,7 +222,7 @@ public final class ClusterAdmissions {
         if (occasion.hold && withGang.get().allowed()) {
           book.takePart(key);
         }
-      } else if (!ownHeld && gangHold.isEmpty() && book.membersHeld(key) == 0) {
+      } else if ((!ownHeld || occasion.recheck) && gangHold.isEmpty() && othersHeld == 0) {
         final GangMembers members =
             read.orElseGet(() -> GangMembers.of(view, request.group(), key));
         if (members.bound() == 0) {
