@@ -1,5 +1,7 @@
 package io.quotaflow.connect;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.fixtures.MockCluster;
@@ -138,10 +140,15 @@ final class ConnectProcess implements AutoCloseable {
         .filter(holder -> !holder.isEmpty());
   }
 
-  /** Kills the process as {@code kill -9} does, and waits for it to be gone. */
-  void kill() throws InterruptedException {
+  /**
+   * Kills the process as {@code kill -9} does, waits for it to be gone and for {@code mock} to have
+   * seen its connections end.
+   */
+  void kill(final MockCluster mock) throws InterruptedException {
     process.destroyForcibly();
-    process.waitFor(10, TimeUnit.SECONDS);
+    assertThat(process.waitFor(10, TimeUnit.SECONDS)).as("killed %s has exited", instance).isTrue();
+    // Its sockets closed with it; the mock server must see them closed before the next write.
+    mock.settle();
   }
 
   /** Sends SIGTERM. */
@@ -170,7 +177,8 @@ final class ConnectProcess implements AutoCloseable {
   @Override
   public void close() throws InterruptedException {
     if (process.isAlive()) {
-      kill();
+      process.destroyForcibly();
+      process.waitFor(10, TimeUnit.SECONDS);
     }
   }
 
