@@ -34,6 +34,8 @@ for ((i = 1; i <= runs; i++)); do
   stop_hog
   printf 'run %d of %d at %s: %s in %d:%02d min (hog: %s, load %s)\n' "$i" "$runs" "$commit" \
     "$result" $((seconds / 60)) $((seconds % 60)) "$hog" "$(cut -d' ' -f1-3 /proc/loadavg)"
+  # Each module's time, to see where the build's minutes go.
+  grep -E '^\[INFO\] quotaflow.* (SUCCESS|FAILURE) \[' "$dir/build.log" | sed 's/^\[INFO\]/ /' || true
   if [[ $result == passed ]]; then
     rm -rf "$dir"
   else
