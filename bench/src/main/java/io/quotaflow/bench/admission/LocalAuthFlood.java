@@ -23,9 +23,9 @@ import java.util.concurrent.locks.LockSupport;
  * starts one): pod reviews at a fixed rate are timed alone, then while {@code --connections}
  * connections flood the people's doors with random tokens of 8 KB ({@code GET
  * /api/v1/clusters/demo/quotas} and {@code POST /api/v1/session}, every token unknown to the API
- * server) and 16 more send forged pod reviews (other namespaces, random pods) as fast as they go.
- * A pod review counts as answered in time when its 200 comes within the webhook's timeout (2 s in
- * the manifests), measured from its scheduled send time.
+ * server) and 16 more send forged pod reviews (other namespaces, random pods) as fast as they go. A
+ * pod review counts as answered in time when its 200 comes within the webhook's timeout (2 s in the
+ * manifests), measured from its scheduled send time.
  *
  * <p>Usage: {@code LocalAuthFlood --url http://127.0.0.1:PORT [--rate 50] [--seconds 30]
  * [--connections 200] [--warmup 10]}. Only the given URL is contacted.
@@ -83,17 +83,12 @@ public final class LocalAuthFlood {
     final boolean met = alone.inTime() == alone.sent() && flooded.inTime() == flooded.sent();
     System.out.printf(
         "every pod review answered within 2 s: %d of %d alone, %d of %d flooded: %s%n",
-        alone.inTime(),
-        alone.sent(),
-        flooded.inTime(),
-        flooded.sent(),
-        met ? "MET" : "MISSED");
+        alone.inTime(), alone.sent(), flooded.inTime(), flooded.sent(), met ? "MET" : "MISSED");
   }
 
   /** Pod reviews of namespace vision at {@code rate} a second for {@code seconds}. */
   private static Outcome reviewsAtRate(
-      HttpClient client, URI uri, int rate, int seconds, String phase)
-      throws InterruptedException {
+      HttpClient client, URI uri, int rate, int seconds, String phase) throws InterruptedException {
     final LatencyRecorder recorder = new LatencyRecorder();
     final long total = (long) rate * seconds;
     final long interval = 1_000_000_000L / rate;
@@ -111,7 +106,8 @@ public final class LocalAuthFlood {
                 LockSupport.parkNanos(wait);
               }
               final int status =
-                  post(client, uri, review("vision", phase + "-" + i, "1m"), Duration.ofSeconds(10));
+                  post(
+                      client, uri, review("vision", phase + "-" + i, "1m"), Duration.ofSeconds(10));
               final long took = System.nanoTime() - scheduled;
               if (status == 200) {
                 recorder.record(took);

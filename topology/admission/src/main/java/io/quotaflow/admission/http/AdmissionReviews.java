@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.GroupVersionKind;
@@ -27,10 +28,19 @@ final class AdmissionReviews {
 
   private AdmissionReviews() {}
 
-  /** The request of a review, checked for what every webhook needs. */
+  /** The request of a review, read whole, checked for what every webhook needs. */
   static AdmissionRequest parse(byte[] body) throws BadRequestException {
+    return parse(body, null);
+  }
+
+  /**
+   * The request of a review without what {@code unread} leaves out ({@link UnreadFields}; null:
+   * nothing), checked for what every webhook needs.
+   */
+  static AdmissionRequest parse(byte[] body, TokenFilter unread) throws BadRequestException {
     // Read straight into fabric8's classes: a request is parsed once, on the hot path.
-    final AdmissionReview review = Json.read(body, AdmissionReview.class, "the AdmissionReview");
+    final AdmissionReview review =
+        Json.read(body, AdmissionReview.class, "the AdmissionReview", unread);
     if (!API_VERSION.equals(review.getApiVersion())) {
       throw new BadRequestException(
           "expected apiVersion " + API_VERSION + ", found " + quoted(review.getApiVersion()));

@@ -17,6 +17,7 @@ final class BodyReader implements Runnable {
   private final Content.Source source;
   private final int max;
   private final long drainLimit;
+  private final long length;
   private final CompletableFuture<byte[]> done = new CompletableFuture<>();
   private byte[] bytes;
   private int size;
@@ -27,9 +28,17 @@ final class BodyReader implements Runnable {
     this.source = source;
     this.max = max;
     this.drainLimit = drainLimit;
+    this.length = length;
     this.tooLarge = length > max;
-    // The length is known as the API server sends it: one array of that size, no copies.
-    this.bytes = new byte[tooLarge ? 0 : length >= 0 ? (int) length : 8 * 1024];
+    // The length is known as the API server sends it: one array of that size, no copies; but a
+    // caller that declares a length and sends nothing holds no more than it could before the
+    // reviews' larger limit (issue 40.14): beyond 1 MiB the array grows once, to the length, as
+    // the bytes arrive.
+    this.bytes =
+        new byte
+            [tooLarge
+                ? 0
+                : length >= 0 ? (int) Math.min(length, PluginConfig.MAX_BODY_BYTES) : 8 * 1024];
   }
 
   /**
@@ -79,7 +88,8 @@ final class BodyReader implements Runnable {
       return;
     }
     if (size + n > bytes.length) {
-      bytes = Arrays.copyOf(bytes, Math.min(max, Math.max(size + n, bytes.length * 2)));
+      final long wanted = Math.max(size + n, length > size + n ? length : bytes.length * 2L);
+      bytes = Arrays.copyOf(bytes, (int) Math.min(max, wanted));
     }
     buffer.get(bytes, size, n);
     size += n;

@@ -12,7 +12,7 @@ import java.util.Optional;
  * @param method the HTTP method
  * @param path the path, without the query
  * @param query the raw query string; empty when none
- * @param body the body, at most {@link PluginConfig#MAX_BODY_BYTES}
+ * @param body the body, at most its door's limit ({@link BodyLimits})
  * @param forwarded whether another instance forwarded it (it is then never forwarded again); with
  *     client certificates required, only a peer's mark counts
  * @param trust what the caller may do at the webhooks and the scheduler filter: its client

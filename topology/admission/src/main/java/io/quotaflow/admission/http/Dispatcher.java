@@ -100,8 +100,7 @@ final class Dispatcher {
 
   /** Whether {@code parts} name a webhook or the scheduler filter (called by machines only). */
   private static boolean isMachineDoor(String[] parts) {
-    return (parts[2].equals("admission") && (parts[3].equals("pods") || parts[3].equals("quotas")))
-        || (parts[2].equals("scheduler") && parts[3].equals("filter"));
+    return BodyLimits.machineDoor(parts) != null;
   }
 
   /**

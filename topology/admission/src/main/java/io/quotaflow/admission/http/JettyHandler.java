@@ -19,12 +19,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Jetty side of the plugin: reads at most {@link PluginConfig#MAX_BODY_BYTES} of the body (413
- * beyond) without holding a thread while it arrives ({@link BodyReader}, 408 when it takes too
- * long), hands the request to the {@link Dispatcher}, writes its answer and records the metrics. On
- * the health connector only health and readiness are served; {@code /metrics} on the main one asks
- * a token when people are authenticated. People's requests ({@code /api/}) are answered on {@link
- * PeopleWorkers}' threads, never on the server's, which the webhooks and the scheduler filter keep.
+ * The Jetty side of the plugin: reads at most its door's limit of the body ({@link BodyLimits}; 413
+ * beyond, counted under the door's endpoint) without holding a thread while it arrives ({@link
+ * BodyReader}, 408 when it takes too long), hands the request to the {@link Dispatcher}, writes its
+ * answer and records the metrics. On the health connector only health and readiness are served;
+ * {@code /metrics} on the main one asks a token when people are authenticated. People's requests
+ * ({@code /api/}) are answered on {@link PeopleWorkers}' threads, never on the server's, which the
+ * webhooks and the scheduler filter keep.
  */
 final class JettyHandler extends Handler.Abstract {
 
@@ -32,9 +33,6 @@ final class JettyHandler extends Handler.Abstract {
 
   /** Header of every answer: its outcome, as the request metrics count it. */
   static final String OUTCOME_HEADER = "X-Quotaflow-Outcome";
-
-  /** How much of a too-large body is read and dropped before the 413, at most. */
-  private static final long DRAIN_LIMIT = 16L * PluginConfig.MAX_BODY_BYTES;
 
   private final Dispatcher dispatcher;
   private final RequestMetrics metrics;
@@ -116,14 +114,15 @@ final class JettyHandler extends Handler.Abstract {
     }
     // The body arrives without holding a thread; a request whose body does not arrive in time is
     // answered 408 and its connection closed (a trickling client must not hold the plugin).
-    BodyReader.read(request, request.getLength(), PluginConfig.MAX_BODY_BYTES, DRAIN_LIMIT)
+    final BodyLimits.Limit limit = BodyLimits.of(path, refused(request));
+    BodyReader.read(request, request.getLength(), limit.bytes(), BodyLimits.DRAIN_BYTES)
         .orTimeout(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS)
         .whenComplete(
             (body, failure) -> {
               if (failure != null || body == null || !path.startsWith(PEOPLE_DOORS)) {
-                respond(route(request, body, failure), response, callback, start);
+                respond(route(request, body, failure, limit), response, callback, start);
               } else if (!people.run(
-                  () -> respond(route(request, body, null), response, callback, start))) {
+                  () -> respond(route(request, body, null, limit), response, callback, start))) {
                 respond(
                     new Dispatcher.Routed("busy", PeopleWorkers.busy()), response, callback, start);
               }
@@ -165,7 +164,15 @@ final class JettyHandler extends Handler.Abstract {
     }
   }
 
-  private Dispatcher.Routed route(Request request, byte[] body, Throwable failure) {
+  /** Whether the machine doors refuse this caller (no client certificate where one is needed). */
+  private boolean refused(Request request) {
+    return policy.trust(
+            caller(request), request.getHeaders().contains(CallerPolicy.JUDGED_ONLY_HEADER))
+        == CallerPolicy.Trust.REFUSED;
+  }
+
+  private Dispatcher.Routed route(
+      Request request, byte[] body, Throwable failure, BodyLimits.Limit limit) {
     if (failure instanceof TimeoutException) {
       return new Dispatcher.Routed(
           "any",
@@ -182,10 +189,12 @@ final class JettyHandler extends Handler.Abstract {
     }
     if (body == null) {
       return new Dispatcher.Routed(
-          "any",
+          limit.endpoint(),
           Answer.error(
               413,
-              "the body is larger than " + PluginConfig.MAX_BODY_BYTES + " bytes",
+              "the body is larger than "
+                  + limit.bytes()
+                  + " bytes, the most this endpoint reads (docs/admission.md, Errors)",
               "too-large"));
     }
     try {

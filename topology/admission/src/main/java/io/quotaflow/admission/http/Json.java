@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.filter.TokenFilter;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -48,12 +49,26 @@ final class Json {
 
   /** The body as a JSON object, or a 400 naming what is wrong with it. */
   static ObjectNode parseObject(byte[] body) throws BadRequestException {
+    return parseObject(body, null);
+  }
+
+  /**
+   * The body as a JSON object without what {@code unread} leaves out ({@link UnreadFields}; null:
+   * nothing), or a 400 naming what is wrong with it.
+   */
+  static ObjectNode parseObject(byte[] body, TokenFilter unread) throws BadRequestException {
     if (body.length == 0) {
       throw new BadRequestException("the request has no body; expected a JSON object");
     }
     final JsonNode node;
     try {
-      node = MAPPER.readTree(body);
+      if (unread == null) {
+        node = MAPPER.readTree(body);
+      } else {
+        try (JsonParser parser = UnreadFields.filtered(MAPPER.createParser(body), unread)) {
+          node = MAPPER.readTree(parser);
+        }
+      }
     } catch (IOException e) {
       throw new BadRequestException("the body is not valid JSON: " + shortMessage(e));
     }
@@ -68,10 +83,22 @@ final class Json {
    * the body must be one JSON object and nothing after it.
    */
   static <T> T read(byte[] body, Class<T> type, String what) throws BadRequestException {
+    return read(body, type, what, null);
+  }
+
+  /**
+   * As {@link #read(byte[], Class, String)}, without what {@code unread} leaves out ({@link
+   * UnreadFields}; null: nothing).
+   */
+  static <T> T read(byte[] body, Class<T> type, String what, TokenFilter unread)
+      throws BadRequestException {
     if (body.length == 0) {
       throw new BadRequestException("the request has no body; expected a JSON object");
     }
-    try (JsonParser parser = CONVERTER.createParser(body)) {
+    try (JsonParser parser =
+        unread == null
+            ? CONVERTER.createParser(body)
+            : UnreadFields.filtered(CONVERTER.createParser(body), unread)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new BadRequestException("expected a JSON object");
       }

@@ -41,8 +41,20 @@ public record PluginConfig(
     View view,
     QuotaAdmins quotaAdmins) {
 
-  /** Requests larger than this are refused with 413. */
+  /**
+   * People's doors (the query API, the sign-in, the what-if) and every other path but the machine
+   * doors refuse a larger body with 413: no request of theirs comes near it.
+   */
   public static final int MAX_BODY_BYTES = 1 << 20;
+
+  /**
+   * The webhooks and the scheduler filter refuse a larger body with 413 (issue 40.14). The API
+   * server stores objects up to about 1.5 MiB (etcd's default request limit) and an UPDATE review
+   * carries the object and the old one, plus the envelope (userInfo, options): two 1.5 MiB objects
+   * and half a MiB to spare. A smaller limit answered 413 to a pod made large on purpose, which the
+   * API server's failurePolicy then decided without quotaflow.
+   */
+  public static final int MAX_REVIEW_BODY_BYTES = 3 * (1 << 20) + (1 << 19);
 
   /** Checks that TLS is configured unless plain HTTP was asked for. */
   public PluginConfig {

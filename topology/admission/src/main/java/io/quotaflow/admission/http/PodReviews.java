@@ -34,7 +34,7 @@ import java.util.Set;
 final class PodReviews {
 
   /** The annotations kept: those that name a pod's gang and its minMember. */
-  private static final Set<String> GANG_ANNOTATIONS =
+  static final Set<String> GANG_ANNOTATIONS =
       Set.of(
           GangConventions.KOORDINATOR_NAME,
           GangConventions.KOORDINATOR_MIN_AVAILABLE,

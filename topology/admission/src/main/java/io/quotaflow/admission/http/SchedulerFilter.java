@@ -95,7 +95,8 @@ final class SchedulerFilter implements ClusterEndpoint<SchedulerFilter.Args> {
 
   @Override
   public Args parse(byte[] body) throws BadRequestException {
-    final ObjectNode root = Json.parseObject(body);
+    // The pod may be as large as the API server stores: what no check reads is left out.
+    final ObjectNode root = Json.parseObject(body, UnreadFields.EXTENDER_ARGS);
     final JsonNode podNode = root.get("Pod");
     if (podNode == null || !podNode.isObject()) {
       throw new BadRequestException("ExtenderArgs.Pod is missing");
