@@ -82,8 +82,10 @@ final class QuotaPatcher {
    * @param parts the parts written, one entry per patch and part ({@link #ANNOTATIONS}, {@link
    *     #STATUS})
    * @param after the object as the API server answered the last patch
+   * @param firstVersion the resource version the first patch made: when another writer changed the
+   *     object between two patches, {@code after} shows its change, not the first patch's
    */
-  record Written(List<String> parts, GenericKubernetesResource after) {}
+  record Written(List<String> parts, GenericKubernetesResource after, String firstVersion) {}
 
   /**
    * Writes the annotations and {@code status.used}, or one of them.
@@ -110,12 +112,14 @@ final class QuotaPatcher {
       if (used) {
         written.add(STATUS);
       }
-      return new Written(written, after);
+      return new Written(written, after, after.getMetadata().getResourceVersion());
     }
     GenericKubernetesResource after = quota;
+    String firstVersion = null;
     if (annotations) {
       bucket.acquire();
       after = quotas.resource(quota).patch(MERGE, status.annotationsPatch(quota, mode));
+      firstVersion = after.getMetadata().getResourceVersion();
       written.add(ANNOTATIONS);
     }
     if (used) {
@@ -133,7 +137,10 @@ final class QuotaPatcher {
       }
       written.add(STATUS);
     }
-    return new Written(written, after);
+    return new Written(
+        written,
+        after,
+        firstVersion == null ? after.getMetadata().getResourceVersion() : firstVersion);
   }
 
   private static PatchContext merge() {

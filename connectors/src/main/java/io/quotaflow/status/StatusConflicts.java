@@ -155,16 +155,36 @@ final class StatusConflicts {
         && clock.instant().isBefore(state.retryAt);
   }
 
-  /** The writer wrote {@code status} in {@code mode}; {@code after} is what the API answered. */
+  /**
+   * The writer wrote {@code status} in {@code mode} with one patch; {@code after} is what the API
+   * answered.
+   */
   void wrote(
       final QuotaKey key,
       final GenericKubernetesResource after,
       final QuotaStatus status,
       final StatusMode mode) {
+    wrote(key, after, after.getMetadata().getResourceVersion(), status, mode);
+  }
+
+  /**
+   * The writer wrote {@code status} in {@code mode}; {@code after} is what the API answered the
+   * last patch, {@code firstVersion} the version its first patch made. When {@code after} no longer
+   * shows what was written, another writer changed it between the patches: the write is taken as of
+   * the first patch, so that the next look counts the change.
+   */
+  void wrote(
+      final QuotaKey key,
+      final GenericKubernetesResource after,
+      final String firstVersion,
+      final QuotaStatus status,
+      final StatusMode mode) {
     final State state = states.computeIfAbsent(key, ignored -> new State());
-    state.last =
-        new LastWrite(
-            after.getMetadata().getUid(), after.getMetadata().getResourceVersion(), status, mode);
+    final String version =
+        status.fieldsNotShownBy(after, mode).isEmpty()
+            ? after.getMetadata().getResourceVersion()
+            : firstVersion;
+    state.last = new LastWrite(after.getMetadata().getUid(), version, status, mode);
     retried(state);
   }
 

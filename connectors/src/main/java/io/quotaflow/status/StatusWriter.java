@@ -326,7 +326,7 @@ public final class StatusWriter extends ClientLoop {
       for (final String part : written.parts()) {
         counter("quotaflow.status.patches", "cluster", key.getCluster(), "part", part).increment();
       }
-      conflicts.wrote(key, written.after(), status, settings.mode());
+      conflicts.wrote(key, written.after(), written.firstVersion(), status, settings.mode());
       LOG.debug("cluster {}: wrote status of group {}", key.getCluster(), key.getName());
       return true;
     } catch (KubernetesClientException e) {
