@@ -154,6 +154,8 @@ public final class ConnectCommand extends ServiceCommand {
       // Fail on leader election settings that do not fit together before anything starts.
       ConnectSettings.leaderElection(config);
     }
+    // And on status conflict settings that do not (a maximum wait below the first one).
+    ConnectSettings.status(config);
     final Connectors.Enabled enabled = enabled();
     if (!enabled.any()) {
       throw new CommandLine.ParameterException(

@@ -11,6 +11,7 @@ import io.quotaflow.quota.SpecialQuotaNamespaces;
 import io.quotaflow.source.DraWatch;
 import io.quotaflow.source.PodGroupWatch;
 import io.quotaflow.source.SourceSettings;
+import io.quotaflow.status.ConflictSettings;
 import io.quotaflow.status.StatusMode;
 import io.quotaflow.status.StatusSettings;
 import java.time.Duration;
@@ -283,6 +284,41 @@ public final class ConnectSettings {
               + " quotaflow.io/request and never the status, to run beside Koordinator.",
           Parsers.oneOf(StatusMode.class));
 
+  public static final Setting<Integer> STATUS_CONFLICT_OVERWRITES =
+      new Setting<>(
+          "status.conflict.overwrites",
+          "int",
+          "3",
+          "Times another writer (Koordinator's controller left on) may change an ElasticQuota's"
+              + " written status back within status.conflict.window before the status writer stops"
+              + " writing that object for a while and emits a StatusOverwritten Event.",
+          Parsers::positiveInt);
+
+  public static final Setting<Duration> STATUS_CONFLICT_WINDOW =
+      new Setting<>(
+          "status.conflict.window",
+          "duration",
+          "5m",
+          "How far back the status writer counts another writer's overwrites of one object.",
+          Parsers::duration);
+
+  public static final Setting<Duration> STATUS_CONFLICT_BACKOFF =
+      new Setting<>(
+          "status.conflict.backoff",
+          "duration",
+          "1m",
+          "How long an object in conflict is left alone before one retry write, doubling each time"
+              + " the retry is overwritten too; a retry that stands this long ends the conflict.",
+          Parsers::duration);
+
+  public static final Setting<Duration> STATUS_CONFLICT_BACKOFF_MAX =
+      new Setting<>(
+          "status.conflict.backoff.max",
+          "duration",
+          "30m",
+          "The longest an object in conflict is left alone between two retries.",
+          Parsers::duration);
+
   public static final Setting<Boolean> EVENTS_ENABLED =
       new Setting<>(
           "events.enabled",
@@ -422,6 +458,10 @@ public final class ConnectSettings {
           STATUS_RESYNC,
           STATUS_GROUP_ID,
           STATUS_MODE,
+          STATUS_CONFLICT_OVERWRITES,
+          STATUS_CONFLICT_WINDOW,
+          STATUS_CONFLICT_BACKOFF,
+          STATUS_CONFLICT_BACKOFF_MAX,
           EVENTS_ENABLED,
           EVENTS_PER_OBJECT_PER_MINUTE,
           EVENTS_PER_OBJECT_BURST,
@@ -507,6 +547,11 @@ public final class ConnectSettings {
         config.get(STATUS_BURST),
         config.get(STATUS_RESYNC),
         config.get(STATUS_GROUP_ID),
-        config.get(STATUS_MODE));
+        config.get(STATUS_MODE),
+        new ConflictSettings(
+            config.get(STATUS_CONFLICT_OVERWRITES),
+            config.get(STATUS_CONFLICT_WINDOW),
+            config.get(STATUS_CONFLICT_BACKOFF),
+            config.get(STATUS_CONFLICT_BACKOFF_MAX)));
   }
 }

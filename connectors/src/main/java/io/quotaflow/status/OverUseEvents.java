@@ -86,7 +86,7 @@ final class OverUseEvents {
             .collect(Collectors.joining(", "));
   }
 
-  private static ObjectReference reference(final GenericKubernetesResource quota) {
+  static ObjectReference reference(final GenericKubernetesResource quota) {
     // Objects from an informer's list may lack apiVersion and kind.
     return new ObjectReferenceBuilder(EventRecorder.reference(quota))
         .withApiVersion(ElasticQuotaApi.API_VERSION)

@@ -29,7 +29,14 @@ final class QuotaPatcher {
   static final String STATUS = "status";
 
   private static final Logger LOG = LoggerFactory.getLogger(QuotaPatcher.class);
-  private static final PatchContext MERGE = PatchContext.of(PatchType.JSON_MERGE);
+
+  /**
+   * The field manager of every write, so that the API server's {@code managedFields} tell the
+   * writer's fields from another writer's ({@link StatusConflicts}).
+   */
+  static final String FIELD_MANAGER = "quotaflow-status-writer";
+
+  private static final PatchContext MERGE = merge();
 
   private final KubeCluster cluster;
   private final ClusterQuotas quotas;
@@ -70,13 +77,24 @@ final class QuotaPatcher {
   }
 
   /**
+   * What one write did.
+   *
+   * @param parts the parts written, one entry per patch and part ({@link #ANNOTATIONS}, {@link
+   *     #STATUS})
+   * @param after the object as the API server answered the last patch
+   * @param firstVersion the resource version the first patch made: when another writer changed the
+   *     object between two patches, {@code after} shows its change, not the first patch's
+   */
+  record Written(List<String> parts, GenericKubernetesResource after, String firstVersion) {}
+
+  /**
    * Writes the annotations and {@code status.used}, or one of them.
    *
-   * @return the parts written, one entry per patch and part ({@link #ANNOTATIONS}, {@link #STATUS})
+   * @return the parts written and the object after them
    * @throws KubernetesClientException when a request fails; 404 when the object is gone
    * @throws InterruptedException when stopped while waiting for a token
    */
-  List<String> write(
+  Written write(
       final GenericKubernetesResource quota,
       final QuotaStatus status,
       final StatusMode mode,
@@ -86,24 +104,28 @@ final class QuotaPatcher {
     final List<String> written = new ArrayList<>();
     if (subresource == StatusSubresource.ABSENT) {
       bucket.acquire();
-      quotas.resource(quota).patch(MERGE, status.objectPatch(quota, mode, annotations, used));
+      final GenericKubernetesResource after =
+          quotas.resource(quota).patch(MERGE, status.objectPatch(quota, mode, annotations, used));
       if (annotations) {
         written.add(ANNOTATIONS);
       }
       if (used) {
         written.add(STATUS);
       }
-      return written;
+      return new Written(written, after, after.getMetadata().getResourceVersion());
     }
+    GenericKubernetesResource after = quota;
+    String firstVersion = null;
     if (annotations) {
       bucket.acquire();
-      quotas.resource(quota).patch(MERGE, status.annotationsPatch(quota, mode));
+      after = quotas.resource(quota).patch(MERGE, status.annotationsPatch(quota, mode));
+      firstVersion = after.getMetadata().getResourceVersion();
       written.add(ANNOTATIONS);
     }
     if (used) {
       bucket.acquire();
       try {
-        quotas.resource(quota).subresource("status").patch(MERGE, status.usedPatch(quota));
+        after = quotas.resource(quota).subresource("status").patch(MERGE, status.usedPatch(quota));
       } catch (KubernetesClientException e) {
         // A 404 is a missing object, or a CRD without the subresource: discovery tells which.
         if (e.getCode() != HttpURLConnection.HTTP_NOT_FOUND
@@ -111,10 +133,19 @@ final class QuotaPatcher {
           throw e;
         }
         bucket.acquire();
-        quotas.resource(quota).patch(MERGE, status.objectPatch(quota, mode, false, true));
+        after = quotas.resource(quota).patch(MERGE, status.objectPatch(quota, mode, false, true));
       }
       written.add(STATUS);
     }
-    return written;
+    return new Written(
+        written,
+        after,
+        firstVersion == null ? after.getMetadata().getResourceVersion() : firstVersion);
+  }
+
+  private static PatchContext merge() {
+    final PatchContext context = PatchContext.of(PatchType.JSON_MERGE);
+    context.setFieldManager(FIELD_MANAGER);
+    return context;
   }
 }

@@ -9,8 +9,10 @@ import io.quotaflow.quota.Quantities;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.simulate.StatusJson;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -176,6 +178,27 @@ public record QuotaStatus(
       subset.put(name, annotations.get(name));
     }
     return subset;
+  }
+
+  /**
+   * The fields this status sets in {@code mode} that the object shows otherwise, as field paths
+   * ({@code [metadata, annotations, NAME]}, {@code [status, used]}); empty when it shows them all.
+   */
+  public List<List<String>> fieldsNotShownBy(
+      final GenericKubernetesResource quota, final StatusMode mode) {
+    final List<List<String>> fields = new ArrayList<>();
+    final Map<String, String> live = quota.getMetadata().getAnnotations();
+    annotations(mode)
+        .forEach(
+            (name, value) -> {
+              if (live == null || !value.equals(live.get(name))) {
+                fields.add(List.of("metadata", "annotations", name));
+              }
+            });
+    if (mode.writesStatus() && !usedShownBy(quota)) {
+      fields.add(List.of("status", "used"));
+    }
+    return fields;
   }
 
   /** Whether the object's {@code status.used} already equals this status's. */

@@ -14,6 +14,7 @@ import java.util.Objects;
  *     every object shows the latest status)
  * @param groupId the consumer group
  * @param mode which annotations show the runtime, and whether {@code status.used} is written
+ * @param conflicts when an object another writer keeps changing back is left alone for a while
  */
 public record StatusSettings(
     Duration flushInterval,
@@ -21,7 +22,8 @@ public record StatusSettings(
     int burst,
     Duration resync,
     String groupId,
-    StatusMode mode) {
+    StatusMode mode,
+    ConflictSettings conflicts) {
 
   /** The consumer group of writers started with the defaults. */
   public static final String DEFAULT_GROUP_ID = "quotaflow-status-writer";
@@ -32,6 +34,7 @@ public record StatusSettings(
     Objects.requireNonNull(resync, "resync");
     Objects.requireNonNull(groupId, "groupId");
     Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(conflicts, "conflicts");
     if (flushInterval.isNegative()
         || flushInterval.isZero()
         || resync.isNegative()
@@ -46,6 +49,24 @@ public record StatusSettings(
     if (groupId.isBlank()) {
       throw new IllegalArgumentException("groupId must not be blank");
     }
+  }
+
+  /** Settings with the default conflict settings ({@link ConflictSettings#defaults()}). */
+  public StatusSettings(
+      final Duration flushInterval,
+      final double requestsPerSecond,
+      final int burst,
+      final Duration resync,
+      final String groupId,
+      final StatusMode mode) {
+    this(
+        flushInterval,
+        requestsPerSecond,
+        burst,
+        resync,
+        groupId,
+        mode,
+        ConflictSettings.defaults());
   }
 
   /** Settings that write as Koordinator does ({@link StatusMode#KOORDINATOR}). */
@@ -66,11 +87,19 @@ public record StatusSettings(
 
   /** These settings with another consumer group. */
   public StatusSettings withGroupId(final String groupId) {
-    return new StatusSettings(flushInterval, requestsPerSecond, burst, resync, groupId, mode);
+    return new StatusSettings(
+        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts);
   }
 
   /** These settings in another mode. */
   public StatusSettings withMode(final StatusMode mode) {
-    return new StatusSettings(flushInterval, requestsPerSecond, burst, resync, groupId, mode);
+    return new StatusSettings(
+        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts);
+  }
+
+  /** These settings with other conflict settings. */
+  public StatusSettings withConflicts(final ConflictSettings conflicts) {
+    return new StatusSettings(
+        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts);
   }
 }

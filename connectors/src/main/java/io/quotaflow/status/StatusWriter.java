@@ -3,6 +3,7 @@ package io.quotaflow.status;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
 import io.quotaflow.cluster.ConsumerConfigs;
@@ -56,6 +57,11 @@ import org.slf4j.LoggerFactory;
  * <p>Events: a Warning {@code OverUsed} on the ElasticQuota when its group's used exceeds its
  * runtime, a Normal {@code NoLongerOverUsed} when that ends ({@link OverUseEvents}).
  *
+ * <p>Another writer of the same fields (Koordinator's controller left on) is noticed and given way
+ * to: an object whose written fields keep being changed back is left alone for a growing wait and
+ * tried again after it, with a Warning {@code StatusOverwritten} on it ({@link StatusConflicts},
+ * {@link ConflictAlerts}).
+ *
  * <p>At least once: offsets are committed after a flush in which every write succeeded; writes are
  * idempotent patches.
  */
@@ -82,6 +88,8 @@ public final class StatusWriter extends ClientLoop {
   private final ConcurrentLinkedQueue<QuotaKey> changedObjects = new ConcurrentLinkedQueue<>();
 
   private final OverUseEvents overUse = new OverUseEvents();
+  private final StatusConflicts conflicts;
+  private final ConflictAlerts conflictAlerts;
 
   /** One cluster's objects, how they are written and its Events. */
   private record Target(ClusterQuotas quotas, QuotaPatcher patcher, EventRecorder events) {}
@@ -133,6 +141,8 @@ public final class StatusWriter extends ClientLoop {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.runtime = topics.runtime();
+    this.conflicts = new StatusConflicts(settings.conflicts(), QuotaPatcher.FIELD_MANAGER, clock);
+    this.conflictAlerts = new ConflictAlerts(settings.conflicts(), clock);
     for (final KubeCluster cluster : clusters) {
       final ClusterQuotas quotas =
           new ClusterQuotas(
@@ -151,6 +161,12 @@ public final class StatusWriter extends ClientLoop {
           != null) {
         throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
       }
+      Gauge.builder("quotaflow.status.conflicts", conflicts, c -> c.inConflict(cluster.name()))
+          .description("ElasticQuotas whose status another writer keeps changing back")
+          .tag("cluster", cluster.name())
+          .register(registry);
+      // Exported from the start, so that a rate over it has a series before the first overwrite.
+      counter("quotaflow.status.overwrites", "cluster", cluster.name());
     }
     this.kafkaMeters = new KafkaClientMeters(registry);
     this.consumerConfig = consumerConfig(kafka, settings);
@@ -234,6 +250,8 @@ public final class StatusWriter extends ClientLoop {
       latest.remove(key);
       pending.forget(key);
       overUse.forget(key);
+      conflicts.forget(key);
+      conflictAlerts.forget(key);
       return;
     }
     latest.put(key, QuotaStatus.of(value));
@@ -243,6 +261,12 @@ public final class StatusWriter extends ClientLoop {
 
   private void flush() throws InterruptedException {
     for (QuotaKey key = changedObjects.poll(); key != null; key = changedObjects.poll()) {
+      if (latest.containsKey(key)) {
+        pending.mark(key);
+      }
+    }
+    // Objects in conflict whose wait, or whose retry's stand, is over.
+    for (final QuotaKey key : conflicts.due()) {
       if (latest.containsKey(key)) {
         pending.mark(key);
       }
@@ -276,17 +300,33 @@ public final class StatusWriter extends ClientLoop {
       skipped(key, "missing");
       return true;
     }
+    conflicts
+        .look(key, quota.get())
+        .ifPresent(
+            overwrite -> {
+              counter("quotaflow.status.overwrites", "cluster", key.getCluster()).increment();
+              conflictAlerts.overwritten(key, quota.get(), overwrite, target.events());
+            });
+    if (conflicts.holding(key)) {
+      skipped(key, "conflict");
+      return true;
+    }
     final boolean annotations = !status.annotationsShownBy(quota.get(), settings.mode());
     final boolean used = settings.mode().writesStatus() && !status.usedShownBy(quota.get());
     if (!annotations && !used) {
+      if (conflicts.shown(key, quota.get(), status, settings.mode())) {
+        conflictAlerts.ended(key, quota.get(), target.events());
+      }
       skipped(key, "unchanged");
       return true;
     }
     try {
-      for (final String part :
-          target.patcher().write(quota.get(), status, settings.mode(), annotations, used)) {
+      final QuotaPatcher.Written written =
+          target.patcher().write(quota.get(), status, settings.mode(), annotations, used);
+      for (final String part : written.parts()) {
         counter("quotaflow.status.patches", "cluster", key.getCluster(), "part", part).increment();
       }
+      conflicts.wrote(key, written.after(), written.firstVersion(), status, settings.mode());
       LOG.debug("cluster {}: wrote status of group {}", key.getCluster(), key.getName());
       return true;
     } catch (KubernetesClientException e) {

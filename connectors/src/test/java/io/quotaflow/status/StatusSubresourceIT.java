@@ -90,7 +90,7 @@ class StatusSubresourceIT {
     assertThat(patches)
         .as("one merge patch of the object, none of /status")
         .extracting(RecordedRequest::getPath)
-        .containsExactly(quotaPath() + "/" + group);
+        .containsExactly(quotaPath() + "/" + group + "?fieldManager=" + QuotaPatcher.FIELD_MANAGER);
   }
 
   @Test
@@ -106,7 +106,8 @@ class StatusSubresourceIT {
     assertThat(patches)
         .extracting(RecordedRequest::getPath)
         .containsExactlyInAnyOrder(
-            quotaPath() + "/" + group, quotaPath() + "/" + group + "/status");
+            quotaPath() + "/" + group + "?fieldManager=" + QuotaPatcher.FIELD_MANAGER,
+            quotaPath() + "/" + group + "/status" + "?fieldManager=" + QuotaPatcher.FIELD_MANAGER);
   }
 
   @Test
