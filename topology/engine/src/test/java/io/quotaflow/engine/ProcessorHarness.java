@@ -217,6 +217,11 @@ final class ProcessorHarness {
     return this;
   }
 
+  /** The harness's wall-clock time. */
+  Instant now() {
+    return now;
+  }
+
   ProcessorHarness recompute() {
     return advance(Duration.ofMillis(100));
   }

@@ -5,6 +5,7 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.schemas.internal.InputFreshness;
+import io.quotaflow.schemas.internal.SnapshotInProgress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -26,14 +27,17 @@ import org.slf4j.LoggerFactory;
  *   <li>a cluster is <b>stale</b> while the newest marker of one of its input kinds is older than
  *       {@code maxStaleness} (the connectors cannot write, cannot watch, or the engine is behind);
  *   <li>a <b>gap</b> between two markers of a kind longer than {@code maxStaleness} means the
- *       connectors were not writing for a while and changes may be lost: the kind then waits for a
- *       snapshot started after the last marker before the gap;
+ *       connectors were not writing for a while and changes may be lost: the kind then waits for
+ *       the end of a snapshot whose start this task read after the gap was seen (processing order,
+ *       not the connectors' clock against the engine's: issue 40) with no new gap since;
  *   <li>a cluster is <b>trusted</b> when none of its kinds is stale or waiting; a cluster whose
  *       inputs never carried a marker is trusted only when markers are not required.
  * </ul>
  *
- * <p>Backed by the {@code input-freshness} store, so a restarted task knows where it was; the
- * snapshots in progress are known only from the start markers this task read.
+ * <p>Backed by the {@code input-freshness} store, so a restarted task knows where it was, snapshots
+ * in progress included: a task re-created between a snapshot's start and its end (rebalance, crash)
+ * still clears the gap and drops what the snapshot did not re-send. An end whose start no task read
+ * clears and drops nothing: the kind waits for the next full snapshot.
  */
 public final class InputFreshnessBook {
   private static final Logger LOG = LoggerFactory.getLogger(InputFreshnessBook.class);
@@ -52,7 +56,6 @@ public final class InputFreshnessBook {
   private final Duration maxStaleness;
   private final boolean markersRequired;
   private final Map<String, Map<InputKind, InputFreshness>> clusters = new HashMap<>();
-  private final Map<InputId, SnapshotStart> started = new HashMap<>();
   private final Map<String, Duration> skews = new HashMap<>();
 
   /**
@@ -69,10 +72,9 @@ public final class InputFreshnessBook {
     this.markersRequired = markersRequired;
   }
 
-  /** Reads the store again, forgetting the snapshots in progress. */
+  /** Reads the store again, snapshots in progress included. */
   public void restore() {
     clusters.clear();
-    started.clear();
     try (KeyValueIterator<InputId, InputFreshness> all = store.all()) {
       while (all.hasNext()) {
         final KeyValue<InputId, InputFreshness> entry = all.next();
@@ -95,8 +97,8 @@ public final class InputFreshnessBook {
    * @param appendedAt the record's timestamp, epoch milliseconds (negative: unknown, the stamp is
    *     used)
    * @param now the engine's clock when the marker is read, epoch milliseconds
-   * @return for a snapshot end whose start this task read: where that start was, so the inputs not
-   *     re-sent since can be dropped
+   * @return for a snapshot end whose start this task read (before or after it was re-created):
+   *     where that start was, so the inputs not re-sent since can be dropped
    */
   public Optional<SnapshotStart> marker(
       final String cluster,
@@ -115,20 +117,11 @@ public final class InputFreshnessBook {
       case HEARTBEAT -> heartbeat(id, at);
       case SNAPSHOT_START -> {
         heartbeat(id, at);
-        started.put(id, new SnapshotStart(marker.getEpoch(), topic, partition, offset));
+        snapshotStarted(id, new SnapshotStart(marker.getEpoch(), topic, partition, offset));
       }
       case SNAPSHOT_END -> {
         heartbeat(id, at);
-        snapshotEnded(id, marker.getEpoch(), at);
-        final SnapshotStart start = started.remove(id);
-        if (start != null && start.epoch() == marker.getEpoch()) {
-          return Optional.of(start);
-        }
-        LOG.info(
-            "cluster {}: snapshot {} of {} ended, its start was not read here: nothing dropped",
-            cluster,
-            marker.getEpoch(),
-            kind);
+        return snapshotEnded(id, marker.getEpoch(), at);
       }
       case UNKNOWN -> LOG.debug("cluster {}: ignoring a marker of unknown kind", cluster);
     }
@@ -207,7 +200,6 @@ public final class InputFreshnessBook {
   public void forget(final String cluster) {
     clusters.remove(cluster);
     skews.remove(cluster);
-    started.keySet().removeIf(id -> id.cluster().equals(cluster));
   }
 
   private void heartbeat(final InputId id, final long at) {
@@ -216,15 +208,15 @@ public final class InputFreshnessBook {
     if (previous == null) {
       // The first marker read of this kind: the task read its inputs from their start (a compacted
       // topic holds every live object), so nothing before it is known to be missing.
-      next = new InputFreshness(Instant.ofEpochMilli(at), -1L, -1L);
+      next = new InputFreshness(Instant.ofEpochMilli(at), -1L, -1L, null);
     } else {
       final long last = previous.getHeartbeatAt().toEpochMilli();
       if (at <= last) {
         return; // an older marker (two writers, records read out of order): keeps the newest
       }
       long suspendedSince = previous.getSuspendedSince();
-      if (suspendedSince < 0 && at - last > maxStaleness.toMillis()) {
-        suspendedSince = last;
+      SnapshotInProgress started = previous.getSnapshotStarted().orElse(null);
+      if (at - last > maxStaleness.toMillis()) {
         LOG.warn(
             "cluster {}: no {} marker between {} and {}: changes may be lost, reclaim waits for"
                 + " the connectors' next snapshot",
@@ -232,24 +224,95 @@ public final class InputFreshnessBook {
             id.kind(),
             Instant.ofEpochMilli(last),
             Instant.ofEpochMilli(at));
+        if (suspendedSince < 0) {
+          suspendedSince = last;
+        }
+        if (started != null && started.getAfterGap()) {
+          // A snapshot under way since before this gap may miss what it lost.
+          started = copy(started, false);
+        }
       }
-      next = new InputFreshness(Instant.ofEpochMilli(at), suspendedSince, previous.getSnapshotAt());
+      next =
+          new InputFreshness(
+              Instant.ofEpochMilli(at), suspendedSince, previous.getSnapshotAt(), started);
     }
     put(id, next);
   }
 
-  private void snapshotEnded(final InputId id, final long epoch, final long at) {
+  /**
+   * Keeps the snapshot started, noting whether its start was read after a gap was seen: only then
+   * does its end cover what the gap lost. Decided by the order this task read the markers in, not
+   * by the snapshot's epoch (the connectors' clock) against the time before the gap (the records').
+   */
+  private void snapshotStarted(final InputId id, final SnapshotStart start) {
     final InputFreshness current = kinds(id.cluster()).get(id.kind());
-    if (current.getSuspendedSince() >= 0 && epoch >= current.getSuspendedSince()) {
+    final Optional<SnapshotInProgress> known = current.getSnapshotStarted();
+    if (known.isPresent() && start.equals(of(known.get()))) {
+      // The same start read again (a re-created task re-reads what followed its last commit):
+      // what was learnt since (a new gap) stands.
+      return;
+    }
+    final boolean afterGap = current.getSuspendedSince() >= 0;
+    put(
+        id,
+        new InputFreshness(
+            current.getHeartbeatAt(),
+            current.getSuspendedSince(),
+            current.getSnapshotAt(),
+            new SnapshotInProgress(
+                start.epoch(), start.topic(), start.partition(), start.offset(), afterGap)));
+  }
+
+  private Optional<SnapshotStart> snapshotEnded(final InputId id, final long epoch, final long at) {
+    final InputFreshness current = kinds(id.cluster()).get(id.kind());
+    final long suspendedSince = current.getSuspendedSince();
+    final Optional<SnapshotInProgress> started =
+        current.getSnapshotStarted().filter(start -> start.getEpoch() == epoch);
+    if (started.isEmpty()) {
+      // Its start came before the records this task read (or another snapshot started since):
+      // whatever it re-sent, what came before its start is unknown.
+      LOG.info(
+          "cluster {}: snapshot {} of its {} inputs ended but this task did not read its start:"
+              + " nothing dropped{}",
+          id.cluster(),
+          epoch,
+          id.kind(),
+          suspendedSince >= 0
+              ? ", and the gap after "
+                  + Instant.ofEpochMilli(suspendedSince)
+                  + " waits for the next full snapshot"
+              : "");
+      return Optional.empty();
+    }
+    final boolean clears = suspendedSince >= 0 && started.get().getAfterGap();
+    if (clears) {
       LOG.info(
           "cluster {}: snapshot {} of its {} inputs read, reclaim may resume",
           id.cluster(),
           epoch,
           id.kind());
-      put(id, new InputFreshness(current.getHeartbeatAt(), -1L, at));
-    } else {
-      put(id, new InputFreshness(current.getHeartbeatAt(), current.getSuspendedSince(), at));
+    } else if (suspendedSince >= 0) {
+      LOG.info(
+          "cluster {}: snapshot {} of its {} inputs started before the gap after {} was seen (or"
+              + " another gap came since): it may miss what was lost, reclaim waits for the next"
+              + " snapshot",
+          id.cluster(),
+          epoch,
+          id.kind(),
+          Instant.ofEpochMilli(suspendedSince));
     }
+    put(id, new InputFreshness(current.getHeartbeatAt(), clears ? -1L : suspendedSince, at, null));
+    return started.map(InputFreshnessBook::of);
+  }
+
+  private static SnapshotStart of(final SnapshotInProgress start) {
+    return new SnapshotStart(
+        start.getEpoch(), start.getTopic(), start.getPartition(), start.getOffset());
+  }
+
+  private static SnapshotInProgress copy(final SnapshotInProgress start, final boolean afterGap) {
+    return new SnapshotInProgress(
+        start.getEpoch(), start.getTopic(), start.getPartition(), start.getOffset(), afterGap);
   }
 
   private void put(final InputId id, final InputFreshness value) {
