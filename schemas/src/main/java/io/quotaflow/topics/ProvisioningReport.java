@@ -29,6 +29,14 @@ public record ProvisioningReport(List<TopicCheck> checks) {
     return checks.stream().filter(check -> check.status() == TopicCheck.Status.MISMATCHED).toList();
   }
 
+  /**
+   * Topics usable as they are whose settings still differ from the catalogue's (an input topic
+   * stamped by its producers rather than the broker), with what to change.
+   */
+  public List<TopicCheck> warned() {
+    return checks.stream().filter(check -> !check.warnings().isEmpty()).toList();
+  }
+
   /** True when every topic now exists as the catalogue asks. */
   public boolean allMatch() {
     return mismatched().isEmpty();

@@ -22,6 +22,7 @@ import io.quotaflow.schemas.ResourceClaimTemplateState;
 import io.quotaflow.schemas.ResourceSliceState;
 import io.quotaflow.serde.AvroSerde;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,6 +38,9 @@ import org.apache.kafka.common.serialization.Serdes;
  * #DEFAULT_PREFIX}). Immutable; build one per application from its configuration and pass it on.
  */
 public final class TopicCatalogue {
+  /** The {@code message.timestamp.type} of the input topics: the broker stamps their records. */
+  public static final String LOG_APPEND_TIME = "LogAppendTime";
+
   /** The prefix used when none is configured. */
   public static final String DEFAULT_PREFIX = "quotaflow.";
 
@@ -56,6 +60,14 @@ public final class TopicCatalogue {
           TopicConfig.SEGMENT_MS_CONFIG, millis(Duration.ofHours(1)),
           TopicConfig.MIN_COMPACTION_LAG_MS_CONFIG, millis(Duration.ofMinutes(1)),
           TopicConfig.DELETE_RETENTION_MS_CONFIG, millis(Duration.ofDays(7)));
+
+  /**
+   * The connectors' input topics are compacted and stamped by the broker: with log-append time a
+   * record's timestamp is the broker's clock when it was appended, whatever the producer set, so
+   * the engine and the eviction executor judge the inputs' freshness by one clock (issue 40,
+   * docs/reliability.md "One clock").
+   */
+  private static final Map<String, String> INPUT = input();
 
   private static final Duration EVICTION_RETENTION = Duration.ofDays(7);
   // As long as the history that counts them is kept by default.
@@ -82,16 +94,16 @@ public final class TopicCatalogue {
 
   private TopicCatalogue(final String prefix) {
     this.prefix = prefix;
-    this.pods = compacted("pods.v1", PodKey.class, PodState.class);
-    this.quotas = compacted("quotas.v1", QuotaKey.class, QuotaSpec.class);
-    this.nodes = compacted("nodes.v1", NodeKey.class, NodeState.class);
-    this.profiles = compacted("profiles.v1", ProfileKey.class, QuotaProfileSpec.class);
-    this.podGroups = compacted("podgroups.v1", PodGroupKey.class, PodGroupSpec.class);
-    this.deviceClasses = compacted("deviceclasses.v1", DraKey.class, DeviceClassState.class);
-    this.resourceClaims = compacted("resourceclaims.v1", DraKey.class, ResourceClaimState.class);
+    this.pods = input("pods.v1", PodKey.class, PodState.class);
+    this.quotas = input("quotas.v1", QuotaKey.class, QuotaSpec.class);
+    this.nodes = input("nodes.v1", NodeKey.class, NodeState.class);
+    this.profiles = input("profiles.v1", ProfileKey.class, QuotaProfileSpec.class);
+    this.podGroups = input("podgroups.v1", PodGroupKey.class, PodGroupSpec.class);
+    this.deviceClasses = input("deviceclasses.v1", DraKey.class, DeviceClassState.class);
+    this.resourceClaims = input("resourceclaims.v1", DraKey.class, ResourceClaimState.class);
     this.resourceClaimTemplates =
-        compacted("resourceclaimtemplates.v1", DraKey.class, ResourceClaimTemplateState.class);
-    this.resourceSlices = compacted("resourceslices.v1", DraKey.class, ResourceSliceState.class);
+        input("resourceclaimtemplates.v1", DraKey.class, ResourceClaimTemplateState.class);
+    this.resourceSlices = input("resourceslices.v1", DraKey.class, ResourceSliceState.class);
     this.runtime = compacted("runtime.v1", QuotaKey.class, GroupRuntime.class);
     this.podClasses = compacted("pod-classes.v1", PodKey.class, PodQuotaClass.class);
     this.evictions =
@@ -265,12 +277,31 @@ public final class TopicCatalogue {
 
   private <K extends SpecificRecord, V extends SpecificRecord> Topic<K, V> compacted(
       final String suffix, final Class<K> keyType, final Class<V> valueType) {
+    return compacted(suffix, keyType, valueType, COMPACTED);
+  }
+
+  private <K extends SpecificRecord, V extends SpecificRecord> Topic<K, V> input(
+      final String suffix, final Class<K> keyType, final Class<V> valueType) {
+    return compacted(suffix, keyType, valueType, INPUT);
+  }
+
+  private <K extends SpecificRecord, V extends SpecificRecord> Topic<K, V> compacted(
+      final String suffix,
+      final Class<K> keyType,
+      final Class<V> valueType,
+      final Map<String, String> configs) {
     return new Topic<>(
         prefix + suffix,
         AvroSerde.forKeys(keyType),
         AvroSerde.forValues(valueType),
         CleanupPolicy.COMPACT,
-        COMPACTED);
+        configs);
+  }
+
+  private static Map<String, String> input() {
+    final Map<String, String> configs = new HashMap<>(COMPACTED);
+    configs.put(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, LOG_APPEND_TIME);
+    return Map.copyOf(configs);
   }
 
   private <K, V> Topic<K, V> timeBased(

@@ -9,8 +9,12 @@ import java.util.Objects;
  * @param topic the topic name
  * @param status created, as expected, or different from what the catalogue asks for
  * @param differences one readable line per difference; empty unless {@code MISMATCHED}
+ * @param warnings settings that differ from the catalogue's without making the topic unusable (a
+ *     topic whose records the producers stamp, not the broker), each with the command that fixes
+ *     it; they do not make the check {@code MISMATCHED}, so a process still starts on the topic
  */
-public record TopicCheck(String topic, Status status, List<String> differences) {
+public record TopicCheck(
+    String topic, Status status, List<String> differences, List<String> warnings) {
   /** The outcome for one topic. */
   public enum Status {
     /** The topic was missing and has been created. */
@@ -21,11 +25,17 @@ public record TopicCheck(String topic, Status status, List<String> differences) 
     MISMATCHED
   }
 
-  /** Requires the fields and copies {@code differences}. */
+  /** A check without warnings. */
+  public TopicCheck(final String topic, final Status status, final List<String> differences) {
+    this(topic, status, differences, List.of());
+  }
+
+  /** Requires the fields and copies {@code differences} and {@code warnings}. */
   public TopicCheck {
     Objects.requireNonNull(topic, "topic");
     Objects.requireNonNull(status, "status");
     differences = List.copyOf(differences);
+    warnings = List.copyOf(warnings);
     if ((status == Status.MISMATCHED) == differences.isEmpty()) {
       throw new IllegalArgumentException(
           "a "
@@ -38,8 +48,10 @@ public record TopicCheck(String topic, Status status, List<String> differences) 
 
   @Override
   public String toString() {
-    return differences.isEmpty()
-        ? topic + ": " + status
-        : topic + ": " + status + " " + differences;
+    return topic
+        + ": "
+        + status
+        + (differences.isEmpty() ? "" : " " + differences)
+        + (warnings.isEmpty() ? "" : " warnings " + warnings);
   }
 }

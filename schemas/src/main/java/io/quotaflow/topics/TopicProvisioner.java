@@ -33,8 +33,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes sure the catalogue's topics exist: creates missing ones with their recommended configs, and
- * checks existing ones for partition count and cleanup policy. It never alters an existing topic;
- * differences are reported for an operator to settle. The caller owns and closes the {@link Admin}.
+ * checks existing ones for partition count and cleanup policy (mismatches), and for the input
+ * topics' log-append time (warnings naming the command that fixes it). It never alters an existing
+ * topic; differences are reported for an operator to settle. The caller owns and closes the {@link
+ * Admin}.
  */
 public final class TopicProvisioner {
   private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
@@ -96,14 +98,14 @@ public final class TopicProvisioner {
     if (!invisible.isEmpty()) {
       LOG.warn("Created topics {} but no broker describes them yet after {}", invisible, timeout);
     }
-    final Map<String, String> policies = cleanupPolicies(existing.keySet());
+    final Map<String, Config> configs = configs(existing.keySet());
 
     final List<TopicCheck> checks = new ArrayList<>();
     for (final Topic<?, ?> topic : wanted.values()) {
       final TopicCheck check =
           created.contains(topic.name())
               ? new TopicCheck(topic.name(), TopicCheck.Status.CREATED, List.of())
-              : verify(topic, existing.get(topic.name()), policies.get(topic.name()), partitions);
+              : verify(topic, existing.get(topic.name()), configs.get(topic.name()), partitions);
       if (check.status() == TopicCheck.Status.MISMATCHED) {
         LOG.warn(
             "Topic {} differs from the catalogue and is left unchanged: {}",
@@ -112,6 +114,7 @@ public final class TopicProvisioner {
       } else {
         LOG.info("Topic {}: {}", check.topic(), check.status());
       }
+      check.warnings().forEach(warning -> LOG.warn("Topic {}: {}", check.topic(), warning));
       checks.add(check);
     }
     return new ProvisioningReport(checks);
@@ -120,7 +123,7 @@ public final class TopicProvisioner {
   private static TopicCheck verify(
       final Topic<?, ?> topic,
       final TopicDescription description,
-      final String cleanupPolicy,
+      final Config config,
       final int partitions) {
     if (description == null) {
       // Created by someone else, yet not visible within the timeout (or deleted again).
@@ -134,6 +137,7 @@ public final class TopicProvisioner {
     if (actualPartitions != partitions) {
       differences.add("has " + actualPartitions + " partitions, expected " + partitions);
     }
+    final String cleanupPolicy = value(config, TopicConfig.CLEANUP_POLICY_CONFIG);
     final Set<String> actualPolicy = policyTokens(cleanupPolicy);
     if (!actualPolicy.equals(Set.of(topic.cleanupPolicy().configValue()))) {
       differences.add(
@@ -146,7 +150,40 @@ public final class TopicProvisioner {
     return new TopicCheck(
         topic.name(),
         differences.isEmpty() ? TopicCheck.Status.OK : TopicCheck.Status.MISMATCHED,
-        differences);
+        differences,
+        timestampWarnings(topic, value(config, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG)));
+  }
+
+  /**
+   * A topic the catalogue wants stamped by the broker ({@code LogAppendTime}: the inputs, whose
+   * freshness is judged by the broker's clock) that its producers stamp instead: a warning with the
+   * command that fixes it, not a mismatch (the readers clamp a producer's clock ahead, and a
+   * process must still start on a topic created before issue 40).
+   */
+  private static List<String> timestampWarnings(final Topic<?, ?> topic, final String actual) {
+    final String wanted = topic.config(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG).orElse(null);
+    if (wanted == null || wanted.equals(actual)) {
+      return List.of();
+    }
+    return List.of(
+        TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG
+            + " is "
+            + actual
+            + ", expected "
+            + wanted
+            + ": its records carry the producers' clocks, not the broker's (docs/reliability.md,"
+            + " One clock); fix with: kafka-configs --bootstrap-server <broker> --alter"
+            + " --entity-type topics --entity-name "
+            + topic.name()
+            + " --add-config "
+            + TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG
+            + "="
+            + wanted);
+  }
+
+  private static String value(final Config config, final String key) {
+    final ConfigEntry entry = config == null ? null : config.get(key);
+    return entry == null ? null : entry.value();
   }
 
   private static Set<String> policyTokens(final String value) {
@@ -227,11 +264,10 @@ public final class TopicProvisioner {
     return created;
   }
 
-  /** The {@code cleanup.policy} of each topic; absent when the broker does not report it. */
-  private Map<String, String> cleanupPolicies(final Set<String> names) {
-    final Map<String, String> policies = new HashMap<>();
+  /** The configs of each topic; absent when the broker does not report them. */
+  private Map<String, Config> configs(final Set<String> names) {
     if (names.isEmpty()) {
-      return policies;
+      return Map.of();
     }
     final List<ConfigResource> resources =
         names.stream().map(name -> new ConfigResource(ConfigResource.Type.TOPIC, name)).toList();
@@ -241,14 +277,9 @@ public final class TopicProvisioner {
                 .describeConfigs(resources, new DescribeConfigsOptions().timeoutMs(timeoutMillis()))
                 .all(),
             "describe configs of " + names);
-    configs.forEach(
-        (resource, config) -> {
-          final ConfigEntry entry = config.get(TopicConfig.CLEANUP_POLICY_CONFIG);
-          if (entry != null && entry.value() != null) {
-            policies.put(resource.name(), entry.value());
-          }
-        });
-    return policies;
+    final Map<String, Config> byName = new HashMap<>();
+    configs.forEach((resource, config) -> byName.put(resource.name(), config));
+    return byName;
   }
 
   private <T> T await(final KafkaFuture<T> future, final String what) {
