@@ -6,6 +6,7 @@ import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.schemas.PodKey;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,9 +27,15 @@ final class CommandChecks {
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
-  /** The verdict refusing {@code command} without a request; empty when it is to be carried out. */
-  Optional<Verdict> refusal(final PodKey key, final EvictionCommand command) {
-    return expiry(command).or(() -> staleness(key, command));
+  /**
+   * The verdict refusing {@code command} without a request; empty when it is to be carried out.
+   *
+   * @param appendedAt when the broker appended the command's record, epoch milliseconds, on an
+   *     evictions topic with log-append time; negative when unknown (the topic's default)
+   */
+  Optional<Verdict> refusal(
+      final PodKey key, final EvictionCommand command, final long appendedAt) {
+    return expiry(command).or(() -> staleness(key, command, appendedAt));
   }
 
   /** The verdict for a command too old to carry out now; empty for any other. */
@@ -62,15 +69,31 @@ final class CommandChecks {
    * watch down, a lost write, a relist since): not carried out, and not one of the pod's attempts,
    * since the engine decides again once its inputs are whole.
    */
-  private Optional<Verdict> staleness(final PodKey key, final EvictionCommand command) {
+  private Optional<Verdict> staleness(
+      final PodKey key, final EvictionCommand command, final long appendedAt) {
     return inputGaps
-        .staleness(key.getCluster(), command.getIssuedAt())
+        .staleness(key.getCluster(), decidedAt(command, appendedAt))
         .map(
             why ->
                 new Verdict(
                     EvictionOutcome.STALE,
                     "not carried out: the inputs it was decided on may be incomplete: " + why,
                     0));
+  }
+
+  /**
+   * When {@code command} was decided, by the broker's clock at most (issue 40): its stamp (the
+   * engine's clock), never later than the time its record was appended when the broker stamped it,
+   * so an engine clock ahead does not place a decision taken before a relist after it. The relists
+   * it is compared with are timed by the broker too ({@code RelistStart}).
+   */
+  static Instant decidedAt(final EvictionCommand command, final long appendedAt) {
+    final Instant issued = command.getIssuedAt();
+    if (appendedAt < 0) {
+      return issued;
+    }
+    final Instant appended = Instant.ofEpochMilli(appendedAt);
+    return issued.isAfter(appended) ? appended : issued;
   }
 
   /** {@code 2h30m}, {@code 10m0.5s}: ISO-8601 without its prefix. */

@@ -49,6 +49,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.record.TimestampType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -396,7 +397,11 @@ public final class EvictionExecutor extends ClientLoop {
       answer(partition, record.offset(), Optional.empty(), () -> {});
       return;
     }
-    final Optional<Verdict> refused = checks.refusal(key, command);
+    final Optional<Verdict> refused =
+        checks.refusal(
+            key,
+            command,
+            record.timestampType() == TimestampType.LOG_APPEND_TIME ? record.timestamp() : -1L);
     if (refused.isPresent()) {
       answerWith(partition, record.offset(), key, command, refused.get());
       return;

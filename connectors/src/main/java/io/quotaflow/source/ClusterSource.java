@@ -57,8 +57,9 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   // snapshot has ended since. Counted, so a gap opened while a snapshot runs outlives it.
   private final AtomicLong gapsOpened = new AtomicLong();
   private volatile long gapsHealed;
-  // When the snapshot that healed the last gap started: decisions older than it are stale.
-  private volatile Instant healedFrom = Instant.MIN;
+  // When the snapshot that healed the last gap started, by the broker's clock: decisions older
+  // than it are stale.
+  private final RelistStart healedFrom = new RelistStart();
 
   ClusterSource(
       final KubeCluster cluster,
@@ -220,8 +221,9 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   /**
    * Why a decision taken at {@code decidedAt} may rest on inputs that missed changes of this kind:
    * the watch is down, a write was lost, a relist has not yet been written whole, or the last
-   * relist started after the decision. Empty until the first snapshot is written: what happened
-   * before this process started is the command's age to judge.
+   * relist started after the decision (its start marker's log-append time: see {@link
+   * RelistStart}). Empty until the first snapshot is written: what happened before this process
+   * started is the command's age to judge.
    */
   Optional<String> staleness(final Instant decidedAt) {
     if (!firstSnapshot.isDone()) {
@@ -236,12 +238,17 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
     if (gapsOpened.get() > gapsHealed) {
       return Optional.of("a relist of " + kind.name() + " is being written");
     }
-    final Instant relist = healedFrom;
-    if (decidedAt.isBefore(relist)) {
-      return Optional.of(
-          "decided at " + decidedAt + ", before the relist of " + kind.name() + " at " + relist);
-    }
-    return Optional.empty();
+    return healedFrom
+        .after(decidedAt)
+        .map(
+            relist ->
+                "decided at "
+                    + decidedAt
+                    + ", before the relist of "
+                    + kind.name()
+                    + " at "
+                    + relist
+                    + " (the broker's time)");
   }
 
   private void openGap() {
@@ -292,7 +299,7 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
           publisher.startSnapshot(start, SOURCE_NAME);
       if (pending.isPresent() && publisher.endSnapshot(pending.get(), SNAPSHOT_WAIT, SOURCE_NAME)) {
         if (gaps > gapsHealed) {
-          healedFrom = start;
+          healedFrom.healed(start, pending.get().startMarker());
           gapsHealed = gaps;
         }
         if (recovery) {

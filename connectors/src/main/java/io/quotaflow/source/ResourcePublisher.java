@@ -180,8 +180,10 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     openEpoch = -1;
     writtenSinceOpen.clear();
     final List<Future<RecordMetadata>> writes = new ArrayList<>();
+    Future<RecordMetadata> startMarker = null;
     if (!open) {
-      writes.add(sendMarker(SourceMarkers.snapshotStart(cluster, epoch, at, source)));
+      startMarker = sendMarker(SourceMarkers.snapshotStart(cluster, epoch, at, source));
+      writes.add(startMarker);
     }
     final Set<K> present = new HashSet<>();
     final String topic = kind.topic().name();
@@ -208,7 +210,8 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
       }
     }
     metrics.snapshot();
-    return Optional.of(new PendingSnapshot(epoch, present.size(), writes));
+    return Optional.of(
+        new PendingSnapshot(epoch, present.size(), writes, Optional.ofNullable(startMarker)));
   }
 
   /**
@@ -255,8 +258,13 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
    * @param epoch its epoch (start time)
    * @param objects how many objects it re-sent
    * @param writes the producer's futures of its records, the start marker first
+   * @param startMarker the write of its start marker; empty when {@link #openSnapshot} wrote it
    */
-  record PendingSnapshot(long epoch, int objects, List<Future<RecordMetadata>> writes) {}
+  record PendingSnapshot(
+      long epoch,
+      int objects,
+      List<Future<RecordMetadata>> writes,
+      Optional<Future<RecordMetadata>> startMarker) {}
 
   /**
    * Tombstones every key the topic may hold that the cluster no longer has, and repeats failed
