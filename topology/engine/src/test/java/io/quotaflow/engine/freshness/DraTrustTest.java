@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
-import io.quotaflow.schemas.MarkerKind;
 import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.schemas.internal.InputFreshness;
 import io.quotaflow.serde.AvroSerde;
@@ -21,9 +20,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 40, point 13: a DRA kind counts for trust once the cluster published a marker of it, until
  * the connectors say they no longer watch it (a {@code RETIRED} marker). Before, DRA kinds never
- * counted, so a cluster whose DRA watch was down was still reclaimed in on device counts from claims
- * the engine no longer saw change. One in-memory store through its serdes, as the changelogged
- * one; a task re-created is a new book over the same store.
+ * counted, so a cluster whose DRA watch was down was still reclaimed in on device counts from
+ * claims the engine no longer saw change. One in-memory store through its serdes, as the
+ * changelogged one; a task re-created is a new book over the same store.
  */
 class DraTrustTest {
   private static final String EAST = "east";
@@ -72,7 +71,7 @@ class DraTrustTest {
   }
 
   private void retired(final InputKind kind) {
-    read(kind, new SourceMarker(MarkerKind.RETIRED, EAST, now, 0L, -1L, "test"));
+    read(kind, SourceMarkers.retired(EAST, now, "test"));
   }
 
   /** The core kinds beat every 10 s for {@code time}; nothing else is written. */
