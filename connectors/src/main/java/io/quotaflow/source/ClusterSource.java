@@ -6,8 +6,11 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.schemas.MarkerKind;
+import io.quotaflow.schemas.SourceMarker;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -50,6 +53,9 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   private volatile boolean closed;
   // Set when the kind turned out not to be watched here (not served): no informer, no records.
   private volatile boolean skipped;
+  // Whether the topic showed, at start, that an earlier run watched the kind here and did not
+  // retire it: objects of the cluster, or a last marker other than a retirement.
+  private volatile boolean watchedBefore;
   private final Duration recoveryRepeat;
   private final AtomicBoolean snapshotPending = new AtomicBoolean();
   private final CompletableFuture<Void> firstSnapshot = new CompletableFuture<>();
@@ -134,9 +140,12 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
    */
   void seed(final Consumer<byte[], byte[]> consumer, final SourceSettings settings) {
     final Predicate<K> ours = key -> cluster.name().equals(kind.clusterOf(key));
+    final Map<K, SourceMarker> markers = new HashMap<>();
     final Map<K, byte[]> held =
-        TopicSnapshot.read(consumer, kind.topic(), ours, settings.startTimeout());
+        TopicSnapshot.read(consumer, kind.topic(), ours, settings.startTimeout(), markers);
     sent.seed(held);
+    final SourceMarker last = markers.get(kind.markerKey(cluster.name()));
+    watchedBefore = !held.isEmpty() || (last != null && last.getKind() != MarkerKind.RETIRED);
     LOG.info(
         "cluster {}: {} holds {} live {}", cluster, kind.topic().name(), held.size(), kind.name());
   }
@@ -151,10 +160,27 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             prepared -> {
               if (!kind.watched()) {
                 skipped = true;
+                retireIfWatchedBefore();
                 return CompletableFuture.<Void>completedFuture(null);
               }
               return startWatching();
             });
+  }
+
+  /**
+   * An earlier run watched the kind here and this one does not (turned off, no longer served): says
+   * so with a marker rather than going silent, so the engine stops waiting for the kind's
+   * heartbeats instead of suspending reclaim for good (issue 40.13).
+   */
+  private void retireIfWatchedBefore() {
+    if (!watchedBefore) {
+      return;
+    }
+    publisher.retire(Instant.now(), SOURCE_NAME);
+    LOG.info(
+        "cluster {}: {} watched by an earlier run and no longer: wrote a marker retiring them",
+        cluster,
+        kind.name());
   }
 
   private CompletableFuture<Void> startWatching() {

@@ -141,6 +141,14 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     return true;
   }
 
+  /**
+   * Writes a marker saying the source no longer watches this kind in the cluster (see {@code
+   * SourceMarker}): the engine then stops judging the kind's freshness by its markers.
+   */
+  synchronized void retire(final Instant at, final String source) {
+    sendMarker(SourceMarkers.retired(cluster, at, source));
+  }
+
   /** Whether a marker failed to be written since {@link #clearMarkerFailure}. */
   boolean markerFailed() {
     return markerFailed;

@@ -1,6 +1,8 @@
 package io.quotaflow.source;
 
+import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.serde.RecordDecodingException;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,10 +10,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +46,19 @@ final class TopicSnapshot {
       final Topic<K, ?> topic,
       final Predicate<K> wanted,
       final Duration timeout) {
+    return read(consumer, topic, wanted, timeout, new HashMap<>());
+  }
+
+  /**
+   * The live values of the keys {@code wanted} accepts, and in {@code markers} the last marker (see
+   * {@link SourceMarkers}) read under each of those keys: what the connectors last said of a kind.
+   */
+  static <K> Map<K, byte[]> read(
+      final Consumer<byte[], byte[]> consumer,
+      final Topic<K, ?> topic,
+      final Predicate<K> wanted,
+      final Duration timeout,
+      final Map<K, SourceMarker> markers) {
     Objects.requireNonNull(topic, "topic");
     final Instant deadline = Instant.now().plus(timeout);
     final List<TopicPartition> partitions =
@@ -64,7 +81,7 @@ final class TopicSnapshot {
         final long stop =
             end.getOrDefault(new TopicPartition(record.topic(), record.partition()), 0L);
         if (record.offset() < stop) {
-          take(topic, record, wanted, values);
+          take(topic, record, wanted, values, markers);
         }
       }
     }
@@ -76,7 +93,8 @@ final class TopicSnapshot {
       final Topic<K, ?> topic,
       final ConsumerRecord<byte[], byte[]> record,
       final Predicate<K> wanted,
-      final Map<K, byte[]> values) {
+      final Map<K, byte[]> values,
+      final Map<K, SourceMarker> markers) {
     final K key;
     try {
       key = topic.keyDeserializer().deserialize(record.topic(), record.key());
@@ -94,8 +112,23 @@ final class TopicSnapshot {
     }
     if (record.value() == null) {
       values.remove(key);
+      marker(record).ifPresent(marker -> markers.put(key, marker));
     } else {
       values.put(key, record.value());
+    }
+  }
+
+  private static Optional<SourceMarker> marker(final ConsumerRecord<byte[], byte[]> record) {
+    try {
+      return SourceMarkers.read(record.headers());
+    } catch (final SerializationException e) {
+      LOG.warn(
+          "{}: skipping the marker at partition {} offset {}, it cannot be read: {}",
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          e.getMessage());
+      return Optional.empty();
     }
   }
 

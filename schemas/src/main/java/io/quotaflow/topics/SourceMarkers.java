@@ -53,6 +53,14 @@ public final class SourceMarkers {
     return new SourceMarker(MarkerKind.SNAPSHOT_END, cluster, at, epoch, objects, source);
   }
 
+  /**
+   * Says the source no longer watches {@code cluster}'s objects of the topic it is written to, and
+   * writes no further marker of them until it watches them again (issue 40.13).
+   */
+  public static SourceMarker retired(final String cluster, final Instant at, final String source) {
+    return new SourceMarker(MarkerKind.RETIRED, cluster, at, 0L, -1L, source);
+  }
+
   /** The header that carries {@code marker}. */
   public static Header header(final SourceMarker marker) {
     return new RecordHeader(HEADER, MARKERS.serializer().serialize("", marker));

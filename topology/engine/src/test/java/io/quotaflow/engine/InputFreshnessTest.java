@@ -143,11 +143,14 @@ class InputFreshnessTest {
   }
 
   @Test
-  void staleDraMarkersDoNotSuspendReclaim() {
+  void retiredDraMarkersDoNotSuspendReclaim() {
     engine = markersRequired();
-    // DRA markers once (connectors that watched claims, with source.dra=false since), then none.
+    // DRA markers once, then connectors started with source.dra=false since, which retire the kind
+    // (issue 40.13: before, no marker said so and stale DRA markers never counted).
     engine.marker(
         InputKind.RESOURCE_CLAIM, SourceMarkers.heartbeat(EAST, engine.now(), "connectors"));
+    engine.marker(
+        InputKind.RESOURCE_CLAIM, SourceMarkers.retired(EAST, engine.now(), "connectors"));
     teamABorrowsTheWholeCluster(engine, false);
     teamBClaimsItsMin(engine);
 
@@ -157,6 +160,25 @@ class InputFreshnessTest {
         .extracting(record -> record.key().getName())
         .containsExactlyInAnyOrder("a0", "a1");
     assertThat(gauge(EngineMetrics.RECLAIM_SUSPENDED)).isZero();
+  }
+
+  /**
+   * Issue 40.13: claims' markers stop (their watch is down) while the other kinds beat on: the
+   * devices the quotas count may be stale, so reclaim waits. Before, DRA markers never counted and
+   * the engine evicted on them.
+   */
+  @Test
+  void staleDraMarkersOfAClusterThatPublishedThemSuspendReclaim() {
+    engine = markersRequired();
+    engine.marker(
+        InputKind.RESOURCE_CLAIM, SourceMarkers.heartbeat(EAST, engine.now(), "connectors"));
+    teamABorrowsTheWholeCluster(engine, false);
+    teamBClaimsItsMin(engine);
+
+    run(DELAY.plus(Duration.ofSeconds(10)), true);
+
+    assertThat(engine.evictionRecords()).isEmpty();
+    assertThat(gauge(EngineMetrics.RECLAIM_SUSPENDED)).isEqualTo(1.0);
   }
 
   @Test

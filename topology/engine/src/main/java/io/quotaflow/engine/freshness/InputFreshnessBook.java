@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  *       the end of a snapshot whose start this task read after the gap was seen (processing order,
  *       not the connectors' clock against the engine's: issue 40) with no new gap since;
  *   <li>a cluster is <b>trusted</b> when none of its kinds is stale or waiting; a cluster whose
- *       inputs never carried a marker is trusted only when markers are not required.
+ *       inputs never carried a marker is trusted only when markers are not required;
+ *   <li>an optional kind (the DRA objects) counts once the cluster published a marker of it, until
+ *       the connectors say with a {@code RETIRED} marker that they no longer watch it (issue
+ *       40.13): its entry is then forgotten, and the kind counts again from its next marker.
  * </ul>
  *
  * <p>Backed by the {@code input-freshness} store, so a restarted task knows where it was, snapshots
@@ -123,6 +126,7 @@ public final class InputFreshnessBook {
         heartbeat(id, at);
         return snapshotEnded(id, marker.getEpoch(), at);
       }
+      case RETIRED -> retired(id);
       case UNKNOWN -> LOG.debug("cluster {}: ignoring a marker of unknown kind", cluster);
     }
     return Optional.empty();
@@ -136,7 +140,8 @@ public final class InputFreshnessBook {
   /** Why the engine may not act on {@code cluster}'s inputs at {@code now}; empty when it may. */
   public Optional<String> distrust(final String cluster, final Instant now) {
     final Map<InputKind, InputFreshness> kinds = clusters.get(cluster);
-    if (kinds == null || kinds.keySet().stream().noneMatch(InputFreshnessBook::judgesTrust)) {
+    // Markers of the optional kinds alone (DRA) do not make a cluster one with markers.
+    if (kinds == null || kinds.keySet().stream().allMatch(InputFreshnessBook::isOptional)) {
       return markersRequired
           ? Optional.of("no heartbeat from the connectors was read for the cluster")
           : Optional.empty();
@@ -200,6 +205,28 @@ public final class InputFreshnessBook {
   public void forget(final String cluster) {
     clusters.remove(cluster);
     skews.remove(cluster);
+  }
+
+  /**
+   * The connectors no longer watch the kind (turned off, or no longer served): it stops counting
+   * for trust, until its next marker. Ignored for a kind the quotas cannot do without.
+   */
+  private void retired(final InputId id) {
+    if (!isOptional(id.kind())) {
+      LOG.warn(
+          "cluster {}: ignoring a marker retiring its {} inputs, which the quotas need",
+          id.cluster(),
+          id.kind());
+      return;
+    }
+    if (kinds(id.cluster()).remove(id.kind()) != null) {
+      LOG.info(
+          "cluster {}: its {} inputs are no longer watched; their freshness no longer decides"
+              + " whether reclaim runs",
+          id.cluster(),
+          id.kind());
+    }
+    store.delete(id);
   }
 
   private void heartbeat(final InputId id, final long at) {
@@ -325,16 +352,21 @@ public final class InputFreshnessBook {
   }
 
   /**
-   * Whether the freshness of {@code kind} decides whether the engine may act: every input of the
-   * quotas. PodGroups are not one (pods carry their gang's minMember, and the same watch writes
-   * both, so the pods' markers already stop when it is down): their markers only bound their
-   * snapshots, and PodGroups no longer written (connectors rolled back) suspend nothing. Nor are
-   * the DRA objects: a cluster stops writing them when its connectors stop watching them ({@code
-   * source.dra=false}, a rollback), which must not suspend reclaim for good; a DRA watch that is
-   * down shows in the connectors' watch-down gauge and readiness instead.
+   * Whether the freshness of {@code kind}, once a marker of it was read, decides whether the engine
+   * may act: every input of the quotas, the DRA objects included (a claim's devices are counted
+   * from them: issue 40.13). A DRA kind has a freshness entry only while its connectors watch it:
+   * they retire it with a marker when they stop ({@link #retired}). PodGroups do not count (pods
+   * carry their gang's minMember, and the same watch writes both, so the pods' markers already stop
+   * when it is down): their markers only bound their snapshots, and PodGroups no longer written
+   * (connectors rolled back) suspend nothing.
    */
   public static boolean judgesTrust(final InputKind kind) {
-    return kind != InputKind.PODGROUP && !ClusterDevices.isDra(kind);
+    return kind != InputKind.PODGROUP;
+  }
+
+  /** Whether the connectors may stop watching {@code kind} (and retire it): DRA and PodGroups. */
+  static boolean isOptional(final InputKind kind) {
+    return kind == InputKind.PODGROUP || ClusterDevices.isDra(kind);
   }
 
   /** The store key of a cluster's freshness of one kind. */
