@@ -19,7 +19,6 @@ for arg in "$@"; do
 done
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-commit=$(git -C "$repo" rev-parse --short HEAD)
 hog_pid=
 stop_hog() { if [[ -n "$hog_pid" ]]; then kill "$hog_pid" 2>/dev/null || true; hog_pid=; fi; }
 trap stop_hog EXIT
@@ -27,6 +26,8 @@ trap stop_hog EXIT
 for ((i = 1; i <= runs; i++)); do
   dir=$(mktemp -d /tmp/quotaflow-fresh-XXXXXX)
   git clone -q "$repo" "$dir/quotaflow"
+  # Each run builds what HEAD is when it starts: say which.
+  commit=$(git -C "$dir/quotaflow" rev-parse --short HEAD)
   if $hog; then (while :; do :; done) & hog_pid=$!; fi
   start=$(date +%s)
   if (cd "$dir/quotaflow" && mvn -B verify >"$dir/build.log" 2>&1); then result=passed; else result=FAILED; fi
