@@ -7,14 +7,11 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.schemas.internal.InputFreshness;
-import io.quotaflow.serde.AvroSerde;
 import io.quotaflow.topics.SourceMarkers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,14 +35,7 @@ class InputFreshnessBookTest {
 
   @BeforeEach
   void store() {
-    store =
-        Stores.keyValueStoreBuilder(
-                Stores.inMemoryKeyValueStore("input-freshness"),
-                InputId.serde(),
-                AvroSerde.forValues(InputFreshness.class))
-            .withLoggingDisabled()
-            .build();
-    store.init(new MockProcessorContext<>().getStateStoreContext(), store);
+    store = FreshnessStores.inMemory();
     book = recreated();
   }
 
