@@ -67,14 +67,20 @@ public final class Heartbeats {
             silent.add(
                 name
                     + " silent for "
-                    + silence.toSeconds()
-                    + " s (allowed "
-                    + loop.allowedSilence().toSeconds()
-                    + " s)");
+                    + describe(silence)
+                    + " (allowed "
+                    + describe(loop.allowedSilence())
+                    + ")");
           }
         });
     silent.sort(null);
     return silent;
+  }
+
+  private static String describe(Duration duration) {
+    return duration.compareTo(Duration.ofSeconds(10)) < 0
+        ? duration.toMillis() + " ms"
+        : duration.toSeconds() + " s";
   }
 
   /** One loop's heartbeat. */
