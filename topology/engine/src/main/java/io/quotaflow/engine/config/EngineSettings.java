@@ -248,11 +248,12 @@ public final class EngineSettings {
       new Setting<>(
           "health.max.silence",
           "duration",
-          "60s",
+          "120s",
           "How long a stream task of this instance may go without beating (a wall-clock"
               + " punctuation every 5 s, which a thread wedged in processing does not run) before"
               + " /healthz answers 503 naming it, so that the liveness probe restarts the instance."
-              + " Longer than the longest recompute of a task's clusters.",
+              + " Longer than the longest recompute of a task's clusters and than a Kafka client"
+              + " call may block (60 s by default) while Kafka is away.",
           Parsers::duration);
 
   /** The first wait before a start-up step that needs Kafka is tried again. */
