@@ -250,7 +250,8 @@ public final class EngineSettings {
           "duration",
           "120s",
           "How long a stream task of this instance may go without beating (a wall-clock"
-              + " punctuation every 5 s, which a thread wedged in processing does not run) before"
+              + " punctuation every 5 s, or a quarter of this when shorter, which a thread wedged in"
+              + " processing does not run) before"
               + " /healthz answers 503 naming it, so that the liveness probe restarts the instance."
               + " Longer than the longest recompute of a task's clusters and than a Kafka client"
               + " call may block (60 s by default) while Kafka is away.",

@@ -12,7 +12,7 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  */
 public final class TaskHeartbeat {
 
-  /** How often a task beats. */
+  /** How often a task beats, unless a quarter of its allowed silence is shorter. */
   public static final Duration INTERVAL = Duration.ofSeconds(5);
 
   private TaskHeartbeat() {}
@@ -26,8 +26,10 @@ public final class TaskHeartbeat {
       ProcessorContext<?, ?> context, Heartbeats heartbeats, Duration allowedSilence) {
     final Heartbeats.Beat beat =
         heartbeats.register("stream task " + context.taskId(), allowedSilence);
+    final Duration quarter = allowedSilence.dividedBy(4);
+    final Duration every = quarter.compareTo(INTERVAL) < 0 ? quarter : INTERVAL;
     final Cancellable punctuation =
-        context.schedule(INTERVAL, PunctuationType.WALL_CLOCK_TIME, timestamp -> beat.beat());
+        context.schedule(every, PunctuationType.WALL_CLOCK_TIME, timestamp -> beat.beat());
     return () -> {
       punctuation.cancel();
       beat.close();
