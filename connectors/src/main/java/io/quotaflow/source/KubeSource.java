@@ -310,6 +310,8 @@ public final class KubeSource implements AutoCloseable {
       } catch (RuntimeException e) {
         LOG.error("writing a heartbeat failed; it is written again at the next tick", e);
       }
+      // After each send, each bounded by max.block.ms: a round slowed by Kafka is not a wedge.
+      beat.ifPresent(Heartbeats.Beat::beat);
     }
   }
 

@@ -278,6 +278,8 @@ public final class StatusWriter extends ClientLoop {
       if (!running()) {
         return;
       }
+      // Each write is bounded (request timeout, rate limit): a long flush is progress, not a wedge.
+      beat();
       final QuotaStatus status = latest.get(key);
       if (status != null && !write(key, status)) {
         pending.mark(key);
