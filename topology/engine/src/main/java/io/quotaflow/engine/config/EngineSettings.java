@@ -253,8 +253,9 @@ public final class EngineSettings {
               + " punctuation every 5 s, or a quarter of this when shorter, which a thread wedged in"
               + " processing does not run) before"
               + " /healthz answers 503 naming it, so that the liveness probe restarts the instance."
-              + " Longer than the longest recompute of a task's clusters and than a Kafka client"
-              + " call may block (60 s by default) while Kafka is away.",
+              + " Silence does not count while Kafka is unreachable (health.check.interval): the"
+              + " stream threads wait on it then. Longer than the longest recompute of a task's"
+              + " clusters.",
           Parsers::duration);
 
   /** The first wait before a start-up step that needs Kafka is tried again. */

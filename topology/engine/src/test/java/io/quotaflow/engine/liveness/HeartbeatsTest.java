@@ -76,6 +76,17 @@ class HeartbeatsTest {
   }
 
   @Test
+  void excusedLoopsCountTheirSilenceFromTheExcuse() {
+    heartbeats.register("stream task 0_0", Duration.ofSeconds(10));
+    clock.advance(Duration.ofSeconds(30));
+    heartbeats.excuseAll();
+    assertThat(heartbeats.silent()).isEmpty();
+    clock.advance(Duration.ofSeconds(11));
+    assertThat(heartbeats.silent())
+        .containsExactly("stream task 0_0 silent for 11 s (allowed 10 s)");
+  }
+
+  @Test
   void anAllowedSilenceMustBePositive() {
     assertThatThrownBy(() -> heartbeats.register("loop", Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class);
