@@ -1,8 +1,11 @@
 package io.quotaflow.cluster;
 
+import io.quotaflow.engine.liveness.Heartbeats;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 import org.apache.kafka.common.errors.WakeupException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,8 +32,10 @@ public abstract class ClientLoop implements AutoCloseable {
   private final Thread thread;
   private final CompletableFuture<Void> stopped = new CompletableFuture<>();
   private volatile boolean running = true;
+  private volatile Optional<Heartbeats.Beat> beat = Optional.empty();
   private boolean started;
   private boolean closed;
+  private Optional<Supplier<Heartbeats.Beat>> watch = Optional.empty();
 
   /**
    * @param name what the loop is, for its thread's name and its log lines
@@ -42,12 +47,24 @@ public abstract class ClientLoop implements AutoCloseable {
     this.thread.setDaemon(true);
   }
 
+  /**
+   * Has {@code heartbeats} watch this loop from its start: it must {@link #beat()} every round,
+   * idle or not, or {@code /healthz} fails once it has been silent for {@code allowedSilence}.
+   */
+  public final synchronized void watchedBy(Heartbeats heartbeats, Duration allowedSilence) {
+    if (started || closed) {
+      throw new IllegalStateException("The " + name + " is watched from its start");
+    }
+    this.watch = Optional.of(() -> heartbeats.register("the " + name, allowedSilence));
+  }
+
   /** Starts the loop on its own thread. */
   public final synchronized void start() {
     if (started || closed) {
       throw new IllegalStateException("The " + name + " starts once");
     }
     started = true;
+    beat = watch.map(Supplier::get);
     thread.start();
   }
 
@@ -85,6 +102,11 @@ public abstract class ClientLoop implements AutoCloseable {
     return running;
   }
 
+  /** The loop is alive: called every round (see {@link #watchedBy}). */
+  protected final void beat() {
+    beat.ifPresent(Heartbeats.Beat::beat);
+  }
+
   /** Interrupts the loop's thread (for {@link #wakeUp()} implementations that must end a wait). */
   protected final void interruptLoop() {
     thread.interrupt();
@@ -113,6 +135,8 @@ public abstract class ClientLoop implements AutoCloseable {
         stopped.complete(null);
       }
     } finally {
+      // An ended loop is no longer watched: it stopped on purpose, or its error stops the others.
+      beat.ifPresent(Heartbeats.Beat::close);
       // An interrupt meant for a wait must not reach the clients as they close.
       Thread.interrupted();
       closeClients();

@@ -5,9 +5,11 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.engine.liveness.Heartbeats;
 import io.quotaflow.kafka.KafkaSecurity;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -210,9 +212,12 @@ public final class ConnectCommand extends ServiceCommand {
             ? Optional.of(ConnectSettings.leaderElection(config))
             : Optional.empty();
     final List<KubeCluster> clusters = clients();
-    final Terms terms = new Terms(config, clusters, enabled, instanceId);
-    // Not ready while the connectors wait for Kafka at start-up; alive all the same.
+    final Heartbeats loops = new Heartbeats(Clock.systemUTC());
+    final Terms terms = new Terms(config, clusters, enabled, instanceId, loops);
+    // Not ready while the connectors wait for Kafka at start-up; alive all the same, unless a
+    // loop is wedged.
     endpoint.ifPresent(served -> served.readiness(terms::problem));
+    endpoint.ifPresent(served -> served.heartbeats(loops));
     final CountDownLatch finished = new CountDownLatch(1);
     Leadership leadership = null;
     // The JVM halts when its hooks return: the hook stops everything and waits for run() to end.
@@ -270,6 +275,7 @@ public final class ConnectCommand extends ServiceCommand {
     private final List<KubeCluster> clusters;
     private final Connectors.Enabled enabled;
     private final String instanceId;
+    private final Heartbeats loops;
     private volatile Connectors current;
     private volatile boolean failed;
     private boolean ended;
@@ -278,7 +284,9 @@ public final class ConnectCommand extends ServiceCommand {
         final ConnectConfig config,
         final List<KubeCluster> clusters,
         final Connectors.Enabled enabled,
-        final String instanceId) {
+        final String instanceId,
+        final Heartbeats loops) {
+      this.loops = loops;
       this.config = config;
       this.clusters = clusters;
       this.enabled = enabled;
@@ -292,7 +300,7 @@ public final class ConnectCommand extends ServiceCommand {
       }
       try {
         final Connectors connectors =
-            Connectors.start(config, clusters, enabled, registry(), instanceId, true);
+            Connectors.start(config, clusters, enabled, registry(), instanceId, true, loops);
         current = connectors;
         connectors
             .anyStopped()

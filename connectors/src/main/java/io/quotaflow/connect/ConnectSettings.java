@@ -418,6 +418,15 @@ public final class ConnectSettings {
   public static final Setting<Duration> STARTUP_RETRY_BACKOFF =
       EngineSettings.STARTUP_RETRY_BACKOFF;
 
+  /** How long a loop may go without beating before /healthz fails (the engine's key). */
+  public static final Setting<Duration> HEALTH_MAX_SILENCE =
+      EngineSettings.HEALTH_MAX_SILENCE.withDoc(
+          "How long a loop of the connectors (the eviction executor's and the status writer's"
+              + " polls, the source's heartbeat-marker loop, at least three of its intervals) may"
+              + " go without beating before /healthz answers 503 naming it, so that the liveness"
+              + " probe restarts a wedged process. Longer than a Kafka client call may block (60 s"
+              + " by default) while Kafka is away.");
+
   /** The longest wait between two start-up attempts (the engine's key). */
   public static final Setting<Duration> STARTUP_RETRY_MAX_BACKOFF =
       EngineSettings.STARTUP_RETRY_MAX_BACKOFF;
@@ -431,6 +440,7 @@ public final class ConnectSettings {
           TOPIC_REPLICATION_FACTOR,
           STARTUP_RETRY_BACKOFF,
           STARTUP_RETRY_MAX_BACKOFF,
+          HEALTH_MAX_SILENCE,
           SOURCE_RESYNC,
           SOURCE_RECONCILE_INTERVAL,
           SOURCE_HEARTBEAT_INTERVAL,

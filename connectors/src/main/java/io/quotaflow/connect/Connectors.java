@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
+import io.quotaflow.engine.liveness.Heartbeats;
 import io.quotaflow.engine.recovery.StartupRetry;
 import io.quotaflow.evict.EvictionExecutor;
 import io.quotaflow.source.KubeSource;
@@ -56,6 +57,7 @@ final class Connectors implements AutoCloseable {
   }
 
   private final ConnectConfig config;
+  private final Heartbeats loops;
   private final List<KubeCluster> clusters;
   private final Enabled enabled;
   private final MeterRegistry registry;
@@ -78,7 +80,9 @@ final class Connectors implements AutoCloseable {
       final Enabled enabled,
       final MeterRegistry registry,
       final String instanceId,
-      final boolean takeOver) {
+      final boolean takeOver,
+      final Heartbeats loops) {
+    this.loops = Objects.requireNonNull(loops, "loops");
     this.config = Objects.requireNonNull(config, "config");
     this.clusters = List.copyOf(clusters);
     this.enabled = Objects.requireNonNull(enabled, "enabled");
@@ -102,6 +106,7 @@ final class Connectors implements AutoCloseable {
    * @param takeOver whether this replica has just become the leader: members of the executor's and
    *     the writer's groups left by earlier leaders are removed, so that their partitions come here
    *     at once instead of after their session timeout
+   * @param loops where the executor's, the writer's and the source's loops beat ({@code /healthz})
    */
   static Connectors start(
       final ConnectConfig config,
@@ -109,9 +114,10 @@ final class Connectors implements AutoCloseable {
       final Enabled enabled,
       final MeterRegistry registry,
       final String instanceId,
-      final boolean takeOver) {
+      final boolean takeOver,
+      final Heartbeats loops) {
     final Connectors connectors =
-        new Connectors(config, clusters, enabled, registry, instanceId, takeOver);
+        new Connectors(config, clusters, enabled, registry, instanceId, takeOver, loops);
     connectors.starter.start();
     return connectors;
   }
@@ -139,6 +145,7 @@ final class Connectors implements AutoCloseable {
           return;
         }
         executor.checkInputsWith(this::staleness);
+        executor.watchedBy(loops, allowedSilence(Duration.ZERO));
         executor.start();
         watch("the eviction executor", executor.stopped(), executor::fenced);
       }
@@ -156,6 +163,7 @@ final class Connectors implements AutoCloseable {
         if (!keep(writer)) {
           return;
         }
+        writer.watchedBy(loops, allowedSilence(config.get(ConnectSettings.STATUS_FLUSH_INTERVAL)));
         writer.start();
         watch("the status writer", writer.stopped(), () -> false);
       }
@@ -191,6 +199,7 @@ final class Connectors implements AutoCloseable {
   private CompletableFuture<Void> startSource() {
     final KubeSource source =
         new KubeSource(clusters, topics, config.kafka(), ConnectSettings.source(config), registry);
+    source.watchedBy(loops, allowedSilence(config.get(ConnectSettings.SOURCE_HEARTBEAT_INTERVAL)));
     final CompletableFuture<Void> listed;
     try {
       listed = source.start();
@@ -203,6 +212,16 @@ final class Connectors implements AutoCloseable {
     }
     this.source = source;
     return listed;
+  }
+
+  /**
+   * How long a loop that beats every {@code interval} may stay silent: {@code health.max.silence},
+   * or three intervals when they are longer, so that a slow loop is not taken for a wedged one.
+   */
+  private Duration allowedSilence(final Duration interval) {
+    final Duration most = config.get(ConnectSettings.HEALTH_MAX_SILENCE);
+    final Duration three = interval.multipliedBy(3);
+    return three.compareTo(most) > 0 ? three : most;
   }
 
   /** What the source beside the executor knows against a decision; nothing without a source. */

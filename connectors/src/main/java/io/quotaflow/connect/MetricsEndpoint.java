@@ -4,12 +4,14 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.engine.liveness.Heartbeats;
 import io.quotaflow.source.KubeSource;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -26,11 +28,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The plain-HTTP endpoint of {@code quotaflow connect}: {@code GET /metrics} answers the registry's
  * meters in the Prometheus text format, {@code GET /healthz} answers {@code ok} (the process is
- * alive), {@code GET /readyz} answers 503 while a watch of the source has been down for 30 s or
- * while {@link #readiness} gives a reason (the connectors wait for Kafka at start-up). Any other
- * path is 404 and any other method 405 (the JDK answers malformed requests with 400 before they get
- * here). Served by the JDK's HTTP server on two daemon threads, so a slow scraper cannot hold up
- * the connectors.
+ * alive) or 503 naming a loop silent too long ({@link #heartbeats}), {@code GET /readyz} answers
+ * 503 while a watch of the source has been down for 30 s or while {@link #readiness} gives a reason
+ * (the connectors wait for Kafka at start-up). Any other path is 404 and any other method 405 (the
+ * JDK answers malformed requests with 400 before they get here). Served by the JDK's HTTP server on
+ * two daemon threads, so a slow scraper cannot hold up the connectors.
  */
 public final class MetricsEndpoint implements AutoCloseable {
 
@@ -45,6 +47,7 @@ public final class MetricsEndpoint implements AutoCloseable {
   private final ExecutorService executor;
   private final PrometheusMeterRegistry registry;
   private volatile Supplier<Optional<String>> readiness = Optional::empty;
+  private volatile Heartbeats loops = new Heartbeats(Clock.systemUTC());
   private boolean closed;
 
   private MetricsEndpoint(
@@ -87,6 +90,14 @@ public final class MetricsEndpoint implements AutoCloseable {
    */
   public void readiness(final Supplier<Optional<String>> check) {
     this.readiness = Objects.requireNonNull(check, "check");
+  }
+
+  /**
+   * Answers {@code /healthz} with 503, naming the loop, while one of {@code heartbeats} has been
+   * silent longer than it may be (a wedged loop: the liveness probe restarts the process).
+   */
+  public void heartbeats(final Heartbeats heartbeats) {
+    this.loops = Objects.requireNonNull(heartbeats, "heartbeats");
   }
 
   /** The bound address; its port is the chosen one when 0 was asked for. */
@@ -144,7 +155,10 @@ public final class MetricsEndpoint implements AutoCloseable {
           }
         }
         case "/healthz" -> {
-          if (get) {
+          final List<String> silent = loops.silent();
+          if (get && !silent.isEmpty()) {
+            respond(exchange, 503, PLAIN_TEXT, "wedged: " + String.join("; ", silent) + "\n");
+          } else if (get) {
             respond(exchange, 200, PLAIN_TEXT, "ok\n");
           } else {
             notAllowed(exchange);

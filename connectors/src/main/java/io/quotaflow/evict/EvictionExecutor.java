@@ -278,6 +278,7 @@ public final class EvictionExecutor extends ClientLoop {
       consumer.subscribe(List.of(commands.name()), new Rebalance());
       int timeouts = 0;
       while (running()) {
+        beat();
         try {
           poll();
           timeouts = 0;

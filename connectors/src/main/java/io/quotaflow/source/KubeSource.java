@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeCluster;
+import io.quotaflow.engine.liveness.Heartbeats;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
@@ -73,6 +74,8 @@ public final class KubeSource implements AutoCloseable {
   private final Supplier<Consumer<byte[], byte[]>> consumers;
   private final ScheduledExecutorService reconciler;
   private final ScheduledExecutorService heartbeats;
+  private Optional<Supplier<Heartbeats.Beat>> watch = Optional.empty();
+  private volatile Optional<Heartbeats.Beat> beat = Optional.empty();
   // Start steps that call the API servers (PodGroup discovery), apart from the reconciler so a
   // cluster that does not answer delays no other's snapshots.
   private final ScheduledExecutorService starter;
@@ -192,6 +195,8 @@ public final class KubeSource implements AutoCloseable {
         sources.stream().map(ClusterSource::start).toArray(CompletableFuture[]::new);
     final long every = settings.reconcileInterval().toMillis();
     reconciler.scheduleWithFixedDelay(this::reconcileQuietly, every, every, TimeUnit.MILLISECONDS);
+    // Watched from when it beats: reading the topics above may take a while.
+    this.beat = watch.map(Supplier::get);
     final long beat = settings.heartbeatInterval().toMillis();
     heartbeats.scheduleAtFixedRate(this::beatQuietly, beat, beat, TimeUnit.MILLISECONDS);
     final long snapshotEvery = settings.snapshotInterval().toMillis();
@@ -240,6 +245,7 @@ public final class KubeSource implements AutoCloseable {
     starter.shutdownNow();
     heartbeats.shutdownNow();
     reconciler.shutdownNow();
+    beat.ifPresent(Heartbeats.Beat::close);
     kafkaMeters.close();
     // close() sends what the producer holds, within the timeout (flush() would wait for ever).
     producer.close(CLOSE_TIMEOUT);
@@ -284,13 +290,28 @@ public final class KubeSource implements AutoCloseable {
     return config;
   }
 
+  /**
+   * Has {@code loops} watch the heartbeat-marker loop from the start: it writes every {@code
+   * source.heartbeat.interval} through the producer, so a producer wedged in a send silences it.
+   * Called before {@link #start()}.
+   */
+  public synchronized void watchedBy(final Heartbeats loops, final Duration allowedSilence) {
+    if (started) {
+      throw new IllegalStateException("the source is watched from its start");
+    }
+    this.watch = Optional.of(() -> loops.register("the source's heartbeat loop", allowedSilence));
+  }
+
   private void beatQuietly() {
+    beat.ifPresent(Heartbeats.Beat::beat);
     for (final ClusterSource<?, ?, ?> source : sources) {
       try {
         source.beat(ClusterSource.SOURCE_NAME);
       } catch (RuntimeException e) {
         LOG.error("writing a heartbeat failed; it is written again at the next tick", e);
       }
+      // After each send, each bounded by max.block.ms: a round slowed by Kafka is not a wedge.
+      beat.ifPresent(Heartbeats.Beat::beat);
     }
   }
 

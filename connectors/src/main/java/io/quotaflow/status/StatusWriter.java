@@ -199,6 +199,7 @@ public final class StatusWriter extends ClientLoop {
     final long interval = settings.flushInterval().toNanos();
     long nextFlush = System.nanoTime() + interval;
     while (running()) {
+      beat();
       final long wait = Math.max(0, nextFlush - System.nanoTime());
       for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofNanos(wait))) {
         take(record);
@@ -217,6 +218,7 @@ public final class StatusWriter extends ClientLoop {
                 .map(target -> target.quotas().start())
                 .toArray(CompletableFuture[]::new));
     while (running()) {
+      beat();
       try {
         synced.get(200, TimeUnit.MILLISECONDS);
         return;
@@ -276,6 +278,8 @@ public final class StatusWriter extends ClientLoop {
       if (!running()) {
         return;
       }
+      // Each write is bounded (request timeout, rate limit): a long flush is progress, not a wedge.
+      beat();
       final QuotaStatus status = latest.get(key);
       if (status != null && !write(key, status)) {
         pending.mark(key);

@@ -12,6 +12,7 @@ import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.history.HistoryKeeper;
 import io.quotaflow.engine.history.HistoryRecords;
+import io.quotaflow.engine.liveness.TaskHeartbeat;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.EvictionReasons;
 import io.quotaflow.engine.reclaim.ReclaimPolicy;
@@ -103,6 +104,7 @@ final class ClusterQuotaProcessor
   private final EngineMetrics metrics;
   private final RestoreAudit restores;
   private final Duration maxStaleness;
+  private final Duration maxSilence;
   private final boolean markersRequired;
   // The history's step, when the engine keeps it (section 23).
   private final Optional<Duration> historyStep;
@@ -159,6 +161,7 @@ final class ClusterQuotaProcessor
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.restores = Objects.requireNonNull(restores, "restores");
     this.maxStaleness = config.get(EngineSettings.INPUTS_MAX_STALENESS);
+    this.maxSilence = config.get(EngineSettings.HEALTH_MAX_SILENCE);
     this.markersRequired = config.get(EngineSettings.INPUTS_MARKERS_REQUIRED);
     this.historyStep = HistoryConfig.step(config);
     this.halfLife = FairShareConfig.halfLife(config);
@@ -286,6 +289,7 @@ final class ClusterQuotaProcessor
           context.schedule(
               historyStep.orElseThrow(), PunctuationType.WALL_CLOCK_TIME, this::foldPastUsage));
     }
+    punctuators.add(TaskHeartbeat.start(context, metrics.heartbeats(), maxSilence));
   }
 
   /**

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.function.Predicate;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
@@ -33,6 +34,7 @@ public final class CrashInjector implements ProcessorWrapper {
   private static final Set<String> ARMED = ConcurrentHashMap.newKeySet();
   private static final Set<String> CORRUPTING = ConcurrentHashMap.newKeySet();
   private static final Map<String, Predicate<ClusterEvent>> POISONS = new ConcurrentHashMap<>();
+  private static final Map<String, CountDownLatch> WEDGES = new ConcurrentHashMap<>();
 
   private String applicationId = "";
 
@@ -41,7 +43,7 @@ public final class CrashInjector implements ProcessorWrapper {
    * crash shuts the instance down as a killed process would end it (no stream thread is replaced,
    * unless {@code settings} say otherwise).
    */
-  static Map<String, String> installedIn(final Map<String, String> settings) {
+  public static Map<String, String> installedIn(final Map<String, String> settings) {
     final Map<String, String> all = new LinkedHashMap<>(settings);
     all.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, CrashInjector.class.getName());
     all.putIfAbsent(EngineSettings.STREAM_THREAD_MAX_REPLACEMENTS.key(), "0");
@@ -60,6 +62,14 @@ public final class CrashInjector implements ProcessorWrapper {
    */
   static void corruptNextTask(final String applicationId) {
     CORRUPTING.add(applicationId);
+  }
+
+  /**
+   * The next record the cluster-quota processor of {@code applicationId} sees wedges its stream
+   * thread until {@code release} is counted down, as a call that never returns would (issue 40.11).
+   */
+  public static void wedge(final String applicationId, final CountDownLatch release) {
+    WEDGES.put(applicationId, release);
   }
 
   /**
@@ -131,6 +141,10 @@ public final class CrashInjector implements ProcessorWrapper {
             TopologyNames.CLUSTER_QUOTA,
             new IllegalStateException("Injected crash of " + applicationId));
       }
+      final CountDownLatch wedge = WEDGES.remove(applicationId);
+      if (wedge != null) {
+        awaitUninterruptibly(wedge);
+      }
       if (CORRUPTING.remove(applicationId)) {
         throw new TaskCorruptedException(Set.of(task));
       }
@@ -144,6 +158,21 @@ public final class CrashInjector implements ProcessorWrapper {
     @Override
     public void close() {
       delegate.close();
+    }
+
+    private static void awaitUninterruptibly(final CountDownLatch latch) {
+      boolean interrupted = false;
+      while (true) {
+        try {
+          latch.await();
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.quotaflow.admission.http.state.ClusterReadiness;
 import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.LastKnownState;
@@ -57,6 +58,7 @@ final class Dispatcher {
   private final Forwarder forwarder;
   private final PrometheusMeterRegistry registry;
   private final LastKnownState lastKnown;
+  private final ClusterReadiness readinessRule;
   private final StalenessMetrics staleness;
   private final boolean noopEndpoint;
   private final Optional<ViewApi> view;
@@ -91,6 +93,7 @@ final class Dispatcher {
     this.forwarder = forwarder;
     this.registry = registry;
     this.lastKnown = lastKnown;
+    this.readinessRule = new ClusterReadiness(reader, lastKnown);
     this.staleness = staleness;
     this.noopEndpoint = noopEndpoint;
     this.view = view;
@@ -462,13 +465,17 @@ final class Dispatcher {
   }
 
   private Answer health(Call call) {
-    return reader.alive()
+    if (!reader.alive()) {
+      return Answer.text(503, "the engine has stopped\n", "unavailable");
+    }
+    final List<String> silent = reader.silentLoops();
+    return silent.isEmpty()
         ? Answer.text(200, "ok\n", "ok")
-        : Answer.text(503, "the engine has stopped\n", "unavailable");
+        : Answer.text(503, "wedged: " + String.join("; ", silent) + "\n", "unavailable");
   }
 
   private Answer ready(Call call) {
-    final Readiness readiness = reader.readiness();
+    final Readiness readiness = readinessRule.now();
     return readiness.ready()
         ? Answer.text(200, "ok: " + readiness.detail() + "\n", "ok")
         : Answer.text(503, "not ready: " + readiness.detail() + "\n", "unavailable");

@@ -111,7 +111,8 @@ public final class EnginePlugin {
                 .map(
                     step ->
                         new StreamsClusterState.HistoryKept(step, HistoryConfig.retention(config))),
-            config.deviceClasses());
+            config.deviceClasses(),
+            engine.metrics().heartbeats());
     return Optional.of(
         AdmissionServer.builder(plugin, state)
             .options(config.quotaOptions())

@@ -36,7 +36,11 @@ class AdmissionKafkaOutageIT {
     try (EngineInstances engines =
             new EngineInstances(
                 broker.bootstrapServers(),
-                Map.of(EngineSettings.HEALTH_CHECK_INTERVAL.key(), "500ms"));
+                Map.of(
+                    EngineSettings.HEALTH_CHECK_INTERVAL.key(),
+                    "500ms",
+                    EngineSettings.HEALTH_MAX_SILENCE.key(),
+                    "5s"));
         PluginInstances instances = new PluginInstances(engines)) {
       final Instance instance = instances.start(false);
       final PluginClient client = instance.client();
@@ -55,18 +59,26 @@ class AdmissionKafkaOutageIT {
                 assertThat(ready.statusCode()).isEqualTo(503);
                 assertThat(ready.body()).contains("Kafka has been unreachable since");
               });
-      // Not ready for as long as Kafka stays away (nothing to wait for: it must not change).
+      // Not ready for as long as Kafka stays away (nothing to wait for: it must not change), but
+      // alive: the stream tasks keep beating (health.max.silence 5 s here, 120 s by default), so
+      // an outage does not restart the engine (issue 40.11).
       await()
-          .during(Duration.ofSeconds(3))
-          .atMost(Duration.ofSeconds(5))
+          .during(Duration.ofSeconds(8))
+          .atMost(Duration.ofSeconds(10))
           .untilAsserted(
-              () -> assertThat(client.call("GET", "/readyz", "").statusCode()).isEqualTo(503));
+              () -> {
+                assertThat(client.call("GET", "/readyz", "").statusCode()).isEqualTo(503);
+                final HttpResponse<String> alive = client.call("GET", "/healthz", "");
+                assertThat(alive.statusCode()).as(alive.body()).isEqualTo(200);
+              });
 
       broker = EmbeddedKafkaBroker.builder().dataDir(data).port(port).build().start();
       await()
           .atMost(TIMEOUT)
           .untilAsserted(
               () -> assertThat(client.call("GET", "/readyz", "").statusCode()).isEqualTo(200));
+      final HttpResponse<String> alive = client.call("GET", "/healthz", "");
+      assertThat(alive.statusCode()).as(alive.body()).isEqualTo(200);
       assertThat(client.get("/api/v1/clusters")).contains(CLUSTER);
     } finally {
       broker.close();

@@ -243,6 +243,21 @@ public final class EngineSettings {
               + " input partitions hold records (gauge quotaflow.engine.tasks.empty.with.inputs).",
           Parsers::duration);
 
+  /** How long a stream task may go without a heartbeat before {@code /healthz} fails. */
+  public static final Setting<Duration> HEALTH_MAX_SILENCE =
+      new Setting<>(
+          "health.max.silence",
+          "duration",
+          "120s",
+          "How long a stream task of this instance may go without beating (a wall-clock"
+              + " punctuation every 5 s, or a quarter of this when shorter, which a thread wedged in"
+              + " processing does not run) before"
+              + " /healthz answers 503 naming it, so that the liveness probe restarts the instance."
+              + " Silence does not count while Kafka is unreachable (health.check.interval): the"
+              + " stream threads wait on it then. Longer than the longest recompute of a task's"
+              + " clusters.",
+          Parsers::duration);
+
   /** The first wait before a start-up step that needs Kafka is tried again. */
   public static final Setting<Duration> STARTUP_RETRY_BACKOFF =
       new Setting<>(
@@ -575,6 +590,7 @@ public final class EngineSettings {
           RECOMPUTE_BACKLOG_MAX_INTERVAL,
           STATE_STORES,
           HEALTH_CHECK_INTERVAL,
+          HEALTH_MAX_SILENCE,
           STARTUP_RETRY_BACKOFF,
           STARTUP_RETRY_MAX_BACKOFF,
           STREAM_THREAD_MAX_REPLACEMENTS,

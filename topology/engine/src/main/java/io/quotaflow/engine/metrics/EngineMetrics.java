@@ -6,7 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.quotaflow.engine.errors.ClusterQuarantine;
+import io.quotaflow.engine.liveness.Heartbeats;
 import io.quotaflow.tree.GroupStatus;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -177,6 +179,7 @@ public final class EngineMetrics {
   private final ClusterQuarantine quarantine;
   private final GroupGauges groupGauges;
   private final Counter restoresRefused;
+  private final Heartbeats heartbeats;
   private final Counter threadsReplaced;
   private final Map<Integer, AtomicInteger> taskClusters = new ConcurrentHashMap<>();
   private final Timer recomputeTime;
@@ -210,6 +213,15 @@ public final class EngineMetrics {
    * @param maxGroupGauges how many groups get per-group gauges; 0 for none
    */
   public EngineMetrics(final MeterRegistry registry, final int maxGroupGauges) {
+    this(registry, maxGroupGauges, new Heartbeats(Clock.systemUTC()));
+  }
+
+  /**
+   * @param heartbeats where the stream tasks beat (read by {@code /healthz})
+   */
+  public EngineMetrics(
+      final MeterRegistry registry, final int maxGroupGauges, final Heartbeats heartbeats) {
+    this.heartbeats = Objects.requireNonNull(heartbeats, "heartbeats");
     this.registry = Objects.requireNonNull(registry, "registry");
     this.quarantine = new ClusterQuarantine(registry);
     this.groupGauges = new GroupGauges(registry, maxGroupGauges);
@@ -252,6 +264,14 @@ public final class EngineMetrics {
   /** Meters that go nowhere, for tests and tools that do not export them. */
   public static EngineMetrics discarding() {
     return new EngineMetrics(new CompositeMeterRegistry());
+  }
+
+  /**
+   * The loops of this instance that must keep running (its stream tasks), shared like {@link
+   * #quarantine()}: {@code /healthz} fails while one is silent.
+   */
+  public Heartbeats heartbeats() {
+    return heartbeats;
   }
 
   /**

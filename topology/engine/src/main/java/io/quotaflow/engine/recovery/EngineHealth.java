@@ -130,6 +130,8 @@ public final class EngineHealth implements AutoCloseable {
         unreachableBecause = describe(rootCause(e));
         LOG.warn("Kafka is unreachable: {}", unreachableBecause);
       }
+      // The stream threads block on Kafka meanwhile: waiting, not wedged (issue 40.11).
+      metrics.heartbeats().excuseAll();
       return;
     }
     try {

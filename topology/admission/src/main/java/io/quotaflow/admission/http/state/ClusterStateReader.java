@@ -20,6 +20,22 @@ public interface ClusterStateReader {
     return notReadyReason().map(Readiness::notReady).orElseGet(() -> Readiness.ready("ready"));
   }
 
+  /**
+   * The loops of the process that have been silent longer than they may be ({@code /healthz} fails
+   * while there is one), for people; empty while every loop beats.
+   */
+  default List<String> silentLoops() {
+    return List.of();
+  }
+
+  /**
+   * Whether {@code cluster} is assigned to this instance now, its task running or still restoring
+   * ({@code /readyz}); unlike {@link #owner}, also during a rebalance.
+   */
+  default boolean assignedHere(String cluster) {
+    return owner(cluster) instanceof Ownership.Local;
+  }
+
   /** Which instance holds {@code cluster}. */
   Ownership owner(String cluster);
 

@@ -5,6 +5,7 @@ import io.quotaflow.dra.ClaimedDevices;
 import io.quotaflow.dra.DeviceCharge;
 import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.dra.DraObjects;
+import io.quotaflow.engine.liveness.Heartbeats;
 import io.quotaflow.kube.PodGroupKey;
 import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.QuotaProfile;
@@ -30,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -43,6 +45,8 @@ public final class SnapshotClusterState implements ClusterStateReader {
 
   private final Map<String, SnapshotView> local = new ConcurrentHashMap<>();
   private final Map<String, Ownership> elsewhere = new ConcurrentHashMap<>();
+  private final Set<String> restoringHere = ConcurrentHashMap.newKeySet();
+  private volatile Heartbeats heartbeats;
   private final AtomicReference<Optional<String>> notReady =
       new AtomicReference<>(Optional.empty());
   private volatile boolean alive = true;
@@ -179,11 +183,38 @@ public final class SnapshotClusterState implements ClusterStateReader {
     return this;
   }
 
+  /**
+   * Declares {@code cluster} assigned here but its task restoring: its state cannot be read, with
+   * {@code reason}, and no instance serves it yet.
+   */
+  public SnapshotClusterState restoring(String cluster, String reason) {
+    restoringHere.add(cluster);
+    return unavailable(cluster, reason);
+  }
+
+  /** Reads which loops are silent from {@code loops} ({@code /healthz}). */
+  public SnapshotClusterState heartbeats(Heartbeats loops) {
+    heartbeats = Objects.requireNonNull(loops, "loops");
+    return this;
+  }
+
+  @Override
+  public List<String> silentLoops() {
+    final Heartbeats loops = heartbeats;
+    return loops == null ? List.of() : loops.silent();
+  }
+
+  @Override
+  public boolean assignedHere(String cluster) {
+    return restoringHere.contains(cluster) || ClusterStateReader.super.assignedHere(cluster);
+  }
+
   /** Makes {@code cluster} available again after {@link #unavailable}. */
   public SnapshotClusterState available(String cluster) {
     if (elsewhere.get(cluster) instanceof Ownership.Unavailable) {
       elsewhere.remove(cluster);
     }
+    restoringHere.remove(cluster);
     return this;
   }
 

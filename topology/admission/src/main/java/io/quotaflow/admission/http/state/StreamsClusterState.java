@@ -10,6 +10,7 @@ import io.quotaflow.engine.convert.InputRecords;
 import io.quotaflow.engine.devices.ClusterDevices;
 import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryQueries;
+import io.quotaflow.engine.liveness.Heartbeats;
 import io.quotaflow.engine.query.PodInGroup;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.GroupId;
@@ -104,6 +105,7 @@ public final class StreamsClusterState implements ClusterStateReader {
   private final Supplier<Optional<String>> engineProblem;
   private final Optional<HistoryKept> history;
   private final ClaimedDevices claimed;
+  private final Heartbeats heartbeats;
   private final Map<String, Specs> specs = new ConcurrentHashMap<>();
   // Set once the stores were queryable while RUNNING: from then on a rebalance keeps it ready.
   private volatile boolean loaded;
@@ -150,6 +152,31 @@ public final class StreamsClusterState implements ClusterStateReader {
       Supplier<Optional<String>> engineProblem,
       Optional<HistoryKept> history,
       DeviceClassMappings deviceClasses) {
+    this(
+        streams,
+        self,
+        clock,
+        specTtl,
+        engineProblem,
+        history,
+        deviceClasses,
+        new Heartbeats(clock));
+  }
+
+  /**
+   * @param heartbeats the engine's loops that must keep running (its stream tasks): {@link
+   *     #silentLoops()}
+   */
+  public StreamsClusterState(
+      KafkaStreams streams,
+      Optional<HostInfo> self,
+      Clock clock,
+      Duration specTtl,
+      Supplier<Optional<String>> engineProblem,
+      Optional<HistoryKept> history,
+      DeviceClassMappings deviceClasses,
+      Heartbeats heartbeats) {
+    this.heartbeats = Objects.requireNonNull(heartbeats, "heartbeats");
     this.claimed = new ClaimedDevices(deviceClasses);
     this.history = Objects.requireNonNull(history, "history");
     this.engineProblem = Objects.requireNonNull(engineProblem, "engineProblem");
@@ -166,6 +193,30 @@ public final class StreamsClusterState implements ClusterStateReader {
         && state != KafkaStreams.State.PENDING_ERROR
         && state != KafkaStreams.State.NOT_RUNNING
         && state != KafkaStreams.State.PENDING_SHUTDOWN;
+  }
+
+  @Override
+  public List<String> silentLoops() {
+    return heartbeats.silent();
+  }
+
+  /**
+   * From the assignment Kafka Streams knows now, also while REBALANCING (a task restoring here is
+   * assigned here though {@link #owner} says no instance holds its clusters yet).
+   */
+  @Override
+  public boolean assignedHere(String cluster) {
+    final KafkaStreams.State state = streams.state();
+    if (state != KafkaStreams.State.RUNNING && state != KafkaStreams.State.REBALANCING) {
+      return false;
+    }
+    if (self.isEmpty()) {
+      return true;
+    }
+    final KeyQueryMetadata owner = RuntimeQueries.owner(streams, cluster);
+    return owner != null
+        && !KeyQueryMetadata.NOT_AVAILABLE.equals(owner)
+        && owner.activeHost().equals(self.get());
   }
 
   @Override
