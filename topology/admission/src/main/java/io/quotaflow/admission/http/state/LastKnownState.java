@@ -95,7 +95,12 @@ public final class LastKnownState {
 
   /** Copies {@code view} as {@code cluster}'s last state, read now. */
   public void remember(String cluster, ClusterView view) {
-    snapshots.put(cluster, ClusterSnapshot.capture(view, clock.instant()));
+    remember(cluster, view, clock.instant());
+  }
+
+  /** {@link #remember(String, ClusterView)} of a view read from {@code asOf} on. */
+  private void remember(String cluster, ClusterView view, Instant asOf) {
+    snapshots.put(cluster, ClusterSnapshot.capture(view, asOf));
   }
 
   /**
@@ -118,7 +123,10 @@ public final class LastKnownState {
     for (final String cluster : local) {
       try {
         if (reader.owner(cluster) instanceof Ownership.Local) {
-          reader.cluster(cluster).ifPresent(view -> remember(cluster, view));
+          // The time before the stores are read: a state stamped after the read would look
+          // younger than it is by the read's time, or by a rebalance that began meanwhile.
+          final Instant asOf = clock.instant();
+          reader.cluster(cluster).ifPresent(view -> remember(cluster, view, asOf));
         }
       } catch (StateUnavailableException e) {
         LOG.debug("cluster={} keeps its last state: {}", cluster, e.getMessage());

@@ -60,6 +60,46 @@ class LastKnownStateTest {
   }
 
   @Test
+  void aStateIsAsOldAsTheMomentItsReadBeganNotEnded() {
+    // The read of the stores takes a second (a large cluster, a busy machine), or a rebalance
+    // begins while it runs: the state is as of the read's start.
+    final ClusterStateReader slow =
+        new ClusterStateReader() {
+          @Override
+          public boolean alive() {
+            return true;
+          }
+
+          @Override
+          public java.util.Optional<String> notReadyReason() {
+            return java.util.Optional.empty();
+          }
+
+          @Override
+          public Ownership owner(String cluster) {
+            return state.owner(cluster);
+          }
+
+          @Override
+          public java.util.List<String> localClusters() {
+            return state.localClusters();
+          }
+
+          @Override
+          public java.util.Optional<ClusterView> cluster(String cluster) {
+            final java.util.Optional<ClusterView> view = state.cluster(cluster);
+            clock.advance(Duration.ofSeconds(1));
+            return view;
+          }
+        };
+
+    lastKnown.refresh(slow);
+
+    final LastKnownState.Usable usable = (LastKnownState.Usable) lastKnown.recall("east");
+    assertThat(usable.staleness()).isEqualTo(new Staleness(START, Duration.ofSeconds(1)));
+  }
+
+  @Test
   void aRefreshReplacesTheLastStateWithoutChangingACopyAlreadyHandedOut() {
     lastKnown.refresh(state);
     final ClusterView before = ((LastKnownState.Usable) lastKnown.recall("east")).view();
