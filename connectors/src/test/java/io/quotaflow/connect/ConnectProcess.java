@@ -140,15 +140,10 @@ final class ConnectProcess implements AutoCloseable {
         .filter(holder -> !holder.isEmpty());
   }
 
-  /**
-   * Kills the process as {@code kill -9} does, waits for it to be gone and for {@code mock} to have
-   * seen its connections end.
-   */
-  void kill(final MockCluster mock) throws InterruptedException {
+  /** Kills the process as {@code kill -9} does, and waits for it to be gone. */
+  void kill() throws InterruptedException {
     process.destroyForcibly();
     assertThat(process.waitFor(10, TimeUnit.SECONDS)).as("killed %s has exited", instance).isTrue();
-    // Its sockets closed with it; the mock server must see them closed before the next write.
-    mock.settle();
   }
 
   /** Sends SIGTERM. */

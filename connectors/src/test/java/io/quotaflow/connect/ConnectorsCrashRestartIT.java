@@ -71,7 +71,7 @@ class ConnectorsCrashRestartIT {
       sendRuntime(group, 1_000L);
       awaitRuntimeAnnotation(namespace, group, "{\"cpu\":\"1\"}", FIRST_START);
 
-      first.kill(mock);
+      first.kill();
     }
 
     try (ConnectProcess restarted =

@@ -75,7 +75,7 @@ class LeaderHandOverIT {
         await().atMost(FIRST_START).until(() -> b.log().contains("connectors-b follows"));
 
         // The leader's node is lost.
-        a.kill(mock);
+        a.kill();
         final Pod second = createPod(namespace, "batch-2");
         EvictionEndpoint.of(mock, namespace, "batch-2").accepts();
         final EvictionCommand command = sendOfTeamA(rig, second);
