@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Reproducer of a fabric8 mock server defect (docs/upstream/fabric8-mock-watch-close-stall.md), in
  * fabric8's package because the listener is package-private. It pins the defect: it fails once a
- * fabric8 release no longer blocks, and then {@code MockCluster#settle} can go.
+ * fabric8 release no longer blocks, and then {@code OffLoopWatchClose} can go.
  *
  * <p>The mock server calls {@code WatchEventsListener.onFailure} (and {@code onClosed}) on its
  * Vert.x event loop when a watch connection ends. Both shut the listener's send executor down and
