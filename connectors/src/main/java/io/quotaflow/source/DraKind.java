@@ -123,8 +123,15 @@ final class DraKind<T extends HasMetadata, V> implements SourceKind<T, DraKey, V
   public SharedIndexInformer<T> informer(final KubernetesClient client, final Duration resync) {
     this.client = client;
     return namespaced
-        ? client.resources(type).inAnyNamespace().runnableInformer(resync.toMillis())
-        : client.resources(type).runnableInformer(resync.toMillis());
+        ? client
+            .resources(type)
+            .inAnyNamespace()
+            .withLimit(ListPaging.PAGE_SIZE)
+            .runnableInformer(resync.toMillis())
+        : client
+            .resources(type)
+            .withLimit(ListPaging.PAGE_SIZE)
+            .runnableInformer(resync.toMillis());
   }
 
   /**

@@ -34,7 +34,9 @@ final class NodeKind implements SourceKind<Node, NodeKey, NodeState> {
 
   @Override
   public SharedIndexInformer<Node> informer(final KubernetesClient client, final Duration resync) {
-    return client.nodes().runnableInformer(resync.toMillis());
+    final SharedIndexInformer<Node> nodes =
+        client.nodes().withLimit(ListPaging.PAGE_SIZE).runnableInformer(resync.toMillis());
+    return nodes.itemStore(new TrimmingStore<>(TrimmedObjects::node));
   }
 
   @Override

@@ -65,6 +65,7 @@ final class PodGroupCompanions {
           client
               .genericKubernetesResources(api)
               .inAnyNamespace()
+              .withLimit(ListPaging.PAGE_SIZE)
               .runnableInformer(resync.toMillis()));
     }
     informers = Map.copyOf(made);

@@ -68,7 +68,12 @@ final class PodKind implements SourceKind<Pod, PodKey, PodState> {
     this.client = client;
     this.resync = resync;
     final SharedIndexInformer<Pod> pods =
-        client.pods().inAnyNamespace().runnableInformer(resync.toMillis());
+        client
+            .pods()
+            .inAnyNamespace()
+            .withLimit(ListPaging.PAGE_SIZE)
+            .runnableInformer(resync.toMillis());
+    pods.itemStore(new TrimmingStore<>(TrimmedObjects::pod));
     PodGroupCompanions.indexPods(pods);
     informer = pods;
     return pods;
