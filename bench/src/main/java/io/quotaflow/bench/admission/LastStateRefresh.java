@@ -60,17 +60,36 @@ public final class LastStateRefresh {
     final long[][] whole = new long[2][refreshes];
     final long[][] reusing = new long[2][refreshes];
     ClusterSnapshot previous = ClusterSnapshot.capture(cluster, Instant.EPOCH);
+    long newLists = 0;
+    long newStatuses = 0;
     for (int i = -warmup; i < refreshes; i++) {
       cluster.change(changed);
       final Instant asOf = Instant.ofEpochSecond(i + warmup + 1L);
       final long[] readCost = measure(() -> readAll(cluster));
       final ClusterSnapshot[] out = new ClusterSnapshot[2];
-      final long[] wholeCost = measure(() -> out[0] = ClusterSnapshot.capture(cluster, asOf));
       final ClusterSnapshot before = previous;
-      final long[] reuseCost =
-          measure(() -> out[1] = ClusterSnapshot.capture(cluster, asOf, Optional.of(before)));
+      final Runnable wholeCapture = () -> out[0] = ClusterSnapshot.capture(cluster, asOf);
+      final Runnable reusingCapture =
+          () -> out[1] = ClusterSnapshot.capture(cluster, asOf, Optional.of(before));
+      // Alternated, so that neither always pays for the garbage the other left.
+      final long[] wholeCost;
+      final long[] reuseCost;
+      if ((i & 1) == 0) {
+        wholeCost = measure(wholeCapture);
+        reuseCost = measure(reusingCapture);
+      } else {
+        reuseCost = measure(reusingCapture);
+        wholeCost = measure(wholeCapture);
+      }
       if (!out[1].sameState(out[0])) {
         throw new IllegalStateException("refresh " + i + ": the reusing copy differs");
+      }
+      if (i >= 0) {
+        for (final GroupStatus status : out[1].groups()) {
+          final List<PodAssignment> kept = out[1].podsOf(status.name());
+          newLists += !kept.isEmpty() && kept != before.podsOf(status.name()) ? 1 : 0;
+          newStatuses += before.group(status.name()).orElse(null) != status ? 1 : 0;
+        }
       }
       previous = out[1];
       if (i >= 0) {
@@ -88,6 +107,10 @@ public final class LastStateRefresh {
     print("read of the view alone", read);
     print("whole capture (before)", whole);
     print("reusing capture (after)", reusing);
+    System.out.printf(
+        "  new objects kept per refresh after: %.1f pod lists and %.1f statuses of %,d groups"
+            + " (before: all of them)%n",
+        (double) newLists / refreshes, (double) newStatuses / refreshes, groups);
     System.out.printf(
         "after/before: time %.2f, bytes %.2f%n",
         (double) median(reusing[0]) / median(whole[0]),

@@ -194,6 +194,21 @@ public final class ClusterSnapshot implements ClusterView {
         Trees.of(view, groups));
   }
 
+  /** Group {@code name}'s status, or null: for {@link SnapshotReuse}, without an Optional. */
+  GroupStatus byName(String name) {
+    return byName.get(name);
+  }
+
+  /** Group {@code group}'s own request, or null. */
+  ResourceList ownRequestOrNull(String group) {
+    return ownRequests.get(group);
+  }
+
+  /** Group {@code group}'s pods, or null when it has none. */
+  List<PodAssignment> podsOrNull(String group) {
+    return podsByGroup.get(group);
+  }
+
   /**
    * Whether {@code other} holds the same state as this one (every part compared by value, {@link
    * #asOf} aside): what a copy that reuses a previous one must keep equal to a whole copy.

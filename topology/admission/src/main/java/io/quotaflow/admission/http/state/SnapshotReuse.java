@@ -17,23 +17,22 @@ import java.util.Optional;
  */
 final class SnapshotReuse {
 
-  private final Optional<ClusterSnapshot> previous;
+  private final ClusterSnapshot previous; // null for a first copy
   private int changedGroups;
   private int changedPodLists;
 
   SnapshotReuse(Optional<ClusterSnapshot> previous) {
-    this.previous = Objects.requireNonNull(previous, "previous");
+    this.previous = Objects.requireNonNull(previous, "previous").orElse(null);
   }
 
   /** The previous snapshot, if any. */
   Optional<ClusterSnapshot> previous() {
-    return previous;
+    return Optional.ofNullable(previous);
   }
 
   /** {@code read}, or the previous snapshot's equal status of the same group. */
   GroupStatus status(GroupStatus read) {
-    final GroupStatus before =
-        previous.flatMap(snapshot -> snapshot.group(read.name())).orElse(null);
+    final GroupStatus before = previous == null ? null : previous.byName(read.name());
     if (read.equals(before)) {
       return before;
     }
@@ -43,16 +42,14 @@ final class SnapshotReuse {
 
   /** {@code read}, or the previous snapshot's equal own request of {@code group}. */
   ResourceList ownRequest(String group, ResourceList read) {
-    final ResourceList before =
-        previous.flatMap(snapshot -> snapshot.ownRequest(group)).orElse(null);
+    final ResourceList before = previous == null ? null : previous.ownRequestOrNull(group);
     return read.equals(before) ? before : read;
   }
 
   /** An immutable copy of {@code read}, or the previous snapshot's equal list of {@code group}. */
   List<PodAssignment> pods(String group, List<PodAssignment> read) {
-    final List<PodAssignment> before =
-        previous.map(snapshot -> snapshot.podsOf(group)).orElse(List.of());
-    if (!before.isEmpty() && before.equals(read)) {
+    final List<PodAssignment> before = previous == null ? null : previous.podsOrNull(group);
+    if (before != null && before.size() == read.size() && before.equals(read)) {
       return before;
     }
     changedPodLists++;
@@ -61,12 +58,12 @@ final class SnapshotReuse {
 
   /** Whether every status read was the previous snapshot's own object (none changed or is new). */
   boolean noGroupChanged() {
-    return previous.isPresent() && changedGroups == 0;
+    return previous != null && changedGroups == 0;
   }
 
   /** Whether every non-empty pod list read was the previous snapshot's own list. */
   boolean noPodListChanged() {
-    return previous.isPresent() && changedPodLists == 0;
+    return previous != null && changedPodLists == 0;
   }
 
   /** {@code read}, or {@code before} when equal. */
