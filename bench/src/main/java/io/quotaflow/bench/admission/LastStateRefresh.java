@@ -111,10 +111,32 @@ public final class LastStateRefresh {
         "  new objects kept per refresh after: %.1f pod lists and %.1f statuses of %,d groups"
             + " (before: all of them)%n",
         (double) newLists / refreshes, (double) newStatuses / refreshes, groups);
+    cluster.change(changed);
+    final Instant last = Instant.ofEpochSecond(warmup + refreshes + 1L);
+    final long held = heapAfterGc();
+    ClusterSnapshot kept = ClusterSnapshot.capture(cluster, last);
+    final long keptWhole = heapAfterGc() - held;
+    kept = null;
+    final long heldAgain = heapAfterGc();
+    kept = ClusterSnapshot.capture(cluster, last, Optional.of(previous));
+    final long keptReusing = heapAfterGc() - heldAgain;
+    java.lang.ref.Reference.reachabilityFence(kept);
+    java.lang.ref.Reference.reachabilityFence(previous);
+    System.out.printf(
+        "  heap a new snapshot keeps beside the previous one: before %.1f MB, after %.2f MB%n",
+        keptWhole / 1e6, keptReusing / 1e6);
     System.out.printf(
         "after/before: time %.2f, bytes %.2f%n",
         (double) median(reusing[0]) / median(whole[0]),
         (double) median(reusing[1]) / median(whole[1]));
+  }
+
+  /** The heap in use after a full collection. */
+  private static long heapAfterGc() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   private static void print(String what, long[][] cost) {

@@ -97,7 +97,12 @@ public final class ClusterSnapshot implements ClusterView {
         this.lockedNodes = LockedNodes.of(reserving);
       }
       this.overUsedSince = SnapshotReuse.either(Map.copyOf(overUsedSince), before.overUsedSince);
-      this.ownRequests = SnapshotReuse.either(Map.copyOf(ownRequests), before.ownRequests);
+      // Each request was reused only where the previous snapshot had that group's: with none
+      // changed and as many, the key sets are the same.
+      this.ownRequests =
+          reuse.noOwnRequestChanged() && ownRequests.size() == before.ownRequests.size()
+              ? before.ownRequests
+              : Map.copyOf(ownRequests);
     }
     final List<QuotaGroup> specs = List.copyOf(quotas);
     if (before != null && specs.equals(before.quotas)) {

@@ -20,6 +20,7 @@ final class SnapshotReuse {
   private final ClusterSnapshot previous; // null for a first copy
   private int changedGroups;
   private int changedPodLists;
+  private int changedOwnRequests;
 
   SnapshotReuse(Optional<ClusterSnapshot> previous) {
     this.previous = Objects.requireNonNull(previous, "previous").orElse(null);
@@ -43,7 +44,11 @@ final class SnapshotReuse {
   /** {@code read}, or the previous snapshot's equal own request of {@code group}. */
   ResourceList ownRequest(String group, ResourceList read) {
     final ResourceList before = previous == null ? null : previous.ownRequestOrNull(group);
-    return read.equals(before) ? before : read;
+    if (read.equals(before)) {
+      return before;
+    }
+    changedOwnRequests++;
+    return read;
   }
 
   /** An immutable copy of {@code read}, or the previous snapshot's equal list of {@code group}. */
@@ -64,6 +69,11 @@ final class SnapshotReuse {
   /** Whether every non-empty pod list read was the previous snapshot's own list. */
   boolean noPodListChanged() {
     return previous != null && changedPodLists == 0;
+  }
+
+  /** Whether every own request read was the previous snapshot's own object. */
+  boolean noOwnRequestChanged() {
+    return previous != null && changedOwnRequests == 0;
   }
 
   /** {@code read}, or {@code before} when equal. */
