@@ -4,7 +4,7 @@
 # alone, capturing it whole (before) and capturing it reusing the previous snapshot (after), in the
 # same run (io.quotaflow.bench.admission.LastStateRefresh).
 #
-# Usage: bench/run-last-state-bench.sh [--groups 10000] [--pods 100000] [--changed 10]
+# Usage: bench/run-last-state-bench.sh [--groups 10000] [--pods 100000] [--changed 10] [--stores engine]
 #                                      [--warmup 20] [--refreshes 50]
 # Environment: MVN_ARGS (default none; "-o" for offline), SKIP_BUILD=1 to reuse the compiled classes.
 set -euo pipefail

@@ -28,8 +28,12 @@ import java.util.Random;
  * are not in these figures, so the read costs more in production than here, the same with and
  * without reuse. Every reusing capture is checked equal to the whole one.
  *
+ * <p>With {@code --stores engine} the view reads the engine's runtime and pod-assignments records,
+ * serialized with its serdes, through its {@code RuntimeQueries} ({@link StoredEngineCluster}): the
+ * read then includes the Avro decoding a refresh pays in production.
+ *
  * <p>Usage: {@code LastStateRefresh [--groups 10000] [--pods 100000] [--changed 10] [--warmup 20]
- * [--refreshes 50]}.
+ * [--refreshes 50] [--stores fresh|engine]}.
  */
 public final class LastStateRefresh {
 
@@ -44,7 +48,12 @@ public final class LastStateRefresh {
     int changed = 10;
     int warmup = 20;
     int refreshes = 50;
+    boolean engineStores = false;
     for (int i = 0; i + 1 < args.length; i += 2) {
+      if (args[i].equals("--stores")) {
+        engineStores = args[i + 1].equals("engine");
+        continue;
+      }
       final int value = Integer.parseInt(args[i + 1]);
       switch (args[i]) {
         case "--groups" -> groups = value;
@@ -55,7 +64,10 @@ public final class LastStateRefresh {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
-    final StoredCluster cluster = new StoredCluster(groups, pods, new Random(40_4));
+    final ChangingCluster cluster =
+        engineStores
+            ? new StoredEngineCluster(groups, pods, new Random(40_4))
+            : new StoredCluster(groups, pods, new Random(40_4));
     final long[][] read = new long[2][refreshes];
     final long[][] whole = new long[2][refreshes];
     final long[][] reusing = new long[2][refreshes];
@@ -101,9 +113,14 @@ public final class LastStateRefresh {
       }
     }
     System.out.printf(
-        "last state refresh: %,d groups, %,d pods, %,d groups changed per refresh,"
+        "last state refresh over %s: %,d groups, %,d pods, %,d groups changed per refresh,"
             + " %d refreshes after %d warm-up (median, p90)%n",
-        groups, pods, changed, refreshes, warmup);
+        engineStores ? "the engine's serialized stores" : "fresh objects",
+        groups,
+        pods,
+        changed,
+        refreshes,
+        warmup);
     print("read of the view alone", read);
     print("whole capture (before)", whole);
     print("reusing capture (after)", reusing);
@@ -177,12 +194,18 @@ public final class LastStateRefresh {
     return seen + view.quotas().size();
   }
 
+  /** A cluster whose state the benchmark changes between refreshes. */
+  interface ChangingCluster extends ClusterView {
+    /** {@code groups} random groups change: a pod added, removed or reclassed. */
+    void change(int groups);
+  }
+
   /**
    * One cluster as the engine's stores hold it: flat groups under the root, pods spread over them.
    * Every read builds new objects, as deserializing a store's records does; the specifications are
    * one cached list, as {@code StreamsClusterState} keeps them.
    */
-  private static final class StoredCluster implements ClusterView {
+  private static final class StoredCluster implements ChangingCluster {
     private final Random random;
     private final String[] names;
     private final long[] used;
@@ -216,8 +239,8 @@ public final class LastStateRefresh {
       used[group] += 100;
     }
 
-    /** {@code groups} random groups change: a pod added, removed or reclassed. */
-    void change(int groups) {
+    @Override
+    public void change(int groups) {
       for (int i = 0; i < groups; i++) {
         final int group = random.nextInt(names.length);
         final List<String[]> pods = podsOf.get(group);
