@@ -70,6 +70,7 @@ public final class ClusterSnapshot implements ClusterView {
 
   private ClusterSnapshot(
       Instant asOf,
+      SnapshotReuse reuse,
       List<GroupStatus> groups,
       List<QuotaGroup> quotas,
       Map<String, ResourceList> ownRequests,
@@ -78,34 +79,78 @@ public final class ClusterSnapshot implements ClusterView {
       Map<String, ReservationStatus> reservations,
       Trees trees) {
     this.asOf = Objects.requireNonNull(asOf, "asOf");
-    this.trees = Objects.requireNonNull(trees, "trees");
-    this.reservations = Map.copyOf(reservations);
-    this.lockedNodes = LockedNodes.of(this.reservations);
-    this.overUsedSince = Map.copyOf(overUsedSince);
-    this.groups = List.copyOf(groups);
-    this.quotas = List.copyOf(quotas);
-    this.directory = GroupDirectory.of(this.quotas);
-    this.ownRequests = Map.copyOf(ownRequests);
-    final Map<String, GroupStatus> names = new HashMap<>();
-    final Map<String, List<GroupStatus>> parents = new HashMap<>();
-    for (final GroupStatus status : this.groups) {
-      names.put(status.name(), status);
-      parents.computeIfAbsent(status.parent(), p -> new ArrayList<>()).add(status);
+    final ClusterSnapshot before = reuse.previous().orElse(null);
+    if (before == null) {
+      this.trees = Objects.requireNonNull(trees, "trees");
+      this.reservations = Map.copyOf(reservations);
+      this.lockedNodes = LockedNodes.of(this.reservations);
+      this.overUsedSince = Map.copyOf(overUsedSince);
+      this.ownRequests = Map.copyOf(ownRequests);
+    } else {
+      this.trees = SnapshotReuse.either(trees, before.trees);
+      final Map<String, ReservationStatus> reserving = Map.copyOf(reservations);
+      if (reserving.equals(before.reservations)) {
+        this.reservations = before.reservations;
+        this.lockedNodes = before.lockedNodes;
+      } else {
+        this.reservations = reserving;
+        this.lockedNodes = LockedNodes.of(reserving);
+      }
+      this.overUsedSince = SnapshotReuse.either(Map.copyOf(overUsedSince), before.overUsedSince);
+      // Each request was reused only where the previous snapshot had that group's: with none
+      // changed and as many, the key sets are the same.
+      this.ownRequests =
+          reuse.noOwnRequestChanged() && ownRequests.size() == before.ownRequests.size()
+              ? before.ownRequests
+              : Map.copyOf(ownRequests);
     }
-    this.byName = Map.copyOf(names);
-    final Map<String, List<GroupStatus>> children = new HashMap<>();
-    parents.forEach((parent, list) -> children.put(parent, List.copyOf(list)));
-    this.byParent = Map.copyOf(children);
-    final Map<String, List<String>> kids = new HashMap<>();
-    children.forEach(
-        (parent, list) -> kids.put(parent, list.stream().map(GroupStatus::name).toList()));
-    this.childNames = Map.copyOf(kids);
-    final Map<String, QuotaGroup> specs = new HashMap<>();
-    this.quotas.forEach(quota -> specs.put(quota.name(), quota));
-    this.quotaByName = Map.copyOf(specs);
-    final Map<String, List<PodAssignment>> pods = new HashMap<>();
-    podsByGroup.forEach((group, list) -> pods.put(group, List.copyOf(list)));
-    this.podsByGroup = Map.copyOf(pods);
+    final List<QuotaGroup> specs = List.copyOf(quotas);
+    if (before != null && specs.equals(before.quotas)) {
+      this.quotas = before.quotas;
+      this.directory = before.directory;
+      this.quotaByName = before.quotaByName;
+    } else {
+      this.quotas = specs;
+      this.directory = GroupDirectory.of(specs);
+      final Map<String, QuotaGroup> byQuotaName = new HashMap<>();
+      specs.forEach(quota -> byQuotaName.put(quota.name(), quota));
+      this.quotaByName = Map.copyOf(byQuotaName);
+    }
+    // The statuses are the previous snapshot's own objects when unchanged, so an identity check
+    // tells whether its indexes over them still hold.
+    if (before != null
+        && reuse.noGroupChanged()
+        && SnapshotReuse.sameObjects(groups, before.groups)) {
+      this.groups = before.groups;
+      this.byName = before.byName;
+      this.byParent = before.byParent;
+      this.childNames = before.childNames;
+    } else {
+      this.groups = List.copyOf(groups);
+      final Map<String, GroupStatus> names = new HashMap<>();
+      final Map<String, List<GroupStatus>> parents = new HashMap<>();
+      for (final GroupStatus status : this.groups) {
+        names.put(status.name(), status);
+        parents.computeIfAbsent(status.parent(), p -> new ArrayList<>()).add(status);
+      }
+      this.byName = Map.copyOf(names);
+      final Map<String, List<GroupStatus>> children = new HashMap<>();
+      parents.forEach((parent, list) -> children.put(parent, List.copyOf(list)));
+      this.byParent = Map.copyOf(children);
+      final Map<String, List<String>> kids = new HashMap<>();
+      children.forEach(
+          (parent, list) -> kids.put(parent, list.stream().map(GroupStatus::name).toList()));
+      this.childNames = Map.copyOf(kids);
+    }
+    // Each list was reused only where the previous snapshot had that group's list: with no list
+    // changed and as many groups with pods, the key sets are the same.
+    if (before != null
+        && reuse.noPodListChanged()
+        && podsByGroup.size() == before.podsByGroup.size()) {
+      this.podsByGroup = before.podsByGroup;
+    } else {
+      this.podsByGroup = Map.copyOf(podsByGroup);
+    }
   }
 
   /**
@@ -117,18 +162,34 @@ public final class ClusterSnapshot implements ClusterView {
    * @throws StateUnavailableException when {@code view} stops being readable meanwhile
    */
   public static ClusterSnapshot capture(ClusterView view, Instant asOf) {
-    final List<GroupStatus> groups = view.groups();
+    return capture(view, asOf, Optional.empty());
+  }
+
+  /**
+   * {@link #capture(ClusterView, Instant)}, reusing every part of {@code previous} that equals what
+   * {@code view} answers now (a group's status, own request or pods; the specifications; the
+   * indexes over unchanged parts): an unchanged group costs a read and a comparison, not a copy.
+   * The result equals a whole capture of {@code view}; only the objects are shared.
+   */
+  public static ClusterSnapshot capture(
+      ClusterView view, Instant asOf, Optional<ClusterSnapshot> previous) {
+    final SnapshotReuse reuse = new SnapshotReuse(previous);
+    final List<GroupStatus> read = view.groups();
+    final List<GroupStatus> groups = new ArrayList<>(read.size());
     final Map<String, ResourceList> own = new HashMap<>();
     final Map<String, List<PodAssignment>> pods = new HashMap<>();
-    for (final GroupStatus status : groups) {
-      view.ownRequest(status.name()).ifPresent(request -> own.put(status.name(), request));
-      final List<PodAssignment> groupPods = view.podsOf(status.name());
+    for (final GroupStatus status : read) {
+      final String name = status.name();
+      groups.add(reuse.status(status));
+      view.ownRequest(name).ifPresent(request -> own.put(name, reuse.ownRequest(name, request)));
+      final List<PodAssignment> groupPods = view.podsOf(name);
       if (!groupPods.isEmpty()) {
-        pods.put(status.name(), groupPods);
+        pods.put(name, reuse.pods(name, groupPods));
       }
     }
     return new ClusterSnapshot(
         asOf,
+        reuse,
         groups,
         view.quotas(),
         own,
@@ -136,6 +197,39 @@ public final class ClusterSnapshot implements ClusterView {
         view.overUsedSince(),
         view.reservations(),
         Trees.of(view, groups));
+  }
+
+  /** Group {@code name}'s status, or null: for {@link SnapshotReuse}, without an Optional. */
+  GroupStatus byName(String name) {
+    return byName.get(name);
+  }
+
+  /** Group {@code group}'s own request, or null. */
+  ResourceList ownRequestOrNull(String group) {
+    return ownRequests.get(group);
+  }
+
+  /** Group {@code group}'s pods, or null when it has none. */
+  List<PodAssignment> podsOrNull(String group) {
+    return podsByGroup.get(group);
+  }
+
+  /**
+   * Whether {@code other} holds the same state as this one (every part compared by value, {@link
+   * #asOf} aside): what a copy that reuses a previous one must keep equal to a whole copy.
+   */
+  public boolean sameState(ClusterSnapshot other) {
+    return groups.equals(other.groups)
+        && quotas.equals(other.quotas)
+        && byName.equals(other.byName)
+        && byParent.equals(other.byParent)
+        && childNames.equals(other.childNames)
+        && quotaByName.equals(other.quotaByName)
+        && ownRequests.equals(other.ownRequests)
+        && podsByGroup.equals(other.podsByGroup)
+        && overUsedSince.equals(other.overUsedSince)
+        && reservations.equals(other.reservations)
+        && trees.equals(other.trees);
   }
 
   /** When the state was read from the stores. */

@@ -15,9 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The last state this instance read of each cluster it held, kept so that requests can still be
  * answered, with their staleness stated, while the stores cannot be read (a rebalance, a task
- * migrating or restoring). Each cluster's {@link ClusterSnapshot} is replaced whole by {@link
- * #refresh} (copy-on-write): a request reads one map entry and the clock, without locks. A state
- * older than {@code maxStaleness} is not answered from. Thread-safe.
+ * migrating or restoring). Each cluster's {@link ClusterSnapshot} is replaced by {@link #refresh}
+ * (copy-on-write, sharing the previous copy's unchanged parts): a request reads one map entry and
+ * the clock, without locks. A state older than {@code maxStaleness} is not answered from.
+ * Thread-safe.
  */
 public final class LastKnownState {
 
@@ -98,9 +99,14 @@ public final class LastKnownState {
     remember(cluster, view, clock.instant());
   }
 
-  /** {@link #remember(String, ClusterView)} of a view read from {@code asOf} on. */
+  /**
+   * {@link #remember(String, ClusterView)} of a view read from {@code asOf} on. The new copy reuses
+   * the parts of the previous one that equal what is read now (see {@link SnapshotReuse}); it is
+   * stamped {@code asOf} whole, reused parts included, since they are what the stores hold now.
+   */
   private void remember(String cluster, ClusterView view, Instant asOf) {
-    snapshots.put(cluster, ClusterSnapshot.capture(view, asOf));
+    snapshots.put(
+        cluster, ClusterSnapshot.capture(view, asOf, Optional.ofNullable(snapshots.get(cluster))));
   }
 
   /**

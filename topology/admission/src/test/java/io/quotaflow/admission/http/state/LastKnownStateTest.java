@@ -132,6 +132,40 @@ class LastKnownStateTest {
     assertThat(lastKnown.clusters()).isEmpty();
   }
 
+  @Test
+  void aRefreshReflectsWhatChangedStampedWithItsReadAndKeepsTheRestOfThePreviousState() {
+    final SnapshotClusterState two =
+        new SnapshotClusterState().put("east", twoGroups(1_000).inputs(), QuotaOptions.DEFAULTS);
+    lastKnown.refresh(two);
+    final ClusterSnapshot first = lastKnown.snapshot("east").orElseThrow();
+    clock.advance(Duration.ofSeconds(1));
+    two.put("east", twoGroups(2_000).inputs(), QuotaOptions.DEFAULTS);
+
+    lastKnown.refresh(two);
+
+    final ClusterSnapshot second = lastKnown.snapshot("east").orElseThrow();
+    assertThat(second.asOf()).isEqualTo(START.plusSeconds(1));
+    assertThat(second.group("team-a").map(GroupStatus::used))
+        .contains(ResourceList.of(ResourceList.CPU, 2_000));
+    assertThat(second.group("team-b").orElseThrow()).isSameAs(first.group("team-b").orElseThrow());
+    assertThat(second.podsOf("team-b")).isSameAs(first.podsOf("team-b"));
+    assertThat(second.sameState(ClusterSnapshot.capture(two.cluster("east").orElseThrow(), START)))
+        .isTrue();
+  }
+
+  /** {@link #cluster} and team-b (min 2 cores), running one pod of 500m. */
+  private static Fixtures.ClusterBuilder twoGroups(long milliCpu) {
+    return cluster(milliCpu)
+        .group(quota("team-b").namespace("beta").min(cpu(2_000)).max(cpu(6_000)))
+        .pod(
+            QuotaPod.builder("beta", "b-1")
+                .quotaName("team-b")
+                .request(ResourceList.of(ResourceList.CPU, 500))
+                .phase(PodPhase.RUNNING)
+                .nodeName("node-1")
+                .build());
+  }
+
   /** One group, team-a (min 4 cores), running one pod of {@code milliCpu}. */
   private static Fixtures.ClusterBuilder cluster(long milliCpu) {
     return Fixtures.cluster()
