@@ -562,6 +562,7 @@ public final class ConnectSettings {
             config.get(STATUS_CONFLICT_OVERWRITES),
             config.get(STATUS_CONFLICT_WINDOW),
             config.get(STATUS_CONFLICT_BACKOFF),
-            config.get(STATUS_CONFLICT_BACKOFF_MAX)));
+            config.get(STATUS_CONFLICT_BACKOFF_MAX)),
+        new SpecialQuotaNamespaces(config.get(SOURCE_QUOTA_SPECIAL_NAMESPACES)));
   }
 }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.quotaflow.cluster.ElasticQuotas;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Namesakes;
+import io.quotaflow.quota.SpecialQuotaNamespaces;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,10 +25,16 @@ final class ClusterQuotas implements AutoCloseable {
   private static final String BY_NAME = "quotaflow-name";
 
   private final KubeCluster cluster;
+  private final SpecialQuotaNamespaces special;
   private final SharedIndexInformer<GenericKubernetesResource> informer;
 
-  ClusterQuotas(final KubeCluster cluster, final Duration resync, final Consumer<String> changed) {
+  ClusterQuotas(
+      final KubeCluster cluster,
+      final Duration resync,
+      final SpecialQuotaNamespaces special,
+      final Consumer<String> changed) {
     this.cluster = cluster;
+    this.special = special;
     this.informer =
         cluster
             .client()
@@ -60,9 +67,12 @@ final class ClusterQuotas implements AutoCloseable {
     return informer.start().toCompletableFuture();
   }
 
-  /** The object of a group, if the cluster has one (the first created wins, as in the source). */
+  /**
+   * The object of a group, if the cluster has one, by the source's rule: the first created wins,
+   * and a special group's object counts only in the special namespaces (issue 39.5).
+   */
   Optional<GenericKubernetesResource> byName(final String name) {
-    return Namesakes.winner(informer.getIndexer().byIndex(BY_NAME, name));
+    return Namesakes.winner(informer.getIndexer().byIndex(BY_NAME, name), special);
   }
 
   /** The API of one object, to patch it. */

@@ -1,5 +1,6 @@
 package io.quotaflow.status;
 
+import io.quotaflow.quota.SpecialQuotaNamespaces;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -23,7 +24,8 @@ public record StatusSettings(
     Duration resync,
     String groupId,
     StatusMode mode,
-    ConflictSettings conflicts) {
+    ConflictSettings conflicts,
+    SpecialQuotaNamespaces special) {
 
   /** The consumer group of writers started with the defaults. */
   public static final String DEFAULT_GROUP_ID = "quotaflow-status-writer";
@@ -35,6 +37,7 @@ public record StatusSettings(
     Objects.requireNonNull(groupId, "groupId");
     Objects.requireNonNull(mode, "mode");
     Objects.requireNonNull(conflicts, "conflicts");
+    Objects.requireNonNull(special, "special");
     if (flushInterval.isNegative()
         || flushInterval.isZero()
         || resync.isNegative()
@@ -66,7 +69,8 @@ public record StatusSettings(
         resync,
         groupId,
         mode,
-        ConflictSettings.defaults());
+        ConflictSettings.defaults(),
+        SpecialQuotaNamespaces.DEFAULT);
   }
 
   /** Settings that write as Koordinator does ({@link StatusMode#KOORDINATOR}). */
@@ -88,18 +92,27 @@ public record StatusSettings(
   /** These settings with another consumer group. */
   public StatusSettings withGroupId(final String groupId) {
     return new StatusSettings(
-        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts);
+        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts, special);
   }
 
   /** These settings in another mode. */
   public StatusSettings withMode(final StatusMode mode) {
     return new StatusSettings(
-        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts);
+        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts, special);
+  }
+
+  /**
+   * These settings with other special-group namespaces: an ElasticQuota named like a special group
+   * outside them stands for nothing, and its status is not written (the source's rule).
+   */
+  public StatusSettings withSpecialQuotaNamespaces(final SpecialQuotaNamespaces special) {
+    return new StatusSettings(
+        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts, special);
   }
 
   /** These settings with other conflict settings. */
   public StatusSettings withConflicts(final ConflictSettings conflicts) {
     return new StatusSettings(
-        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts);
+        flushInterval, requestsPerSecond, burst, resync, groupId, mode, conflicts, special);
   }
 }

@@ -148,6 +148,7 @@ public final class StatusWriter extends ClientLoop {
           new ClusterQuotas(
               cluster,
               settings.resync(),
+              settings.special(),
               name ->
                   changedObjects.add(
                       QuotaKey.newBuilder().setCluster(cluster.name()).setName(name).build()));

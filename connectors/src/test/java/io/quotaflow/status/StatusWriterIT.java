@@ -163,6 +163,37 @@ class StatusWriterIT {
             });
   }
 
+  /** Issue 39.5: a special group's status goes only to its object in the special namespaces. */
+  @Test
+  void aTenantsQuotaNamedLikeASpecialGroupGetsNoStatus() {
+    final String special = "koordinator-system-quota";
+    rig.mock().quotas().resource(quota(rig.namespace(), special).build()).create();
+    rig.mock().quotas().resource(quota(rig.namespace(), group).build()).create();
+    start();
+
+    try (KafkaProducer<QuotaKey, GroupRuntime> producer = producer()) {
+      producer.send(
+          new ProducerRecord<>(
+              rig.topics().runtime().name(),
+              Keys.quota(special),
+              runtime(Map.of("cpu", 96_000L), Map.of(), Map.of())));
+      producer.send(record(runtime(Map.of("cpu", 3_000L), Map.of(), Map.of())));
+    }
+
+    // The tenant's group is written after the special one: by then the special one was decided.
+    await()
+        .atMost(ConnectorRig.WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(object().getMetadata().getAnnotations())
+                    .containsEntry(QuotaStatus.RUNTIME_ANNOTATION, "{\"cpu\":\"3\"}"));
+    final GenericKubernetesResource namesake =
+        rig.mock().quotas().inNamespace(rig.namespace()).withName(special).get();
+    assertThat(namesake.getMetadata().getAnnotations())
+        .as("the special group's runtime is not written on a tenant's namesake")
+        .doesNotContainKey(QuotaStatus.RUNTIME_ANNOTATION);
+  }
+
   private void start() {
     rig.closeAfterTest(
             StatusWriters.writer(
