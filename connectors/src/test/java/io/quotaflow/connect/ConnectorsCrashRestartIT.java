@@ -97,7 +97,7 @@ class ConnectorsCrashRestartIT {
   }
 
   private static Pod createPod(final String namespace, final String name) {
-    return rig.mock().client().resource(pod(namespace, name).running("node-a").build()).create();
+    return rig.mock().create(pod(namespace, name).running("node-a").build());
   }
 
   private static void sendRuntime(final String group, final long cpu) {

@@ -112,6 +112,6 @@ class LeaderHandOverIT {
   }
 
   private static Pod createPod(final String namespace, final String name) {
-    return rig.mock().client().resource(pod(namespace, name).running("node-a").build()).create();
+    return rig.mock().create(pod(namespace, name).running("node-a").build());
   }
 }
