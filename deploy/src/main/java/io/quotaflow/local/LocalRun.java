@@ -74,6 +74,14 @@ final class LocalRun implements AutoCloseable {
   static final String APPLICATION_ID = "quotaflow-local";
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  /**
+   * How long the engine may make no progress while starting. Longer than the consumer's API timeout
+   * (60 s): a stream thread whose committed offsets are held by a crashed run's open transaction
+   * retries after that timeout, and a bound equal to it gave up at the same moment.
+   */
+  private static final Duration ENGINE_STALL_LIMIT = Duration.ofSeconds(150);
+
   private static final String EVICTION_GROUP = APPLICATION_ID + "-evictions";
   private static final String STATUS_GROUP = APPLICATION_ID + "-status";
 
@@ -525,10 +533,10 @@ final class LocalRun implements AutoCloseable {
   /**
    * Waits until the engine serves a tree of every cluster, computed from everything the connectors
    * had written when they were in sync: the whole organisation, not the part read so far. Gives up
-   * when it has read nothing more for {@link #START_TIMEOUT}.
+   * when it has read nothing more for {@link #ENGINE_STALL_LIMIT}.
    */
   private void awaitFirstTrees(final PrintWriter out, final EngineCatchUp catchUp) {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+    long deadline = System.nanoTime() + ENGINE_STALL_LIMIT.toNanos();
     long lastBehind = Long.MAX_VALUE;
     final TreePrinter probe =
         new TreePrinter(engine, clusters, engineConfig.quotaOptions(), out, TREE_INTERVAL);
@@ -549,7 +557,7 @@ final class LocalRun implements AutoCloseable {
         }
         if (behind.isPresent() && behind.getAsLong() < lastBehind) {
           lastBehind = behind.getAsLong();
-          deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+          deadline = System.nanoTime() + ENGINE_STALL_LIMIT.toNanos();
         }
         if (due) {
           LOG.info("Engine: starting ({}), {}", state, progress(behind, catchUp.total()));
@@ -557,7 +565,7 @@ final class LocalRun implements AutoCloseable {
       }
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException(
-            "The engine computed no tree within " + START_TIMEOUT.toSeconds() + " s");
+            "The engine computed no tree within " + ENGINE_STALL_LIMIT.toSeconds() + " s");
       }
       sleepBriefly();
     }

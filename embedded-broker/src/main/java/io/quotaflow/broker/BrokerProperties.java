@@ -6,6 +6,7 @@ import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.coordinator.group.GroupCoordinatorConfig;
 import org.apache.kafka.coordinator.transaction.TransactionLogConfig;
+import org.apache.kafka.coordinator.transaction.TransactionStateManagerConfig;
 import org.apache.kafka.network.SocketServerConfigs;
 import org.apache.kafka.raft.KRaftConfigs;
 import org.apache.kafka.raft.MetadataLogConfig;
@@ -87,6 +88,19 @@ final class BrokerProperties {
     // The log cleaner's dedupe map is allocated on the heap at its full size (128 MiB by default):
     // in a test JVM of 512 MiB it was most of what stayed live. Test topics hold few keys.
     props.put("log.cleaner.dedupe.buffer.size", Integer.toString(8 * 1024 * 1024));
+    // A broker started again on its data after a crash registers a new incarnation, which its own
+    // controller refuses until the dead incarnation's session expires (9 s by default): every
+    // restart of local after kill -9 took 12 s instead of 2. One node heartbeats to itself over
+    // loopback; six heartbeats a session still leave room for a busy machine's pauses.
+    props.put(KRaftConfigs.BROKER_SESSION_TIMEOUT_MS_CONFIG, "3000");
+    props.put(KRaftConfigs.BROKER_HEARTBEAT_INTERVAL_MS_CONFIG, "500");
+    // A transaction a crash left open holds back every read_committed reader and the group's
+    // committed offsets until the coordinator aborts it: checked every 10 s by default, every
+    // second here (a scan of a few transactional ids).
+    props.put(
+        TransactionStateManagerConfig
+            .TRANSACTIONS_ABORT_TIMED_OUT_TRANSACTION_CLEANUP_INTERVAL_MS_CONFIG,
+        "1000");
 
     extra.forEach(props::put);
     return props;
