@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorRequirement;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -54,6 +55,8 @@ import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.dra.UnmappedClasses;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.memory.MemoryFit;
+import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.events.EventRecorder;
 import io.quotaflow.status.StatusMode;
 import io.quotaflow.tree.ClusterInputs;
@@ -71,6 +74,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -219,6 +223,32 @@ class ManifestWiringTest {
     }
     assertThat(service(engine.getSpec().getServiceName()).getSpec().getClusterIP())
         .isEqualTo("None");
+  }
+
+  @Test
+  void theEngineFitsItsMemoryLimitWithItsHistoryOffTheHeap() throws IOException {
+    final Container container =
+        one(StatefulSet.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    final long limit =
+        Quantity.getAmountInBytes(container.getResources().getLimits().get("memory"))
+            .longValueExact();
+    final Matcher percentage =
+        Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(env(container, "JAVA_TOOL_OPTIONS"));
+    assertThat(percentage.find()).as("JAVA_TOOL_OPTIONS sets MaxRAMPercentage").isTrue();
+    final long heap = limit * Long.parseLong(percentage.group(1)) / 100;
+    final EngineConfig config = EngineConfig.builder().setAll(engineProperties()).build();
+
+    final MemoryFit fit = MemoryFit.of(config, heap, OptionalLong.of(limit));
+
+    // The history grows with time: in RocksDB, under rocksdb.memory, never on the heap.
+    assertThat(config.get(EngineSettings.HISTORY_STORES)).isEqualTo(StoreKind.ROCKSDB);
+    assertThat(fit.historyCost()).isEmpty();
+    assertThat(fit.fits()).as(fit.arithmetic()).isTrue();
+    for (final String overlay : List.of("dev", "shadow", "production")) {
+      assertThat(engineProperties(KUBERNETES.resolve("overlays").resolve(overlay)))
+          .as(overlay)
+          .containsEntry(EngineSettings.HISTORY_STORES.key(), "rocksdb");
+    }
   }
 
   @Test

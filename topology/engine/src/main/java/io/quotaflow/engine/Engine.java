@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.StreamThreadFailures;
+import io.quotaflow.engine.memory.MemoryFit;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.engine.query.RuntimeQueries;
@@ -59,6 +60,9 @@ public final class Engine implements AutoCloseable {
    */
   public Engine(final EngineConfig config, final MeterRegistry registry) {
     this.config = Objects.requireNonNull(config, "config");
+    final MemoryFit memory = MemoryFit.of(config).requireFits();
+    LOG.info("Memory: {}", memory.arithmetic());
+    memory.historyCost().ifPresent(cost -> LOG.info("Memory: {}", cost));
     this.topics = config.topics();
     // Before any meter of the engine; a registry made elsewhere should have it already.
     StoreMeterTags.unify(registry);

@@ -7,6 +7,8 @@ import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProductionExceptionHandler;
 import io.quotaflow.engine.fairshare.FairShareConfig;
 import io.quotaflow.engine.history.HistoryConfig;
+import io.quotaflow.engine.memory.BoundedRocksDbMemory;
+import io.quotaflow.engine.memory.MemoryFit;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.GroupId;
@@ -269,7 +271,7 @@ public final class QuotaTopology {
         step ->
             builder.addStateStore(
                 historyStoreBuilder(
-                    config.get(EngineSettings.STATE_STORES),
+                    config.get(EngineSettings.HISTORY_STORES),
                     step,
                     HistoryConfig.retention(config))));
     final boolean fairShareMemory = FairShareConfig.halfLife(config).isPresent();
@@ -348,6 +350,13 @@ public final class QuotaTopology {
     // The engine has no global stores; enabled so the handler already covers any added later.
     properties.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
     properties.put(EngineMetrics.CONFIG_KEY, metrics);
+    if (MemoryFit.usesRocksDb(config)) {
+      properties.putIfAbsent(
+          StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+      properties.put(
+          BoundedRocksDbMemory.MEMORY_CONFIG,
+          Long.toString(config.get(EngineSettings.ROCKSDB_MEMORY)));
+    }
     return properties;
   }
 

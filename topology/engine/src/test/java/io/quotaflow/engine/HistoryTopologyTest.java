@@ -6,6 +6,7 @@ import static io.quotaflow.engine.Inputs.pod;
 import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.history.HistoryChangelog;
 import io.quotaflow.engine.history.HistoryRecords;
 import io.quotaflow.history.GroupLevels;
@@ -34,9 +35,14 @@ class HistoryTopologyTest {
   private static final String NS = "apps";
   private static final Duration MINUTE = Duration.ofMinutes(1);
 
-  private EngineDriver engine = new EngineDriver();
+  EngineDriver engine = new EngineDriver(settings().build());
   // Every runtime record of team-a the engine emitted, with its time.
   private final List<TestRecord<QuotaKey, GroupRuntime>> teamA = new ArrayList<>();
+
+  /** The engine's settings for every case; {@link HistoryInRocksDbTopologyTest} moves the store. */
+  EngineConfig.Builder settings() {
+    return EngineDriver.settings();
+  }
 
   @AfterEach
   void close() {

@@ -8,6 +8,7 @@ import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.quota.NamespaceBinding;
+import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.SpecialQuotaNamespaces;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
@@ -311,6 +312,32 @@ public final class EngineSettings {
               + " task starts, or in RocksDB under the state directory.",
           Parsers.oneOf(StoreKind.class));
 
+  /**
+   * Where the history's window stores live: the one store whose size grows with time rather than
+   * with the clusters (docs/engine.md, "History").
+   */
+  public static final Setting<StoreKind> HISTORY_STORES =
+      new Setting<>(
+          "history.stores",
+          "in_memory|rocksdb",
+          "in_memory",
+          "Where the history's window stores live, whatever state.stores says: on the heap, or in"
+              + " RocksDB under the state directory (off the heap, memory bounded by"
+              + " rocksdb.memory). The manifests set rocksdb.",
+          Parsers.oneOf(StoreKind.class));
+
+  /** The one budget of every RocksDB store of the instance. */
+  public static final Setting<Long> ROCKSDB_MEMORY =
+      new Setting<>(
+          "rocksdb.memory",
+          "bytes",
+          "128Mi",
+          "Off-heap memory all RocksDB stores of the instance share (block cache, index and"
+              + " filter blocks and write buffers together, one LRU cache); used only when a store"
+              + " is in RocksDB. The engine refuses to start when the heap, this and a 256 MiB"
+              + " allowance for the rest do not fit the container's memory limit.",
+          EngineSettings::memoryBytes);
+
   /** SPEC 12. */
   public static final Setting<DefaultWeightPolicy> DEFAULT_SHARED_WEIGHT =
       new Setting<>(
@@ -589,6 +616,8 @@ public final class EngineSettings {
           RECOMPUTE_BACKLOG_INTERVAL,
           RECOMPUTE_BACKLOG_MAX_INTERVAL,
           STATE_STORES,
+          HISTORY_STORES,
+          ROCKSDB_MEMORY,
           HEALTH_CHECK_INTERVAL,
           HEALTH_MAX_SILENCE,
           STARTUP_RETRY_BACKOFF,
@@ -634,6 +663,15 @@ public final class EngineSettings {
           FAIRSHARE_MEMORY_HALF_LIFE);
 
   private EngineSettings() {}
+
+  private static long memoryBytes(final String text) {
+    final long bytes = Quantities.parseUnits(text.strip());
+    if (bytes < 16L * 1024 * 1024) {
+      throw new IllegalArgumentException(
+          "must be at least 16Mi (RocksDB's write buffers alone need more), not " + text);
+    }
+    return bytes;
+  }
 
   /** The quota options these settings describe, with {@link QuotaOptions#DEFAULTS} for the rest. */
   static QuotaOptions quotaOptions(final EngineConfig config) {
