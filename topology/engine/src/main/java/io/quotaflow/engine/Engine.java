@@ -6,6 +6,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.StreamThreadFailures;
 import io.quotaflow.engine.memory.MemoryFit;
+import io.quotaflow.engine.memory.StoreFootprint;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.engine.query.RuntimeQueries;
@@ -30,6 +31,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +51,7 @@ public final class Engine implements AutoCloseable {
   private final KafkaStreamsMetrics streamsMetrics;
   private final SharedAdmin admin;
   private final EngineHealth health;
+  private final StoreFootprint footprint;
   private volatile StartupRetry provisioning;
   private boolean closed;
 
@@ -70,10 +73,9 @@ public final class Engine implements AutoCloseable {
     this.admin = new SharedAdmin(adminSettings());
     final RestoreAudit restores =
         new RestoreAudit(exactlyOnce(config), partitions -> admin.firstOffsets(partitions));
+    final Topology topology = QuotaTopology.build(topics, config, metrics, restores);
     this.streams =
-        new KafkaStreams(
-            QuotaTopology.build(topics, config, metrics, restores),
-            QuotaTopology.streamsProperties(topics, config, metrics));
+        new KafkaStreams(topology, QuotaTopology.streamsProperties(topics, config, metrics));
     this.streams.setGlobalStateRestoreListener(restores);
     this.health =
         new EngineHealth(
@@ -90,6 +92,16 @@ public final class Engine implements AutoCloseable {
             config.get(EngineSettings.STREAM_THREAD_REPLACEMENT_WINDOW),
             Clock.systemUTC(),
             metrics));
+    this.footprint =
+        new StoreFootprint(
+            admin::get,
+            streams::metadataForLocalThreads,
+            config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG),
+            topology.describe(),
+            QuotaTopology.storesOnHeap(topology.describe(), config),
+            memory.maxHeap(),
+            registry,
+            config.get(EngineSettings.METRICS_STORE_BYTES_INTERVAL));
     this.metrics.bindState(streams);
     this.streamsMetrics = new KafkaStreamsMetrics(streams);
     this.streamsMetrics.bindTo(registry);
@@ -184,6 +196,7 @@ public final class Engine implements AutoCloseable {
         config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG));
     streams.start();
     health.start();
+    footprint.start();
   }
 
   /**
@@ -242,6 +255,7 @@ public final class Engine implements AutoCloseable {
                 .withTimeout(timeout));
     streamsMetrics.close();
     health.close();
+    footprint.close();
     admin.close();
     if (clean) {
       LOG.info("Engine closed");

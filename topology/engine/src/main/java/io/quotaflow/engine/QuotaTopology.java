@@ -37,9 +37,11 @@ import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -48,6 +50,7 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyConfig;
+import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -358,6 +361,28 @@ public final class QuotaTopology {
           Long.toString(config.get(EngineSettings.ROCKSDB_MEMORY)));
     }
     return properties;
+  }
+
+  /**
+   * Every store of {@code topology}, and whether it is on the heap: the history's where {@code
+   * history.stores} puts it, the others where {@code state.stores} does.
+   */
+  public static Map<String, Boolean> storesOnHeap(
+      final TopologyDescription topology, final EngineConfig config) {
+    final Map<String, Boolean> onHeap = new TreeMap<>();
+    for (final TopologyDescription.Subtopology subtopology : topology.subtopologies()) {
+      for (final TopologyDescription.Node node : subtopology.nodes()) {
+        if (node instanceof TopologyDescription.Processor processor) {
+          for (final String store : processor.stores()) {
+            final boolean history = TopologyNames.isHistoryStore(store);
+            final StoreKind kind =
+                config.get(history ? EngineSettings.HISTORY_STORES : EngineSettings.STATE_STORES);
+            onHeap.put(store, kind == StoreKind.IN_MEMORY);
+          }
+        }
+      }
+    }
+    return onHeap;
   }
 
   /** Enough of the configuration to build the topology, which needs no broker. */

@@ -184,7 +184,14 @@ public final class TopologyNames {
    * history instead of misreading the old one.
    */
   public static String historyStore(final Duration step) {
-    return "group-history-" + step.toSeconds() + "s";
+    return HISTORY_STORE_PREFIX + step.toSeconds() + "s";
+  }
+
+  private static final String HISTORY_STORE_PREFIX = "group-history-";
+
+  /** Whether {@code store} is a history store, whatever its step. */
+  public static boolean isHistoryStore(final String store) {
+    return store.startsWith(HISTORY_STORE_PREFIX);
   }
 
   /**

@@ -506,6 +506,16 @@ public final class EngineSettings {
               + " free port, -1 turns the endpoint off.",
           EngineSettings::metricsPort);
 
+  /** How often the stores' bytes are measured from their changelogs. */
+  public static final Setting<Duration> METRICS_STORE_BYTES_INTERVAL =
+      new Setting<>(
+          "metrics.store.bytes.interval",
+          "duration",
+          "60s",
+          "How often the engine measures each store's bytes (gauge quotaflow.engine.store.bytes)"
+              + " from the brokers' sizes of the changelog partitions its tasks hold.",
+          Parsers::duration);
+
   /** How many groups get per-group gauges; 0 turns them off. */
   public static final Setting<Integer> METRICS_GROUP_GAUGES_MAX =
       new Setting<>(
@@ -654,6 +664,7 @@ public final class EngineSettings {
           PARENT_PODS,
           METRICS_PORT,
           METRICS_GROUP_GAUGES_MAX,
+          METRICS_STORE_BYTES_INTERVAL,
           RESERVATION_RELOCK_INTERVAL,
           RESERVATION_MAX_LOCKED_PERCENT,
           HISTORY_ENABLED,
