@@ -7,8 +7,8 @@
 # (full objects, unpaged lists) compiled over them.
 #
 # Usage: bench/run-connectors-footprint.sh [PODS:NODES ...]   (default 10000:1000 30000:3000)
-# Environment: BASE (default 4d48e7b, the commit before trimming), HEAP (default 716m: the
-# manifest's 1Gi limit at MaxRAMPercentage=70), BEFORE_HEAP (default 4g), MVN_ARGS, SKIP_BUILD=1.
+# Environment: BASE (default 4d48e7b, the commit before trimming), HEAP (default 1434m: the
+# manifest's 2Gi limit at MaxRAMPercentage=70), BEFORE_HEAP (default 4g), MVN_ARGS, SKIP_BUILD=1.
 set -euo pipefail
 
 # shellcheck source=bench/bench-build.sh
@@ -31,8 +31,8 @@ sizes=("$@")
   echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), base $base"
   for size in "${sizes[@]}"; do
     pods=${size%%:*} nodes=${size##*:}
-    echo -n "after  (-Xmx${HEAP:-716m}): "
-    java -Xmx"${HEAP:-716m}" -XX:+UseG1GC -cp "$cp" io.quotaflow.source.ConnectorsFootprint \
+    echo -n "after  (-Xmx${HEAP:-1434m}): "
+    java -Xmx"${HEAP:-1434m}" -XX:+UseG1GC -cp "$cp" io.quotaflow.source.ConnectorsFootprint \
       "$pods" "$nodes" 2>/dev/null | grep '^pods=' || echo "pods=$pods nodes=$nodes failed"
     echo -n "before (-Xmx${BEFORE_HEAP:-4g}): "
     java -Xmx"${BEFORE_HEAP:-4g}" -XX:+UseG1GC -cp "$before:$cp" \

@@ -114,6 +114,8 @@ public final class ConnectorsFootprint {
         dispatcher.lists.get(),
         dispatcher.pagedLists.get(),
         Runtime.getRuntime().maxMemory() >> 20);
+    // -Dfootprint.hold.seconds=N keeps the sources open N seconds, for a heap histogram (jmap).
+    Thread.sleep(Long.getLong("footprint.hold.seconds", 0) * 1000);
     sources.forEach(ClusterSource::close);
     reconciler.shutdownNow();
     starter.shutdownNow();

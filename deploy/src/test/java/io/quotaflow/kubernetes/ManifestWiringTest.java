@@ -252,6 +252,26 @@ class ManifestWiringTest {
   }
 
   @Test
+  void theConnectorsHeapHoldsAHundredThousandPodsWithRoomToSpare() {
+    // Measured by bench/run-connectors-footprint.sh: 766 MiB live after the first snapshot of
+    // 100,000 pods and 10,000 nodes (docs/PERFORMANCE.md); half as much again for the lists' pages
+    // and the garbage between collections.
+    final long measuredLive = 766L * 1024 * 1024;
+    final Container container =
+        one(Deployment.class).getSpec().getTemplate().getSpec().getContainers().get(0);
+    final long limit =
+        Quantity.getAmountInBytes(container.getResources().getLimits().get("memory"))
+            .longValueExact();
+    final Matcher percentage =
+        Pattern.compile("-XX:MaxRAMPercentage=(\\d+)").matcher(env(container, "JAVA_TOOL_OPTIONS"));
+    assertThat(percentage.find()).as("JAVA_TOOL_OPTIONS sets MaxRAMPercentage").isTrue();
+
+    assertThat(limit * Long.parseLong(percentage.group(1)) / 100)
+        .as("the connectors' heap")
+        .isGreaterThanOrEqualTo(measuredLive * 3 / 2);
+  }
+
+  @Test
   void theConnectorsExposeTheirMetricsPortForScrapingAndProbing() throws Exception {
     final Deployment connectors = one(Deployment.class);
     final Container container = connectors.getSpec().getTemplate().getSpec().getContainers().get(0);
