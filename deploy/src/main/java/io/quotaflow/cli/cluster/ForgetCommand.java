@@ -67,8 +67,8 @@ public final class ForgetCommand implements Callable<Integer> {
       names = "--config",
       paramLabel = "FILE",
       description =
-          "Properties file with Kafka client settings (such as security.protocol, ssl.*, sasl.*)"
-              + " and topic.prefix; the connectors' file will do.")
+          "Properties file with the Kafka client settings (such as security.protocol, ssl.*,"
+              + " sasl.*) and topic.prefix; the connectors' file will do.")
   private Path configFile;
 
   @Option(
