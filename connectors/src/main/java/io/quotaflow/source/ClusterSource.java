@@ -167,11 +167,13 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
    * first list is done (written whole, or given up).
    */
   CompletableFuture<Void> start() {
+    // The kind's start steps (discovery) run meanwhile: nothing is written before both are done.
     return writer
-        .thenCompose(
-            known -> {
+        .thenCombine(
+            kind.prepare(cluster.name(), starter),
+            (known, prepared) -> {
               publisher.writtenBy(known);
-              return kind.prepare(cluster.name(), starter);
+              return prepared;
             })
         .thenCompose(
             prepared -> {

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.fabric8.kubernetes.api.model.StatusBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.quotaflow.fixtures.MockCluster;
 import org.junit.jupiter.api.AutoClose;
@@ -55,7 +58,16 @@ class ClusterIdentityTest {
         .andReturn(503, new StatusBuilder().withCode(503).withMessage("unavailable").build())
         .always();
 
-    assertThatThrownBy(() -> ClusterIdentity.kubeSystemUid(mock.cluster()))
-        .isInstanceOf(KubernetesClientException.class);
+    // A client that does not retry by itself: the failure reaches the caller at once.
+    try (KubernetesClient impatient =
+        new KubernetesClientBuilder()
+            .withConfig(
+                new ConfigBuilder(mock.client().getConfiguration())
+                    .withRequestRetryBackoffLimit(0)
+                    .build())
+            .build()) {
+      assertThatThrownBy(() -> ClusterIdentity.kubeSystemUid(new KubeCluster("east", impatient)))
+          .isInstanceOf(KubernetesClientException.class);
+    }
   }
 }
