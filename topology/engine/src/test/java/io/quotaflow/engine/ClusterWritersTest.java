@@ -151,6 +151,26 @@ class ClusterWritersTest {
   }
 
   @Test
+  void forgettingAClusterOfTwoIdentitiesRetiresItsGroupsFromRuntime() {
+    eastWithTeamA(NEW_LEADER);
+    assertThat(engine.table(EAST)).containsKey("team-a");
+    engine.writtenBy(OTHER_CLUSTER).putPod(EAST, NS, pod("b0").cpu(3_000));
+
+    // As quotaflow cluster forget writes it: the marker, then a tombstone per live key.
+    engine.writtenWithoutHeaders();
+    engine.marker(InputKind.NODE, SourceMarkers.forgotten(EAST, engine.now(), "cli"));
+    engine.deleteNode(EAST, "n1");
+    engine.marker(InputKind.QUOTA, SourceMarkers.forgotten(EAST, engine.now(), "cli"));
+    engine.deleteQuota(EAST, "team-a");
+    engine.marker(InputKind.POD, SourceMarkers.forgotten(EAST, engine.now(), "cli"));
+    engine.deletePod(EAST, NS, "a0");
+    engine.recompute();
+
+    assertThat(engine.table(EAST)).doesNotContainKey("team-a");
+    assertThat(quarantine().isQuarantined(EAST)).isFalse();
+  }
+
+  @Test
   void aRestartedTaskQuarantinesTheClusterOfTwoIdentitiesAgainBeforeAnyRecord() {
     final ProcessorHarness harness = new ProcessorHarness();
     final RecordHeaders east = new RecordHeaders();
