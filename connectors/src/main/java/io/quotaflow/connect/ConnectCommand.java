@@ -293,14 +293,22 @@ public final class ConnectCommand extends ServiceCommand {
       this.instanceId = instanceId;
     }
 
-    /** Starts the connectors (a new term), unless the command is stopping. */
-    synchronized void begin() {
+    /** Starts the connectors without leader election: the only writer, epoch 0. */
+    void begin() {
+      begin(0L);
+    }
+
+    /**
+     * Starts the connectors (a new term, whose records carry {@code epoch}), unless the command is
+     * stopping.
+     */
+    synchronized void begin(final long epoch) {
       if (ended || stop.getCount() == 0) {
         return;
       }
       try {
         final Connectors connectors =
-            Connectors.start(config, clusters, enabled, registry(), instanceId, true, loops);
+            Connectors.start(config, clusters, enabled, registry(), instanceId, true, loops, epoch);
         current = connectors;
         connectors
             .anyStopped()

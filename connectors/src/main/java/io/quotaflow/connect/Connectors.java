@@ -73,6 +73,8 @@ final class Connectors implements AutoCloseable {
   private volatile boolean closed;
   // The source, once started: the executor asks it whether a command's inputs were whole.
   private volatile KubeSource source;
+  // The term's epoch, on every record the source writes (issue 40.12).
+  private final long writerEpoch;
 
   private Connectors(
       final ConnectConfig config,
@@ -81,7 +83,9 @@ final class Connectors implements AutoCloseable {
       final MeterRegistry registry,
       final String instanceId,
       final boolean takeOver,
-      final Heartbeats loops) {
+      final Heartbeats loops,
+      final long writerEpoch) {
+    this.writerEpoch = writerEpoch;
     this.loops = Objects.requireNonNull(loops, "loops");
     this.config = Objects.requireNonNull(config, "config");
     this.clusters = List.copyOf(clusters);
@@ -107,6 +111,8 @@ final class Connectors implements AutoCloseable {
    *     the writer's groups left by earlier leaders are removed, so that their partitions come here
    *     at once instead of after their session timeout
    * @param loops where the executor's, the writer's and the source's loops beat ({@code /healthz})
+   * @param writerEpoch the term's epoch, on every record the source writes (0 without leader
+   *     election)
    */
   static Connectors start(
       final ConnectConfig config,
@@ -115,9 +121,11 @@ final class Connectors implements AutoCloseable {
       final MeterRegistry registry,
       final String instanceId,
       final boolean takeOver,
-      final Heartbeats loops) {
+      final Heartbeats loops,
+      final long writerEpoch) {
     final Connectors connectors =
-        new Connectors(config, clusters, enabled, registry, instanceId, takeOver, loops);
+        new Connectors(
+            config, clusters, enabled, registry, instanceId, takeOver, loops, writerEpoch);
     connectors.starter.start();
     return connectors;
   }
@@ -198,7 +206,13 @@ final class Connectors implements AutoCloseable {
   /** A new source, its topics read and its informers started; closed again when that fails. */
   private CompletableFuture<Void> startSource() {
     final KubeSource source =
-        new KubeSource(clusters, topics, config.kafka(), ConnectSettings.source(config), registry);
+        new KubeSource(
+            clusters,
+            topics,
+            config.kafka(),
+            ConnectSettings.source(config),
+            registry,
+            writerEpoch);
     source.watchedBy(loops, allowedSilence(config.get(ConnectSettings.SOURCE_HEARTBEAT_INTERVAL)));
     final CompletableFuture<Void> listed;
     try {

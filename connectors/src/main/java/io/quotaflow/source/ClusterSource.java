@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.schemas.MarkerKind;
 import io.quotaflow.schemas.SourceMarker;
+import io.quotaflow.topics.WriterHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -57,6 +58,9 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
   // retire it: objects of the cluster, or a last marker other than a retirement.
   private volatile boolean watchedBefore;
   private final Duration recoveryRepeat;
+  // Who writes the records: known once the cluster's identity is read (issue 40.12).
+  private volatile CompletableFuture<WriterHeaders.Writer> writer =
+      CompletableFuture.completedFuture(new WriterHeaders.Writer(Optional.empty(), 0L));
   private final AtomicBoolean snapshotPending = new AtomicBoolean();
   private final CompletableFuture<Void> firstSnapshot = new CompletableFuture<>();
   // A gap: the inputs may have missed changes (a relist after a lost watch, a lost write) and no
@@ -107,6 +111,14 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
             .register(registry);
   }
 
+  /**
+   * Has every record carry {@code writer}'s headers (the cluster's identity, the writer's epoch):
+   * {@link #start()} writes nothing before it completes. Called before {@link #start()}.
+   */
+  void writtenBy(final CompletableFuture<WriterHeaders.Writer> writer) {
+    this.writer = Objects.requireNonNull(writer, "writer");
+  }
+
   /** The name of the cluster watched. */
   String cluster() {
     return cluster.name();
@@ -155,7 +167,14 @@ final class ClusterSource<T extends HasMetadata, K, V> implements AutoCloseable 
    * first list is done (written whole, or given up).
    */
   CompletableFuture<Void> start() {
-    return kind.prepare(cluster.name(), starter)
+    // The kind's start steps (discovery) run meanwhile: nothing is written before both are done.
+    return writer
+        .thenCombine(
+            kind.prepare(cluster.name(), starter),
+            (known, prepared) -> {
+              publisher.writtenBy(known);
+              return prepared;
+            })
         .thenCompose(
             prepared -> {
               if (!kind.watched()) {

@@ -2,11 +2,13 @@ package io.quotaflow.source;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.cluster.ClusterIdentity;
 import io.quotaflow.cluster.KafkaClientMeters;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.engine.liveness.Heartbeats;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.TopicCatalogue;
+import io.quotaflow.topics.WriterHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,6 +82,9 @@ public final class KubeSource implements AutoCloseable {
   // cluster that does not answer delays no other's snapshots.
   private final ScheduledExecutorService starter;
   private final List<ClusterSource<?, ?, ?>> sources = new ArrayList<>();
+  // Each cluster's writer (its identity, read at start, and this source's epoch), by name.
+  private final Map<String, CompletableFuture<WriterHeaders.Writer>> writers = new HashMap<>();
+  private final long writerEpoch;
   private boolean started;
   private boolean closed;
 
@@ -99,13 +104,29 @@ public final class KubeSource implements AutoCloseable {
       final Map<String, Object> kafka,
       final SourceSettings settings,
       final MeterRegistry registry) {
+    this(clusters, topics, kafka, settings, registry, 0L);
+  }
+
+  /**
+   * A source writing with its own producer, as the writer of epoch {@code writerEpoch}: the term of
+   * the connectors' leader election, so records of an earlier leader carry a lower one (issue
+   * 40.12); 0 without leader election.
+   */
+  public KubeSource(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Map<String, Object> kafka,
+      final SourceSettings settings,
+      final MeterRegistry registry,
+      final long writerEpoch) {
     this(
         clusters,
         topics,
         new KafkaProducer<>(producerConfig(kafka, settings.partitionByCluster())),
         () -> new KafkaConsumer<>(snapshotConsumerConfig(kafka)),
         settings,
-        registry);
+        registry,
+        writerEpoch);
   }
 
   /** A source on a given producer and consumers, for tests. The source closes the producer. */
@@ -116,6 +137,22 @@ public final class KubeSource implements AutoCloseable {
       final Supplier<Consumer<byte[], byte[]>> consumers,
       final SourceSettings settings,
       final MeterRegistry registry) {
+    this(clusters, topics, producer, consumers, settings, registry, 0L);
+  }
+
+  /**
+   * A source on a given producer and consumers, writing as epoch {@code writerEpoch}, for tests.
+   * The source closes the producer.
+   */
+  KubeSource(
+      final List<KubeCluster> clusters,
+      final TopicCatalogue topics,
+      final Producer<byte[], byte[]> producer,
+      final Supplier<Consumer<byte[], byte[]>> consumers,
+      final SourceSettings settings,
+      final MeterRegistry registry,
+      final long writerEpoch) {
+    this.writerEpoch = writerEpoch;
     this.clusters = List.copyOf(clusters);
     requireUniqueNames(this.clusters);
     Objects.requireNonNull(topics, "topics");
@@ -141,6 +178,7 @@ public final class KubeSource implements AutoCloseable {
             });
     this.starter = daemonScheduler("quotaflow-source-start");
     for (final KubeCluster cluster : this.clusters) {
+      writers.put(cluster.name(), new CompletableFuture<>());
       final PodKind pods = new PodKind(topics.pods(), settings.podGroups());
       sources.add(source(cluster, pods, registry));
       sources.add(
@@ -165,7 +203,10 @@ public final class KubeSource implements AutoCloseable {
 
   private <T extends HasMetadata, K, V> ClusterSource<T, K, V> source(
       final KubeCluster cluster, final SourceKind<T, K, V> kind, final MeterRegistry registry) {
-    return new ClusterSource<>(cluster, kind, settings, producer, registry, reconciler, starter);
+    final ClusterSource<T, K, V> source =
+        new ClusterSource<>(cluster, kind, settings, producer, registry, reconciler, starter);
+    source.writtenBy(writers.get(cluster.name()));
+    return source;
   }
 
   private static ScheduledExecutorService daemonScheduler(final String name) {
@@ -191,6 +232,7 @@ public final class KubeSource implements AutoCloseable {
     try (Consumer<byte[], byte[]> consumer = consumers.get()) {
       sources.forEach(source -> source.seed(consumer, settings));
     }
+    clusters.forEach(this::identify);
     final CompletableFuture<?>[] synced =
         sources.stream().map(ClusterSource::start).toArray(CompletableFuture[]::new);
     final long every = settings.reconcileInterval().toMillis();
@@ -207,6 +249,33 @@ public final class KubeSource implements AutoCloseable {
         TimeUnit.MILLISECONDS);
     LOG.info("source started for clusters {}", clusters);
     return CompletableFuture.allOf(synced);
+  }
+
+  /**
+   * Reads {@code cluster}'s identity (the UID of its kube-system namespace), tried again until its
+   * API server answers; its sources write nothing before.
+   */
+  private void identify(final KubeCluster cluster) {
+    UntilAnswered.call(
+            () -> ClusterIdentity.kubeSystemUid(cluster),
+            starter,
+            UntilAnswered.FIRST_DELAY,
+            UntilAnswered.LONGEST_DELAY,
+            failure ->
+                LOG.warn(
+                    "cluster {}: reading its identity (namespace {}) failed, trying again: {}",
+                    cluster.name(),
+                    ClusterIdentity.NAMESPACE,
+                    failure.toString()))
+        .thenApply(uid -> new WriterHeaders.Writer(uid, writerEpoch))
+        .whenComplete(
+            (writer, error) -> {
+              if (error != null) {
+                writers.get(cluster.name()).completeExceptionally(error);
+              } else {
+                writers.get(cluster.name()).complete(writer);
+              }
+            });
   }
 
   /**

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.topics.SourceMarkers;
+import io.quotaflow.topics.WriterHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,6 +58,8 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
   private final SourceMetrics metrics;
   private final Executor reconciler;
   private final Supplier<Collection<T>> objects;
+  // Who writes: every record carries it in its headers (issue 40.12).
+  private volatile WriterHeaders.Writer writer = new WriterHeaders.Writer(Optional.empty(), 0L);
   // Set when a marker could not be written: the topic may miss records written before it.
   private volatile boolean markerFailed;
   // A snapshot whose start marker is written (before the informer's first list), and the keys
@@ -147,6 +151,14 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
    */
   synchronized void retire(final Instant at, final String source) {
     sendMarker(SourceMarkers.retired(cluster, at, source));
+  }
+
+  /**
+   * Has every record written from now on carry {@code writer}'s headers (the cluster's identity and
+   * the writer's epoch); set before the first write.
+   */
+  void writtenBy(final WriterHeaders.Writer writer) {
+    this.writer = Objects.requireNonNull(writer, "writer");
   }
 
   /** Whether a marker failed to be written since {@link #clearMarkerFailure}. */
@@ -356,7 +368,7 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     final byte[] keyBytes = kind.topic().keySerializer().serialize(topic, key);
     try {
       return producer.send(
-          new ProducerRecord<>(topic, keyBytes, value),
+          new ProducerRecord<>(topic, null, keyBytes, value, writer.addTo(new RecordHeaders())),
           (metadata, error) -> {
             if (error != null) {
               // The producer has retried until its delivery timeout.
@@ -375,7 +387,12 @@ final class ResourcePublisher<T extends HasMetadata, K, V> implements ResourceEv
     final byte[] keyBytes =
         kind.topic().keySerializer().serialize(topic, kind.markerKey(marker.getCluster()));
     final ProducerRecord<byte[], byte[]> record =
-        new ProducerRecord<>(topic, null, keyBytes, null, List.of(SourceMarkers.header(marker)));
+        new ProducerRecord<>(
+            topic,
+            null,
+            keyBytes,
+            null,
+            writer.addTo(new RecordHeaders()).add(SourceMarkers.header(marker)));
     try {
       return producer.send(
           record,

@@ -16,9 +16,17 @@ import io.quotaflow.fixtures.MockCluster;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.EvictionOutcome;
 import io.quotaflow.topics.TopicCatalogue;
+import io.quotaflow.topics.WriterHeaders;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -70,6 +78,9 @@ class LeaderHandOverIT {
       assertThat(awaitResult(broker, topics, sendOfTeamA(rig, first), FIRST_START).getOutcome())
           .as(a.log())
           .isEqualTo(EvictionOutcome.EVICTED);
+      // Every record the leader's source writes names the cluster and the leader's term.
+      final long firstTerm = newestWriter(topics).orElseThrow().epoch();
+      assertThat(newestWriter(topics).orElseThrow().clusterUid()).contains(mock.kubeSystemUid());
 
       try (ConnectProcess b = ConnectProcess.start("connectors-b", broker, kubeconfig, settings)) {
         await().atMost(FIRST_START).until(() -> b.log().contains("connectors-b follows"));
@@ -87,6 +98,15 @@ class LeaderHandOverIT {
         assertThat(awaitResult(broker, topics, command, NEXT_EVICTION).getOutcome())
             .as(b.log())
             .isEqualTo(EvictionOutcome.EVICTED);
+        // The new leader's records carry a higher epoch: the engine drops the old one's from now
+        // on (issue 40.12).
+        await()
+            .atMost(NEXT_EVICTION)
+            .untilAsserted(
+                () ->
+                    assertThat(newestWriter(topics).orElseThrow().epoch())
+                        .as(b.log())
+                        .isGreaterThan(firstTerm));
 
         // A replaces itself as a follower; B is stopped as Kubernetes stops a pod.
         try (ConnectProcess again =
@@ -108,6 +128,34 @@ class LeaderHandOverIT {
               .isEqualTo(EvictionOutcome.EVICTED);
         }
       }
+    }
+  }
+
+  /** The writer named by the newest record's headers on pods.v1 (heartbeats come every 10 s). */
+  private static Optional<WriterHeaders.Writer> newestWriter(final TopicCatalogue topics) {
+    final String topic = topics.pods().name();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.<String, Object>of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, rig.broker().bootstrapServers()),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+      final List<TopicPartition> partitions =
+          consumer.partitionsFor(topic).stream()
+              .map(info -> new TopicPartition(topic, info.partition()))
+              .toList();
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      final Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+      ConsumerRecord<byte[], byte[]> newest = null;
+      while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))) {
+        for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          if (newest == null || record.timestamp() >= newest.timestamp()) {
+            newest = record;
+          }
+        }
+      }
+      return newest == null ? Optional.empty() : WriterHeaders.read(newest.headers());
     }
   }
 

@@ -1,5 +1,6 @@
 package io.quotaflow.cli;
 
+import io.quotaflow.cli.cluster.ClusterCommand;
 import io.quotaflow.cli.explain.ExplainCommand;
 import io.quotaflow.cli.report.ReportCommand;
 import io.quotaflow.cli.topics.TopicsCommand;
@@ -33,6 +34,7 @@ import picocli.CommandLine.Spec;
       ExplainCommand.class,
       ReportCommand.class,
       TopicsCommand.class,
+      ClusterCommand.class,
       CompletionCommand.class
     })
 public final class QuotaflowCommand implements Runnable {

@@ -226,7 +226,7 @@ final class LocalRun implements AutoCloseable {
               clusters.get(0).client(),
               LEADER_ELECTION,
               GroupMembership.instanceName(),
-              connectors::begin,
+              epoch -> connectors.begin(),
               connectors::end));
     } else {
       opened.push(connectors::end);

@@ -1,6 +1,7 @@
 package io.quotaflow.schemas;
 
 import io.quotaflow.schemas.internal.ClusterEvent;
+import io.quotaflow.schemas.internal.ClusterWriter;
 import io.quotaflow.schemas.internal.FairShareMemory;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.schemas.internal.InputFreshness;
@@ -51,7 +52,9 @@ public final class RecordTypes {
           // Internal to the engine: the value of its group-history window store.
           GroupHistoryWindow.class,
           // Internal to the engine: the value of its fairshare-memory store.
-          FairShareMemory.class);
+          FairShareMemory.class,
+          // Internal to the engine: the value of its cluster-writers store.
+          ClusterWriter.class);
 
   private RecordTypes() {}
 

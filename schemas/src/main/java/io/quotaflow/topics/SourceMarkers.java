@@ -61,6 +61,15 @@ public final class SourceMarkers {
     return new SourceMarker(MarkerKind.RETIRED, cluster, at, 0L, -1L, source);
   }
 
+  /**
+   * Says {@code cluster} was forgotten ({@code quotaflow cluster forget}): every key of it in the
+   * topic was tombstoned before it, and a reader drops what it keeps about the cluster.
+   */
+  public static SourceMarker forgotten(
+      final String cluster, final Instant at, final String source) {
+    return new SourceMarker(MarkerKind.FORGOTTEN, cluster, at, 0L, -1L, source);
+  }
+
   /** The header that carries {@code marker}. */
   public static Header header(final SourceMarker marker) {
     return new RecordHeader(HEADER, MARKERS.serializer().serialize("", marker));

@@ -25,6 +25,7 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.engine.store.PodId;
+import io.quotaflow.engine.writers.ClusterWriterBook;
 import io.quotaflow.fairshare.HalfLife;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
@@ -127,6 +128,7 @@ final class ClusterQuotaProcessor
   private KeyValueStore<GroupId, GroupRuntime> runtimes;
   private ReservationKeeper reservations;
   private InputFreshnessBook freshness;
+  private ClusterWriterBook writers;
   // When reclaim last looked at the clusters: the over-use clocks of a cluster whose inputs are not
   // trusted are moved on by the time since, so that time does not count (they are paused).
   private long lastReclaimAt = -1;
@@ -259,6 +261,13 @@ final class ClusterQuotaProcessor
     // Rebuilt from the stores: a cluster quarantined by a poison record starts afresh, unless its
     // stored inputs cannot be rebuilt either; then it stays quarantined and the others go on.
     metrics.quarantine().release(routers.keySet());
+    writers =
+        new ClusterWriterBook(
+            context.getStateStore(ClusterWriterBook.STORE),
+            metrics.quarantine(),
+            metrics.registry(),
+            maxStaleness);
+    writers.restore();
     unbuildable.forEach(
         (cluster, why) -> {
           LOG.error("cluster {}: quarantined: {}", cluster, why);
@@ -412,6 +421,9 @@ final class ClusterQuotaProcessor
       // Not an input of the tree either: a pod the admission plugin turned away, for the history.
       event.getDenial().ifPresent(denial -> denied(cluster, denial));
       return;
+    }
+    if (!writers.admit(cluster, event, record.headers(), record.timestamp())) {
+      return; // an old leader's record, or a second cluster's under this name (issue 40.12)
     }
     if (event.getKind() == ClusterEventKind.MARKER) {
       marker(cluster, event, record.timestamp(), now);

@@ -17,6 +17,7 @@ import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.engine.store.PodId;
 import io.quotaflow.engine.store.StoreKind;
+import io.quotaflow.engine.writers.ClusterWriterBook;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
@@ -459,7 +460,8 @@ public final class QuotaTopology {
         Stores.keyValueStoreBuilder(
             supplier.apply(TopologyNames.INPUT_FRESHNESS_STORE),
             InputId.serde(),
-            AvroSerde.forValues(InputFreshness.class)));
+            AvroSerde.forValues(InputFreshness.class)),
+        ClusterWriterBook.storeBuilder(supplier));
   }
 
   /** The builder of fair share's memory store (section 24), changelogged as the others. */

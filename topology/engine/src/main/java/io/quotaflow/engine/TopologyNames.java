@@ -1,5 +1,6 @@
 package io.quotaflow.engine;
 
+import io.quotaflow.engine.writers.ClusterWriterBook;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -230,7 +231,8 @@ public final class TopologyNames {
           EVICTION_RETRY_AT_STORE,
           RESERVATIONS_STORE,
           RESERVATION_INTRUDERS_SINCE_STORE,
-          INPUT_FRESHNESS_STORE);
+          INPUT_FRESHNESS_STORE,
+          ClusterWriterBook.STORE);
 
   private TopologyNames() {}
 }

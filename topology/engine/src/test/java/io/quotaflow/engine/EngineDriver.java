@@ -36,6 +36,7 @@ import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
+import io.quotaflow.topics.WriterHeaders;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaCalculator;
 import java.io.IOException;
@@ -98,6 +99,8 @@ final class EngineDriver implements AutoCloseable {
   private final Map<QuotaKey, GroupRuntime> runtimeTable = new LinkedHashMap<>();
   private Instant wallClock = START;
   private Duration inputAge = Duration.ZERO;
+  // Who the following inputs say wrote them (issue 40.12); none: records without writer headers.
+  private Optional<WriterHeaders.Writer> writer = Optional.empty();
 
   EngineDriver() {
     this(settings().build());
@@ -198,35 +201,43 @@ final class EngineDriver implements AutoCloseable {
 
   EngineDriver putPod(
       final String cluster, final String namespace, final String name, final PodState pod) {
-    pods.pipeInput(new PodKey(cluster, namespace, name), pod, publishedAt());
+    pods.pipeInput(
+        new TestRecord<>(
+            new PodKey(cluster, namespace, name), pod, writerHeaders(), publishedAt()));
     sentPods.put(new PodKey(cluster, namespace, name), pod);
     model.putPod(cluster, namespace, name, pod);
     return this;
   }
 
   EngineDriver deletePod(final String cluster, final String namespace, final String name) {
-    pods.pipeInput(new PodKey(cluster, namespace, name), (PodState) null, publishedAt());
+    pods.pipeInput(
+        new TestRecord<>(
+            new PodKey(cluster, namespace, name), (PodState) null, writerHeaders(), publishedAt()));
     sentPods.remove(new PodKey(cluster, namespace, name));
     model.deletePod(cluster, namespace, name);
     return this;
   }
 
   EngineDriver putQuota(final String cluster, final String name, final QuotaSpec spec) {
-    quotas.pipeInput(new QuotaKey(cluster, name), spec, publishedAt());
+    quotas.pipeInput(
+        new TestRecord<>(new QuotaKey(cluster, name), spec, writerHeaders(), publishedAt()));
     sentQuotas.put(new QuotaKey(cluster, name), spec);
     model.putQuota(cluster, name, spec);
     return this;
   }
 
   EngineDriver deleteQuota(final String cluster, final String name) {
-    quotas.pipeInput(new QuotaKey(cluster, name), (QuotaSpec) null, publishedAt());
+    quotas.pipeInput(
+        new TestRecord<>(
+            new QuotaKey(cluster, name), (QuotaSpec) null, writerHeaders(), publishedAt()));
     sentQuotas.remove(new QuotaKey(cluster, name));
     model.deleteQuota(cluster, name);
     return this;
   }
 
   EngineDriver putNode(final String cluster, final String name, final NodeState node) {
-    nodes.pipeInput(new NodeKey(cluster, name), node, publishedAt());
+    nodes.pipeInput(
+        new TestRecord<>(new NodeKey(cluster, name), node, writerHeaders(), publishedAt()));
     sentNodes.put(new NodeKey(cluster, name), node);
     model.putNode(cluster, name, node);
     return this;
@@ -367,7 +378,7 @@ final class EngineDriver implements AutoCloseable {
   /** A connectors' marker on the input topic of {@code kind}. */
   EngineDriver marker(final InputKind kind, final SourceMarker marker) {
     final String cluster = marker.getCluster();
-    final Headers headers = new RecordHeaders().add(SourceMarkers.header(marker));
+    final Headers headers = writerHeaders().add(SourceMarkers.header(marker));
     switch (kind) {
       case POD ->
           pods.pipeInput(
@@ -448,6 +459,27 @@ final class EngineDriver implements AutoCloseable {
   EngineDriver inputsPublishedAgo(final Duration age) {
     this.inputAge = age;
     return this;
+  }
+
+  /**
+   * Has the following inputs (pods, quotas, nodes, markers) carry {@code writer}'s headers, as the
+   * connectors write them (issue 40.12).
+   */
+  EngineDriver writtenBy(final WriterHeaders.Writer writer) {
+    this.writer = Optional.of(writer);
+    return this;
+  }
+
+  /** Has the following inputs carry no writer headers, as older connectors write them. */
+  EngineDriver writtenWithoutHeaders() {
+    this.writer = Optional.empty();
+    return this;
+  }
+
+  private Headers writerHeaders() {
+    final Headers headers = new RecordHeaders();
+    writer.ifPresent(w -> w.addTo(headers));
+    return headers;
   }
 
   private Instant publishedAt() {

@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunctuator;
@@ -189,6 +190,12 @@ final class ProcessorHarness {
   /** Any input event, as the mappers make it (a DRA object's, for one). */
   ProcessorHarness input(final ClusterEvent event) {
     return event(event);
+  }
+
+  /** Any input event, with the record headers {@code headers} (a writer's, say). */
+  ProcessorHarness input(final ClusterEvent event, final Headers headers) {
+    processor.process(new Record<>(event.getCluster(), event, now.toEpochMilli(), headers));
+    return this;
   }
 
   private ProcessorHarness event(final ClusterEvent event) {

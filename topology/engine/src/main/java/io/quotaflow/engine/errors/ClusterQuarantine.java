@@ -17,7 +17,9 @@ import org.slf4j.LoggerFactory;
  * task over in turn. A quarantined cluster's record goes to the dead-letter topic; its trees are no
  * longer recomputed and it is not reclaimed (its last results stay), while every other cluster goes
  * on. It is released when its task is re-created (a restart or a rebalance rebuilds it from the
- * stores). Gauge {@link #QUARANTINED}, alert {@code QuotaflowClusterQuarantined}. Thread-safe.
+ * stores). A cluster whose records come from two clusters under one name is quarantined too, until
+ * it is forgotten ({@code ClusterWriterBook}). Gauge {@link #QUARANTINED}, alert {@code
+ * QuotaflowClusterQuarantined}. Thread-safe.
  */
 public final class ClusterQuarantine {
   /** Gauge of the number of clusters quarantined in this instance. */
@@ -31,8 +33,8 @@ public final class ClusterQuarantine {
   public ClusterQuarantine(final MeterRegistry registry) {
     Gauge.builder(QUARANTINED, reasons, Map::size)
         .description(
-            "Clusters quarantined because one of their records broke the engine: not recomputed,"
-                + " not reclaimed, until their task is re-created")
+            "Clusters quarantined because one of their records broke the engine, or two clusters"
+                + " write under one name: not recomputed, not reclaimed, until released")
         .strongReference(true)
         .register(Objects.requireNonNull(registry, "registry"));
   }
@@ -41,8 +43,8 @@ public final class ClusterQuarantine {
   public void quarantine(final String cluster, final String reason) {
     if (reasons.putIfAbsent(cluster, reason) == null) {
       LOG.error(
-          "cluster {} quarantined: {}; it is neither recomputed nor reclaimed until its task is"
-              + " re-created (restart the engine after fixing or removing the object)",
+          "cluster {} quarantined: {}; it is neither recomputed nor reclaimed until released"
+              + " (docs/reliability.md)",
           cluster,
           reason);
     }

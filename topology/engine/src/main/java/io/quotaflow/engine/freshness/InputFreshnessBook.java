@@ -127,6 +127,7 @@ public final class InputFreshnessBook {
         return snapshotEnded(id, marker.getEpoch(), at);
       }
       case RETIRED -> retired(id);
+      case FORGOTTEN -> forgotten(id);
       case UNKNOWN -> LOG.debug("cluster {}: ignoring a marker of unknown kind", cluster);
     }
     return Optional.empty();
@@ -226,6 +227,15 @@ public final class InputFreshnessBook {
           id.cluster(),
           id.kind());
     }
+    store.delete(id);
+  }
+
+  /**
+   * The cluster was forgotten ({@code quotaflow cluster forget}): its freshness of the kind starts
+   * afresh, as a new cluster's, from its next marker.
+   */
+  private void forgotten(final InputId id) {
+    kinds(id.cluster()).remove(id.kind());
     store.delete(id);
   }
 
