@@ -9,6 +9,7 @@ import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.history.HistoryTiers;
 import io.quotaflow.schemas.DenialOccasion;
 import io.quotaflow.schemas.DeviceClassState;
 import io.quotaflow.schemas.DraKey;
@@ -183,11 +184,11 @@ final class EngineDriver implements AutoCloseable {
   }
 
   HistoryQueries history() {
-    final Duration step = HistoryConfig.step(config).orElseThrow();
+    final HistoryTiers tiers = HistoryConfig.tiers(config).orElseThrow();
     return new HistoryQueries(
-        driver.getWindowStore(TopologyNames.historyStore(step)),
-        step,
-        HistoryConfig.retention(config));
+        driver.getWindowStore(TopologyNames.historyStore(tiers.fineStep())),
+        driver.getWindowStore(TopologyNames.historyStore(tiers.coarseStep())),
+        tiers);
   }
 
   // Inputs: stamped with the wall-clock time, as a connector publishing a change as it happens.
