@@ -183,6 +183,11 @@ final class EngineDriver implements AutoCloseable {
         .readRecordsToList();
   }
 
+  /** The window store {@code name}, as the engine holds it. */
+  <K, V> org.apache.kafka.streams.state.WindowStore<K, V> windowStore(final String name) {
+    return driver.getWindowStore(name);
+  }
+
   HistoryQueries history() {
     final HistoryTiers tiers = HistoryConfig.tiers(config).orElseThrow();
     return new HistoryQueries(

@@ -86,7 +86,18 @@ public final class HistoryQueries {
    */
   public List<HistoryStep> steps(
       String cluster, String group, Instant from, Instant to, Duration queryStep, Instant now) {
-    final Tier tier = tiers.forSteps(from, queryStep, now);
+    return steps(tiers.forSteps(from, queryStep, now), cluster, group, from, to, queryStep, now);
+  }
+
+  /** The steps as {@code tier} alone answers them (a test compares the two tiers). */
+  List<HistoryStep> steps(
+      Tier tier,
+      String cluster,
+      String group,
+      Instant from,
+      Instant to,
+      Duration queryStep,
+      Instant now) {
     final GroupId key = new GroupId(cluster, group);
     final List<HistoryWindow> windows = new ArrayList<>();
     if (to.isAfter(from)) {
@@ -112,7 +123,17 @@ public final class HistoryQueries {
    */
   public Map<String, HistoryStep> totals(
       String cluster, Collection<String> groups, Instant from, Instant to, Instant now) {
-    final Tier tier = tiers.forTotals(from, to, now);
+    return totals(tiers.forTotals(from, to, now), cluster, groups, from, to, now);
+  }
+
+  /** The totals as {@code tier} alone answers them (a test compares the two tiers). */
+  Map<String, HistoryStep> totals(
+      Tier tier,
+      String cluster,
+      Collection<String> groups,
+      Instant from,
+      Instant to,
+      Instant now) {
     final Map<String, List<HistoryWindow>> byGroup = new TreeMap<>();
     groups.forEach(group -> byGroup.put(group, new ArrayList<>()));
     try (KeyValueIterator<Windowed<GroupId>, GroupHistoryWindow> all =
