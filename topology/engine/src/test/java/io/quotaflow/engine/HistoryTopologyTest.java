@@ -253,7 +253,8 @@ class HistoryTopologyTest {
         engine
             .<io.quotaflow.engine.store.GroupId, Object>windowStore(
                 TopologyNames.historyStore(MINUTE))
-            .fetch(new io.quotaflow.engine.store.GroupId(EAST, "team-a"), first, first.plus(hour))) {
+            .fetch(
+                new io.quotaflow.engine.store.GroupId(EAST, "team-a"), first, first.plus(hour))) {
       assertThat(fine.hasNext()).as("the fine tier no longer holds the hour").isFalse();
     }
 
@@ -268,8 +269,7 @@ class HistoryTopologyTest {
             .isEqualTo(byHand(metric, step.start(), step.end()));
       }
     }
-    assertThat(hours.get(0).integrals().get(ResourceList.CPU, HistoryMetric.BORROWED))
-        .isPositive();
+    assertThat(hours.get(0).integrals().get(ResourceList.CPU, HistoryMetric.BORROWED)).isPositive();
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () ->
                 engine

@@ -128,12 +128,7 @@ public final class HistoryQueries {
 
   /** The totals as {@code tier} alone answers them (a test compares the two tiers). */
   Map<String, HistoryStep> totals(
-      Tier tier,
-      String cluster,
-      Collection<String> groups,
-      Instant from,
-      Instant to,
-      Instant now) {
+      Tier tier, String cluster, Collection<String> groups, Instant from, Instant to, Instant now) {
     final Map<String, List<HistoryWindow>> byGroup = new TreeMap<>();
     groups.forEach(group -> byGroup.put(group, new ArrayList<>()));
     try (KeyValueIterator<Windowed<GroupId>, GroupHistoryWindow> all =

@@ -141,7 +141,6 @@ class TieredHistoryProperties {
 
   private static GroupLevels levels(long used, long min, long runtime) {
     final ResourceList cpu = ResourceList.of("cpu", used);
-    return new GroupLevels(
-        cpu, cpu, ResourceList.of("cpu", runtime), ResourceList.of("cpu", min));
+    return new GroupLevels(cpu, cpu, ResourceList.of("cpu", runtime), ResourceList.of("cpu", min));
   }
 }
