@@ -94,7 +94,7 @@ public final class ReportCommand implements Callable<Integer> {
       description =
           "With Kafka: the engine's history.step (its fine tier), needed only when it kept"
               + " several (default: the one kept). The coarse tier's step and both retentions are"
-              + " history.coarse.step, history.fine.retention and history.retention of --config.")
+              + " read from --config, as the engine reads them.")
   private String historyStep;
 
   @Option(
