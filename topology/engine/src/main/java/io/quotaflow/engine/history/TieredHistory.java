@@ -4,6 +4,7 @@ import io.quotaflow.engine.TopologyNames;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.history.GroupLevels;
 import io.quotaflow.history.HistoryTiers;
+import io.quotaflow.history.HistoryWindow;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import java.time.Instant;
 import java.util.Objects;
@@ -21,10 +22,16 @@ public final class TieredHistory {
 
   private final HistoryKeeper fine;
   private final HistoryKeeper coarse;
+  private final HistoryTiers tiers;
+  // The latest time noted. A denial read late, older than the fine store keeps, goes to the coarse
+  // tier only: the fine store would drop it, logging a warning each time (after an outage, one per
+  // denial of the backlog). Such a window lies before every period the fine tier answers.
+  private Instant latest = Instant.EPOCH;
 
-  public TieredHistory(HistoryKeeper fine, HistoryKeeper coarse) {
+  public TieredHistory(HistoryKeeper fine, HistoryKeeper coarse, HistoryTiers tiers) {
     this.fine = Objects.requireNonNull(fine, "fine");
     this.coarse = Objects.requireNonNull(coarse, "coarse");
+    this.tiers = Objects.requireNonNull(tiers, "tiers");
   }
 
   /** Both tiers over the stores {@code stores} names ({@link TopologyNames#historyStore}). */
@@ -39,24 +46,35 @@ public final class TieredHistory {
             stores.apply(TopologyNames.historyStore(tiers.fineStep())),
             tiers.fineStep(),
             coarse::levelsAt);
-    return new TieredHistory(fine, coarse);
+    return new TieredHistory(fine, coarse, tiers);
   }
 
   /** See {@link HistoryKeeper#changed}. */
   public void changed(GroupId group, Instant at, Supplier<GroupLevels> before, GroupLevels after) {
+    noted(at);
     fine.changed(group, at, before, after);
     coarse.changed(group, at, before, after);
   }
 
   /** See {@link HistoryKeeper#evicted}. */
   public void evicted(GroupId group, Instant at, Supplier<GroupLevels> current, String reason) {
+    noted(at);
     fine.evicted(group, at, current, reason);
     coarse.evicted(group, at, current, reason);
   }
 
   /** See {@link HistoryKeeper#denied}. */
   public void denied(GroupId group, Instant at, Supplier<GroupLevels> current, String reason) {
-    fine.denied(group, at, current, reason);
+    noted(at);
+    if (HistoryWindow.windowOf(at, tiers.fineStep()).isAfter(latest.minus(tiers.fineKept()))) {
+      fine.denied(group, at, current, reason);
+    }
     coarse.denied(group, at, current, reason);
+  }
+
+  private void noted(Instant at) {
+    if (at.isAfter(latest)) {
+      latest = at;
+    }
   }
 }
