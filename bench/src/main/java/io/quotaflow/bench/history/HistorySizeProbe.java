@@ -17,13 +17,19 @@ import java.util.TreeMap;
  * (the key as the window store keys it, with its 8-byte window start, and the Avro value), for
  * groups of 2 and 4 resources with realistic amounts, then what 10,000 groups keep over 14 days at
  * several rates of change. A window is kept only when its group changed in it, so the rate of
- * change, not the number of groups, sets the size.
+ * change, not the number of groups, sets the size. Then the same in two tiers (issue 40, the
+ * defaults): one-minute windows for the fine tier's store (a day and two coarse steps), one-hour
+ * windows for the whole retention.
  *
  * <p>Usage: {@code java -cp ... io.quotaflow.bench.history.HistorySizeProbe [groups] [days]}.
  */
 public final class HistorySizeProbe {
 
   private static final Duration STEP = Duration.ofMinutes(1);
+  private static final Duration COARSE_STEP = Duration.ofHours(1);
+  // The fine tier's store keeps history.fine.retention and two coarse steps
+  // (HistoryTiers.fineKept).
+  private static final Duration FINE_KEPT = Duration.ofDays(1).plus(COARSE_STEP.multipliedBy(2));
 
   private HistorySizeProbe() {}
 
@@ -58,15 +64,61 @@ public final class HistorySizeProbe {
                   windows,
                   windows * (double) (bytes + keyBytes) / (1L << 30)));
     }
+    tiered(groups, days, keyBytes, values);
   }
 
   private static int valueBytes(AvroSerde<GroupHistoryWindow> serde, GroupLevels[] levels) {
+    return valueBytes(serde, levels, STEP);
+  }
+
+  // A window of `step` with two changes and an eviction: the coarse one's integrals span the hour.
+  private static int valueBytes(
+      AvroSerde<GroupHistoryWindow> serde, GroupLevels[] levels, Duration step) {
     final Instant start = Instant.parse("2026-11-27T10:00:00Z");
+    final long late = step.toSeconds() - 20;
     final HistoryWindow window =
-        HistoryWindow.opened(start.plusSeconds(10), STEP, levels[0], levels[1])
-            .changed(start.plusSeconds(40), levels[0])
+        HistoryWindow.opened(start.plusSeconds(10), step, levels[0], levels[1])
+            .changed(start.plusSeconds(late), levels[0])
             .withEviction("reclaimed-after-delay");
     return serde.serializer().serialize("history", HistoryRecords.record(window)).length;
+  }
+
+  /** The worst case and the same rates in two tiers: fine windows for a day, hourly beyond. */
+  private static void tiered(
+      int groups, int days, int keyBytes, AvroSerde<GroupHistoryWindow> values) {
+    final Map<String, int[]> perWindow = new TreeMap<>();
+    perWindow.put(
+        "2 resources",
+        new int[] {
+          valueBytes(values, twoResources()), valueBytes(values, twoResources(), COARSE_STEP)
+        });
+    perWindow.put(
+        "4 resources",
+        new int[] {
+          valueBytes(values, fourResources()), valueBytes(values, fourResources(), COARSE_STEP)
+        });
+    perWindow.forEach(
+        (shape, bytes) ->
+            System.out.printf(
+                "%ntiers, %s: fine window %d bytes with its key, coarse window %d%n",
+                shape, bytes[0] + keyBytes, bytes[1] + keyBytes));
+    final long fineHours = FINE_KEPT.toHours();
+    final long coarseWindows = Duration.ofDays(days).dividedBy(COARSE_STEP);
+    for (final int changedPerHour : new int[] {60, 6, 1}) {
+      final long fine = (long) groups * fineHours * changedPerHour;
+      final long coarse = (long) groups * coarseWindows;
+      perWindow.forEach(
+          (shape, bytes) ->
+              System.out.printf(
+                  "  tiers, changed in %2d windows an hour, %s: %,d fine + %,d coarse windows,"
+                      + " %.2f GiB%n",
+                  changedPerHour,
+                  shape,
+                  fine,
+                  coarse,
+                  (fine * (double) (bytes[0] + keyBytes) + coarse * (double) (bytes[1] + keyBytes))
+                      / (1L << 30)));
+    }
   }
 
   private static GroupLevels[] twoResources() {

@@ -1,6 +1,8 @@
 package io.quotaflow.bench.pipeline;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.quotaflow.broker.EmbeddedKafkaBroker;
+import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.QuotaTopology;
 import io.quotaflow.engine.TopologyNames;
 import io.quotaflow.engine.config.EngineConfig;
@@ -11,10 +13,12 @@ import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.history.HistoryMetric;
 import io.quotaflow.history.HistoryStep;
+import io.quotaflow.history.HistoryTiers;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
+import io.quotaflow.serde.AvroSerde;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -32,7 +36,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -41,6 +52,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.WindowStore;
+import org.apache.kafka.streams.state.internals.WindowKeySchema;
 
 /**
  * The history soak, time-compressed (issue 40.2): the engine's topology in Kafka Streams' test
@@ -48,8 +60,10 @@ import org.apache.kafka.streams.state.WindowStore;
  * 10,000 groups (10 clusters of 1,000) and samples, every few simulated hours, the heap after a
  * full GC, the state directory's bytes and the history windows kept. At the end it checks the
  * history's totals of sampled groups, over the last day and over the whole retention, against the
- * exact integrals of the runtime records the engine emitted for them. Run it with the engine's heap
- * of the manifests (-Xmx1229m) to see the default configuration fit.
+ * exact integrals of the runtime records the engine emitted for them; then writes the history's
+ * changelog to a real broker (in process) and times a real engine's restore of it on an empty state
+ * directory, as a task moved to a new instance would. Run it with the engine's heap of the
+ * manifests (-Xmx1229m) to see the default configuration fit.
  *
  * <p>Options ({@code --name value}): days (16: two past the retention), clusters (10), groups (per
  * cluster, 1,000), pods (20,000), events (pod events per simulated minute, 1,000: each leaf changes
@@ -79,15 +93,7 @@ public final class HistorySoak {
     this.workload =
         new Workload(
             new WorkloadShape(clusters, integer("groups", 1_000), integer("pods", 20_000), 0));
-    this.config =
-        EngineConfig.builder()
-            .set(EngineSettings.TOPIC_PARTITIONS.key(), "1")
-            .set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false")
-            .set(EngineSettings.RECLAIM_ENABLED.key(), "false")
-            .set(
-                EngineSettings.HISTORY_STORES.key(),
-                options.getOrDefault("history-stores", "rocksdb"))
-            .build();
+    this.config = EngineConfig.builder().setAll(configMap()).build();
     this.stateDir = Files.createTempDirectory("quotaflow-history-soak");
     final List<QuotaKey> leaves = workload.leafKeys();
     final int every = Math.max(1, leaves.size() / integer("checked", 20));
@@ -95,6 +101,19 @@ public final class HistorySoak {
       checked.add(leaves.get(i));
       usedOverTime.put(leaves.get(i), new ArrayList<>());
     }
+  }
+
+  /** The engine's settings in the driver and in the restore. */
+  private Map<String, String> configMap() {
+    return Map.of(
+        EngineSettings.TOPIC_PARTITIONS.key(), "1",
+        EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false",
+        EngineSettings.RECLAIM_ENABLED.key(), "false",
+        EngineSettings.HISTORY_STORES.key(), options.getOrDefault("history-stores", "rocksdb"));
+  }
+
+  private HistoryTiers tiers() {
+    return HistoryConfig.tiers(config).orElseThrow();
   }
 
   /** Runs the soak; see the class comment for the options. */
@@ -109,7 +128,7 @@ public final class HistorySoak {
     OUT.printf(
         Locale.ROOT,
         "History soak: %d clusters, %,d groups (%,d leaves), %,d pods, %,d pod events per simulated"
-            + " minute, %d days; history %s, step %s, retention %s; max heap %,d MiB%n",
+            + " minute, %d days; history %s, %s; max heap %,d MiB%n",
         workload.shape().clusters(),
         workload.shape().clusters() * workload.shape().groupsPerCluster(),
         workload.leafCount(),
@@ -117,8 +136,7 @@ public final class HistorySoak {
         eventsPerMinute,
         days,
         config.get(EngineSettings.HISTORY_STORES),
-        config.get(EngineSettings.HISTORY_STEP),
-        HistoryConfig.retention(config),
+        tiers(),
         Runtime.getRuntime().maxMemory() >> 20);
     final long wallStart = System.nanoTime();
     open();
@@ -147,8 +165,123 @@ public final class HistorySoak {
       }
     }
     check();
+    final List<KeyValue<byte[], byte[]>> changelog = historyChangelog();
     driver.close();
     deleteQuietly(stateDir);
+    restore(changelog);
+  }
+
+  /**
+   * The history stores' windows as their changelog holds them once compacted: Kafka Streams'
+   * window-store key (the group's bytes, the window's start, sequence 0) and the Avro value. Read
+   * from the stores at the end rather than kept from the driver's changelog output, which would put
+   * the whole changelog on this JVM's heap while the heap is measured.
+   */
+  private List<KeyValue<byte[], byte[]>> historyChangelog() {
+    final List<KeyValue<byte[], byte[]>> records = new ArrayList<>();
+    final var keys = GroupId.serde().serializer();
+    final var values = AvroSerde.forValues(GroupHistoryWindow.class).serializer();
+    for (final String store : historyStores()) {
+      final WindowStore<GroupId, GroupHistoryWindow> windows = driver.getWindowStore(store);
+      try (KeyValueIterator<Windowed<GroupId>, GroupHistoryWindow> all = windows.all()) {
+        while (all.hasNext()) {
+          final KeyValue<Windowed<GroupId>, GroupHistoryWindow> window = all.next();
+          records.add(
+              KeyValue.pair(
+                  WindowKeySchema.toStoreKeyBinary(
+                          Bytes.wrap(keys.serialize(store, window.key.key())),
+                          window.key.window().start(),
+                          0)
+                      .get(),
+                  values.serialize(store, window.value)));
+        }
+      }
+      changelogTopics.put(store, records.size());
+    }
+    return records;
+  }
+
+  private final Map<String, Integer> changelogTopics = new java.util.LinkedHashMap<>();
+
+  /**
+   * The restore a task moved to a new instance would do at the end: the history's changelog on a
+   * real broker (in process), and a real engine with an empty state directory started on it; the
+   * time until it runs (Kafka Streams restores the stores before it runs).
+   */
+  private void restore(final List<KeyValue<byte[], byte[]>> changelog) {
+    try (EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.builder().build().start()) {
+      final Map<String, Object> kafka = Map.of("bootstrap.servers", broker.bootstrapServers());
+      long bytes = 0;
+      try (Admin admin = Admin.create(kafka);
+          KafkaProducer<byte[], byte[]> producer =
+              new KafkaProducer<>(
+                  Map.of(
+                      "bootstrap.servers",
+                      broker.bootstrapServers(),
+                      "linger.ms",
+                      20,
+                      "batch.size",
+                      512 * 1024,
+                      "compression.type",
+                      "lz4"),
+                  new ByteArraySerializer(),
+                  new ByteArraySerializer())) {
+        int from = 0;
+        for (final Map.Entry<String, Integer> store : changelogTopics.entrySet()) {
+          final String topic = APPLICATION_ID + "-" + store.getKey() + "-changelog";
+          admin
+              .createTopics(
+                  List.of(
+                      new NewTopic(topic, 1, (short) 1)
+                          .configs(
+                              Map.of("cleanup.policy", "compact,delete", "retention.ms", "-1"))))
+              .all()
+              .get();
+          for (int i = from; i < store.getValue(); i++) {
+            final KeyValue<byte[], byte[]> record = changelog.get(i);
+            bytes += record.key.length + record.value.length;
+            producer.send(new ProducerRecord<>(topic, record.key, record.value));
+          }
+          from = store.getValue();
+        }
+        producer.flush();
+      }
+      final Path restored = Files.createTempDirectory("quotaflow-history-soak-restore");
+      final EngineConfig engineConfig =
+          EngineConfig.builder()
+              .setAll(configMap())
+              .set(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, broker.bootstrapServers())
+              .set(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID)
+              .set(StreamsConfig.STATE_DIR_CONFIG, restored.toString())
+              .build();
+      try (Engine engine = new Engine(engineConfig, new SimpleMeterRegistry())) {
+        engine.provisionTopics();
+        final long started = System.nanoTime();
+        engine.start();
+        while (engine.streams().state() != KafkaStreams.State.RUNNING) {
+          if (System.nanoTime() - started > Duration.ofMinutes(30).toNanos()) {
+            throw new IllegalStateException("the engine did not run within 30 minutes");
+          }
+          Thread.sleep(50);
+        }
+        OUT.printf(
+            Locale.ROOT,
+            "Restore on a new instance: %,d history windows (%.1f MiB of changelog) restored, the"
+                + " engine running %.1f s after its start%n",
+            changelog.size(),
+            bytes / 1048576.0,
+            (System.nanoTime() - started) / 1e9);
+      } finally {
+        deleteQuietly(restored);
+      }
+    } catch (final IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    } catch (final java.util.concurrent.ExecutionException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private void open() {
@@ -266,12 +399,14 @@ public final class HistorySoak {
    * engine emitted: over the last whole day, and over the whole retention before the end.
    */
   private void check() {
-    final Duration step = config.get(EngineSettings.HISTORY_STEP);
-    final Duration retention = HistoryConfig.retention(config);
+    final HistoryTiers tiers = tiers();
+    final Duration retention = tiers.retention();
     final Instant end = Instant.ofEpochMilli(now.toEpochMilli() / 3_600_000 * 3_600_000);
     final HistoryQueries history =
         new HistoryQueries(
-            driver.getWindowStore(TopologyNames.historyStore(step)), step, retention);
+            driver.getWindowStore(TopologyNames.historyStore(tiers.fineStep())),
+            driver.getWindowStore(TopologyNames.historyStore(tiers.coarseStep())),
+            tiers);
     int equal = 0;
     int differ = 0;
     for (final Duration period :

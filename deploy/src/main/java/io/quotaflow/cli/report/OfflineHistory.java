@@ -1,9 +1,13 @@
 package io.quotaflow.cli.report;
 
+import io.quotaflow.admission.http.state.GroupHistories;
 import io.quotaflow.admission.http.state.KeptWindows;
+import io.quotaflow.admission.http.state.TieredWindows;
 import io.quotaflow.engine.history.HistoryChangelog;
+import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.history.HistoryRecords;
 import io.quotaflow.engine.store.GroupId;
+import io.quotaflow.history.HistoryTiers;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import io.quotaflow.topics.TopicCatalogue;
@@ -23,14 +27,23 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * The engine's history read from Kafka, without the engine: the group-history store's changelog
- * (which holds what the store holds) and {@code runtime.v1} for the groups that exist now. For
- * {@code quotaflow report --bootstrap-servers}.
+ * The engine's history read from Kafka, without the engine: the group-history stores' changelogs
+ * (which hold what the stores hold) and {@code runtime.v1} for the groups that exist now. For
+ * {@code quotaflow report --bootstrap-servers}. An engine keeps its history in two tiers
+ * (docs/semantics.md section 23), so two changelogs; one kept before the tiers has one.
  */
 final class OfflineHistory {
 
   /** What the topics hold of one cluster. */
-  record Cluster(KeptWindows windows, Set<String> groups) {}
+  record Cluster(GroupHistories windows, Set<String> groups) {}
+
+  /**
+   * Where the history is: the changelog of the fine tier and of the coarse one with their tiers,
+   * or, for a history kept before the tiers, one changelog ({@code coarse} and {@code tiers}
+   * empty).
+   */
+  record Changelogs(
+      String fine, Duration fineStep, Optional<String> coarse, Optional<HistoryTiers> tiers) {}
 
   private final Consumer<byte[], byte[]> consumer;
   private final Duration timeout;
@@ -42,6 +55,60 @@ final class OfflineHistory {
   OfflineHistory(Consumer<byte[], byte[]> consumer, Duration timeout) {
     this.consumer = consumer;
     this.timeout = timeout;
+  }
+
+  /**
+   * The changelogs of {@code applicationId}'s history: the coarse tier's at {@code coarseStep}, and
+   * the fine tier's at {@code step} when given, else at the only other step there is that divides
+   * {@code coarseStep}. Without a coarse tier's changelog, the one of {@link #changelog}.
+   *
+   * @throws IllegalStateException naming what was found when the fine tier is not found, or is
+   *     ambiguous
+   * @throws IllegalArgumentException when the steps and retentions break a rule of the tiers
+   */
+  Changelogs changelogs(
+      String applicationId,
+      Optional<Duration> step,
+      Duration coarseStep,
+      Duration fineRetention,
+      Duration retention) {
+    final Set<Duration> kept = new TreeSet<>();
+    for (final String topic : consumer.listTopics(timeout).keySet()) {
+      HistoryChangelog.stepOf(applicationId, topic).ifPresent(kept::add);
+    }
+    final Set<Duration> finer = new TreeSet<>();
+    for (final Duration each : kept) {
+      if (each.compareTo(coarseStep) < 0 && coarseStep.toMillis() % each.toMillis() == 0) {
+        finer.add(each);
+      }
+    }
+    if (!kept.contains(coarseStep) || (step.isEmpty() && finer.isEmpty())) {
+      final String topic = changelog(applicationId, step);
+      return new Changelogs(
+          topic,
+          HistoryChangelog.stepOf(applicationId, topic).orElseThrow(),
+          Optional.empty(),
+          Optional.empty());
+    }
+    if (step.isEmpty() && finer.size() > 1) {
+      throw new IllegalStateException(
+          "the engine "
+              + applicationId
+              + " kept its fine history at several steps "
+              + finer
+              + ": choose one with --history-step");
+    }
+    final Duration fine = step.orElseGet(() -> finer.iterator().next());
+    final String topic = HistoryChangelog.topic(applicationId, fine);
+    if (!kept.contains(fine)) {
+      throw new IllegalStateException(
+          "no history kept at a step of " + fine + ": topic " + topic + " is missing");
+    }
+    return new Changelogs(
+        topic,
+        fine,
+        Optional.of(HistoryChangelog.topic(applicationId, coarseStep)),
+        Optional.of(HistoryConfig.tiers(fine, coarseStep, fineRetention, retention)));
   }
 
   /**
@@ -95,25 +162,41 @@ final class OfflineHistory {
   }
 
   /**
-   * Each cluster's kept windows from {@code changelog} (of {@code step}), those that start at
-   * {@code oldest} or later, and its groups from the runtime topic.
+   * Each cluster's kept windows from {@code changelogs}, those a store would still answer at {@code
+   * now} ({@code retention} for a history kept in one changelog), and its groups from the runtime
+   * topic.
    */
   Map<String, Cluster> read(
-      String changelog, Duration step, Instant oldest, TopicCatalogue topics) {
-    final Map<GroupId, TreeMap<Instant, GroupHistoryWindow>> windows = new HashMap<>();
-    readAll(
-        changelog,
-        record -> {
-          final HistoryChangelog.Entry entry =
-              HistoryChangelog.read(changelog, step, record.key(), record.value());
-          final TreeMap<Instant, GroupHistoryWindow> group =
-              windows.computeIfAbsent(entry.group(), g -> new TreeMap<>());
-          if (entry.window() == null) {
-            group.remove(entry.start());
-          } else {
-            group.put(entry.start(), entry.window());
-          }
-        });
+      Changelogs changelogs, Instant now, Duration retention, TopicCatalogue topics) {
+    final Map<String, GroupHistories> histories = new TreeMap<>();
+    if (changelogs.tiers().isPresent()) {
+      final HistoryTiers tiers = changelogs.tiers().get();
+      final Map<String, KeptWindows> coarse =
+          windows(
+              changelogs.coarse().orElseThrow(),
+              tiers.coarseStep(),
+              now.minus(tiers.retention()),
+              cluster -> null);
+      final Map<String, KeptWindows> fine =
+          windows(
+              changelogs.fine(),
+              tiers.fineStep(),
+              now.minus(tiers.fineKept()),
+              cluster -> coarse.computeIfAbsent(cluster, c -> new KeptWindows(tiers.coarseStep())));
+      for (final String cluster : union(coarse.keySet(), fine.keySet())) {
+        final KeptWindows coarseOne =
+            coarse.computeIfAbsent(cluster, c -> new KeptWindows(tiers.coarseStep()));
+        histories.put(
+            cluster,
+            new TieredWindows(
+                tiers,
+                fine.getOrDefault(cluster, new KeptWindows(tiers.fineStep(), coarseOne)),
+                coarseOne));
+      }
+    } else {
+      histories.putAll(
+          windows(changelogs.fine(), changelogs.fineStep(), now.minus(retention), c -> null));
+    }
     final Map<String, Set<String>> groups = new TreeMap<>();
     final String runtime = topics.runtime().name();
     readAll(
@@ -128,6 +211,47 @@ final class OfflineHistory {
             names.add(key.getName());
           }
         });
+    final Map<String, Cluster> clusters = new TreeMap<>();
+    for (final String cluster : union(histories.keySet(), groups.keySet())) {
+      clusters.put(
+          cluster,
+          new Cluster(
+              histories.getOrDefault(
+                  cluster,
+                  changelogs.tiers().isPresent()
+                      ? new TieredWindows(
+                          changelogs.tiers().get(),
+                          new KeptWindows(changelogs.fineStep()),
+                          new KeptWindows(changelogs.tiers().get().coarseStep()))
+                      : new KeptWindows(changelogs.fineStep())),
+              groups.getOrDefault(cluster, Set.of())));
+    }
+    return clusters;
+  }
+
+  /**
+   * Each cluster's windows of {@code changelog} (of {@code step}) that start at {@code oldest} or
+   * later, reading the levels in force before them in {@code earlier}'s (null for none).
+   */
+  private Map<String, KeptWindows> windows(
+      String changelog,
+      Duration step,
+      Instant oldest,
+      java.util.function.Function<String, KeptWindows> earlier) {
+    final Map<GroupId, TreeMap<Instant, GroupHistoryWindow>> windows = new HashMap<>();
+    readAll(
+        changelog,
+        record -> {
+          final HistoryChangelog.Entry entry =
+              HistoryChangelog.read(changelog, step, record.key(), record.value());
+          final TreeMap<Instant, GroupHistoryWindow> group =
+              windows.computeIfAbsent(entry.group(), g -> new TreeMap<>());
+          if (entry.window() == null) {
+            group.remove(entry.start());
+          } else {
+            group.put(entry.start(), entry.window());
+          }
+        });
     final Map<String, KeptWindows> kept = new TreeMap<>();
     windows.forEach(
         (group, byStart) ->
@@ -135,17 +259,10 @@ final class OfflineHistory {
                 .tailMap(oldest, true)
                 .forEach(
                     (start, window) ->
-                        kept.computeIfAbsent(group.cluster(), c -> new KeptWindows(step))
+                        kept.computeIfAbsent(
+                                group.cluster(), c -> new KeptWindows(step, earlier.apply(c)))
                             .keep(group.name(), HistoryRecords.window(start, window))));
-    final Map<String, Cluster> clusters = new TreeMap<>();
-    for (final String cluster : union(kept.keySet(), groups.keySet())) {
-      clusters.put(
-          cluster,
-          new Cluster(
-              kept.getOrDefault(cluster, new KeptWindows(step)),
-              groups.getOrDefault(cluster, Set.of())));
-    }
-    return clusters;
+    return kept;
   }
 
   private static Set<String> union(Set<String> a, Set<String> b) {

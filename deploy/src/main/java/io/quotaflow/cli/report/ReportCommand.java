@@ -11,7 +11,6 @@ import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
-import io.quotaflow.engine.history.HistoryChangelog;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -93,8 +92,9 @@ public final class ReportCommand implements Callable<Integer> {
       names = "--history-step",
       paramLabel = "DURATION",
       description =
-          "With Kafka: the engine's history.step, needed only when it kept several (default: the"
-              + " one kept).")
+          "With Kafka: the engine's history.step (its fine tier), needed only when it kept"
+              + " several (default: the one kept). The coarse tier's step and both retentions are"
+              + " read from --config, as the engine reads them.")
   private String historyStep;
 
   @Option(
@@ -194,11 +194,20 @@ public final class ReportCommand implements Callable<Integer> {
     try (KafkaConsumer<byte[], byte[]> consumer =
         KafkaReaders.consumer(config, "quotaflow-report")) {
       final OfflineHistory history = new OfflineHistory(consumer, KAFKA_TIMEOUT);
-      final String changelog = history.changelog(engine, step);
-      final Duration kept = HistoryChangelog.stepOf(engine, changelog).orElseThrow();
+      final OfflineHistory.Changelogs changelogs;
+      try {
+        changelogs =
+            history.changelogs(
+                engine,
+                step,
+                config.get(EngineSettings.HISTORY_COARSE_STEP),
+                config.get(EngineSettings.HISTORY_FINE_RETENTION),
+                config.get(EngineSettings.HISTORY_RETENTION));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+      }
       final Map<String, OfflineHistory.Cluster> clusters =
-          history.read(
-              changelog, kept, now.minus(config.get(EngineSettings.HISTORY_RETENTION)), topics);
+          history.read(changelogs, now, config.get(EngineSettings.HISTORY_RETENTION), topics);
       final String name = cluster != null ? cluster : onlyCluster(clusters.keySet());
       final OfflineHistory.Cluster one = clusters.get(name);
       if (one == null) {
@@ -207,7 +216,7 @@ public final class ReportCommand implements Callable<Integer> {
       }
       final Reports.Period period;
       try {
-        period = Reports.period(from, to, kept, now);
+        period = Reports.period(from, to, one.windows(), now);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
@@ -239,7 +248,11 @@ public final class ReportCommand implements Callable<Integer> {
   private LoadedConfig kafkaConfiguration() {
     return KafkaReaders.configuration(
         spec,
-        List.of(EngineSettings.TOPIC_PREFIX, EngineSettings.HISTORY_RETENTION),
+        List.of(
+            EngineSettings.TOPIC_PREFIX,
+            EngineSettings.HISTORY_RETENTION,
+            EngineSettings.HISTORY_FINE_RETENTION,
+            EngineSettings.HISTORY_COARSE_STEP),
         configFile,
         environment,
         bootstrapServers == null

@@ -1,8 +1,8 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.convert.OutputRecords;
-import io.quotaflow.engine.history.HistoryKeeper;
 import io.quotaflow.engine.history.HistoryRecords;
+import io.quotaflow.engine.history.TieredHistory;
 import io.quotaflow.engine.reservation.ReservationKeeper;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
@@ -43,14 +43,14 @@ final class ClusterOutputs {
   private final KeyValueStore<GroupId, GroupRuntime> runtime;
   private final KeyValueStore<GroupPodId, PodQuotaClass> assignments;
   private final ReservationKeeper reservations;
-  private final Optional<HistoryKeeper> history;
+  private final Optional<TieredHistory> history;
 
   ClusterOutputs(
       final ProcessorContext<SpecificRecord, SpecificRecord> context,
       final KeyValueStore<GroupId, GroupRuntime> runtime,
       final KeyValueStore<GroupPodId, PodQuotaClass> assignments,
       final ReservationKeeper reservations,
-      final Optional<HistoryKeeper> history) {
+      final Optional<TieredHistory> history) {
     this.context = context;
     this.history = history;
     this.runtime = runtime;

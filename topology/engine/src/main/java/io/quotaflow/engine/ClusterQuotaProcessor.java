@@ -10,8 +10,8 @@ import io.quotaflow.engine.fairshare.FairShareConfig;
 import io.quotaflow.engine.fairshare.PastUsageKeeper;
 import io.quotaflow.engine.freshness.InputFreshnessBook;
 import io.quotaflow.engine.history.HistoryConfig;
-import io.quotaflow.engine.history.HistoryKeeper;
 import io.quotaflow.engine.history.HistoryRecords;
+import io.quotaflow.engine.history.TieredHistory;
 import io.quotaflow.engine.liveness.TaskHeartbeat;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.EvictionReasons;
@@ -27,6 +27,7 @@ import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.engine.store.PodId;
 import io.quotaflow.engine.writers.ClusterWriterBook;
 import io.quotaflow.fairshare.HalfLife;
+import io.quotaflow.history.HistoryTiers;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.profile.TreeOp;
@@ -111,7 +112,7 @@ final class ClusterQuotaProcessor
   private final Optional<Duration> historyStep;
   // The decay of fair share's memory, when it is on (section 24).
   private final Optional<HalfLife> halfLife;
-  private final Duration historyRetention;
+  private final Optional<HistoryTiers> historyTiers;
   private PastUsageKeeper pastUsage;
   // How often this processor was initialised: Kafka Streams initialises the same processor again
   // when it revives its task after closing it dirty.
@@ -124,7 +125,7 @@ final class ClusterQuotaProcessor
   private ClusterOutputs outputs;
   private Reclaimer reclaimer;
   // Counts denials in the groups' history; empty when no history is kept.
-  private Optional<HistoryKeeper> history = Optional.empty();
+  private Optional<TieredHistory> history = Optional.empty();
   private KeyValueStore<GroupId, GroupRuntime> runtimes;
   private ReservationKeeper reservations;
   private InputFreshnessBook freshness;
@@ -165,9 +166,9 @@ final class ClusterQuotaProcessor
     this.maxStaleness = config.get(EngineSettings.INPUTS_MAX_STALENESS);
     this.maxSilence = config.get(EngineSettings.HEALTH_MAX_SILENCE);
     this.markersRequired = config.get(EngineSettings.INPUTS_MARKERS_REQUIRED);
-    this.historyStep = HistoryConfig.step(config);
+    this.historyTiers = HistoryConfig.tiers(config);
+    this.historyStep = historyTiers.map(HistoryTiers::fineStep);
     this.halfLife = FairShareConfig.halfLife(config);
-    this.historyRetention = HistoryConfig.retention(config);
     this.claimed = new ClaimedDevices(config.deviceClasses());
   }
 
@@ -215,10 +216,7 @@ final class ClusterQuotaProcessor
             markersRequired);
     freshness.restore();
     runtimes = runtime;
-    history =
-        historyStep.map(
-            step ->
-                new HistoryKeeper(context.getStateStore(TopologyNames.historyStore(step)), step));
+    history = historyTiers.map(tiers -> TieredHistory.of(context::getStateStore, tiers));
     this.outputs = new ClusterOutputs(context, runtime, assignments, reservations, history);
     this.pastUsage =
         halfLife
@@ -229,7 +227,7 @@ final class ClusterQuotaProcessor
                         context.getStateStore(
                             TopologyNames.historyStore(historyStep.orElseThrow())),
                         decay,
-                        historyRetention))
+                        historyTiers.orElseThrow().fineRetention()))
             .orElse(null);
     this.reclaimer =
         new Reclaimer(
@@ -364,7 +362,7 @@ final class ClusterQuotaProcessor
       skipped =
           restores.skippedRestores(
               context.taskId().partition(),
-              TopologyNames.clusterQuotaStores(historyStep, halfLife.isPresent()),
+              TopologyNames.clusterQuotaStores(historyTiers, halfLife.isPresent()),
               reinitialised);
     } catch (final RuntimeException e) {
       LOG.warn(

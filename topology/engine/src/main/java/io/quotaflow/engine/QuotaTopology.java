@@ -18,6 +18,7 @@ import io.quotaflow.engine.store.InputId.InputKind;
 import io.quotaflow.engine.store.PodId;
 import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.engine.writers.ClusterWriterBook;
+import io.quotaflow.history.HistoryTiers;
 import io.quotaflow.schemas.EvictionCommand;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
@@ -270,14 +271,13 @@ public final class QuotaTopology {
 
     storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
         .forEach(builder::addStateStore);
-    final Optional<Duration> historyStep = HistoryConfig.step(config);
-    historyStep.ifPresent(
-        step ->
-            builder.addStateStore(
-                historyStoreBuilder(
-                    config.get(EngineSettings.HISTORY_STORES),
-                    step,
-                    HistoryConfig.retention(config))));
+    final Optional<HistoryTiers> history = HistoryConfig.tiers(config);
+    history.ifPresent(
+        tiers -> {
+          final StoreKind kind = config.get(EngineSettings.HISTORY_STORES);
+          builder.addStateStore(historyStoreBuilder(kind, tiers.fineStep(), tiers.fineKept()));
+          builder.addStateStore(historyStoreBuilder(kind, tiers.coarseStep(), tiers.retention()));
+        });
     final boolean fairShareMemory = FairShareConfig.halfLife(config).isPresent();
     if (fairShareMemory) {
       builder.addStateStore(memoryStoreBuilder(config.get(EngineSettings.STATE_STORES)::supplier));
@@ -319,7 +319,7 @@ public final class QuotaTopology {
     events.process(
         () -> new ClusterQuotaProcessor(config, metrics, restores),
         Named.as(TopologyNames.CLUSTER_QUOTA),
-        TopologyNames.clusterQuotaStores(historyStep, fairShareMemory).toArray(String[]::new));
+        TopologyNames.clusterQuotaStores(history, fairShareMemory).toArray(String[]::new));
 
     final Topology topology = builder.build();
     sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());

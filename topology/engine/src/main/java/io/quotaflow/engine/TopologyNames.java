@@ -1,6 +1,7 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.writers.ClusterWriterBook;
+import io.quotaflow.history.HistoryTiers;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -201,19 +202,23 @@ public final class TopologyNames {
    */
   public static final String FAIRSHARE_MEMORY_STORE = "fairshare-memory";
 
-  /** Every store of the cluster-quota processor: the history's only when it is kept. */
-  public static List<String> clusterQuotaStores(final Optional<Duration> historyStep) {
-    return clusterQuotaStores(historyStep, false);
+  /** Every store of the cluster-quota processor: the history's two only when it is kept. */
+  public static List<String> clusterQuotaStores(final Optional<HistoryTiers> history) {
+    return clusterQuotaStores(history, false);
   }
 
   /**
-   * Every store of the cluster-quota processor: the history's only when it is kept, fair share's
-   * memory only when it is on.
+   * Every store of the cluster-quota processor: the history's two tiers only when it is kept, fair
+   * share's memory only when it is on.
    */
   public static List<String> clusterQuotaStores(
-      final Optional<Duration> historyStep, final boolean fairShareMemory) {
+      final Optional<HistoryTiers> history, final boolean fairShareMemory) {
     final List<String> stores = new java.util.ArrayList<>(CLUSTER_QUOTA_STORES);
-    historyStep.ifPresent(step -> stores.add(historyStore(step)));
+    history.ifPresent(
+        tiers -> {
+          stores.add(historyStore(tiers.fineStep()));
+          stores.add(historyStore(tiers.coarseStep()));
+        });
     if (fairShareMemory) {
       stores.add(FAIRSHARE_MEMORY_STORE);
     }

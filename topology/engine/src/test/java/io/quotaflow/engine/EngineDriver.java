@@ -9,6 +9,7 @@ import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.store.InputId.InputKind;
+import io.quotaflow.history.HistoryTiers;
 import io.quotaflow.schemas.DenialOccasion;
 import io.quotaflow.schemas.DeviceClassState;
 import io.quotaflow.schemas.DraKey;
@@ -185,12 +186,17 @@ final class EngineDriver implements AutoCloseable {
         .readRecordsToList();
   }
 
+  /** The window store {@code name}, as the engine holds it. */
+  <K, V> org.apache.kafka.streams.state.WindowStore<K, V> windowStore(final String name) {
+    return driver.getWindowStore(name);
+  }
+
   HistoryQueries history() {
-    final Duration step = HistoryConfig.step(config).orElseThrow();
+    final HistoryTiers tiers = HistoryConfig.tiers(config).orElseThrow();
     return new HistoryQueries(
-        driver.getWindowStore(TopologyNames.historyStore(step)),
-        step,
-        HistoryConfig.retention(config));
+        driver.getWindowStore(TopologyNames.historyStore(tiers.fineStep())),
+        driver.getWindowStore(TopologyNames.historyStore(tiers.coarseStep())),
+        tiers);
   }
 
   // Inputs: stamped with the wall-clock time, as a connector publishing a change as it happens.

@@ -240,6 +240,60 @@ class HistoryTopologyTest {
         .isEqualTo(teamAMinutes(start, end));
   }
 
+  /**
+   * Issue 40: two days on, the fine tier (a day and two hours) no longer holds the scripted hour;
+   * the coarse tier answers it in hours, to the unit-millisecond of the emitted records, and a
+   * query in minutes there is refused with the coarse step named. A recent period of a group quiet
+   * since then reads its levels in force from the coarse tier.
+   */
+  @Test
+  void aPeriodOlderThanTheFineRetentionIsAnsweredFromTheCoarseTier() {
+    final Instant start = scriptedTimeline();
+    final Duration hour = Duration.ofHours(1);
+    final Instant first = io.quotaflow.history.HistoryWindow.windowOf(start, hour);
+    engine.advance(Duration.ofDays(2));
+    // A change now moves the stores' time on: the fine one drops the scripted hour.
+    engine.putPod(EAST, NS, pod("later").group("team-b").running("n1").cpu(1_000)).recompute();
+    final Instant now = engine.now();
+    try (var fine =
+        engine
+            .<io.quotaflow.engine.store.GroupId, Object>windowStore(
+                TopologyNames.historyStore(MINUTE))
+            .fetch(
+                new io.quotaflow.engine.store.GroupId(EAST, "team-a"), first, first.plus(hour))) {
+      assertThat(fine.hasNext()).as("the fine tier no longer holds the hour").isFalse();
+    }
+
+    final List<HistoryStep> hours =
+        engine.history().steps(EAST, "team-a", first, first.plus(hour.multipliedBy(2)), hour, now);
+
+    assertThat(hours).hasSize(2);
+    for (final HistoryStep step : hours) {
+      for (final HistoryMetric metric : HistoryMetric.values()) {
+        assertThat(step.integrals().get(ResourceList.CPU, metric))
+            .as("%s over [%s, %s)", metric, step.start(), step.end())
+            .isEqualTo(byHand(metric, step.start(), step.end()));
+      }
+    }
+    assertThat(hours.get(0).integrals().get(ResourceList.CPU, HistoryMetric.BORROWED)).isPositive();
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () ->
+                engine
+                    .history()
+                    .steps(EAST, "team-a", first, first.plus(hour), MINUTE, engine.now()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("PT1H")
+        .hasMessageContaining("coarse");
+
+    // team-a has been quiet for two days: the fine tier keeps no change of it, the coarse tier
+    // tells its min (4 cores) in force over the last minute.
+    final Instant minute = io.quotaflow.history.HistoryWindow.windowOf(now, MINUTE).minus(MINUTE);
+    final List<HistoryStep> recent =
+        engine.history().steps(EAST, "team-a", minute, minute.plus(MINUTE), MINUTE, now);
+    assertThat(recent.get(0).integrals().get(ResourceList.CPU, HistoryMetric.MIN))
+        .isEqualTo(BigInteger.valueOf(4_000L * MINUTE.toMillis()));
+  }
+
   private List<HistoryStep> teamAMinutes(Instant start, Instant now) {
     return engine
         .history()

@@ -71,12 +71,16 @@ final class ProcessorHarness {
     final MockProcessorContext<SpecificRecord, SpecificRecord> first = new MockProcessorContext<>();
     final List<StoreBuilder<?>> builders =
         new ArrayList<>(QuotaTopology.storeBuilders(Stores::inMemoryKeyValueStore));
-    HistoryConfig.step(config)
+    HistoryConfig.tiers(config)
         .ifPresent(
-            step ->
-                builders.add(
-                    QuotaTopology.historyStoreBuilder(
-                        StoreKind.IN_MEMORY, step, HistoryConfig.retention(config))));
+            tiers -> {
+              builders.add(
+                  QuotaTopology.historyStoreBuilder(
+                      StoreKind.IN_MEMORY, tiers.fineStep(), tiers.fineKept()));
+              builders.add(
+                  QuotaTopology.historyStoreBuilder(
+                      StoreKind.IN_MEMORY, tiers.coarseStep(), tiers.retention()));
+            });
     if (FairShareConfig.halfLife(config).isPresent()) {
       builders.add(QuotaTopology.memoryStoreBuilder(Stores::inMemoryKeyValueStore));
     }

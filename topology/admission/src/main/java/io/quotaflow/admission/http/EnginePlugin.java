@@ -107,10 +107,7 @@ public final class EnginePlugin {
             Clock.systemUTC(),
             SPEC_TTL,
             engine::problem,
-            HistoryConfig.step(config)
-                .map(
-                    step ->
-                        new StreamsClusterState.HistoryKept(step, HistoryConfig.retention(config))),
+            HistoryConfig.tiers(config),
             config.deviceClasses(),
             engine.metrics().heartbeats());
     return Optional.of(

@@ -25,9 +25,11 @@ import java.util.TreeSet;
  * request, used, runtime, min, borrowed and lent per resource over a period, one value per step
  * (issue 30; docs/semantics.md section 23, docs/admission.md "History"). {@code from} and {@code
  * to} are ISO-8601 instants, {@code now}, or a duration back from now ({@code -1h}, {@code -14d});
- * by default the last hour. {@code step} is a multiple of the kept step, by default the kept step.
- * The period is widened to whole steps. Each step gives the exact integral (unit-milliseconds, a
- * decimal string: it may exceed what a JSON number holds exactly) and the average, rounded down.
+ * by default the last hour. {@code step} is a multiple of the kept step, by default the kept step
+ * (the step of the tier that answers the period's start: the coarse one for a start past the fine
+ * tier's retention). The period is widened to whole steps. Each step gives the exact integral
+ * (unit-milliseconds, a decimal string: it may exceed what a JSON number holds exactly) and the
+ * average, rounded down.
  */
 final class HistoryQuery extends QueryApi.Query {
 
@@ -91,8 +93,12 @@ final class HistoryQuery extends QueryApi.Query {
     if (view.group(group).isEmpty() && !histories.keepsAny(group, now)) {
       return noHistory(cluster, group);
     }
-    final Duration keptStep = histories.step();
-    final Duration each = step.orElse(keptStep);
+    // With two tiers (section 23) the kept step depends on where the period starts: the default
+    // step is that of the tier that answers, and an older start needs a coarser step.
+    final Instant asked = parse(from, now);
+    final Duration each = step.orElseGet(() -> histories.step(histories.floor(asked, now), now));
+    final Instant start = floor(asked, each);
+    final Duration keptStep = histories.step(start, now);
     if (each.toMillis() % keptStep.toMillis() != 0) {
       return Answer.error(
           400,
@@ -100,10 +106,13 @@ final class HistoryQuery extends QueryApi.Query {
               + each
               + " is not a multiple of the step the history is kept at ("
               + keptStep
-              + ")",
+              + ") for a period from "
+              + start
+              + (keptStep.equals(histories.step(now, now))
+                  ? ""
+                  : ": older periods are kept at a coarser step"),
           "bad-request");
     }
-    final Instant start = floor(parse(from, now), each);
     final Instant end = ceil(parse(to, now), each);
     if (!end.isAfter(start)) {
       return Answer.error(
@@ -122,7 +131,12 @@ final class HistoryQuery extends QueryApi.Query {
               + ": ask for a larger step or a shorter period",
           "bad-request");
     }
-    final List<HistoryStep> series = histories.steps(group, start, end, each, now);
+    final List<HistoryStep> series;
+    try {
+      series = histories.steps(group, start, end, each, now);
+    } catch (IllegalArgumentException e) {
+      return Answer.error(400, e.getMessage(), "bad-request");
+    }
     // The group's resources are listed even where the period holds only zeros (a chart's axis).
     final Set<String> resources = new TreeSet<>();
     view.group(group)
@@ -152,7 +166,7 @@ final class HistoryQuery extends QueryApi.Query {
     body.put("from", start.toString());
     body.put("to", end.toString());
     body.put("step", each.toString());
-    body.put("keptStep", histories.step().toString());
+    body.put("keptStep", histories.step(start, now).toString());
     body.put("keptSince", now.minus(histories.retention()).toString());
     final ArrayNode times = body.putArray("steps");
     for (final HistoryStep one : series) {

@@ -1,5 +1,6 @@
 package io.quotaflow.admission.http;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.GroupHistories;
 import io.quotaflow.admission.http.state.HistoryAccess;
@@ -52,7 +53,7 @@ final class ReportQuery extends QueryApi.Query {
     final Instant now = HistoryQuery.now(clock);
     final Reports.Period period;
     try {
-      period = Reports.period(from, to, histories.step(), now);
+      period = Reports.period(from, to, histories, now);
     } catch (IllegalArgumentException e) {
       return Answer.error(400, e.getMessage(), "bad-request");
     }
@@ -60,18 +61,23 @@ final class ReportQuery extends QueryApi.Query {
     for (final GroupStatus status : view.groups()) {
       groups.add(status.name());
     }
-    return Answer.json(
-        200,
-        Reports.body(
-            cluster,
-            period,
-            now,
-            histories,
-            groups,
-            // A tenant's report holds the groups it may list; deleted groups only for those who
-            // see the whole cluster.
-            group -> !(view instanceof VisibleClusterView visible) || visible.lists(group),
-            group -> view.group(group).isPresent()),
-        "ok");
+    final ObjectNode body;
+    try {
+      body =
+          Reports.body(
+              cluster,
+              period,
+              now,
+              histories,
+              groups,
+              // A tenant's report holds the groups it may list; deleted groups only for those who
+              // see the whole cluster.
+              group -> !(view instanceof VisibleClusterView visible) || visible.lists(group),
+              group -> view.group(group).isPresent());
+    } catch (IllegalArgumentException e) {
+      // A period the tier that answers it cannot cut (section 23): a bad request, not an error.
+      return Answer.error(400, e.getMessage(), "bad-request");
+    }
+    return Answer.json(200, body, "ok");
   }
 }

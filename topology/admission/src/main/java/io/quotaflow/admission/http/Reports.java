@@ -36,6 +36,21 @@ public final class Reports {
    */
   public static Period period(String from, String to, Duration step, Instant now) {
     final Instant start = HistoryQuery.floor(time("from", from, now), step);
+    return period(from, to, start, step, now);
+  }
+
+  /**
+   * The period {@code from}-{@code to} widened to whole steps of the tier of {@code histories} that
+   * answers it (the coarse one when it starts past the fine tier's retention, section 23).
+   *
+   * @throws IllegalArgumentException as {@link #period(String, String, Duration, Instant)}
+   */
+  public static Period period(String from, String to, GroupHistories histories, Instant now) {
+    final Instant start = histories.floor(time("from", from, now), now);
+    return period(from, to, start, histories.step(start, now), now);
+  }
+
+  private static Period period(String from, String to, Instant start, Duration step, Instant now) {
     final Instant end = HistoryQuery.ceil(time("to", to, now), step);
     if (!end.isAfter(start)) {
       throw new IllegalArgumentException("to must be after from (got " + from + " to " + to + ")");

@@ -11,8 +11,10 @@ import io.quotaflow.admission.http.state.GroupHistories;
 import io.quotaflow.admission.http.state.KeptWindows;
 import io.quotaflow.admission.http.state.MutableClock;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.http.state.TieredWindows;
 import io.quotaflow.admission.http.state.VisibleClusterView;
 import io.quotaflow.history.GroupLevels;
+import io.quotaflow.history.HistoryTiers;
 import io.quotaflow.history.HistoryWindow;
 import io.quotaflow.quota.ResourceList;
 import java.time.Duration;
@@ -233,6 +235,73 @@ class HistoryQueryTest {
     }
 
     assertThat(answer.status()).isEqualTo(404);
+  }
+
+  /**
+   * Issue 40: with two tiers, a period older than a day and an hour is answered from the hourly
+   * tier, by default in hours; finer steps there are a 400 naming the coarse step; the last day in
+   * quarters is still answered from the minutes.
+   */
+  @Test
+  void anOlderPeriodIsAnsweredFromTheCoarseTierInItsSteps() {
+    final Duration hour = Duration.ofHours(1);
+    final KeptWindows coarse =
+        new KeptWindows(hour)
+            .keep(
+                "team-a",
+                HistoryWindow.opened(
+                        Instant.parse("2026-11-27T11:00:00Z"), hour, GroupLevels.NONE, cpu(4_000))
+                    .changed(Instant.parse("2026-11-27T11:30:00Z"), cpu(6_000))
+                    .withEviction("reclaimed-after-delay"));
+    final KeptWindows fine =
+        new KeptWindows(MINUTE, coarse)
+            .keep(
+                "team-a",
+                HistoryWindow.opened(
+                    Instant.parse("2026-11-27T11:00:00Z"), MINUTE, GroupLevels.NONE, cpu(4_000)))
+            .keep(
+                "team-a",
+                HistoryWindow.opened(
+                        Instant.parse("2026-11-27T11:30:00Z"), MINUTE, cpu(4_000), cpu(6_000))
+                    .withEviction("reclaimed-after-delay"));
+    state.history(
+        "east",
+        new TieredWindows(
+            new HistoryTiers(MINUTE, Duration.ofDays(1), hour, Duration.ofDays(14)), fine, coarse));
+
+    final JsonNode hours = plugin.get(HISTORY + "?from=-2d").json();
+    assertThat(hours.get("step").asText()).isEqualTo("PT1H");
+    assertThat(hours.get("keptStep").asText()).isEqualTo("PT1H");
+    assertThat(hours.get("steps")).hasSize(48);
+    final JsonNode used = hours.get("resources").get("cpu").get("used");
+    assertThat(used.get("average").get(47).asLong()).isEqualTo(5_000);
+    assertThat(hours.get("steps").get(47).get("evictions").toString())
+        .isEqualTo("{\"reclaimed-after-delay\":1}");
+
+    assertThat(plugin.get(HISTORY + "?from=-2d&step=15m"))
+        .satisfies(reply -> assertThat(reply.status()).isEqualTo(400))
+        .satisfies(reply -> assertThat(reply.body()).contains("not a multiple", "PT1H", "coarser"));
+
+    final JsonNode quarters = plugin.get(HISTORY + "?from=-1d&step=15m").json();
+    assertThat(quarters.get("keptStep").asText()).isEqualTo("PT1M");
+    assertThat(quarters.get("steps")).hasSize(96);
+    final JsonNode quarterUsed = quarters.get("resources").get("cpu").get("used");
+    assertThat(quarterUsed.get("average").get(93).asLong()).isEqualTo(4_000);
+    assertThat(quarterUsed.get("average").get(94).asLong()).isEqualTo(6_000);
+
+    // A report over both: widened to whole hours, the same integrals as the minutes give.
+    final JsonNode report =
+        plugin.get("/api/v1/clusters/east/report?from=2026-11-25T10:30:00Z&to=now").json();
+    assertThat(report.get("from").asText()).isEqualTo("2026-11-25T10:00:00Z");
+    JsonNode teamA = null;
+    for (final JsonNode row : report.get("groups")) {
+      if (row.get("group").asText().equals("team-a")) {
+        teamA = row;
+      }
+    }
+    assertThat(teamA).as(report.toString()).isNotNull();
+    assertThat(teamA.get("resources").get("cpu").get("integrals").get("used").asText())
+        .isEqualTo(String.valueOf(4_000L * 1_800_000 + 6_000L * 1_800_000));
   }
 
   private GroupHistories histories() {

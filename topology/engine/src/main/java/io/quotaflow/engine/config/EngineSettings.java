@@ -580,15 +580,38 @@ public final class EngineSettings {
               + " it starts a new history (the store's name carries the step).",
           EngineSettings::wholeSeconds);
 
-  /** How long the history is kept. */
+  /** How long the history is kept (its coarse tier). */
   public static final Setting<Duration> HISTORY_RETENTION =
       new Setting<>(
           "history.retention",
           "duration",
           "14d",
-          "How long each step window of the history is kept; at least the step. A group's window"
-              + " is stored only when the group changed in it, about 250 bytes each (size the"
-              + " heap, or use state.stores=rocksdb, for busy clusters: docs/engine.md).",
+          "How long the history is kept: its coarse tier's windows (history.coarse.step); at"
+              + " least history.fine.retention. A group's window is stored only when the group"
+              + " changed in it, about 250 bytes each (size the heap, or use"
+              + " state.stores=rocksdb, for busy clusters: docs/engine.md).",
+          EngineSettings::wholeSeconds);
+
+  /** Issue 40: how long the history's fine tier (windows of history.step) is kept. */
+  public static final Setting<Duration> HISTORY_FINE_RETENTION =
+      new Setting<>(
+          "history.fine.retention",
+          "duration",
+          "1d",
+          "How long the history's windows of history.step (its fine tier) are kept; at least"
+              + " history.coarse.step. Older periods are answered from the coarse tier, in"
+              + " steps of history.coarse.step (docs/semantics.md section 23).",
+          EngineSettings::wholeSeconds);
+
+  /** Issue 40: the step of the history's coarse tier, kept for history.retention. */
+  public static final Setting<Duration> HISTORY_COARSE_STEP =
+      new Setting<>(
+          "history.coarse.step",
+          "duration",
+          "1h",
+          "The step of the history's coarse tier, kept for history.retention: a multiple of"
+              + " history.step, larger than it. Its windows are written from the same changes as"
+              + " the fine ones, so they hold exactly the sums of the fine windows they cover.",
           EngineSettings::wholeSeconds);
 
   /**
@@ -670,6 +693,8 @@ public final class EngineSettings {
           HISTORY_ENABLED,
           HISTORY_STEP,
           HISTORY_RETENTION,
+          HISTORY_FINE_RETENTION,
+          HISTORY_COARSE_STEP,
           FAIRSHARE_MEMORY_ENABLED,
           FAIRSHARE_MEMORY_HALF_LIFE);
 

@@ -16,10 +16,11 @@ import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.state.internals.WindowKeySchema;
 
 /**
- * The group-history store's changelog topic as a reader outside the engine sees it ({@code
- * quotaflow report --bootstrap-servers}): its name, and its records read back into windows. The
- * changelog holds what the store holds (Kafka Streams restores the store from it), so a report read
- * from it adds up the same windows as the engine's.
+ * A group-history store's changelog topic as a reader outside the engine sees it ({@code quotaflow
+ * report --bootstrap-servers}): its name, and its records read back into windows. Each tier of the
+ * history has its store and changelog, named by its step (section 23). The changelog holds what the
+ * store holds (Kafka Streams restores the store from it), so a report read from it adds up the same
+ * windows as the engine's.
  */
 public final class HistoryChangelog {
 

@@ -7,8 +7,9 @@ import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 
@@ -21,10 +22,29 @@ public final class HistoryKeeper {
 
   private final WindowStore<GroupId, GroupHistoryWindow> store;
   private final Duration step;
+  // Where to look for the levels in force at an instant older than every record kept here: the
+  // coarse tier, for the fine one (section 23).
+  private final BiFunction<GroupId, Instant, Optional<GroupLevels>> earlier;
 
   public HistoryKeeper(WindowStore<GroupId, GroupHistoryWindow> store, Duration step) {
+    this(store, step, (group, at) -> Optional.empty());
+  }
+
+  /**
+   * @param earlier the levels in force at an instant before every record kept here
+   */
+  public HistoryKeeper(
+      WindowStore<GroupId, GroupHistoryWindow> store,
+      Duration step,
+      BiFunction<GroupId, Instant, Optional<GroupLevels>> earlier) {
     this.store = Objects.requireNonNull(store, "store");
     this.step = Objects.requireNonNull(step, "step");
+    this.earlier = Objects.requireNonNull(earlier, "earlier");
+  }
+
+  /** The levels this store says were in force at {@code at}; empty when it keeps none before. */
+  public Optional<GroupLevels> levelsAt(GroupId group, Instant at) {
+    return LevelsAt.in(store, group, at, Instant.EPOCH);
   }
 
   /**
@@ -69,8 +89,9 @@ public final class HistoryKeeper {
    * Counts a pod of {@code group} turned away at {@code at} for {@code reason}. A denial is read
    * after its decision, late after an outage, so its window may be past: a window without a record
    * is opened with the levels in force then, as a query would carry them (those of the last record
-   * before it; the current ones when none is kept after it either, since nothing changed since;
-   * none when the only records are later ones).
+   * before it, here or, past this store's retention, in {@code earlier}; the current ones when none
+   * is kept after it either, since nothing changed since; none when the only records are later
+   * ones).
    *
    * @param current the group's levels now, read only when needed
    */
@@ -92,16 +113,12 @@ public final class HistoryKeeper {
   }
 
   private GroupLevels inForceAt(GroupId group, Instant start, Supplier<GroupLevels> current) {
-    final long window = start.toEpochMilli();
-    try (WindowStoreIterator<GroupHistoryWindow> before =
-        store.backwardFetch(group, 0, window - 1)) {
-      if (before.hasNext()) {
-        final KeyValue<Long, GroupHistoryWindow> last = before.next();
-        return HistoryRecords.window(Instant.ofEpochMilli(last.key), last.value).last();
-      }
+    final Optional<GroupLevels> kept = levelsAt(group, start).or(() -> earlier.apply(group, start));
+    if (kept.isPresent()) {
+      return kept.get();
     }
     try (WindowStoreIterator<GroupHistoryWindow> after =
-        store.fetch(group, window + 1, Long.MAX_VALUE)) {
+        store.fetch(group, start.toEpochMilli() + 1, Long.MAX_VALUE)) {
       return after.hasNext() ? GroupLevels.NONE : current.get();
     }
   }

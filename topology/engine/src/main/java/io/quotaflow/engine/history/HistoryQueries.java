@@ -5,6 +5,8 @@ import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.history.GroupLevels;
 import io.quotaflow.history.HistorySeries;
 import io.quotaflow.history.HistoryStep;
+import io.quotaflow.history.HistoryTiers;
+import io.quotaflow.history.HistoryTiers.Tier;
 import io.quotaflow.history.HistoryWindow;
 import io.quotaflow.schemas.internal.GroupHistoryWindow;
 import java.time.Duration;
@@ -15,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyValue;
@@ -26,87 +29,110 @@ import org.apache.kafka.streams.state.ReadOnlyWindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 
 /**
- * A group's history from the engine's group-history store (section 23): one fetch of the windows in
- * the period, and one backward fetch for the levels in force at its start. Answers for the clusters
- * this instance holds, as {@code RuntimeQueries} does.
+ * A group's history from the engine's two group-history stores (section 23): the tier that answers
+ * a period is picked by its start ({@link HistoryTiers#tierFor}), then one fetch of its windows in
+ * the period, and one backward fetch for the levels in force at its start (in the coarse tier when
+ * the fine one keeps no change before it). Answers for the clusters this instance holds, as {@code
+ * RuntimeQueries} does.
  */
 public final class HistoryQueries {
 
-  private final ReadOnlyWindowStore<GroupId, GroupHistoryWindow> store;
-  private final Duration step;
-  private final Duration retention;
+  private final ReadOnlyWindowStore<GroupId, GroupHistoryWindow> fine;
+  private final ReadOnlyWindowStore<GroupId, GroupHistoryWindow> coarse;
+  private final HistoryTiers tiers;
 
   /**
-   * @param store the group-history store
-   * @param step the step it keeps
-   * @param retention how long it keeps each window
+   * @param fine the store of the fine tier
+   * @param coarse the store of the coarse tier
+   * @param tiers their steps and retentions
    */
   public HistoryQueries(
-      ReadOnlyWindowStore<GroupId, GroupHistoryWindow> store, Duration step, Duration retention) {
-    this.store = Objects.requireNonNull(store, "store");
-    this.step = Objects.requireNonNull(step, "step");
-    this.retention = Objects.requireNonNull(retention, "retention");
+      ReadOnlyWindowStore<GroupId, GroupHistoryWindow> fine,
+      ReadOnlyWindowStore<GroupId, GroupHistoryWindow> coarse,
+      HistoryTiers tiers) {
+    this.fine = Objects.requireNonNull(fine, "fine");
+    this.coarse = Objects.requireNonNull(coarse, "coarse");
+    this.tiers = Objects.requireNonNull(tiers, "tiers");
   }
 
   /**
-   * Queries over the local store of a running application.
+   * Queries over the local stores of a running application.
    *
-   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException while it is not queryable
+   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException while they are not queryable
    */
-  public static HistoryQueries of(KafkaStreams streams, Duration step, Duration retention) {
+  public static HistoryQueries of(KafkaStreams streams, HistoryTiers tiers) {
     return new HistoryQueries(
-        streams.store(
-            StoreQueryParameters.fromNameAndType(
-                TopologyNames.historyStore(step),
-                QueryableStoreTypes.<GroupId, GroupHistoryWindow>windowStore())),
-        step,
-        retention);
+        store(streams, tiers.fineStep()), store(streams, tiers.coarseStep()), tiers);
   }
 
-  /** The step the history is kept at. */
-  public Duration step() {
-    return step;
+  private static ReadOnlyWindowStore<GroupId, GroupHistoryWindow> store(
+      KafkaStreams streams, Duration step) {
+    return streams.store(
+        StoreQueryParameters.fromNameAndType(
+            TopologyNames.historyStore(step),
+            QueryableStoreTypes.<GroupId, GroupHistoryWindow>windowStore()));
   }
 
-  /** How long it is kept. */
-  public Duration retention() {
-    return retention;
+  /** The tiers the history is kept in. */
+  public HistoryTiers tiers() {
+    return tiers;
   }
 
   /**
    * {@code group}'s steps of {@code queryStep} over {@code [from, to)}, none after {@code now}.
    *
-   * @throws IllegalArgumentException when the step is not a multiple of the kept one or {@code
-   *     from} not a multiple of the step (see {@link HistorySeries#steps})
+   * @throws IllegalArgumentException when the step is not a multiple of the step of the tier that
+   *     answers, or {@code from} not a multiple of the step ({@link HistoryTiers#forSteps})
    */
   public List<HistoryStep> steps(
       String cluster, String group, Instant from, Instant to, Duration queryStep, Instant now) {
+    return steps(tiers.forSteps(from, queryStep, now), cluster, group, from, to, queryStep, now);
+  }
+
+  /** The steps as {@code tier} alone answers them (a test compares the two tiers). */
+  List<HistoryStep> steps(
+      Tier tier,
+      String cluster,
+      String group,
+      Instant from,
+      Instant to,
+      Duration queryStep,
+      Instant now) {
     final GroupId key = new GroupId(cluster, group);
     final List<HistoryWindow> windows = new ArrayList<>();
     if (to.isAfter(from)) {
       try (WindowStoreIterator<GroupHistoryWindow> kept =
-          store.fetch(key, from, to.minusMillis(1))) {
+          store(tier).fetch(key, from, to.minusMillis(1))) {
         while (kept.hasNext()) {
           final KeyValue<Long, GroupHistoryWindow> window = kept.next();
           windows.add(HistoryRecords.window(Instant.ofEpochMilli(window.key), window.value));
         }
       }
     }
-    return HistorySeries.steps(from, to, queryStep, step, inForceAt(key, from), windows, now);
+    return HistorySeries.steps(
+        from, to, queryStep, tiers.step(tier), inForceAt(tier, key, from), windows, now);
   }
 
   /**
-   * Each group's totals over {@code [from, to)} (multiples of the kept step), cut short at {@code
-   * now}: the {@code groups} named, and every other group of {@code cluster} with a window kept in
-   * the period (a group deleted since). One scan of the period's windows, then one backward lookup
-   * per group for the levels in force at {@code from}.
+   * Each group's totals over {@code [from, to)} (multiples of the step of the tier that answers),
+   * cut short at {@code now}: the {@code groups} named, and every other group of {@code cluster}
+   * with a window kept in the period (a group deleted since). One scan of the period's windows,
+   * then one backward lookup per group for the levels in force at {@code from}.
+   *
+   * @throws IllegalArgumentException when the period's ends are not multiples of that step
    */
   public Map<String, HistoryStep> totals(
       String cluster, Collection<String> groups, Instant from, Instant to, Instant now) {
+    return totals(tiers.forTotals(from, to, now), cluster, groups, from, to, now);
+  }
+
+  /** The totals as {@code tier} alone answers them (a test compares the two tiers). */
+  Map<String, HistoryStep> totals(
+      Tier tier, String cluster, Collection<String> groups, Instant from, Instant to, Instant now) {
     final Map<String, List<HistoryWindow>> byGroup = new TreeMap<>();
     groups.forEach(group -> byGroup.put(group, new ArrayList<>()));
     try (KeyValueIterator<Windowed<GroupId>, GroupHistoryWindow> all =
-        store.fetchAll(from, to.minusMillis(1))) {
+        store(tier).fetchAll(from, to.minusMillis(1))) {
       while (all.hasNext()) {
         final KeyValue<Windowed<GroupId>, GroupHistoryWindow> entry = all.next();
         final GroupId key = entry.key.key();
@@ -126,27 +152,40 @@ public final class HistoryQueries {
           totals.put(
               group,
               HistorySeries.total(
-                  from, to, step, inForceAt(new GroupId(cluster, group), from), windows, now));
+                  from,
+                  to,
+                  tiers.step(tier),
+                  inForceAt(tier, new GroupId(cluster, group), from),
+                  windows,
+                  now));
         });
     return totals;
   }
 
-  /** Whether any window of {@code group} is kept. */
+  /** Whether any window of {@code group} is kept (the coarse tier has one for each fine one). */
   public boolean keepsAny(String cluster, String group, Instant now) {
     try (WindowStoreIterator<GroupHistoryWindow> kept =
-        store.backwardFetch(new GroupId(cluster, group), now.minus(retention), now)) {
+        coarse.backwardFetch(new GroupId(cluster, group), now.minus(tiers.retention()), now)) {
       return kept.hasNext();
     }
   }
 
-  /** The levels of the last window kept before {@code at}; none when no window is kept. */
-  private GroupLevels inForceAt(GroupId key, Instant at) {
-    try (WindowStoreIterator<GroupHistoryWindow> before =
-        store.backwardFetch(key, at.minus(retention), at.minusMillis(1))) {
-      return before.hasNext()
-          ? HistoryRecords.window(Instant.ofEpochMilli(before.peekNextKey()), before.next().value)
-              .last()
-          : GroupLevels.NONE;
-    }
+  private ReadOnlyWindowStore<GroupId, GroupHistoryWindow> store(Tier tier) {
+    return tier == Tier.FINE ? fine : coarse;
+  }
+
+  /**
+   * The levels in force at {@code at}: of the last change {@code tier} keeps before it; for the
+   * fine tier, past its retention, of the last the coarse tier keeps (exact, as {@link
+   * HistoryTiers#fineSince} says); none when no change is kept.
+   */
+  private GroupLevels inForceAt(Tier tier, GroupId key, Instant at) {
+    return LevelsAt.in(store(tier), key, at, at.minus(tiers.kept(tier)))
+        .or(
+            () ->
+                tier == Tier.FINE
+                    ? LevelsAt.in(coarse, key, at, at.minus(tiers.retention()))
+                    : Optional.empty())
+        .orElse(GroupLevels.NONE);
   }
 }

@@ -4,7 +4,7 @@ import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.store.StoreKind;
-import java.time.Duration;
+import io.quotaflow.history.HistoryTiers;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -167,13 +167,14 @@ public record MemoryFit(
   }
 
   private static Optional<StoreKind> historyIn(final EngineConfig config) {
-    return HistoryConfig.step(config).map(step -> config.get(EngineSettings.HISTORY_STORES));
+    return HistoryConfig.tiers(config).map(tiers -> config.get(EngineSettings.HISTORY_STORES));
   }
 
-  /** The most windows a group keeps: one per step of the retention. */
+  /** The most windows a group keeps: one per step of each tier's time kept. */
   private static long windowsPerGroup(final EngineConfig config) {
-    final Duration step = HistoryConfig.step(config).orElseThrow();
-    return HistoryConfig.retention(config).toSeconds() / step.toSeconds();
+    final HistoryTiers tiers = HistoryConfig.tiers(config).orElseThrow();
+    return tiers.fineKept().toSeconds() / tiers.fineStep().toSeconds()
+        + tiers.retention().toSeconds() / tiers.coarseStep().toSeconds();
   }
 
   private static String mib(final long bytes) {

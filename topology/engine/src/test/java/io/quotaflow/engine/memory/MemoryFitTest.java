@@ -71,17 +71,18 @@ class MemoryFitTest {
 
   @Test
   void theHistoryOnTheHeapStatesWhatOneGroupCostsAndHowManyFit() {
-    // The defaults: history on the heap, one window a minute for 14 days; one standby.
+    // The defaults: history on the heap, minutes for 26 hours (a day and two coarse steps) and
+    // hours for 14 days; one standby.
     final EngineConfig config = EngineConfig.builder().set("num.standby.replicas", "1").build();
 
-    final MemoryFit fit = MemoryFit.of(config, 1024 * MIB, OptionalLong.empty());
+    final MemoryFit fit = MemoryFit.of(config, 1434 * MIB, OptionalLong.empty());
 
-    assertThat(fit.historyWindowsPerGroup()).isEqualTo(14 * 24 * 60);
-    assertThat(fit.historyBytesPerGroup()).isEqualTo(20_160L * 512 * 2);
-    assertThat(fit.historyGroupsInHalfTheHeap()).hasValue(512 * MIB / (20_160L * 512 * 2));
+    assertThat(fit.historyWindowsPerGroup()).isEqualTo(26 * 60 + 14 * 24);
+    assertThat(fit.historyBytesPerGroup()).isEqualTo(1_896L * 512 * 2);
+    assertThat(fit.historyGroupsInHalfTheHeap()).hasValue(717 * MIB / (1_896L * 512 * 2));
     assertThat(fit.historyCost().orElseThrow())
-        .contains("up to 20,160 windows of about 512 bytes on each of 2 copies (standbys)")
-        .contains("half the heap (512 MiB) holds 26 such groups")
+        .contains("up to 1,896 windows of about 512 bytes on each of 2 copies (standbys)")
+        .contains("half the heap (717 MiB) holds 387 such groups")
         .contains("history.stores=rocksdb");
   }
 

@@ -11,19 +11,32 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * A history kept in memory, answered as the engine's store answers it ({@code HistoryQueries}): for
- * {@link SnapshotClusterState}'s clusters, in tests and benches.
+ * A history kept in memory at one step, answered as the engine's store answers it ({@code
+ * HistoryQueries}): for {@link SnapshotClusterState}'s clusters, in tests and benches, and as one
+ * tier of {@link TieredWindows}.
  */
 public final class KeptWindows implements GroupHistories {
 
   private final Duration step;
   private final Map<String, TreeMap<Instant, HistoryWindow>> byGroup = new HashMap<>();
+  // Where the levels in force before every window kept here are read: the coarse tier, for the
+  // fine one (section 23); null for none.
+  private final KeptWindows earlier;
 
   public KeptWindows(Duration step) {
+    this(step, null);
+  }
+
+  /**
+   * @param earlier the windows that tell the levels in force before every window kept here
+   */
+  public KeptWindows(Duration step, KeptWindows earlier) {
     this.step = step;
+    this.earlier = earlier;
   }
 
   /** Keeps {@code window} of {@code group}. */
@@ -33,7 +46,7 @@ public final class KeptWindows implements GroupHistories {
   }
 
   @Override
-  public Duration step() {
+  public Duration step(Instant from, Instant now) {
     return step;
   }
 
@@ -74,8 +87,20 @@ public final class KeptWindows implements GroupHistories {
   }
 
   private GroupLevels inForce(String group, Instant at) {
-    final var before = byGroup.getOrDefault(group, new TreeMap<>()).headMap(at, false).lastEntry();
-    return before == null ? GroupLevels.NONE : before.getValue().last();
+    return levelsAt(group, at)
+        .or(() -> earlier == null ? Optional.empty() : earlier.levelsAt(group, at))
+        .orElse(GroupLevels.NONE);
+  }
+
+  /** The levels of the last change kept before {@code at} (as the engine's {@code LevelsAt}). */
+  private Optional<GroupLevels> levelsAt(String group, Instant at) {
+    for (final HistoryWindow window :
+        byGroup.getOrDefault(group, new TreeMap<>()).headMap(at, false).descendingMap().values()) {
+      if (window.lastChange().isBefore(at)) {
+        return Optional.of(window.last());
+      }
+    }
+    return Optional.empty();
   }
 
   private List<HistoryWindow> windows(String group, Instant from, Instant to) {

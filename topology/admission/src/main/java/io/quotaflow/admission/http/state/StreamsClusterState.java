@@ -17,6 +17,7 @@ import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.history.HistoryStep;
+import io.quotaflow.history.HistoryTiers;
 import io.quotaflow.kube.PodGroupKey;
 import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.profile.QuotaProfile;
@@ -103,7 +104,7 @@ public final class StreamsClusterState implements ClusterStateReader {
   private final Clock clock;
   private final Duration specTtl;
   private final Supplier<Optional<String>> engineProblem;
-  private final Optional<HistoryKept> history;
+  private final Optional<HistoryTiers> history;
   private final ClaimedDevices claimed;
   private final Heartbeats heartbeats;
   private final Map<String, Specs> specs = new ConcurrentHashMap<>();
@@ -128,7 +129,7 @@ public final class StreamsClusterState implements ClusterStateReader {
   }
 
   /**
-   * @param history the step and retention of the engine's history store; empty when it keeps none
+   * @param history the tiers of the engine's history stores; empty when it keeps none
    */
   public StreamsClusterState(
       KafkaStreams streams,
@@ -136,7 +137,7 @@ public final class StreamsClusterState implements ClusterStateReader {
       Clock clock,
       Duration specTtl,
       Supplier<Optional<String>> engineProblem,
-      Optional<HistoryKept> history) {
+      Optional<HistoryTiers> history) {
     this(streams, self, clock, specTtl, engineProblem, history, DeviceClassMappings.defaults());
   }
 
@@ -150,7 +151,7 @@ public final class StreamsClusterState implements ClusterStateReader {
       Clock clock,
       Duration specTtl,
       Supplier<Optional<String>> engineProblem,
-      Optional<HistoryKept> history,
+      Optional<HistoryTiers> history,
       DeviceClassMappings deviceClasses) {
     this(
         streams,
@@ -173,7 +174,7 @@ public final class StreamsClusterState implements ClusterStateReader {
       Clock clock,
       Duration specTtl,
       Supplier<Optional<String>> engineProblem,
-      Optional<HistoryKept> history,
+      Optional<HistoryTiers> history,
       DeviceClassMappings deviceClasses,
       Heartbeats heartbeats) {
     this.heartbeats = Objects.requireNonNull(heartbeats, "heartbeats");
@@ -389,14 +390,6 @@ public final class StreamsClusterState implements ClusterStateReader {
     }
   }
 
-  /**
-   * How the engine keeps its history.
-   *
-   * @param step the kept step
-   * @param retention how long each window is kept
-   */
-  public record HistoryKept(Duration step, Duration retention) {}
-
   /** One cluster's state over the stores; every call reads them anew. */
   private final class StoreView implements ClusterView {
     private final String cluster;
@@ -608,18 +601,23 @@ public final class StreamsClusterState implements ClusterStateReader {
       if (history.isEmpty()) {
         return ClusterView.super.history();
       }
-      final HistoryQueries queries =
-          read(() -> HistoryQueries.of(streams, history.get().step(), history.get().retention()));
+      final HistoryQueries queries = read(() -> HistoryQueries.of(streams, history.get()));
+      final HistoryTiers tiers = history.get();
       return new HistoryAccess.Kept(
           new GroupHistories() {
             @Override
-            public Duration step() {
-              return queries.step();
+            public Duration step(Instant from, Instant now) {
+              return tiers.step(tiers.tierFor(from, now));
+            }
+
+            @Override
+            public Instant floor(Instant at, Instant now) {
+              return tiers.floor(at, now);
             }
 
             @Override
             public Duration retention() {
-              return queries.retention();
+              return tiers.retention();
             }
 
             @Override

@@ -661,7 +661,14 @@
       state.keptStep = durationMillis(first.keptStep);
       if (range === RANGES.hour && stepFor(range, state.keptStep) === state.keptStep) return first;
     }
-    return getJson(historyUrl(name, range.from, stepFor(range, state.keptStep)));
+    try {
+      return await getJson(historyUrl(name, range.from, stepFor(range, state.keptStep)));
+    } catch (e) {
+      // An older period is kept in coarser steps (two tiers, semantics section 23) that this step
+      // may not divide: the answer in the steps that period is kept at.
+      if (e.status !== 400 || range === RANGES.hour) throw e;
+      return getJson(historyUrl(name, range.from, null));
+    }
   }
 
   // Units as a user types them: cpu in cores, bytes in Gi, GPUs and the rest counted; the
