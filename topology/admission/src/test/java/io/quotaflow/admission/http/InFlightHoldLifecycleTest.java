@@ -158,6 +158,36 @@ class InFlightHoldLifecycleTest {
     assertThat(holds.find("east")).isEmpty();
   }
 
+  /**
+   * Issue 40.10: while the owner named by Kafka Streams is unreachable (its breaker open), this
+   * instance answers for its cluster and keeps what it admitted; once the owner answers again they
+   * are dropped here, the owner deciding again.
+   */
+  @Test
+  void theHoldsOfAClusterWhoseOwnerIsUnreachableStayUntilItAnswersAgain() {
+    final InFlightHolds holds = new InFlightHolds(Duration.ofSeconds(30));
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(
+            decide(
+                    holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0),
+                    "first",
+                    room,
+                    T0)
+                .allowed())
+        .isTrue();
+    final SnapshotClusterState elsewhere =
+        new SnapshotClusterState().remote("east", "10.0.0.9", 8443);
+
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(1), ZoneOffset.UTC), peer -> false);
+
+    assertThat(holds.find("east")).as("kept while the owner is unreachable").isPresent();
+    assertThat(holds.find("east").get().holds(new PodRef("alpha", "first"))).isTrue();
+
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(2), ZoneOffset.UTC), peer -> true);
+
+    assertThat(holds.find("east")).as("dropped once it answers").isEmpty();
+  }
+
   private static QuotaPod pending(String name, long milliCpu, Instant created) {
     return QuotaPod.builder("alpha", name)
         .quotaName("team-a")

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,6 +86,15 @@ public final class InFlightHolds {
    * state, which does not know of them.
    */
   public void sweep(ClusterStateReader reader, Clock clock) {
+    sweep(reader, clock, peer -> true);
+  }
+
+  /**
+   * {@link #sweep(ClusterStateReader, Clock)}, keeping the holds of a cluster whose owner is not
+   * {@code reachable}: this instance answers for it then (issue 40.10), and its answers must count
+   * what it admitted until the owner is back or another instance takes the cluster over.
+   */
+  public void sweep(ClusterStateReader reader, Clock clock, Predicate<Ownership.Remote> reachable) {
     for (final ClusterAdmissions admissions : clusters.values()) {
       final String cluster = admissions.cluster();
       try {
@@ -92,7 +102,13 @@ public final class InFlightHolds {
         if (owner instanceof Ownership.Unavailable) {
           continue;
         }
-        if (owner instanceof Ownership.Remote) {
+        if (owner instanceof Ownership.Remote remote) {
+          if (!reachable.test(remote)) {
+            if (admissions.expire(clock.instant()) == 0) {
+              clusters.remove(cluster, admissions);
+            }
+            continue;
+          }
           clusters.remove(cluster, admissions);
           LOG.info(
               "cluster={} moved away; its {} in-flight holds are dropped",

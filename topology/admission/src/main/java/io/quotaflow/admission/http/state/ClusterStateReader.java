@@ -54,4 +54,22 @@ public interface ClusterStateReader {
    * @throws StateUnavailableException when the state cannot be read right now
    */
   Optional<ClusterView> cluster(String cluster);
+
+  /**
+   * The clusters held by another instance whose standby copy this one keeps (issue 40.10): Kafka
+   * Streams' standby replicas, with {@code num.standby.replicas} at least 1. None by default.
+   */
+  default List<String> standbyClusters() {
+    return List.of();
+  }
+
+  /**
+   * The state of {@code cluster} as this instance's standby copy holds it (its own stores too);
+   * empty when it keeps none.
+   *
+   * @throws StateUnavailableException when the state cannot be read right now
+   */
+  default Optional<ClusterView> standbyCluster(String cluster) {
+    return Optional.empty();
+  }
 }
