@@ -63,11 +63,15 @@ class OwnerUnreachableTest {
   }
 
   private Plugin front;
+  private Plugin standby;
 
   @AfterEach
   void stop() {
     if (front != null) {
       front.close();
+    }
+    if (standby != null) {
+      standby.close();
     }
   }
 
@@ -143,6 +147,47 @@ class OwnerUnreachableTest {
         .as("the first admission is held here: " + over.body())
         .isFalse();
     assertThat(over.headers().firstValue(JettyHandler.OUTCOME_HEADER)).contains("denied");
+  }
+
+  /**
+   * Three instances or more: the front keeps no copy of east, so it asks the instance that keeps
+   * east's standby, which answers from its copy and holds what it admits, for every front alike.
+   */
+  @Test
+  void withoutACopyHereTheInstanceKeepingTheStandbyAnswers() throws IOException {
+    final int dead = deadPort();
+    standby =
+        Plugin.start(
+            TestClusters.state()
+                .standby("east", Instant.now().minus(Duration.ofSeconds(2)))
+                .remote("east", "127.0.0.1", dead));
+    standby.server().refreshLastState();
+    final long room = TestClusters.room(TestClusters.state(), "team-a");
+    front =
+        Plugin.start(
+            new SnapshotClusterState()
+                .remote("east", "127.0.0.1", dead)
+                .standbyHost("east", "127.0.0.1", standby.port()));
+
+    final Plugin.Reply fits = review("fits", room + "m");
+    final Plugin.Reply over = review("over", "1m");
+
+    final JsonNode response = fits.json().path("response");
+    assertThat(response.path("allowed").asBoolean()).as(fits.body()).isTrue();
+    assertThat(response.path("warnings").path(0).asText())
+        .contains("last state of cluster east")
+        .doesNotContain("could not check");
+    assertThat(over.json().path("response").path("allowed").asBoolean())
+        .as("held on the standby: " + over.body())
+        .isFalse();
+    assertThat(standby.server().holds().find("east")).isPresent();
+    assertThat(front.server().holds().find("east")).isEmpty();
+  }
+
+  private static int deadPort() throws IOException {
+    try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return closed.getLocalPort();
+    }
   }
 
   private Plugin.Reply review(String name, String cpu) {

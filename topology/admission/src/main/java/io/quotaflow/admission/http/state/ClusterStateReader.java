@@ -72,4 +72,12 @@ public interface ClusterStateReader {
   default Optional<ClusterView> standbyCluster(String cluster) {
     return Optional.empty();
   }
+
+  /**
+   * The other instances that keep a standby replica of {@code cluster}, to ask when its owner does
+   * not answer and this instance keeps no copy (issue 40.10); none by default or when unknown.
+   */
+  default List<Ownership.Remote> standbyHosts(String cluster) {
+    return List.of();
+  }
 }

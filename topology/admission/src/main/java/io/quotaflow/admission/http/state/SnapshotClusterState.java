@@ -47,6 +47,7 @@ public final class SnapshotClusterState implements ClusterStateReader {
   private final Map<String, Ownership> elsewhere = new ConcurrentHashMap<>();
   private final Set<String> restoringHere = ConcurrentHashMap.newKeySet();
   private final Map<String, SnapshotView> standbys = new ConcurrentHashMap<>();
+  private final Map<String, List<Ownership.Remote>> standbyHosts = new ConcurrentHashMap<>();
   private volatile Heartbeats heartbeats;
   private final AtomicReference<Optional<String>> notReady =
       new AtomicReference<>(Optional.empty());
@@ -181,6 +182,17 @@ public final class SnapshotClusterState implements ClusterStateReader {
     view.heartbeatAt = Objects.requireNonNull(heartbeatAt, "heartbeatAt");
     standbys.put(cluster, view);
     return this;
+  }
+
+  /** Declares that the instance at {@code host:port} keeps a standby replica of {@code cluster}. */
+  public SnapshotClusterState standbyHost(String cluster, String host, int port) {
+    standbyHosts.put(cluster, List.of(new Ownership.Remote(host, port)));
+    return this;
+  }
+
+  @Override
+  public List<Ownership.Remote> standbyHosts(String cluster) {
+    return standbyHosts.getOrDefault(cluster, List.of());
   }
 
   @Override

@@ -229,6 +229,24 @@ public final class StreamsClusterState implements ClusterStateReader {
     return kept;
   }
 
+  @Override
+  public List<Ownership.Remote> standbyHosts(String cluster) {
+    if (self.isEmpty() || streams.state() != KafkaStreams.State.RUNNING) {
+      return List.of();
+    }
+    final KeyQueryMetadata owner = RuntimeQueries.owner(streams, cluster);
+    if (owner == null || KeyQueryMetadata.NOT_AVAILABLE.equals(owner)) {
+      return List.of();
+    }
+    final List<Ownership.Remote> hosts = new ArrayList<>();
+    for (final HostInfo host : owner.standbyHosts()) {
+      if (!host.equals(self.get()) && host.port() > 0) {
+        hosts.add(new Ownership.Remote(host.host(), host.port()));
+      }
+    }
+    return hosts;
+  }
+
   /** The state of {@code cluster} in this instance's stores, its standby replicas included. */
   @Override
   public Optional<ClusterView> standbyCluster(String cluster) {
