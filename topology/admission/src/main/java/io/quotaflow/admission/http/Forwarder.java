@@ -7,6 +7,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -113,6 +114,10 @@ final class Forwarder implements AutoCloseable {
           "owner " + owner.host() + ":" + owner.port() + " did not answer within " + timeout, e);
     } catch (ExecutionException e) {
       breakers.failed(owner);
+      if (e.getCause() instanceof HttpTimeoutException) {
+        throw new ForwardingException(
+            "owner " + owner.host() + ":" + owner.port() + " did not answer within " + timeout, e);
+      }
       throw new ForwardingException(
           "owner " + owner.host() + ":" + owner.port() + " did not answer: " + describe(e), e);
     } catch (InterruptedException e) {

@@ -183,9 +183,36 @@ class InFlightHoldLifecycleTest {
     assertThat(holds.find("east")).as("kept while the owner is unreachable").isPresent();
     assertThat(holds.find("east").get().holds(new PodRef("alpha", "first"))).isTrue();
 
-    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(2), ZoneOffset.UTC), peer -> true);
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(6), ZoneOffset.UTC), peer -> true);
 
     assertThat(holds.find("east")).as("dropped once it answers").isEmpty();
+  }
+
+  /**
+   * Issue 40.10, three instances: the owner is reachable from here as far as this instance knows
+   * (it never asked it), but the others forward reviews here, the standby: while they keep coming,
+   * the holds stay; 5 s after the last, they are dropped as for a cluster that moved away.
+   */
+  @Test
+  void theHoldsOfAClusterAnsweredHereForOthersStayWhileItIsAnswered() {
+    final InFlightHolds holds = new InFlightHolds(Duration.ofSeconds(30));
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(
+            decide(
+                    holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0),
+                    "first",
+                    room,
+                    T0)
+                .allowed())
+        .isTrue();
+    final SnapshotClusterState elsewhere =
+        new SnapshotClusterState().remote("east", "10.0.0.9", 8443);
+
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(4), ZoneOffset.UTC), peer -> true);
+    assertThat(holds.find("east")).as("decided here 4 s ago").isPresent();
+
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(5), ZoneOffset.UTC), peer -> true);
+    assertThat(holds.find("east")).as("nothing decided here for 5 s").isEmpty();
   }
 
   private static QuotaPod pending(String name, long milliCpu, Instant created) {

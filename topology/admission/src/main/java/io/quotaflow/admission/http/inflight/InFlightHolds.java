@@ -25,6 +25,13 @@ public final class InFlightHolds {
 
   private static final Logger LOG = LoggerFactory.getLogger(InFlightHolds.class);
 
+  /**
+   * How recently this instance must have decided for a cluster held elsewhere to keep its holds: a
+   * cluster that moved away gets no decisions here (they are forwarded to its owner), one answered
+   * here for a dead owner gets them at the webhooks' rate.
+   */
+  static final Duration ANSWERING = Duration.ofSeconds(5);
+
   private final Duration ttl;
   private final Duration gangTtl;
   private final Map<String, ClusterAdmissions> clusters = new ConcurrentHashMap<>();
@@ -90,9 +97,12 @@ public final class InFlightHolds {
   }
 
   /**
-   * {@link #sweep(ClusterStateReader, Clock)}, keeping the holds of a cluster whose owner is not
-   * {@code reachable}: this instance answers for it then (issue 40.10), and its answers must count
-   * what it admitted until the owner is back or another instance takes the cluster over.
+   * {@link #sweep(ClusterStateReader, Clock)}, keeping the holds of a cluster held elsewhere while
+   * this instance answers for it (issue 40.10): its owner is not {@code reachable} from here, or
+   * this instance decided for it less than {@link #ANSWERING} ago (requests forwarded here by
+   * instances that cannot reach the owner, this one keeping the cluster's standby). Its answers
+   * must count what it admitted until the owner is back or another instance takes the cluster over;
+   * the holds still expire.
    */
   public void sweep(ClusterStateReader reader, Clock clock, Predicate<Ownership.Remote> reachable) {
     for (final ClusterAdmissions admissions : clusters.values()) {
@@ -103,7 +113,8 @@ public final class InFlightHolds {
           continue;
         }
         if (owner instanceof Ownership.Remote remote) {
-          if (!reachable.test(remote)) {
+          if (!reachable.test(remote)
+              || admissions.lastDecided().isAfter(clock.instant().minus(ANSWERING))) {
             if (admissions.expire(clock.instant()) == 0) {
               clusters.remove(cluster, admissions);
             }
