@@ -100,7 +100,12 @@ public final class AdmissionServer implements AutoCloseable {
     this.holds = new InFlightHolds(config.holdTtl(), config.gangHoldTtl());
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
-    this.breakers = new PeerBreakers(builder.forwardingOf(config), clock, registry);
+    this.breakers =
+        new PeerBreakers(
+            Objects.requireNonNullElseGet(
+                builder.forwarding, () -> ForwardPolicy.withTimeout(config.forwardTimeout())),
+            clock,
+            registry);
     this.denialLog = builder.denials;
     this.deniedPods = new DeniedPods(registry, denialLog);
     this.pendingPods = new PendingPods(registry, builder.groupGaugesMax, builder.pendingTtl);
@@ -544,22 +549,10 @@ public final class AdmissionServer implements AutoCloseable {
       return this;
     }
 
-    /**
-     * How requests are forwarded to peers (default: {@code admission.forward.timeout} of the
-     * configuration, the breaker's defaults of {@link ForwardPolicy#DEFAULTS}).
-     */
+    /** How requests are forwarded to peers (default {@link ForwardPolicy#withTimeout}). */
     public Builder forwarding(ForwardPolicy value) {
       this.forwarding = Objects.requireNonNull(value, "forwarding");
       return this;
-    }
-
-    private ForwardPolicy forwardingOf(PluginConfig config) {
-      return forwarding != null
-          ? forwarding
-          : new ForwardPolicy(
-              config.forwardTimeout(),
-              ForwardPolicy.DEFAULTS.failuresToOpen(),
-              ForwardPolicy.DEFAULTS.retryAfter());
     }
 
     /** The server, not started. */

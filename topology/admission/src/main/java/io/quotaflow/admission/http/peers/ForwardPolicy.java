@@ -17,6 +17,13 @@ public record ForwardPolicy(Duration timeout, int failuresToOpen, Duration retry
   public static final ForwardPolicy DEFAULTS =
       new ForwardPolicy(Duration.ofMillis(500), 3, Duration.ofSeconds(1));
 
+  /**
+   * {@code timeout} with the breaker's defaults, as {@code admission.forward.timeout} alone sets.
+   */
+  public static ForwardPolicy withTimeout(Duration timeout) {
+    return new ForwardPolicy(timeout, DEFAULTS.failuresToOpen(), DEFAULTS.retryAfter());
+  }
+
   /** Requires a positive timeout and retry, and at least one failure to open. */
   public ForwardPolicy {
     Objects.requireNonNull(timeout, "timeout");
