@@ -23,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -158,11 +159,20 @@ class OwnerKillIT {
         results.add(review.get(30, TimeUnit.SECONDS));
       }
       final long afterKill = results.stream().filter(r -> r.sentAtMillis() >= killedAt).count();
-      final long maxMillis = results.stream().mapToLong(Result::millis).max().orElse(0);
+      final Result slowest =
+          results.stream().max(Comparator.comparingLong(Result::millis)).orElseThrow();
+      final long stale = results.stream().filter(r -> r.body().contains("last state of")).count();
       System.out.printf(
-          "owner kill: %d reviews (%d after the kill), owner dead -> front owns in %d ms,"
-              + " slowest %d ms, outcomes %s%n",
-          results.size(), afterKill, promotedAt - killedAt, maxMillis, outcomes(results));
+          "owner kill: %d reviews (%d after the kill, %d from the copy), owner dead -> front owns"
+              + " in %d ms, slowest %d ms (sent %+d ms from the kill), outcomes %s%n",
+          results.size(),
+          afterKill,
+          stale,
+          promotedAt - killedAt,
+          slowest.millis(),
+          slowest.sentAtMillis() - killedAt,
+          outcomes(results));
+      System.out.printf("owner kill: the last answer: %s%n", results.get(results.size() - 1));
 
       assertThat(afterKill).as("reviews sent after the kill").isGreaterThan(REVIEWS_PER_SECOND);
       assertThat(results)
