@@ -44,6 +44,7 @@ import io.quotaflow.admission.http.FailurePolicy;
 import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.http.ServerLimits;
+import io.quotaflow.admission.http.peers.ForwardPolicy;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.admission.http.tls.ClientCertificates;
 import io.quotaflow.cluster.GroupMembership;
@@ -70,6 +71,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -460,6 +462,40 @@ class ManifestWiringTest {
           .as("the check can fail")
           .isEqualTo(404);
     }
+  }
+
+  /**
+   * Issue 40.10: a review for a cluster whose owner is dead is still answered by quotaflow within
+   * the webhook's timeout: forwarding has at most a quarter of it, and every task has a standby
+   * replica on another instance to answer from.
+   */
+  @Test
+  void forwardingLeavesMostOfTheWebhooksTimeoutAndEveryTaskHasAStandby() throws IOException {
+    final ValidatingWebhookConfiguration configuration = one(ValidatingWebhookConfiguration.class);
+    for (final Path dir :
+        List.of(
+            BASE,
+            KUBERNETES.resolve("overlays/dev"),
+            KUBERNETES.resolve("overlays/production"),
+            SHADOW)) {
+      final ForwardPolicy forwarding = PluginSettings.forwarding(engineProperties(dir));
+      assertThat(configuration.getWebhooks())
+          .allSatisfy(
+              webhook ->
+                  assertThat(forwarding.timeout().multipliedBy(4))
+                      .as("%s: admission.forward.timeout against %s", dir, webhook.getName())
+                      .isLessThanOrEqualTo(Duration.ofSeconds(webhook.getTimeoutSeconds())));
+      assertThat(forwarding.failuresToOpen()).as("%s", dir).isBetween(1, 10);
+    }
+    assertThat(
+            Integer.parseInt(
+                engineProperties(KUBERNETES.resolve("overlays/production"))
+                    .getOrDefault("num.standby.replicas", "0")))
+        .as("production: num.standby.replicas")
+        .isGreaterThanOrEqualTo(1);
+    assertThat(Integer.parseInt(engineProperties().getOrDefault("num.standby.replicas", "0")))
+        .as("num.standby.replicas: a dead owner's clusters are answered from the standby's copy")
+        .isGreaterThanOrEqualTo(1);
   }
 
   @Test

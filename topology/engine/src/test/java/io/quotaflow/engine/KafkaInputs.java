@@ -8,14 +8,19 @@ import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.schemas.QuotaKey;
 import io.quotaflow.schemas.QuotaSpec;
+import io.quotaflow.schemas.SourceMarker;
 import io.quotaflow.topics.ClusterPartitioner;
+import io.quotaflow.topics.SourceMarkers;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
@@ -146,6 +151,40 @@ public final class KafkaInputs implements AutoCloseable {
    */
   public KafkaInputs raw(final String topic, final byte[] key, final byte[] value) {
     producer.send(new ProducerRecord<>(topic, 0, key, value));
+    return this;
+  }
+
+  /**
+   * A connectors' heartbeat of {@code cluster} at {@code at} on pods, quotas and nodes, as the
+   * connectors write it: a record without a value whose header carries the marker.
+   */
+  public KafkaInputs heartbeat(final String cluster, final Instant at) {
+    final SourceMarker marker = SourceMarkers.heartbeat(cluster, at, "test");
+    final Headers headers = new RecordHeaders().add(SourceMarkers.header(marker));
+    producer.send(
+        new ProducerRecord<>(
+            topics.pods().name(),
+            null,
+            at.toEpochMilli(),
+            topics.pods().keySerializer().serialize(null, SourceMarkers.podKey(cluster)),
+            null,
+            headers));
+    producer.send(
+        new ProducerRecord<>(
+            topics.quotas().name(),
+            null,
+            at.toEpochMilli(),
+            topics.quotas().keySerializer().serialize(null, SourceMarkers.quotaKey(cluster)),
+            null,
+            headers));
+    producer.send(
+        new ProducerRecord<>(
+            topics.nodes().name(),
+            null,
+            at.toEpochMilli(),
+            topics.nodes().keySerializer().serialize(null, SourceMarkers.nodeKey(cluster)),
+            null,
+            headers));
     return this;
   }
 

@@ -4,6 +4,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
+import io.quotaflow.admission.http.peers.ForwardPolicy;
+import io.quotaflow.admission.http.peers.PeerBreakers;
 import io.quotaflow.admission.http.state.ClusterStateReader;
 import io.quotaflow.admission.http.state.LastKnownState;
 import io.quotaflow.admission.http.tls.CertificateReloader;
@@ -72,6 +74,7 @@ public final class AdmissionServer implements AutoCloseable {
   private final ServerLimits limits;
   private final ApiAuth auth;
   private final CallerPolicy callerPolicy;
+  private final PeerBreakers breakers;
   private AutoCloseable evictions;
   private SlowClientGuard slowClients;
   private PeopleWorkers people;
@@ -97,6 +100,12 @@ public final class AdmissionServer implements AutoCloseable {
     this.holds = new InFlightHolds(config.holdTtl(), config.gangHoldTtl());
     this.lastKnown = new LastKnownState(clock, config.staleness().max());
     this.stalenessMetrics = new StalenessMetrics(registry, lastKnown);
+    this.breakers =
+        new PeerBreakers(
+            Objects.requireNonNullElseGet(
+                builder.forwarding, () -> ForwardPolicy.withTimeout(config.forwardTimeout())),
+            clock,
+            registry);
     this.denialLog = builder.denials;
     this.deniedPods = new DeniedPods(registry, denialLog);
     this.pendingPods = new PendingPods(registry, builder.groupGaugesMax, builder.pendingTtl);
@@ -158,7 +167,7 @@ public final class AdmissionServer implements AutoCloseable {
       } else {
         trust = null;
       }
-      forwarder = new Forwarder(trust, config.forwardTimeout());
+      forwarder = new Forwarder(trust, breakers);
       final PodCheck podCheck = new PodCheck(config, options, holds, clock, activity);
       final Optional<ViewApi> view =
           config.view().enabled()
@@ -257,7 +266,10 @@ public final class AdmissionServer implements AutoCloseable {
               });
       final long sweepMillis = config.sweepInterval().toMillis();
       sweeper.scheduleWithFixedDelay(
-          () -> holds.sweep(reader, clock), sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+          () -> holds.sweep(reader, clock, breakers::reachable),
+          sweepMillis,
+          sweepMillis,
+          TimeUnit.MILLISECONDS);
       sweeper.scheduleWithFixedDelay(
           this::refreshLastState,
           0,
@@ -438,6 +450,7 @@ public final class AdmissionServer implements AutoCloseable {
     private int groupGaugesMax = EngineMetrics.DEFAULT_GROUP_GAUGES;
     private Duration pendingTtl = PendingPods.DEFAULT_TTL;
     private boolean allowUnauthenticatedWebhooks;
+    private ForwardPolicy forwarding;
 
     private Builder(PluginConfig config, ClusterStateReader reader) {
       this.config = Objects.requireNonNull(config, "config");
@@ -533,6 +546,12 @@ public final class AdmissionServer implements AutoCloseable {
      */
     public Builder allowUnauthenticatedWebhooks(boolean value) {
       this.allowUnauthenticatedWebhooks = value;
+      return this;
+    }
+
+    /** How requests are forwarded to peers (default {@link ForwardPolicy#withTimeout}). */
+    public Builder forwarding(ForwardPolicy value) {
+      this.forwarding = Objects.requireNonNull(value, "forwarding");
       return this;
     }
 

@@ -56,6 +56,7 @@ final class Dispatcher {
   private final PodWebhook judgedPods;
   private final SchedulerFilter judgedFilter;
   private final Forwarder forwarder;
+  private final StandbyForwarding standbys;
   private final PrometheusMeterRegistry registry;
   private final LastKnownState lastKnown;
   private final ClusterReadiness readinessRule;
@@ -91,6 +92,7 @@ final class Dispatcher {
     this.judgedPods = pods.judgingOnly();
     this.judgedFilter = filter.judgingOnly();
     this.forwarder = forwarder;
+    this.standbys = new StandbyForwarding(reader, forwarder);
     this.registry = registry;
     this.lastKnown = lastKnown;
     this.readinessRule = new ClusterReadiness(reader, lastKnown);
@@ -322,6 +324,13 @@ final class Dispatcher {
           answer = forwarder.forward(remote, call);
         } catch (Forwarder.ForwardingException e) {
           LOG.warn("cluster={} endpoint={} {}", cluster, endpoint.name(), e.getMessage());
+          if (!(lastKnown.recall(cluster) instanceof LastKnownState.Usable)) {
+            // No copy here: the instance keeping the cluster's standby answers from its own.
+            final Optional<Answer> standby = standbys.ask(cluster, call);
+            if (standby.isPresent()) {
+              return standby.get();
+            }
+          }
           return fromLastState(endpoint, cluster, call, request, e.getMessage());
         }
         if (answer.headers().containsKey(UNDECIDED_HEADER)

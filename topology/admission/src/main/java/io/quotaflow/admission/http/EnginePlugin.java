@@ -115,6 +115,7 @@ public final class EnginePlugin {
             .options(config.quotaOptions())
             .registry(registry)
             .limits(PluginSettings.limits(config.kafka()))
+            .forwarding(PluginSettings.forwarding(config.kafka()))
             .groupGaugesMax(config.get(EngineSettings.METRICS_GROUP_GAUGES_MAX))
             .auth(auth.orElseGet(() -> apiAuth(config.kafka())))
             .allowUnauthenticatedWebhooks(

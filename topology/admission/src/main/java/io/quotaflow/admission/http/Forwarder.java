@@ -1,20 +1,28 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.http.peers.CircuitBreaker;
+import io.quotaflow.admission.http.peers.PeerBreakers;
 import io.quotaflow.admission.http.state.Ownership;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
 
 /**
  * Sends a request on to the instance that holds the cluster, and relays its answer. The HTTP client
- * is rebuilt when the trusted certificates change (see {@link #refresh}).
+ * is rebuilt when the trusted certificates change (see {@link #refresh}). The whole request,
+ * connecting included, has the policy's timeout, and a peer whose breaker is open is not asked
+ * (issue 40.10): a dead owner then costs a review nothing before its fallback answers.
  */
 final class Forwarder implements AutoCloseable {
 
@@ -27,15 +35,18 @@ final class Forwarder implements AutoCloseable {
 
   private final String scheme;
   private final Duration timeout;
+  private final PeerBreakers breakers;
   private final Supplier<SSLContext> trust;
   private final AtomicReference<HttpClient> client = new AtomicReference<>();
 
   /**
    * @param trust the client TLS context; null for plain HTTP
+   * @param breakers each peer's breaker, and the timeout of a forwarded request
    */
-  Forwarder(Supplier<SSLContext> trust, Duration timeout) {
+  Forwarder(Supplier<SSLContext> trust, PeerBreakers breakers) {
     this.scheme = trust == null ? "http" : "https";
-    this.timeout = timeout;
+    this.timeout = breakers.policy().timeout();
+    this.breakers = breakers;
     this.trust = trust;
     refresh();
   }
@@ -75,26 +86,56 @@ final class Forwarder implements AutoCloseable {
       // The owner believes this instance: it must not hold what the caller could not.
       request.header(CallerPolicy.JUDGED_ONLY_HEADER, "true");
     }
+    final CircuitBreaker breaker = breakers.of(owner);
+    if (!breaker.tryAcquire()) {
+      breakers.skipped(owner);
+      throw new ForwardingException(
+          "owner "
+              + owner.host()
+              + ":"
+              + owner.port()
+              + " is not asked: it failed "
+              + breaker.failures()
+              + " times in a row (its circuit breaker is open since "
+              + breaker.since()
+              + ")",
+          null);
+    }
+    final CompletableFuture<HttpResponse<byte[]>> sent =
+        client.get().sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    final HttpResponse<byte[]> response;
     try {
-      final HttpResponse<byte[]> response =
-          client.get().send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-      final String contentType = response.headers().firstValue("Content-Type").orElse(Answer.JSON);
-      // Only the owner's mark of an undecided answer is kept: the forwarding instance may then
-      // answer from its own last state (see Dispatcher).
-      final Map<String, String> headers =
-          response
-              .headers()
-              .firstValue(Dispatcher.UNDECIDED_HEADER)
-              .map(value -> Map.of(Dispatcher.UNDECIDED_HEADER, value))
-              .orElse(Map.of());
-      return new Answer(response.statusCode(), contentType, response.body(), "forwarded", headers);
-    } catch (IOException e) {
+      // The client's own timeouts leave out parts (a slow TLS handshake, a body trickling in).
+      response = sent.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      sent.cancel(true);
+      breakers.failed(owner);
+      throw new ForwardingException(
+          "owner " + owner.host() + ":" + owner.port() + " did not answer within " + timeout, e);
+    } catch (ExecutionException e) {
+      breakers.failed(owner);
+      if (e.getCause() instanceof HttpTimeoutException) {
+        throw new ForwardingException(
+            "owner " + owner.host() + ":" + owner.port() + " did not answer within " + timeout, e);
+      }
       throw new ForwardingException(
           "owner " + owner.host() + ":" + owner.port() + " did not answer: " + describe(e), e);
     } catch (InterruptedException e) {
+      sent.cancel(true);
       Thread.currentThread().interrupt();
       throw new ForwardingException("interrupted while forwarding", e);
     }
+    breaker.succeeded();
+    final String contentType = response.headers().firstValue("Content-Type").orElse(Answer.JSON);
+    // Only the owner's mark of an undecided answer is kept: the forwarding instance may then
+    // answer from its own last state (see Dispatcher).
+    final Map<String, String> headers =
+        response
+            .headers()
+            .firstValue(Dispatcher.UNDECIDED_HEADER)
+            .map(value -> Map.of(Dispatcher.UNDECIDED_HEADER, value))
+            .orElse(Map.of());
+    return new Answer(response.statusCode(), contentType, response.body(), "forwarded", headers);
   }
 
   @Override
@@ -105,8 +146,9 @@ final class Forwarder implements AutoCloseable {
     }
   }
 
-  private static String describe(IOException e) {
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  private static String describe(ExecutionException e) {
+    final Throwable cause = e.getCause() == null ? e : e.getCause();
+    return cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
   }
 
   private static void closeQuietly(HttpClient client) {

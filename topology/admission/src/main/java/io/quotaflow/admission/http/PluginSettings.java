@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.admission.http.peers.ForwardPolicy;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Parsers;
@@ -224,14 +225,37 @@ public final class PluginSettings {
               Parsers::duration)
           .withDeprecatedAlias("admission.reservation.sweep.interval");
 
-  /** Forwarding timeout. */
+  /** Forwarding timeout: the whole of one forwarded request (issue 40.10). */
   public static final Setting<Duration> FORWARD_TIMEOUT =
       new Setting<>(
           "admission.forward.timeout",
           "duration",
+          "500ms",
+          "How long a request forwarded to the instance owning the cluster may take, connecting"
+              + " included, before this instance answers it from its own copy of the cluster's"
+              + " state (or by the failure policy). Keep it well under the webhooks'"
+              + " timeoutSeconds (2 s in the manifests): the fallback must still answer in time.",
+          Parsers::duration);
+
+  /** Failures in a row that stop forwarding to a peer (issue 40.10). */
+  public static final Setting<Integer> FORWARD_BREAKER_FAILURES =
+      new Setting<>(
+          "admission.forward.breaker.failures",
+          "int",
+          "3",
+          "After this many forwarded requests in a row to one peer failed (refused, timed out),"
+              + " its circuit breaker opens: requests for its clusters are answered here at once,"
+              + " without asking it, 1 to 1000.",
+          text -> bounded(text, 1_000));
+
+  /** How long an open breaker waits before it probes its peer again (issue 40.10). */
+  public static final Setting<Duration> FORWARD_BREAKER_RETRY =
+      new Setting<>(
+          "admission.forward.breaker.retry",
+          "duration",
           "1s",
-          "How long a request forwarded to the instance owning the cluster may take before the"
-              + " failure policy answers.",
+          "How long a peer's open circuit breaker waits before one request is forwarded to it"
+              + " again (half open): an answer closes the breaker, a failure opens it again.",
           Parsers::duration);
 
   /** The oldest state answered from while the stores cannot be read. */
@@ -477,6 +501,8 @@ public final class PluginSettings {
           GANG_HOLD_TTL,
           INFLIGHT_SWEEP_INTERVAL,
           FORWARD_TIMEOUT,
+          FORWARD_BREAKER_FAILURES,
+          FORWARD_BREAKER_RETRY,
           MAX_STALENESS,
           STATE_REFRESH_INTERVAL,
           VIEW_ENABLED,
@@ -556,6 +582,26 @@ public final class PluginSettings {
             config.get(QUOTA_ADMINS),
             config.get(QUOTA_SPECIAL_NAMESPACES),
             new NamespaceSelectorKeys(config.get(QUOTA_SELECTOR_KEYS))));
+  }
+
+  /**
+   * How requests are forwarded to peers per {@code values}: {@code admission.forward.timeout} and
+   * the breaker's settings.
+   *
+   * @throws IllegalArgumentException naming the setting when a value is invalid
+   */
+  public static ForwardPolicy forwarding(Map<String, String> values) {
+    final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).build();
+    final Duration timeout = config.get(FORWARD_TIMEOUT);
+    final Duration retry = config.get(FORWARD_BREAKER_RETRY);
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new IllegalArgumentException(FORWARD_TIMEOUT.key() + " must be positive: " + timeout);
+    }
+    if (retry.isZero() || retry.isNegative()) {
+      throw new IllegalArgumentException(
+          FORWARD_BREAKER_RETRY.key() + " must be positive: " + retry);
+    }
+    return new ForwardPolicy(timeout, config.get(FORWARD_BREAKER_FAILURES), retry);
   }
 
   private static int bounded(String text, int max) {

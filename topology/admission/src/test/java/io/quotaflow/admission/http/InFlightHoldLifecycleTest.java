@@ -158,6 +158,63 @@ class InFlightHoldLifecycleTest {
     assertThat(holds.find("east")).isEmpty();
   }
 
+  /**
+   * Issue 40.10: while the owner named by Kafka Streams is unreachable (its breaker open), this
+   * instance answers for its cluster and keeps what it admitted; once the owner answers again they
+   * are dropped here, the owner deciding again.
+   */
+  @Test
+  void theHoldsOfAClusterWhoseOwnerIsUnreachableStayUntilItAnswersAgain() {
+    final InFlightHolds holds = new InFlightHolds(Duration.ofSeconds(30));
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(
+            decide(
+                    holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0),
+                    "first",
+                    room,
+                    T0)
+                .allowed())
+        .isTrue();
+    final SnapshotClusterState elsewhere =
+        new SnapshotClusterState().remote("east", "10.0.0.9", 8443);
+
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(1), ZoneOffset.UTC), peer -> false);
+
+    assertThat(holds.find("east")).as("kept while the owner is unreachable").isPresent();
+    assertThat(holds.find("east").get().holds(new PodRef("alpha", "first"))).isTrue();
+
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(6), ZoneOffset.UTC), peer -> true);
+
+    assertThat(holds.find("east")).as("dropped once it answers").isEmpty();
+  }
+
+  /**
+   * Issue 40.10, three instances: the owner is reachable from here as far as this instance knows
+   * (it never asked it), but the others forward reviews here, the standby: while they keep coming,
+   * the holds stay; 5 s after the last, they are dropped as for a cluster that moved away.
+   */
+  @Test
+  void theHoldsOfAClusterAnsweredHereForOthersStayWhileItIsAnswered() {
+    final InFlightHolds holds = new InFlightHolds(Duration.ofSeconds(30));
+    final long room = TestClusters.room(state, "team-a");
+    assertThat(
+            decide(
+                    holds.owned("east", view(), QuotaOptions.DEFAULTS, Set.of(), T0),
+                    "first",
+                    room,
+                    T0)
+                .allowed())
+        .isTrue();
+    final SnapshotClusterState elsewhere =
+        new SnapshotClusterState().remote("east", "10.0.0.9", 8443);
+
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(4), ZoneOffset.UTC), peer -> true);
+    assertThat(holds.find("east")).as("decided here 4 s ago").isPresent();
+
+    holds.sweep(elsewhere, Clock.fixed(T0.plusSeconds(5), ZoneOffset.UTC), peer -> true);
+    assertThat(holds.find("east")).as("nothing decided here for 5 s").isEmpty();
+  }
+
   private static QuotaPod pending(String name, long milliCpu, Instant created) {
     return QuotaPod.builder("alpha", name)
         .quotaName("team-a")

@@ -3,6 +3,7 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.admission.http.peers.ForwardPolicy;
 import io.quotaflow.config.ConfigLoader;
 import java.time.Duration;
 import java.util.List;
@@ -149,5 +150,25 @@ class PluginSettingsTest {
     assertThatThrownBy(
             () -> PluginSettings.config(Map.of("admission.tls.cert.file", "/etc/tls/tls.crt")))
         .hasMessageContaining("admission.tls.key.file");
+  }
+
+  @Test
+  void forwardingHasAWholeRequestTimeoutAndABreakerPerPeer() {
+    assertThat(PluginSettings.forwarding(Map.of())).isEqualTo(ForwardPolicy.DEFAULTS);
+    assertThat(
+            PluginSettings.forwarding(
+                Map.of(
+                    "admission.forward.timeout", "300ms",
+                    "admission.forward.breaker.failures", "5",
+                    "admission.forward.breaker.retry", "2s")))
+        .isEqualTo(new ForwardPolicy(Duration.ofMillis(300), 5, Duration.ofSeconds(2)));
+    assertThatThrownBy(
+            () -> PluginSettings.forwarding(Map.of("admission.forward.breaker.failures", "0")))
+        .hasMessageContaining("admission.forward.breaker.failures");
+    assertThatThrownBy(() -> PluginSettings.forwarding(Map.of("admission.forward.timeout", "0s")))
+        .hasMessageContaining("admission.forward.timeout");
+    assertThatThrownBy(
+            () -> PluginSettings.forwarding(Map.of("admission.forward.breaker.retry", "0s")))
+        .hasMessageContaining("admission.forward.breaker.retry");
   }
 }

@@ -72,20 +72,44 @@ public final class RuntimeQueries {
    *     queryable (e.g. during a rebalance)
    */
   public static RuntimeQueries of(final KafkaStreams streams) {
+    return of(streams, false);
+  }
+
+  /**
+   * Queries over the local stores of a running application; with {@code stale}, also over the
+   * standby replicas kept here (Kafka Streams' stale stores), which lag their active task by what
+   * they have not read of its changelog yet.
+   *
+   * @throws org.apache.kafka.streams.errors.InvalidStateStoreException while the stores are not
+   *     queryable (e.g. during a rebalance)
+   */
+  public static RuntimeQueries of(final KafkaStreams streams, final boolean stale) {
     return new RuntimeQueries(
         streams.store(
-            StoreQueryParameters.fromNameAndType(
-                TopologyNames.RUNTIME_STORE,
-                QueryableStoreTypes.<GroupId, GroupRuntime>keyValueStore())),
+            parameters(
+                StoreQueryParameters.fromNameAndType(
+                    TopologyNames.RUNTIME_STORE,
+                    QueryableStoreTypes.<GroupId, GroupRuntime>keyValueStore()),
+                stale)),
         streams.store(
-            StoreQueryParameters.fromNameAndType(
-                TopologyNames.POD_ASSIGNMENTS_STORE,
-                QueryableStoreTypes.<GroupPodId, PodQuotaClass>keyValueStore())),
+            parameters(
+                StoreQueryParameters.fromNameAndType(
+                    TopologyNames.POD_ASSIGNMENTS_STORE,
+                    QueryableStoreTypes.<GroupPodId, PodQuotaClass>keyValueStore()),
+                stale)),
         Optional.of(
             streams.store(
-                StoreQueryParameters.fromNameAndType(
-                    TopologyNames.RESERVATIONS_STORE,
-                    QueryableStoreTypes.<GroupId, GroupReservation>keyValueStore()))));
+                parameters(
+                    StoreQueryParameters.fromNameAndType(
+                        TopologyNames.RESERVATIONS_STORE,
+                        QueryableStoreTypes.<GroupId, GroupReservation>keyValueStore()),
+                    stale))));
+  }
+
+  /** {@code parameters}, over the standby replicas too when {@code stale}. */
+  public static <T> StoreQueryParameters<T> parameters(
+      final StoreQueryParameters<T> parameters, final boolean stale) {
+    return stale ? parameters.enableStaleStores() : parameters;
   }
 
   /**

@@ -55,6 +55,8 @@ public final class ClusterAdmissions {
   private final HoldBook book = new HoldBook();
   // How far the engine had read the cluster's inputs at the last sweep (see HoldBook#expire).
   private volatile Optional<Instant> inputsAsOf = Optional.empty();
+  // When this instance last decided for the cluster (issue 40.10, see InFlightHolds#sweep).
+  private volatile Instant lastDecided = Instant.EPOCH;
 
   /** The admissions of {@code cluster}, each held in flight at most {@code ttl}. */
   public ClusterAdmissions(String cluster, Duration ttl) {
@@ -138,7 +140,13 @@ public final class ClusterAdmissions {
       QuotaOptions options,
       Instant now,
       Occasion occasion) {
+    lastDecided = now;
     return decide(request, gang, view, options, now, occasion, now.plus(ttl));
+  }
+
+  /** When this instance last decided a pod of the cluster; the epoch if never. */
+  public Instant lastDecided() {
+    return lastDecided;
   }
 
   private AdmissionDecision decide(

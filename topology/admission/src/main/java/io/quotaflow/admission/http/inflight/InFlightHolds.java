@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,6 +24,13 @@ import org.slf4j.LoggerFactory;
 public final class InFlightHolds {
 
   private static final Logger LOG = LoggerFactory.getLogger(InFlightHolds.class);
+
+  /**
+   * How recently this instance must have decided for a cluster held elsewhere to keep its holds: a
+   * cluster that moved away gets no decisions here (they are forwarded to its owner), one answered
+   * here for a dead owner gets them at the webhooks' rate.
+   */
+  static final Duration ANSWERING = Duration.ofSeconds(5);
 
   private final Duration ttl;
   private final Duration gangTtl;
@@ -85,6 +93,18 @@ public final class InFlightHolds {
    * state, which does not know of them.
    */
   public void sweep(ClusterStateReader reader, Clock clock) {
+    sweep(reader, clock, peer -> true);
+  }
+
+  /**
+   * {@link #sweep(ClusterStateReader, Clock)}, keeping the holds of a cluster held elsewhere while
+   * this instance answers for it (issue 40.10): its owner is not {@code reachable} from here, or
+   * this instance decided for it less than {@link #ANSWERING} ago (requests forwarded here by
+   * instances that cannot reach the owner, this one keeping the cluster's standby). Its answers
+   * must count what it admitted until the owner is back or another instance takes the cluster over;
+   * the holds still expire.
+   */
+  public void sweep(ClusterStateReader reader, Clock clock, Predicate<Ownership.Remote> reachable) {
     for (final ClusterAdmissions admissions : clusters.values()) {
       final String cluster = admissions.cluster();
       try {
@@ -92,7 +112,14 @@ public final class InFlightHolds {
         if (owner instanceof Ownership.Unavailable) {
           continue;
         }
-        if (owner instanceof Ownership.Remote) {
+        if (owner instanceof Ownership.Remote remote) {
+          if (!reachable.test(remote)
+              || admissions.lastDecided().isAfter(clock.instant().minus(ANSWERING))) {
+            if (admissions.expire(clock.instant()) == 0) {
+              clusters.remove(cluster, admissions);
+            }
+            continue;
+          }
           clusters.remove(cluster, admissions);
           LOG.info(
               "cluster={} moved away; its {} in-flight holds are dropped",

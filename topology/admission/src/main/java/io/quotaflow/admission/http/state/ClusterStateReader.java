@@ -54,4 +54,30 @@ public interface ClusterStateReader {
    * @throws StateUnavailableException when the state cannot be read right now
    */
   Optional<ClusterView> cluster(String cluster);
+
+  /**
+   * The clusters held by another instance whose standby copy this one keeps (issue 40.10): Kafka
+   * Streams' standby replicas, with {@code num.standby.replicas} at least 1. None by default.
+   */
+  default List<String> standbyClusters() {
+    return List.of();
+  }
+
+  /**
+   * The state of {@code cluster} as this instance's standby copy holds it (its own stores too);
+   * empty when it keeps none.
+   *
+   * @throws StateUnavailableException when the state cannot be read right now
+   */
+  default Optional<ClusterView> standbyCluster(String cluster) {
+    return Optional.empty();
+  }
+
+  /**
+   * The other instances that keep a standby replica of {@code cluster}, to ask when its owner does
+   * not answer and this instance keeps no copy (issue 40.10); none by default or when unknown.
+   */
+  default List<Ownership.Remote> standbyHosts(String cluster) {
+    return List.of();
+  }
 }

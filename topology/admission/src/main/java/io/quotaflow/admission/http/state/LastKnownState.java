@@ -15,10 +15,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The last state this instance read of each cluster it held, kept so that requests can still be
  * answered, with their staleness stated, while the stores cannot be read (a rebalance, a task
- * migrating or restoring). Each cluster's {@link ClusterSnapshot} is replaced by {@link #refresh}
- * (copy-on-write, sharing the previous copy's unchanged parts): a request reads one map entry and
- * the clock, without locks. A state older than {@code maxStaleness} is not answered from.
- * Thread-safe.
+ * migrating or restoring). It also copies the clusters whose standby replica this instance keeps
+ * (issue 40.10), so that it can answer for them when their owner dies: such a copy is dated by the
+ * newest connectors' heartbeat it holds, not by when it was read, since a standby shows the owner's
+ * state only as far as the owner wrote it. Each cluster's {@link ClusterSnapshot} is replaced by
+ * {@link #refresh} (copy-on-write, sharing the previous copy's unchanged parts): a request reads
+ * one map entry and the clock, without locks. A state older than {@code maxStaleness} is not
+ * answered from. Thread-safe.
  */
 public final class LastKnownState {
 
@@ -110,10 +113,10 @@ public final class LastKnownState {
   }
 
   /**
-   * Reads again the state of every cluster {@code reader} holds here; keeps the last state of the
-   * others (they may be moving) until it is too old to answer from, then forgets it. Never throws:
-   * a cluster that cannot be read keeps its last state, which ages; while the stores cannot even be
-   * listed, every last state is kept.
+   * Reads again the state of every cluster {@code reader} holds here, and the standby copies it
+   * keeps; keeps the last state of the others (they may be moving) until it is too old to answer
+   * from, then forgets it. Never throws: a cluster that cannot be read keeps its last state, which
+   * ages; while the stores cannot even be listed, every last state is kept.
    */
   public void refresh(ClusterStateReader reader) {
     final List<String> local;
@@ -140,13 +143,58 @@ public final class LastKnownState {
         LOG.warn("cluster={} last state could not be read", cluster, e);
       }
     }
+    final List<String> copied = refreshStandbys(reader, local);
     final Instant now = clock.instant();
     snapshots
         .entrySet()
         .removeIf(
             entry ->
                 !local.contains(entry.getKey())
+                    && !copied.contains(entry.getKey())
                     && Staleness.at(entry.getValue().asOf(), now).age().compareTo(maxStaleness)
                         > 0);
+  }
+
+  /**
+   * Copies the clusters whose standby replica is kept here, each dated {@code min(read time,
+   * heartbeat)}: the oldest of the newest heartbeats of its inputs the copy holds, the same age a
+   * live answer is judged stale by. A copy without any heartbeat cannot be dated and is not kept.
+   * Never throws.
+   *
+   * @return the clusters copied
+   */
+  private List<String> refreshStandbys(ClusterStateReader reader, List<String> local) {
+    final List<String> standbys;
+    try {
+      standbys = reader.standbyClusters();
+    } catch (StateUnavailableException e) {
+      LOG.debug("the standby replicas cannot be listed now: {}", e.getMessage());
+      return List.of();
+    } catch (RuntimeException e) {
+      LOG.warn("the standby replicas could not be listed for the last state", e);
+      return List.of();
+    }
+    final List<String> copied = new java.util.ArrayList<>();
+    for (final String cluster : standbys) {
+      if (local.contains(cluster)) {
+        continue;
+      }
+      try {
+        final Instant readAt = clock.instant();
+        final Optional<ClusterView> view = reader.standbyCluster(cluster);
+        final Optional<Instant> heartbeat =
+            view.isEmpty() ? Optional.empty() : view.get().inputsAsOf();
+        if (heartbeat.isPresent()) {
+          final Instant asOf = heartbeat.get().isBefore(readAt) ? heartbeat.get() : readAt;
+          remember(cluster, view.get(), asOf);
+          copied.add(cluster);
+        }
+      } catch (StateUnavailableException e) {
+        LOG.debug("cluster={} keeps its standby copy: {}", cluster, e.getMessage());
+      } catch (RuntimeException e) {
+        LOG.warn("cluster={} standby copy could not be read", cluster, e);
+      }
+    }
+    return copied;
   }
 }

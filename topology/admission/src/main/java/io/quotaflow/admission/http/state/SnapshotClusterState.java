@@ -46,6 +46,8 @@ public final class SnapshotClusterState implements ClusterStateReader {
   private final Map<String, SnapshotView> local = new ConcurrentHashMap<>();
   private final Map<String, Ownership> elsewhere = new ConcurrentHashMap<>();
   private final Set<String> restoringHere = ConcurrentHashMap.newKeySet();
+  private final Map<String, SnapshotView> standbys = new ConcurrentHashMap<>();
+  private final Map<String, List<Ownership.Remote>> standbyHosts = new ConcurrentHashMap<>();
   private volatile Heartbeats heartbeats;
   private final AtomicReference<Optional<String>> notReady =
       new AtomicReference<>(Optional.empty());
@@ -166,6 +168,44 @@ public final class SnapshotClusterState implements ClusterStateReader {
     local.remove(cluster);
     elsewhere.put(cluster, new Ownership.Remote(host, port));
     return this;
+  }
+
+  /**
+   * Keeps the state of {@code cluster} put here as a standby copy too, whose newest connectors'
+   * heartbeat is {@code heartbeatAt} (issue 40.10); declare the cluster held elsewhere next.
+   */
+  public SnapshotClusterState standby(String cluster, Instant heartbeatAt) {
+    final SnapshotView view = local.get(cluster);
+    if (view == null) {
+      throw new IllegalStateException("put " + cluster + " first");
+    }
+    view.heartbeatAt = Objects.requireNonNull(heartbeatAt, "heartbeatAt");
+    standbys.put(cluster, view);
+    return this;
+  }
+
+  /** Declares that the instance at {@code host:port} keeps a standby replica of {@code cluster}. */
+  public SnapshotClusterState standbyHost(String cluster, String host, int port) {
+    standbyHosts.put(cluster, List.of(new Ownership.Remote(host, port)));
+    return this;
+  }
+
+  @Override
+  public List<Ownership.Remote> standbyHosts(String cluster) {
+    return standbyHosts.getOrDefault(cluster, List.of());
+  }
+
+  @Override
+  public List<String> standbyClusters() {
+    return standbys.keySet().stream()
+        .filter(cluster -> !(owner(cluster) instanceof Ownership.Local))
+        .sorted()
+        .toList();
+  }
+
+  @Override
+  public Optional<ClusterView> standbyCluster(String cluster) {
+    return Optional.ofNullable(standbys.get(cluster));
   }
 
   /** Declares {@code cluster} unavailable (as during a rebalance). */
@@ -309,6 +349,8 @@ public final class SnapshotClusterState implements ClusterStateReader {
     private final Map<String, String> treeOf;
     private final Map<String, QuotaProfile> treeProfiles;
     private final Map<String, Map<String, String>> nodeLabels = new HashMap<>();
+    // The newest heartbeat of a standby copy (standby); none otherwise.
+    private volatile Instant heartbeatAt;
 
     SnapshotView(
         TreeSnapshot snapshot,
@@ -343,6 +385,11 @@ public final class SnapshotClusterState implements ClusterStateReader {
 
     TreeSnapshot snapshot() {
       return snapshot;
+    }
+
+    @Override
+    public Optional<Instant> inputsAsOf() {
+      return Optional.ofNullable(heartbeatAt);
     }
 
     @Override

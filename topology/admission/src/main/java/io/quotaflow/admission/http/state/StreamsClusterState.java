@@ -108,6 +108,9 @@ public final class StreamsClusterState implements ClusterStateReader {
   private final ClaimedDevices claimed;
   private final Heartbeats heartbeats;
   private final Map<String, Specs> specs = new ConcurrentHashMap<>();
+  // Reads the standby replicas kept here too (issue 40.10); null in the standby reader itself.
+  private final boolean stale;
+  private final StreamsClusterState standby;
   // Set once the stores were queryable while RUNNING: from then on a rebalance keeps it ready.
   private volatile boolean loaded;
 
@@ -185,6 +188,70 @@ public final class StreamsClusterState implements ClusterStateReader {
     this.self = Objects.requireNonNull(self, "self");
     this.clock = Objects.requireNonNull(clock, "clock");
     this.specTtl = Objects.requireNonNull(specTtl, "specTtl");
+    this.stale = false;
+    this.standby = new StreamsClusterState(this);
+  }
+
+  /** A reader of {@code live}'s stores and the standby replicas kept beside them. */
+  private StreamsClusterState(StreamsClusterState live) {
+    this.heartbeats = live.heartbeats;
+    this.claimed = live.claimed;
+    // The history is answered by the owner only.
+    this.history = Optional.empty();
+    this.engineProblem = live.engineProblem;
+    this.streams = live.streams;
+    this.self = live.self;
+    this.clock = live.clock;
+    this.specTtl = live.specTtl;
+    this.stale = true;
+    this.standby = null;
+  }
+
+  /**
+   * The clusters another instance holds whose standby replica this one keeps ({@code
+   * num.standby.replicas}); none while the engine is not RUNNING (a standby being moved or
+   * promoted), or without {@code application.server} (one instance).
+   */
+  @Override
+  public List<String> standbyClusters() {
+    if (standby == null || self.isEmpty() || streams.state() != KafkaStreams.State.RUNNING) {
+      return List.of();
+    }
+    final List<String> kept = new ArrayList<>();
+    for (final String cluster : standby.localClusters()) {
+      final KeyQueryMetadata owner = RuntimeQueries.owner(streams, cluster);
+      if (owner != null
+          && !KeyQueryMetadata.NOT_AVAILABLE.equals(owner)
+          && !owner.activeHost().equals(self.get())
+          && owner.standbyHosts().contains(self.get())) {
+        kept.add(cluster);
+      }
+    }
+    return kept;
+  }
+
+  @Override
+  public List<Ownership.Remote> standbyHosts(String cluster) {
+    if (self.isEmpty() || streams.state() != KafkaStreams.State.RUNNING) {
+      return List.of();
+    }
+    final KeyQueryMetadata owner = RuntimeQueries.owner(streams, cluster);
+    if (owner == null || KeyQueryMetadata.NOT_AVAILABLE.equals(owner)) {
+      return List.of();
+    }
+    final List<Ownership.Remote> hosts = new ArrayList<>();
+    for (final HostInfo host : owner.standbyHosts()) {
+      if (!host.equals(self.get()) && host.port() > 0) {
+        hosts.add(new Ownership.Remote(host.host(), host.port()));
+      }
+    }
+    return hosts;
+  }
+
+  /** The state of {@code cluster} in this instance's stores, its standby replicas included. */
+  @Override
+  public Optional<ClusterView> standbyCluster(String cluster) {
+    return standby == null ? Optional.empty() : standby.cluster(cluster);
   }
 
   @Override
@@ -300,12 +367,12 @@ public final class StreamsClusterState implements ClusterStateReader {
   public Optional<ClusterView> cluster(String cluster) {
     return read(
         () -> {
-          final RuntimeQueries queries = RuntimeQueries.of(streams);
+          final RuntimeQueries queries = RuntimeQueries.of(streams, stale);
           if (queries.group(cluster, SpecialGroups.ROOT).isEmpty()) {
             specs.remove(cluster);
             return Optional.empty();
           }
-          if (!loaded) {
+          if (!loaded && !stale) {
             loaded = true;
           }
           return Optional.of(new StoreView(cluster, queries));
@@ -314,9 +381,11 @@ public final class StreamsClusterState implements ClusterStateReader {
 
   private ReadOnlyKeyValueStore<GroupId, GroupRuntime> runtimeStore() {
     return streams.store(
-        StoreQueryParameters.fromNameAndType(
-            TopologyNames.RUNTIME_STORE,
-            QueryableStoreTypes.<GroupId, GroupRuntime>keyValueStore()));
+        RuntimeQueries.parameters(
+            StoreQueryParameters.fromNameAndType(
+                TopologyNames.RUNTIME_STORE,
+                QueryableStoreTypes.<GroupId, GroupRuntime>keyValueStore()),
+            stale));
   }
 
   private Specs specs(String cluster) {
@@ -377,9 +446,11 @@ public final class StreamsClusterState implements ClusterStateReader {
 
   private ReadOnlyKeyValueStore<InputId, ClusterEvent> inputStore() {
     return streams.store(
-        StoreQueryParameters.fromNameAndType(
-            TopologyNames.CLUSTER_INPUTS_STORE,
-            QueryableStoreTypes.<InputId, ClusterEvent>keyValueStore()));
+        RuntimeQueries.parameters(
+            StoreQueryParameters.fromNameAndType(
+                TopologyNames.CLUSTER_INPUTS_STORE,
+                QueryableStoreTypes.<InputId, ClusterEvent>keyValueStore()),
+            stale));
   }
 
   private static <T> T read(Supplier<T> action) {
@@ -505,9 +576,11 @@ public final class StreamsClusterState implements ClusterStateReader {
           () -> {
             final ReadOnlyKeyValueStore<GroupId, Long> store =
                 streams.store(
-                    StoreQueryParameters.fromNameAndType(
-                        TopologyNames.OVER_USED_SINCE_STORE,
-                        QueryableStoreTypes.<GroupId, Long>keyValueStore()));
+                    RuntimeQueries.parameters(
+                        StoreQueryParameters.fromNameAndType(
+                            TopologyNames.OVER_USED_SINCE_STORE,
+                            QueryableStoreTypes.<GroupId, Long>keyValueStore()),
+                        stale));
             final Map<String, Instant> since = new HashMap<>();
             try (KeyValueIterator<GroupId, Long> scan =
                 store.prefixScan(cluster, KeyPrefixes.cluster())) {
@@ -525,9 +598,11 @@ public final class StreamsClusterState implements ClusterStateReader {
           () -> {
             final ReadOnlyKeyValueStore<InputId, InputFreshness> store =
                 streams.store(
-                    StoreQueryParameters.fromNameAndType(
-                        TopologyNames.INPUT_FRESHNESS_STORE,
-                        QueryableStoreTypes.<InputId, InputFreshness>keyValueStore()));
+                    RuntimeQueries.parameters(
+                        StoreQueryParameters.fromNameAndType(
+                            TopologyNames.INPUT_FRESHNESS_STORE,
+                            QueryableStoreTypes.<InputId, InputFreshness>keyValueStore()),
+                        stale));
             Instant oldest = null;
             try (KeyValueIterator<InputId, InputFreshness> scan =
                 store.prefixScan(cluster, KeyPrefixes.cluster())) {

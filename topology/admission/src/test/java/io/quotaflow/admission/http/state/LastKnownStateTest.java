@@ -12,6 +12,8 @@ import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaOptions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class LastKnownStateTest {
@@ -42,6 +44,77 @@ class LastKnownStateTest {
             new LastKnownState.TooOld(
                 new Staleness(START, Duration.ofMillis(5_001)), Duration.ofSeconds(5)));
     assertThat(lastKnown.recall("west")).isInstanceOf(LastKnownState.Unknown.class);
+  }
+
+  /**
+   * Issue 40.10: the standby replica of a cluster held elsewhere is copied too, dated by its newest
+   * heartbeat (a standby shows the owner's state only as far as the owner wrote it), and keeps its
+   * age when the owner stops writing.
+   */
+  @Test
+  void aStandbyCopyIsDatedByItsNewestHeartbeatNotByWhenItWasRead() {
+    state.standby("east", START.minusSeconds(3)).remote("east", "10.0.0.9", 8443);
+
+    lastKnown.refresh(state);
+    clock.advance(Duration.ofSeconds(1));
+    lastKnown.refresh(state);
+
+    final LastKnownState.Usable usable = (LastKnownState.Usable) lastKnown.recall("east");
+    assertThat(usable.staleness())
+        .isEqualTo(new Staleness(START.minusSeconds(3), Duration.ofSeconds(4)));
+    assertThat(usable.view().group("team-a").map(GroupStatus::used))
+        .contains(ResourceList.of(ResourceList.CPU, 1_000));
+    clock.advance(Duration.ofMillis(1_001));
+    lastKnown.refresh(state);
+    assertThat(lastKnown.recall("east"))
+        .as("older than the max staleness: not answered from")
+        .isInstanceOf(LastKnownState.TooOld.class);
+  }
+
+  @Test
+  void aStandbyCopyWithoutAnyHeartbeatCannotBeDatedAndIsNotKept() {
+    // The state of east, whose view carries no heartbeat, offered as a standby copy.
+    final ClusterStateReader elsewhere =
+        new ClusterStateReader() {
+          @Override
+          public boolean alive() {
+            return true;
+          }
+
+          @Override
+          public Optional<String> notReadyReason() {
+            return Optional.empty();
+          }
+
+          @Override
+          public Ownership owner(String cluster) {
+            return new Ownership.Remote("10.0.0.9", 8443);
+          }
+
+          @Override
+          public List<String> localClusters() {
+            return List.of();
+          }
+
+          @Override
+          public Optional<ClusterView> cluster(String cluster) {
+            return Optional.empty();
+          }
+
+          @Override
+          public List<String> standbyClusters() {
+            return List.of("east");
+          }
+
+          @Override
+          public Optional<ClusterView> standbyCluster(String cluster) {
+            return state.cluster(cluster);
+          }
+        };
+
+    lastKnown.refresh(elsewhere);
+
+    assertThat(lastKnown.recall("east")).isInstanceOf(LastKnownState.Unknown.class);
   }
 
   @Test
