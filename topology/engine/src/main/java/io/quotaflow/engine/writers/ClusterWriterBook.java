@@ -13,6 +13,7 @@ import io.quotaflow.topics.WriterHeaders;
 import io.quotaflow.topics.WriterHeaders.Writer;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashSet;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -58,6 +59,9 @@ public final class ClusterWriterBook {
 
   /** Counter of input records dropped because an older writer wrote them, tag {@code cluster}. */
   public static final String FENCED = "quotaflow.engine.writes.fenced";
+
+  /** The clusters whose fenced-records counter is registered (at zero until a record is). */
+  private final Set<String> counted = new HashSet<>();
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterWriterBook.class);
 
@@ -136,6 +140,11 @@ public final class ClusterWriterBook {
       return true;
     }
     final Writer from = writer.get();
+    if (counted.add(cluster)) {
+      // At zero from the cluster's first writer on: a rate over a series that appears at its first
+      // fenced record would miss that record, and the alert would see nothing.
+      fencedCounter(cluster);
+    }
     final boolean marker = event.getKind() == ClusterEventKind.MARKER;
     if (known == null) {
       store.put(
@@ -199,14 +208,17 @@ public final class ClusterWriterBook {
     }
   }
 
+  private Counter fencedCounter(final String cluster) {
+    return Counter.builder(FENCED)
+        .description(
+            "Input records dropped because a writer of an older epoch (an old connectors"
+                + " leader) wrote them after a newer one")
+        .tag("cluster", cluster)
+        .register(registry);
+  }
+
   private void fenced(final String cluster, final Writer from, final ClusterWriter known) {
-    final Counter counter =
-        Counter.builder(FENCED)
-            .description(
-                "Input records dropped because a writer of an older epoch (an old connectors"
-                    + " leader) wrote them after a newer one")
-            .tag("cluster", cluster)
-            .register(registry);
+    final Counter counter = fencedCounter(cluster);
     if (counter.count() == 0) {
       LOG.warn(
           "cluster {}: dropping records of writer epoch {}, an old leader's: epoch {} writes"
