@@ -8,7 +8,9 @@ import io.quotaflow.engine.errors.StreamThreadFailures;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.engine.recovery.CommittedRecordReader;
 import io.quotaflow.engine.recovery.EngineHealth;
+import io.quotaflow.engine.recovery.InputResumeAudit;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.recovery.SharedAdmin;
 import io.quotaflow.engine.recovery.StartupRetry;
@@ -66,9 +68,16 @@ public final class Engine implements AutoCloseable {
     this.admin = new SharedAdmin(adminSettings());
     final RestoreAudit restores =
         new RestoreAudit(exactlyOnce(config), partitions -> admin.firstOffsets(partitions));
+    final String group = config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG);
+    final InputResumeAudit resumes =
+        new InputResumeAudit(
+            () -> admin.committedOffsets(group),
+            new CommittedRecordReader(
+                ClientSettings.knownTo(ConsumerConfig.configNames(), config.kafka())),
+            metrics::inputsSkipped);
     this.streams =
         new KafkaStreams(
-            QuotaTopology.build(topics, config, metrics, restores),
+            QuotaTopology.build(topics, config, metrics, restores, resumes),
             QuotaTopology.streamsProperties(topics, config, metrics));
     this.streams.setGlobalStateRestoreListener(restores);
     this.health =

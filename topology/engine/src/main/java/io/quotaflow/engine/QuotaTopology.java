@@ -8,6 +8,7 @@ import io.quotaflow.engine.errors.RejectingProductionExceptionHandler;
 import io.quotaflow.engine.fairshare.FairShareConfig;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.recovery.InputResumeAudit;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
@@ -125,6 +126,20 @@ public final class QuotaTopology {
       final EngineConfig config,
       final EngineMetrics metrics,
       final RestoreAudit restores) {
+    return build(topics, config, metrics, restores, InputResumeAudit.trusting());
+  }
+
+  /**
+   * The topology for {@code config}, its tasks' restores checked by {@code restores} when they are
+   * re-created, and where each task resumes its inputs by {@code resumes} (see {@link
+   * InputResumeAudit}).
+   */
+  public static Topology build(
+      final TopicCatalogue topics,
+      final EngineConfig config,
+      final EngineMetrics metrics,
+      final RestoreAudit restores,
+      final InputResumeAudit resumes) {
     final StreamsBuilder builder =
         new StreamsBuilder(new TopologyConfig(new StreamsConfig(topologyProperties(config))));
 
@@ -311,7 +326,7 @@ public final class QuotaTopology {
                       .withValueSerde(EVENTS));
     }
     events.process(
-        () -> new ClusterQuotaProcessor(config, metrics, restores),
+        () -> new ClusterQuotaProcessor(config, metrics, restores, resumes),
         Named.as(TopologyNames.CLUSTER_QUOTA),
         TopologyNames.clusterQuotaStores(historyStep, fairShareMemory).toArray(String[]::new));
 

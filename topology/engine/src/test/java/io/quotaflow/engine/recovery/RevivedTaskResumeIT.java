@@ -8,14 +8,13 @@ import io.quotaflow.broker.EmbeddedKafkaExtension;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.streams.errors.TaskMigratedException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -29,6 +28,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
+import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -72,7 +72,8 @@ class RevivedTaskResumeIT {
         await().atMost(Duration.ofSeconds(60)).until(() -> run.firstOf(2).isPresent());
 
         // The defect: it starts at the consumer's fetch position (offset 250, after the 200 records
-        // fetched by the failed incarnation), not at the committed offset 50; offsets 61 to 249 were
+        // fetched by the failed incarnation), not at the committed offset 50; offsets 61 to 249
+        // were
         // never processed, 50 to 60 only in the aborted transaction, and the commit that follows
         // moves past them all.
         assertThat(run.firstOf(2)).hasValue(250L);
@@ -245,8 +246,8 @@ class RevivedTaskResumeIT {
   }
 
   /** Writes {@code count} records and returns the offset of the first. */
-  private static long produce(
-      final EmbeddedKafkaBroker broker, final String topic, final int count) throws Exception {
+  private static long produce(final EmbeddedKafkaBroker broker, final String topic, final int count)
+      throws Exception {
     try (KafkaProducer<String, String> producer =
         new KafkaProducer<>(
             Map.of(
@@ -256,8 +257,8 @@ class RevivedTaskResumeIT {
                 5),
             new StringSerializer(),
             new StringSerializer())) {
-      final List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>> sent =
-          new java.util.ArrayList<>();
+      final List<java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>>
+          sent = new java.util.ArrayList<>();
       for (int i = 0; i < count; i++) {
         sent.add(producer.send(new ProducerRecord<>(topic, 0, "k", "v" + i)));
       }

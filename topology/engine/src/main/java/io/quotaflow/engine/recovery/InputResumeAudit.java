@@ -1,0 +1,194 @@
+package io.quotaflow.engine.recovery;
+
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.errors.TaskMigratedException;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Checks that a task starts reading each input partition at the application's committed offset, as
+ * every task (new, re-created, revived) must.
+ *
+ * <p>Why it is needed: Kafka Streams 4.3 can resume a task past records its failed incarnation had
+ * fetched (docs/upstream/kafka-streams-revived-task-skips-fetched-records.md). Under exactly-once,
+ * a task found corrupted is closed dirty and revived with its partitions marked to be reset to the
+ * committed offsets; but the rebalance Kafka Streams then enforces closes the revived task before
+ * it is initialised and creates a new one, which does not reset them, and the consumer, whose
+ * partitions stayed assigned, goes on from where it had fetched to. The records between were never
+ * processed (or only in the aborted transaction) and never will be: eviction results and denials
+ * are not written again by anyone, and objects wait for the connectors' next snapshot.
+ *
+ * <p>The check: the first record each incarnation of the task's processor sees on a partition is
+ * compared with the partition's committed offset (read once per incarnation, stable). A record
+ * further on is not enough: transaction markers and aborted records sit between committed data
+ * records, so the range is read with a {@code read_committed} consumer, and only a data record in
+ * it counts as skipped. Then the stream thread is reported fenced ({@link TaskMigratedException}):
+ * Kafka Streams closes its tasks, unsubscribes and joins the group again, and the partitions it is
+ * given start at the committed offsets (reporting the task corrupted again would only repeat the
+ * defect). A gap found twice in a row at the same offsets after such a rejoin is one the topology
+ * makes itself (records rejected before they reach the processor) and is accepted.
+ */
+public final class InputResumeAudit {
+  private static final Logger LOG = LoggerFactory.getLogger(InputResumeAudit.class);
+
+  /** The application's committed offsets. */
+  @FunctionalInterface
+  public interface CommittedOffsets {
+    /**
+     * The committed offset of each partition the application has committed, with no transaction
+     * pending on it.
+     *
+     * @throws RuntimeException when Kafka cannot tell
+     */
+    Map<TopicPartition, Long> read();
+  }
+
+  /** The committed records of a partition. */
+  @FunctionalInterface
+  public interface CommittedRecords {
+    /**
+     * The offset of the first record a {@code read_committed} consumer reads in {@code [from, to)}
+     * of {@code partition}, or empty when there is none (markers and aborted records only).
+     *
+     * @throws RuntimeException when Kafka cannot tell
+     */
+    OptionalLong firstBetween(TopicPartition partition, long from, long to);
+  }
+
+  /** Records of {@code partition} from {@code committed} (included) to {@code first} not read. */
+  public record Gap(TopicPartition partition, long committed, long first, long firstSkipped) {
+    @Override
+    public String toString() {
+      return partition
+          + ": committed offset "
+          + committed
+          + ", first record read "
+          + first
+          + ", record "
+          + firstSkipped
+          + " skipped";
+    }
+  }
+
+  private final CommittedOffsets committedOffsets;
+  private final CommittedRecords committedRecords;
+  private final Runnable skipped;
+  // The gap each partition's last rejoin was for: the same gap right after it is the topology's.
+  private final Map<TopicPartition, Gap> rejoinedFor = new ConcurrentHashMap<>();
+
+  /**
+   * @param committedOffsets the application's committed offsets
+   * @param committedRecords reads a range of committed records
+   * @param skipped told each time records were found skipped (a metric)
+   */
+  public InputResumeAudit(
+      final CommittedOffsets committedOffsets,
+      final CommittedRecords committedRecords,
+      final Runnable skipped) {
+    this.committedOffsets = Objects.requireNonNull(committedOffsets, "committedOffsets");
+    this.committedRecords = Objects.requireNonNull(committedRecords, "committedRecords");
+    this.skipped = Objects.requireNonNull(skipped, "skipped");
+  }
+
+  /** An audit that never objects, for topologies run without Kafka (TopologyTestDriver). */
+  public static InputResumeAudit trusting() {
+    return new InputResumeAudit(Map::of, (partition, from, to) -> OptionalLong.empty(), () -> {});
+  }
+
+  /** The check of one incarnation of a task's processor: call it at each initialisation. */
+  public Incarnation incarnation() {
+    return new Incarnation();
+  }
+
+  /** What one incarnation has read: its first record of each partition is checked. */
+  public final class Incarnation {
+    private final Map<String, BitSet> seen = new HashMap<>();
+    private Map<TopicPartition, Long> committed;
+
+    private Incarnation() {}
+
+    /**
+     * Checks the record being processed when it is this incarnation's first of its partition.
+     *
+     * @param record the record's source, as {@code ProcessorContext.recordMetadata()} gives it
+     * @throws TaskMigratedException when records between the committed offset and it were skipped
+     */
+    public void check(final Optional<RecordMetadata> record) {
+      if (record.isEmpty()) {
+        return;
+      }
+      final RecordMetadata source = record.get();
+      final BitSet partitions = seen.computeIfAbsent(source.topic(), topic -> new BitSet());
+      if (source.partition() < 0 || partitions.get(source.partition())) {
+        return;
+      }
+      partitions.set(source.partition());
+      final TopicPartition partition = new TopicPartition(source.topic(), source.partition());
+      final Optional<Gap> gap;
+      try {
+        gap = gap(partition, source.offset());
+      } catch (final RuntimeException e) {
+        // Kafka cannot tell now: a rejoin would not tell more, and one on every failure would
+        // stall the engine while Kafka is away. Logged for the operator.
+        LOG.warn(
+            "Cannot check that {} resumed at its committed offset (first record read: {})",
+            partition,
+            source.offset(),
+            e);
+        return;
+      }
+      if (gap.isPresent()) {
+        rejoin(gap.get());
+      } else {
+        rejoinedFor.remove(partition);
+      }
+    }
+
+    private Optional<Gap> gap(final TopicPartition partition, final long first) {
+      if (committed == null) {
+        committed = Map.copyOf(committedOffsets.read());
+      }
+      final Long from = committed.get(partition);
+      if (from == null || first <= from) {
+        // Never committed: Kafka Streams starts at the reset policy's offset; not judged.
+        return Optional.empty();
+      }
+      final OptionalLong dataRecord = committedRecords.firstBetween(partition, from, first);
+      if (dataRecord.isEmpty()) {
+        return Optional.empty();
+      }
+      return Optional.of(new Gap(partition, from, first, dataRecord.getAsLong()));
+    }
+  }
+
+  /**
+   * Has the stream thread rejoin its group so that it reads on from the committed offsets, unless
+   * the same gap was found right after the last rejoin.
+   */
+  private void rejoin(final Gap gap) {
+    if (gap.equals(rejoinedFor.remove(gap.partition()))) {
+      LOG.info(
+          "{} again after a rejoin: those records do not reach the processor (rejected on the way),"
+              + " nothing was skipped",
+          gap);
+      return;
+    }
+    rejoinedFor.put(gap.partition(), gap);
+    skipped.run();
+    LOG.warn(
+        "Task resumed past records after the last commit ({}): Kafka Streams kept its consumer's"
+            + " position past records a failed incarnation had fetched; the stream thread rejoins"
+            + " its group to read on from the committed offsets",
+        gap);
+    throw new TaskMigratedException(
+        "Records after the committed offset were skipped (" + gap + "); rejoining the group");
+  }
+}
