@@ -36,17 +36,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Whether Kafka Streams 4.3.1 resumes a task it closed dirty and revived from the committed offset
- * of its input, or from where its consumer had fetched to (issue 40.7, docs/reliability.md, <i>A
- * re-created task resuming past its input</i>). The simplest case: no state, no outage; the task's
- * processor, having fetched far ahead of what it processed, reports its task corrupted in the
- * middle of a batch, as {@link RestoreAudit}'s refusal does.
+ * Reproducer of the Kafka Streams 4.3.1 defect written up in
+ * docs/upstream/kafka-streams-revived-task-skips-fetched-records.md: under exactly-once, a task
+ * reported corrupted is revived to read on from the committed offset, but the rebalance Kafka
+ * Streams enforces right after replaces it, before it is initialised, by a new task that does not
+ * seek; the consumer reads on from its fetch position, past every record the failed incarnation had
+ * fetched and not committed. No state, no outage: one partition, one processor that reports its
+ * task corrupted in the middle of a fetched batch (as the engine's restore refusal does), nothing
+ * else for the consumer to return, so the enforced rebalance completes in the poll that follows.
  *
- * <p>Kafka Streams gets this case right: the revived task's first record is the committed one
- * ({@code TaskManager.closeDirtyAndRevive} pauses the partition and marks it for an offset reset,
- * {@code StreamTask.completeRestoration} seeks it to {@code Consumer.committed}), so the skip seen
- * in KafkaOutageReclaimIT is not the fetch position kept across the revival. The engine's guard
- * ({@link InputResumeAudit}) stays for the cases not reproduced here.
+ * <p>The first test pins the defect: it passes while the defect is there and fails once a release
+ * fixes it (the revived task's first record then is the committed one), telling us to drop the
+ * workaround. The second shows the workaround the engine applies ({@link InputResumeAudit}): a
+ * TaskMigratedException has the thread rejoin, and a new assignment starts at the committed offset.
  */
 @ExtendWith(EmbeddedKafkaExtension.class)
 class RevivedTaskResumeIT {
