@@ -193,7 +193,7 @@ final class ClusterQuotaProcessor
     punctuators.clear();
     lastReclaimAt = -1;
     this.context = context;
-    resumed = resumes.incarnation();
+    resumed = resumes.incarnation(context);
     if (refuseIncompleteRestore(context)) {
       return;
     }

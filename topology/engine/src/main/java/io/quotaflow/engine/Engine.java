@@ -9,8 +9,10 @@ import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.recovery.CommittedRecordReader;
+import io.quotaflow.engine.recovery.ConsumerPositions;
 import io.quotaflow.engine.recovery.EngineHealth;
 import io.quotaflow.engine.recovery.InputResumeAudit;
+import io.quotaflow.engine.recovery.MainConsumers;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.recovery.SharedAdmin;
 import io.quotaflow.engine.recovery.StartupRetry;
@@ -31,6 +33,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,10 +78,15 @@ public final class Engine implements AutoCloseable {
             new CommittedRecordReader(
                 ClientSettings.knownTo(ConsumerConfig.configNames(), config.kafka())),
             metrics::inputsSkipped);
+    final Topology topology = QuotaTopology.build(topics, config, metrics, restores, resumes);
+    final MainConsumers consumers = new MainConsumers();
+    resumes.readPositionsWith(
+        new ConsumerPositions(
+            consumers,
+            ConsumerPositions.inputsOf(topology.describe(), TopologyNames.CLUSTER_QUOTA, group)));
     this.streams =
         new KafkaStreams(
-            QuotaTopology.build(topics, config, metrics, restores, resumes),
-            QuotaTopology.streamsProperties(topics, config, metrics));
+            topology, QuotaTopology.streamsProperties(topics, config, metrics), consumers);
     this.streams.setGlobalStateRestoreListener(restores);
     this.health =
         new EngineHealth(

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -78,8 +79,9 @@ class TaskRecreationIT {
 
       final long initialised = HeldState.rebuilds(engine);
       CrashInjector.corruptNextTask(instances.applicationId());
-      churn.send(inputs, 200);
+      final int sent = churn.send(inputs, 200);
       inputs.flush();
+      final long corrupted = System.nanoTime();
       await()
           .atMost(EngineInstances.timeout())
           .untilAsserted(() -> assertThat(HeldState.rebuilds(engine)).isGreaterThan(initialised));
@@ -88,7 +90,9 @@ class TaskRecreationIT {
           .atMost(EngineInstances.timeout())
           .untilAsserted(() -> HeldState.assertQueriesMatch(engine, inputs.model(), ONE_CLUSTER));
       System.out.printf(
-          "inputs.skipped after the corruption: %.0f%n",
+          "%d events after the corruption; trees matched after %d ms; inputs.skipped: %.0f%n",
+          sent,
+          Duration.ofNanos(System.nanoTime() - corrupted).toMillis(),
           engine.metrics().registry().get(EngineMetrics.INPUTS_SKIPPED).counter().count());
     }
   }

@@ -1,5 +1,6 @@
 package io.quotaflow.engine.recovery;
 
+import java.time.Duration;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -9,6 +10,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.errors.TaskMigratedException;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,15 +29,19 @@ import org.slf4j.LoggerFactory;
  * processed (or only in the aborted transaction) and never will be: eviction results and denials
  * are not written again by anyone, and objects wait for the connectors' next snapshot.
  *
- * <p>The check: the first record each incarnation of the task's processor sees on a partition is
- * compared with the partition's committed offset (read once per incarnation, stable). A record
- * further on is not enough: transaction markers and aborted records sit between committed data
- * records, so the range is read with a {@code read_committed} consumer, and only a data record in
- * it counts as skipped. Then the stream thread is reported fenced ({@link TaskMigratedException}):
- * Kafka Streams closes its tasks, unsubscribes and joins the group again, and the partitions it is
- * given start at the committed offsets (reporting the task corrupted again would only repeat the
- * defect). A gap found twice in a row at the same offsets after such a rejoin is one the topology
- * makes itself (records rejected before they reach the processor) and is accepted.
+ * <p>The check: when the task's processor is initialised, where the stream thread's consumer will
+ * read each of the task's partitions next ({@link Positions}) is compared with the partition's
+ * committed offset (read once per incarnation, stable); a partition whose position is unknown is
+ * judged by the first record the processor sees of it instead (which needs a record to come). A
+ * position or record further on is not enough: transaction markers and aborted records sit between
+ * committed records, so the range is read with a {@code read_committed} consumer, and only a
+ * committed record in it counts as skipped. Then the stream thread is reported fenced ({@link
+ * TaskMigratedException}), from a punctuation or the next record, before anything is applied: Kafka
+ * Streams closes its tasks, unsubscribes and joins the group again, and the partitions it is given
+ * start at the committed offsets (reporting the task corrupted again would only repeat the defect).
+ * A gap between the committed offset and a first record, found twice in a row at the same offsets
+ * around such a rejoin, is one the topology makes itself (records rejected before they reach the
+ * processor) and is accepted.
  */
 public final class InputResumeAudit {
   private static final Logger LOG = LoggerFactory.getLogger(InputResumeAudit.class);
@@ -51,6 +58,18 @@ public final class InputResumeAudit {
     Map<TopicPartition, Long> read();
   }
 
+  /** Where the calling stream thread's consumer will read a task's partitions next. */
+  @FunctionalInterface
+  public interface Positions {
+    /**
+     * The next offset of each input partition of the task on {@code taskPartition}, or empty when
+     * unknown (no consumer to ask).
+     *
+     * @throws RuntimeException when the consumer cannot tell
+     */
+    Map<TopicPartition, Long> of(int taskPartition);
+  }
+
   /** The committed records of a partition. */
   @FunctionalInterface
   public interface CommittedRecords {
@@ -63,14 +82,17 @@ public final class InputResumeAudit {
     OptionalLong firstBetween(TopicPartition partition, long from, long to);
   }
 
-  /** Records of {@code partition} from {@code committed} (included) to {@code first} not read. */
+  /**
+   * Records of {@code partition} from {@code committed} (included) to {@code first}, where the task
+   * resumes, not read.
+   */
   public record Gap(TopicPartition partition, long committed, long first, long firstSkipped) {
     @Override
     public String toString() {
       return partition
           + ": committed offset "
           + committed
-          + ", first record read "
+          + ", resumed at "
           + first
           + ", record "
           + firstSkipped
@@ -81,6 +103,7 @@ public final class InputResumeAudit {
   private final CommittedOffsets committedOffsets;
   private final CommittedRecords committedRecords;
   private final Runnable skipped;
+  private volatile Positions positions = taskPartition -> Map.of();
   // The gap each partition's last rejoin was for: the same gap right after it is the topology's.
   private final Map<TopicPartition, Gap> rejoinedFor = new ConcurrentHashMap<>();
 
@@ -103,17 +126,68 @@ public final class InputResumeAudit {
     return new InputResumeAudit(Map::of, (partition, from, to) -> OptionalLong.empty(), () -> {});
   }
 
-  /** The check of one incarnation of a task's processor: call it at each initialisation. */
-  public Incarnation incarnation() {
-    return new Incarnation();
+  /** Where tasks resume is read with {@code positions} from now on (once the topology is known). */
+  public void readPositionsWith(final Positions positions) {
+    this.positions = Objects.requireNonNull(positions, "positions");
+  }
+
+  /**
+   * The check of one incarnation of a task's processor, called at each initialisation: where the
+   * task resumes is checked now; when records were skipped, {@code context} gets a punctuation that
+   * makes the thread rejoin, unless a record comes first.
+   */
+  public Incarnation incarnation(final ProcessorContext<?, ?> context) {
+    final Incarnation incarnation = new Incarnation();
+    incarnation.checkPositions(context);
+    return incarnation;
   }
 
   /** What one incarnation has read: its first record of each partition is checked. */
   public final class Incarnation {
     private final Map<String, BitSet> seen = new HashMap<>();
     private Map<TopicPartition, Long> committed;
+    // Records skipped before this incarnation began, found from the consumer's positions.
+    private Gap skippedBefore;
 
     private Incarnation() {}
+
+    private void checkPositions(final ProcessorContext<?, ?> context) {
+      final int taskPartition = context.taskId().partition();
+      final Map<TopicPartition, Long> next;
+      try {
+        next = positions.of(taskPartition);
+        for (final Map.Entry<TopicPartition, Long> position : next.entrySet()) {
+          markSeen(position.getKey().topic(), position.getKey().partition());
+          final Optional<Gap> gap = gap(position.getKey(), position.getValue());
+          if (gap.isPresent()) {
+            skippedBefore = gap.get();
+            break;
+          }
+        }
+      } catch (final RuntimeException e) {
+        LOG.warn(
+            "Cannot check that task {} resumed at its committed offsets; its first records are"
+                + " checked instead",
+            context.taskId(),
+            e);
+        seen.clear();
+        skippedBefore = null;
+        return;
+      }
+      if (skippedBefore != null) {
+        final Gap gap = skippedBefore;
+        context.schedule(
+            Duration.ofMillis(1), PunctuationType.WALL_CLOCK_TIME, timestamp -> rejoin(gap));
+      }
+    }
+
+    /** Marks a partition seen; whether it was already. */
+    private boolean markSeen(final String topic, final int partition) {
+      final BitSet partitions = seen.computeIfAbsent(topic, name -> new BitSet());
+      final boolean was = partitions.get(partition);
+      partitions.set(partition);
+      return was;
+    }
 
     /**
      * Checks the record being processed when it is this incarnation's first of its partition.
@@ -122,15 +196,16 @@ public final class InputResumeAudit {
      * @throws TaskMigratedException when records between the committed offset and it were skipped
      */
     public void check(final Optional<RecordMetadata> record) {
+      if (skippedBefore != null) {
+        rejoin(skippedBefore);
+      }
       if (record.isEmpty()) {
         return;
       }
       final RecordMetadata source = record.get();
-      final BitSet partitions = seen.computeIfAbsent(source.topic(), topic -> new BitSet());
-      if (source.partition() < 0 || partitions.get(source.partition())) {
+      if (source.partition() < 0 || markSeen(source.topic(), source.partition())) {
         return;
       }
-      partitions.set(source.partition());
       final TopicPartition partition = new TopicPartition(source.topic(), source.partition());
       final Optional<Gap> gap;
       try {
@@ -146,7 +221,7 @@ public final class InputResumeAudit {
         return;
       }
       if (gap.isPresent()) {
-        rejoin(gap.get());
+        rejoinUnlessRepeated(gap.get());
       } else {
         rejoinedFor.remove(partition);
       }
@@ -170,10 +245,10 @@ public final class InputResumeAudit {
   }
 
   /**
-   * Has the stream thread rejoin its group so that it reads on from the committed offsets, unless
-   * the same gap was found right after the last rejoin.
+   * Has the stream thread rejoin its group, unless the same gap between a committed offset and a
+   * first record was found right after the last rejoin.
    */
-  private void rejoin(final Gap gap) {
+  private void rejoinUnlessRepeated(final Gap gap) {
     if (gap.equals(rejoinedFor.remove(gap.partition()))) {
       LOG.info(
           "{} again after a rejoin: those records do not reach the processor (rejected on the way),"
@@ -182,6 +257,11 @@ public final class InputResumeAudit {
       return;
     }
     rejoinedFor.put(gap.partition(), gap);
+    rejoin(gap);
+  }
+
+  /** Has the stream thread rejoin its group so that it reads on from the committed offsets. */
+  private void rejoin(final Gap gap) {
     skipped.run();
     LOG.warn(
         "Task resumed past records after the last commit ({}): Kafka Streams kept its consumer's"

@@ -14,6 +14,8 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.errors.TaskMigratedException;
+import org.apache.kafka.streams.processor.TaskId;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.junit.jupiter.api.Test;
 
@@ -51,9 +53,9 @@ class InputResumeAuditTest {
     committed.put(RESULTS, 40L);
     records(RESULTS, 40, 41, 42, 43, 44, 45);
 
-    assertThatThrownBy(() -> audit.incarnation().check(at(RESULTS, 45)))
+    assertThatThrownBy(() -> audit.incarnation(new MockProcessorContext<>()).check(at(RESULTS, 45)))
         .isInstanceOf(TaskMigratedException.class)
-        .hasMessageContaining("committed offset 40, first record read 45, record 40 skipped");
+        .hasMessageContaining("committed offset 40, resumed at 45, record 40 skipped");
     assertThat(skipped).hasValue(1);
   }
 
@@ -63,7 +65,8 @@ class InputResumeAuditTest {
     // 40 a commit marker, 41 to 43 an aborted transaction, 44 its abort marker.
     records(PODS, 45, 46);
 
-    assertThatCode(() -> audit.incarnation().check(at(PODS, 45))).doesNotThrowAnyException();
+    assertThatCode(() -> audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 45)))
+        .doesNotThrowAnyException();
     assertThat(rangesRead).containsExactly(PODS + "[40,45)");
     assertThat(skipped).hasValue(0);
   }
@@ -73,7 +76,7 @@ class InputResumeAuditTest {
     committed.put(PODS, 40L);
     records(PODS, 40);
 
-    audit.incarnation().check(at(PODS, 40));
+    audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 40));
 
     assertThat(rangesRead).isEmpty();
   }
@@ -82,7 +85,7 @@ class InputResumeAuditTest {
   void aPartitionNeverCommittedIsNotJudged() {
     records(PODS, 0, 1, 2);
 
-    audit.incarnation().check(at(PODS, 2));
+    audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 2));
 
     assertThat(rangesRead).isEmpty();
   }
@@ -93,7 +96,8 @@ class InputResumeAuditTest {
     committed.put(RESULTS, 7L);
     records(PODS, 40, 41);
     records(RESULTS, 7, 8);
-    final InputResumeAudit.Incarnation incarnation = audit.incarnation();
+    final InputResumeAudit.Incarnation incarnation =
+        audit.incarnation(new MockProcessorContext<>());
 
     incarnation.check(at(PODS, 40));
     incarnation.check(at(RESULTS, 7));
@@ -103,7 +107,7 @@ class InputResumeAuditTest {
 
     assertThat(committedReads).hasValue(1);
     assertThat(rangesRead).isEmpty();
-    assertThatThrownBy(() -> audit.incarnation().check(at(PODS, 41)))
+    assertThatThrownBy(() -> audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 41)))
         .isInstanceOf(TaskMigratedException.class);
   }
 
@@ -114,12 +118,13 @@ class InputResumeAuditTest {
     committed.put(PODS, 40L);
     records(PODS, 40, 41);
 
-    assertThatThrownBy(() -> audit.incarnation().check(at(PODS, 41)))
+    assertThatThrownBy(() -> audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 41)))
         .isInstanceOf(TaskMigratedException.class);
-    assertThatCode(() -> audit.incarnation().check(at(PODS, 41))).doesNotThrowAnyException();
+    assertThatCode(() -> audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 41)))
+        .doesNotThrowAnyException();
     assertThat(skipped).hasValue(1);
     // Not for good: a new skip at the same offsets later is one again.
-    assertThatThrownBy(() -> audit.incarnation().check(at(PODS, 41)))
+    assertThatThrownBy(() -> audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 41)))
         .isInstanceOf(TaskMigratedException.class);
   }
 
@@ -128,9 +133,9 @@ class InputResumeAuditTest {
     committed.put(PODS, 40L);
     records(PODS, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50);
 
-    assertThatThrownBy(() -> audit.incarnation().check(at(PODS, 45)))
+    assertThatThrownBy(() -> audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 45)))
         .isInstanceOf(TaskMigratedException.class);
-    assertThatThrownBy(() -> audit.incarnation().check(at(PODS, 50)))
+    assertThatThrownBy(() -> audit.incarnation(new MockProcessorContext<>()).check(at(PODS, 50)))
         .isInstanceOf(TaskMigratedException.class);
     assertThat(skipped).hasValue(2);
   }
@@ -145,7 +150,8 @@ class InputResumeAuditTest {
             (partition, from, to) -> OptionalLong.of(from),
             skipped::incrementAndGet);
 
-    assertThatCode(() -> unsure.incarnation().check(at(PODS, 45))).doesNotThrowAnyException();
+    assertThatCode(() -> unsure.incarnation(new MockProcessorContext<>()).check(at(PODS, 45)))
+        .doesNotThrowAnyException();
     assertThat(skipped).hasValue(0);
   }
 
@@ -153,8 +159,88 @@ class InputResumeAuditTest {
   void aRecordWithoutASourceIsNotJudged() {
     committed.put(PODS, 40L);
 
-    assertThatCode(() -> audit.incarnation().check(Optional.empty())).doesNotThrowAnyException();
+    assertThatCode(() -> audit.incarnation(new MockProcessorContext<>()).check(Optional.empty()))
+        .doesNotThrowAnyException();
     assertThat(committedReads).hasValue(0);
+  }
+
+  @Test
+  void aTaskWhoseConsumerResumesPastACommittedRecordRejoinsFromAPunctuationWithoutARecord() {
+    committed.put(RESULTS, 40L);
+    records(RESULTS, 40, 41);
+    audit.readPositionsWith(taskPartition -> Map.of(RESULTS, 250L));
+    final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+
+    audit.incarnation(context);
+
+    assertThat(context.scheduledPunctuators()).hasSize(1);
+    assertThatThrownBy(() -> context.scheduledPunctuators().get(0).getPunctuator().punctuate(0))
+        .isInstanceOf(TaskMigratedException.class)
+        .hasMessageContaining("committed offset 40, resumed at 250, record 40 skipped");
+    assertThat(skipped).hasValue(1);
+  }
+
+  @Test
+  void aRecordBeforeThePunctuationRejoinsAtOnce() {
+    committed.put(RESULTS, 40L);
+    records(RESULTS, 40, 41);
+    audit.readPositionsWith(taskPartition -> Map.of(RESULTS, 250L));
+
+    final InputResumeAudit.Incarnation incarnation =
+        audit.incarnation(new MockProcessorContext<>());
+
+    assertThatThrownBy(() -> incarnation.check(at(PODS, 7)))
+        .isInstanceOf(TaskMigratedException.class);
+  }
+
+  @Test
+  void aTaskWhoseConsumerResumesAtTheCommittedOffsetsOrPastMarkersGoesOn() {
+    committed.put(RESULTS, 40L);
+    committed.put(PODS, 12L);
+    records(RESULTS, 40);
+    records(PODS, 14);
+    audit.readPositionsWith(taskPartition -> Map.of(RESULTS, 40L, PODS, 14L));
+    final MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+
+    final InputResumeAudit.Incarnation incarnation = audit.incarnation(context);
+    // Partitions judged by their position are not judged again by their first record.
+    incarnation.check(at(PODS, 20));
+
+    assertThat(context.scheduledPunctuators()).isEmpty();
+    assertThat(rangesRead).containsExactly(PODS + "[12,14)");
+    assertThat(skipped).hasValue(0);
+  }
+
+  @Test
+  void positionsAreAskedForTheTasksPartition() {
+    final List<Integer> asked = new ArrayList<>();
+    audit.readPositionsWith(
+        taskPartition -> {
+          asked.add(taskPartition);
+          return Map.of();
+        });
+    final MockProcessorContext<Object, Object> context =
+        new MockProcessorContext<>(new java.util.Properties(), new TaskId(0, 3), null);
+
+    audit.incarnation(context);
+
+    assertThat(asked).containsExactly(3);
+  }
+
+  @Test
+  void whenTheConsumerCannotTellTheFirstRecordsAreJudged() {
+    committed.put(PODS, 40L);
+    records(PODS, 40, 41);
+    audit.readPositionsWith(
+        taskPartition -> {
+          throw new IllegalStateException("position timed out");
+        });
+
+    final InputResumeAudit.Incarnation incarnation =
+        audit.incarnation(new MockProcessorContext<>());
+
+    assertThatThrownBy(() -> incarnation.check(at(PODS, 41)))
+        .isInstanceOf(TaskMigratedException.class);
   }
 
   private void records(final TopicPartition partition, final long... offsets) {
