@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.OptionalLong;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,11 +48,16 @@ class InputResumeTest {
     harness.resumes(
         new InputResumeAudit(
             () -> committed,
-            (partition, from, to) -> {
-              final Long first = firstCommittedRecord.get(partition);
-              return first != null && first >= from && first < to
-                  ? OptionalLong.of(first)
-                  : OptionalLong.empty();
+            ranges -> {
+              final Map<TopicPartition, Long> found = new HashMap<>();
+              ranges.forEach(
+                  (partition, range) -> {
+                    final Long first = firstCommittedRecord.get(partition);
+                    if (first != null && first >= range.from() && first < range.to()) {
+                      found.put(partition, first);
+                    }
+                  });
+              return found;
             },
             harness.metrics()::inputsSkipped));
   }

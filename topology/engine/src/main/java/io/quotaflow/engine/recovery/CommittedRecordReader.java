@@ -3,9 +3,7 @@ package io.quotaflow.engine.recovery;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -14,9 +12,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Reads whether a range of a partition holds a committed record, with a {@code read_committed}
- * consumer of its own (no group) made for each question: asked only when a task's first record lies
- * past its committed offset, which transaction markers make common but cheap (one record read).
+ * Reads whether ranges of partitions hold committed records, with a {@code read_committed} consumer
+ * of its own (no group) made for each question: asked when a task resumes past its committed
+ * offsets, which transaction markers make common (a repartition topic written under exactly-once
+ * has one after each commit), so all of a task's ranges are read at once, one record each.
  */
 public final class CommittedRecordReader implements InputResumeAudit.CommittedRecords {
   private static final Duration TIMEOUT = Duration.ofSeconds(10);
@@ -31,7 +30,6 @@ public final class CommittedRecordReader implements InputResumeAudit.CommittedRe
     all.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
     all.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     all.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    all.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 1);
     all.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     all.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
     all.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "quotaflow-input-resume-audit");
@@ -39,26 +37,40 @@ public final class CommittedRecordReader implements InputResumeAudit.CommittedRe
   }
 
   /**
-   * @throws KafkaException when the range is not read within 10 s
+   * @throws KafkaException when the ranges are not read within 10 s
    */
   @Override
-  public OptionalLong firstBetween(final TopicPartition partition, final long from, final long to) {
+  public Map<TopicPartition, Long> firstIn(
+      final Map<TopicPartition, InputResumeAudit.Range> ranges) {
+    final Map<TopicPartition, Long> found = new HashMap<>();
+    if (ranges.isEmpty()) {
+      return found;
+    }
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(settings)) {
-      consumer.assign(List.of(partition));
-      consumer.seek(partition, from);
+      consumer.assign(ranges.keySet());
+      ranges.forEach((partition, range) -> consumer.seek(partition, range.from()));
+      final Map<TopicPartition, InputResumeAudit.Range> open = new HashMap<>(ranges);
       final Instant deadline = Instant.now().plus(TIMEOUT);
-      // A read_committed consumer's position passes markers and aborted records without returning
-      // them; the first record it returns is the first committed one.
-      while (consumer.position(partition, TIMEOUT) < to) {
-        for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL).records(partition)) {
-          return record.offset() < to ? OptionalLong.of(record.offset()) : OptionalLong.empty();
+      while (true) {
+        // A read_committed consumer's position passes markers and aborted records without
+        // returning them: a range is settled by its first record returned, or by the position.
+        open.entrySet()
+            .removeIf(range -> consumer.position(range.getKey(), TIMEOUT) >= range.getValue().to());
+        consumer.pause(ranges.keySet().stream().filter(p -> !open.containsKey(p)).toList());
+        if (open.isEmpty()) {
+          return found;
+        }
+        for (final ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+          final TopicPartition partition = new TopicPartition(record.topic(), record.partition());
+          final InputResumeAudit.Range range = open.remove(partition);
+          if (range != null && record.offset() < range.to()) {
+            found.put(partition, record.offset());
+          }
         }
         if (Instant.now().isAfter(deadline)) {
-          throw new KafkaException(
-              "Cannot read " + partition + " from offset " + from + " to " + to + " within 10 s");
+          throw new KafkaException("Cannot read " + open + " within 10 s");
         }
       }
-      return OptionalLong.empty();
     }
   }
 }

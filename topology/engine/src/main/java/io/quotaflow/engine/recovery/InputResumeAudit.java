@@ -1,12 +1,13 @@
 package io.quotaflow.engine.recovery;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.errors.TaskMigratedException;
@@ -70,16 +71,19 @@ public final class InputResumeAudit {
     Map<TopicPartition, Long> of(int taskPartition);
   }
 
-  /** The committed records of a partition. */
+  /** Offsets {@code from} (included) to {@code to} (excluded) of a partition. */
+  public record Range(long from, long to) {}
+
+  /** The committed records of partitions. */
   @FunctionalInterface
   public interface CommittedRecords {
     /**
-     * The offset of the first record a {@code read_committed} consumer reads in {@code [from, to)}
-     * of {@code partition}, or empty when there is none (markers and aborted records only).
+     * The offset of the first record a {@code read_committed} consumer reads in each range, for the
+     * ranges that hold one (the others hold markers and aborted records only).
      *
      * @throws RuntimeException when Kafka cannot tell
      */
-    OptionalLong firstBetween(TopicPartition partition, long from, long to);
+    Map<TopicPartition, Long> firstIn(Map<TopicPartition, Range> ranges);
   }
 
   /**
@@ -123,7 +127,7 @@ public final class InputResumeAudit {
 
   /** An audit that never objects, for topologies run without Kafka (TopologyTestDriver). */
   public static InputResumeAudit trusting() {
-    return new InputResumeAudit(Map::of, (partition, from, to) -> OptionalLong.empty(), () -> {});
+    return new InputResumeAudit(Map::of, ranges -> Map.of(), () -> {});
   }
 
   /** Where tasks resume is read with {@code positions} from now on (once the topology is known). */
@@ -156,14 +160,8 @@ public final class InputResumeAudit {
       final Map<TopicPartition, Long> next;
       try {
         next = positions.of(taskPartition);
-        for (final Map.Entry<TopicPartition, Long> position : next.entrySet()) {
-          markSeen(position.getKey().topic(), position.getKey().partition());
-          final Optional<Gap> gap = gap(position.getKey(), position.getValue());
-          if (gap.isPresent()) {
-            skippedBefore = gap.get();
-            break;
-          }
-        }
+        next.keySet().forEach(partition -> markSeen(partition.topic(), partition.partition()));
+        skippedBefore = gaps(next).stream().findFirst().orElse(null);
       } catch (final RuntimeException e) {
         LOG.warn(
             "Cannot check that task {} resumed at its committed offsets; its first records are"
@@ -209,7 +207,7 @@ public final class InputResumeAudit {
       final TopicPartition partition = new TopicPartition(source.topic(), source.partition());
       final Optional<Gap> gap;
       try {
-        gap = gap(partition, source.offset());
+        gap = gaps(Map.of(partition, source.offset())).stream().findFirst();
       } catch (final RuntimeException e) {
         // Kafka cannot tell now: a rejoin would not tell more, and one on every failure would
         // stall the engine while Kafka is away. Logged for the operator.
@@ -227,20 +225,38 @@ public final class InputResumeAudit {
       }
     }
 
-    private Optional<Gap> gap(final TopicPartition partition, final long first) {
+    /** The gaps between the committed offsets and where the task resumes, {@code next}. */
+    private List<Gap> gaps(final Map<TopicPartition, Long> next) {
+      if (next.isEmpty()) {
+        return List.of();
+      }
       if (committed == null) {
         committed = Map.copyOf(committedOffsets.read());
       }
-      final Long from = committed.get(partition);
-      if (from == null || first <= from) {
-        // Never committed: Kafka Streams starts at the reset policy's offset; not judged.
-        return Optional.empty();
+      final Map<TopicPartition, Range> past = new HashMap<>();
+      next.forEach(
+          (partition, first) -> {
+            final Long from = committed.get(partition);
+            // Never committed: Kafka Streams starts at the reset policy's offset; not judged.
+            if (from != null && first > from) {
+              past.put(partition, new Range(from, first));
+            }
+          });
+      if (past.isEmpty()) {
+        return List.of();
       }
-      final OptionalLong dataRecord = committedRecords.firstBetween(partition, from, first);
-      if (dataRecord.isEmpty()) {
-        return Optional.empty();
-      }
-      return Optional.of(new Gap(partition, from, first, dataRecord.getAsLong()));
+      final List<Gap> gaps = new ArrayList<>();
+      committedRecords
+          .firstIn(past)
+          .forEach(
+              (partition, skipped) ->
+                  gaps.add(
+                      new Gap(
+                          partition,
+                          past.get(partition).from(),
+                          past.get(partition).to(),
+                          skipped)));
+      return gaps;
     }
   }
 

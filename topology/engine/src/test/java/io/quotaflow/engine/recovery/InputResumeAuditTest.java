@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.TopicPartition;
@@ -41,10 +40,18 @@ class InputResumeAuditTest {
             committedReads.incrementAndGet();
             return Map.copyOf(committed);
           },
-          (partition, from, to) -> {
-            rangesRead.add(partition + "[" + from + "," + to + ")");
-            final Long first = records.getOrDefault(partition, new TreeSet<>()).ceiling(from);
-            return first != null && first < to ? OptionalLong.of(first) : OptionalLong.empty();
+          ranges -> {
+            final Map<TopicPartition, Long> found = new HashMap<>();
+            ranges.forEach(
+                (partition, range) -> {
+                  rangesRead.add(partition + "[" + range.from() + "," + range.to() + ")");
+                  final Long first =
+                      records.getOrDefault(partition, new TreeSet<>()).ceiling(range.from());
+                  if (first != null && first < range.to()) {
+                    found.put(partition, first);
+                  }
+                });
+            return found;
           },
           skipped::incrementAndGet);
 
@@ -147,7 +154,7 @@ class InputResumeAuditTest {
             () -> {
               throw new IllegalStateException("Kafka is away");
             },
-            (partition, from, to) -> OptionalLong.of(from),
+            ranges -> Map.of(PODS, 40L),
             skipped::incrementAndGet);
 
     assertThatCode(() -> unsure.incarnation(new MockProcessorContext<>()).check(at(PODS, 45)))
