@@ -32,6 +32,7 @@ import org.apache.kafka.streams.errors.TaskMigratedException;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * workaround. The second shows the workaround the engine applies ({@link InputResumeAudit}): a
  * TaskMigratedException has the thread rejoin, and a new assignment starts at the committed offset.
  */
+@Tag("fault")
 @ExtendWith(EmbeddedKafkaExtension.class)
 class RevivedTaskResumeIT {
   private static final String INPUT = "revive-resume-in";
