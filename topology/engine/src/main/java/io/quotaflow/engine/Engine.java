@@ -11,6 +11,7 @@ import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.engine.recovery.CommittedRecordReader;
 import io.quotaflow.engine.recovery.ConsumerPositions;
 import io.quotaflow.engine.recovery.EngineHealth;
+import io.quotaflow.engine.recovery.GroupResumeOffsets;
 import io.quotaflow.engine.recovery.InputResumeAudit;
 import io.quotaflow.engine.recovery.MainConsumers;
 import io.quotaflow.engine.recovery.RestoreAudit;
@@ -74,7 +75,8 @@ public final class Engine implements AutoCloseable {
     final String group = config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG);
     final InputResumeAudit resumes =
         new InputResumeAudit(
-            () -> admin.committedOffsets(group),
+            new GroupResumeOffsets(
+                admin, group, GroupResumeOffsets.resetsToEarliest(config.kafka())),
             new CommittedRecordReader(
                 ClientSettings.knownTo(ConsumerConfig.configNames(), config.kafka())),
             metrics::inputsSkipped);

@@ -47,7 +47,7 @@ class InputResumeTest {
         .recompute();
     harness.resumes(
         new InputResumeAudit(
-            () -> committed,
+            partitions -> committed,
             ranges -> {
               final Map<TopicPartition, Long> found = new HashMap<>();
               ranges.forEach(

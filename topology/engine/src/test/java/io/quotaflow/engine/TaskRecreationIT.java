@@ -5,8 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
+import io.quotaflow.engine.history.HistoryQueries;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.schemas.DenialOccasion;
+import io.quotaflow.schemas.PodDenial;
+import io.quotaflow.schemas.PodKey;
+import io.quotaflow.topics.Topic;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,6 +31,9 @@ class TaskRecreationIT {
   // waits for the rebalance Kafka Streams enforces, which then completes before the revived task is
   // initialised (the defect's window).
   private static final List<String> ONE_CLUSTER = List.of("east");
+  private static final String EAST = "east";
+  private static final int DENIALS = 100;
+  private static final Duration RETENTION = Duration.ofDays(14);
 
   @Test
   void aCorruptedTaskIsRecreatedHoldingItsClusters(final EmbeddedKafkaBroker broker) {
@@ -92,6 +102,72 @@ class TaskRecreationIT {
       System.out.printf(
           "%d events after the corruption; trees matched after %d ms; inputs.skipped: %.0f%n",
           sent,
+          Duration.ofNanos(System.nanoTime() - corrupted).toMillis(),
+          engine.metrics().registry().get(EngineMetrics.INPUTS_SKIPPED).counter().count());
+    }
+  }
+
+  /**
+   * Issue 40.7 for denials, which nobody writes again: the task is corrupted at the first of 100
+   * denials its consumer fetched together; every one must be counted in the group's history.
+   */
+  @Test
+  void aTaskCorruptedWithDenialsFetchedCountsEveryDenial(final EmbeddedKafkaBroker broker)
+      throws Exception {
+    try (EngineInstances instances =
+            new EngineInstances(broker.bootstrapServers(), CrashInjector.installedIn(Map.of()));
+        KafkaInputs inputs = new KafkaInputs(broker.bootstrapServers(), instances.topics())) {
+      final Engine engine = instances.start(EngineInstances.stateDir(), Map.of());
+      inputs
+          .putNode(EAST, "n1", Inputs.node(10_000))
+          .putQuota(EAST, "team-a", Inputs.quota().min(Inputs.cpu(5_000)).build());
+      inputs.flush();
+      // Queries fail while the instance starts or rejoins: asked again.
+      await()
+          .atMost(EngineInstances.timeout())
+          .ignoreExceptions()
+          .until(() -> engine.queries().group(EAST, "team-a").isPresent());
+
+      final Instant at = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+      final Topic<PodKey, PodDenial> denials = instances.topics().denials();
+      CrashInjector.corruptNextTask(instances.applicationId());
+      for (int i = 0; i < DENIALS; i++) {
+        inputs.raw(
+            denials.name(),
+            denials.keySerializer().serialize(denials.name(), new PodKey(EAST, "apps", "p" + i)),
+            denials
+                .valueSerializer()
+                .serialize(
+                    denials.name(),
+                    PodDenial.newBuilder()
+                        .setGroup("team-a")
+                        .setReasonCode("exceeds-max")
+                        .setOccasion(DenialOccasion.WEBHOOK)
+                        .setAt(at)
+                        .build()));
+      }
+      inputs.flush();
+      final long corrupted = System.nanoTime();
+
+      await()
+          .atMost(EngineInstances.timeout())
+          .ignoreExceptions()
+          .untilAsserted(
+              () ->
+                  assertThat(
+                          HistoryQueries.of(engine.streams(), Duration.ofMinutes(1), RETENTION)
+                              .totals(
+                                  EAST,
+                                  List.of("team-a"),
+                                  at,
+                                  at.plus(Duration.ofMinutes(2)),
+                                  Instant.now())
+                              .get("team-a")
+                              .denials())
+                      .isEqualTo(Map.of("exceeds-max", (long) DENIALS)));
+      System.out.printf(
+          "%d denials counted %d ms after the corruption; inputs.skipped: %.0f%n",
+          DENIALS,
           Duration.ofNanos(System.nanoTime() - corrupted).toMillis(),
           engine.metrics().registry().get(EngineMetrics.INPUTS_SKIPPED).counter().count());
     }

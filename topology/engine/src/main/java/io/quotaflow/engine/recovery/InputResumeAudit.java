@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.errors.TaskMigratedException;
@@ -32,31 +33,34 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The check: when the task's processor is initialised, where the stream thread's consumer will
  * read each of the task's partitions next ({@link Positions}) is compared with the partition's
- * committed offset (read once per incarnation, stable); a partition whose position is unknown is
- * judged by the first record the processor sees of it instead (which needs a record to come). A
- * position or record further on is not enough: transaction markers and aborted records sit between
- * committed records, so the range is read with a {@code read_committed} consumer, and only a
- * committed record in it counts as skipped. Then the stream thread is reported fenced ({@link
- * TaskMigratedException}), from a punctuation or the next record, before anything is applied: Kafka
- * Streams closes its tasks, unsubscribes and joins the group again, and the partitions it is given
- * start at the committed offsets (reporting the task corrupted again would only repeat the defect).
- * A gap between the committed offset and a first record, found twice in a row at the same offsets
- * around such a rejoin, is one the topology makes itself (records rejected before they reach the
- * processor) and is accepted.
+ * committed offset (stable), or for a partition never committed with where the reset policy starts
+ * it ({@link ResumeOffsets}); a partition whose position is unknown is judged by the first record
+ * the processor sees of it instead (which needs a record to come). A position or record further on
+ * is not enough: transaction markers and aborted records sit between committed records, so the
+ * range is read with a {@code read_committed} consumer, and only a committed record in it counts as
+ * skipped. Then the stream thread is reported fenced ({@link TaskMigratedException}), from a
+ * punctuation or the next record, before anything is applied: Kafka Streams closes its tasks,
+ * unsubscribes and joins the group again, and the partitions it is given start at the committed
+ * offsets (reporting the task corrupted again would only repeat the defect). A gap between the
+ * committed offset and a first record, found twice in a row at the same offsets around such a
+ * rejoin, is one the topology makes itself (records rejected before they reach the processor) and
+ * is accepted.
  */
 public final class InputResumeAudit {
   private static final Logger LOG = LoggerFactory.getLogger(InputResumeAudit.class);
 
-  /** The application's committed offsets. */
+  /** Where a task must resume its partitions. */
   @FunctionalInterface
-  public interface CommittedOffsets {
+  public interface ResumeOffsets {
     /**
-     * The committed offset of each partition the application has committed, with no transaction
-     * pending on it.
+     * For each of {@code partitions} that can be judged, where a task must resume it: the
+     * application's committed offset, with no transaction pending on it, or, for a partition never
+     * committed, where Kafka Streams' reset policy starts it when that is known (the first offset
+     * kept, under {@code earliest}).
      *
      * @throws RuntimeException when Kafka cannot tell
      */
-    Map<TopicPartition, Long> read();
+    Map<TopicPartition, Long> of(Set<TopicPartition> partitions);
   }
 
   /** Where the calling stream thread's consumer will read a task's partitions next. */
@@ -94,9 +98,9 @@ public final class InputResumeAudit {
     @Override
     public String toString() {
       return partition
-          + ": committed offset "
+          + ": to resume at "
           + committed
-          + ", resumed at "
+          + " (committed, or first kept), resumed at "
           + first
           + ", record "
           + firstSkipped
@@ -104,7 +108,7 @@ public final class InputResumeAudit {
     }
   }
 
-  private final CommittedOffsets committedOffsets;
+  private final ResumeOffsets resumeOffsets;
   private final CommittedRecords committedRecords;
   private final Runnable skipped;
   private volatile Positions positions = taskPartition -> Map.of();
@@ -112,22 +116,22 @@ public final class InputResumeAudit {
   private final Map<TopicPartition, Gap> rejoinedFor = new ConcurrentHashMap<>();
 
   /**
-   * @param committedOffsets the application's committed offsets
+   * @param resumeOffsets where tasks must resume
    * @param committedRecords reads a range of committed records
    * @param skipped told each time records were found skipped (a metric)
    */
   public InputResumeAudit(
-      final CommittedOffsets committedOffsets,
+      final ResumeOffsets resumeOffsets,
       final CommittedRecords committedRecords,
       final Runnable skipped) {
-    this.committedOffsets = Objects.requireNonNull(committedOffsets, "committedOffsets");
+    this.resumeOffsets = Objects.requireNonNull(resumeOffsets, "resumeOffsets");
     this.committedRecords = Objects.requireNonNull(committedRecords, "committedRecords");
     this.skipped = Objects.requireNonNull(skipped, "skipped");
   }
 
   /** An audit that never objects, for topologies run without Kafka (TopologyTestDriver). */
   public static InputResumeAudit trusting() {
-    return new InputResumeAudit(Map::of, ranges -> Map.of(), () -> {});
+    return new InputResumeAudit(partitions -> Map.of(), ranges -> Map.of(), () -> {});
   }
 
   /** Where tasks resume is read with {@code positions} from now on (once the topology is known). */
@@ -149,7 +153,6 @@ public final class InputResumeAudit {
   /** What one incarnation has read: its first record of each partition is checked. */
   public final class Incarnation {
     private final Map<String, BitSet> seen = new HashMap<>();
-    private Map<TopicPartition, Long> committed;
     // Records skipped before this incarnation began, found from the consumer's positions.
     private Gap skippedBefore;
 
@@ -230,14 +233,11 @@ public final class InputResumeAudit {
       if (next.isEmpty()) {
         return List.of();
       }
-      if (committed == null) {
-        committed = Map.copyOf(committedOffsets.read());
-      }
+      final Map<TopicPartition, Long> expected = resumeOffsets.of(next.keySet());
       final Map<TopicPartition, Range> past = new HashMap<>();
       next.forEach(
           (partition, first) -> {
-            final Long from = committed.get(partition);
-            // Never committed: Kafka Streams starts at the reset policy's offset; not judged.
+            final Long from = expected.get(partition);
             if (from != null && first > from) {
               past.put(partition, new Range(from, first));
             }
