@@ -17,6 +17,7 @@ import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.reclaim.EvictionReasons;
 import io.quotaflow.engine.reclaim.ReclaimPolicy;
 import io.quotaflow.engine.reclaim.Reclaimer;
+import io.quotaflow.engine.recovery.InputResumeAudit;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.reservation.ReservationKeeper;
 import io.quotaflow.engine.store.GroupId;
@@ -105,6 +106,9 @@ final class ClusterQuotaProcessor
   private final Duration relockInterval;
   private final EngineMetrics metrics;
   private final RestoreAudit restores;
+  // Where each incarnation starts reading its inputs (issue 40.7).
+  private final InputResumeAudit resumes;
+  private InputResumeAudit.Incarnation resumed;
   private final Duration maxStaleness;
   private final Duration maxSilence;
   private final boolean markersRequired;
@@ -145,7 +149,10 @@ final class ClusterQuotaProcessor
   private final List<Cancellable> punctuators = new ArrayList<>();
 
   ClusterQuotaProcessor(
-      final EngineConfig config, final EngineMetrics metrics, final RestoreAudit restores) {
+      final EngineConfig config,
+      final EngineMetrics metrics,
+      final RestoreAudit restores,
+      final InputResumeAudit resumes) {
     this.options = config.quotaOptions();
     this.recomputeInterval = config.get(EngineSettings.RECOMPUTE_INTERVAL);
     this.pacer =
@@ -163,6 +170,7 @@ final class ClusterQuotaProcessor
     this.relockInterval = config.get(EngineSettings.RESERVATION_RELOCK_INTERVAL);
     this.metrics = Objects.requireNonNull(metrics, "metrics");
     this.restores = Objects.requireNonNull(restores, "restores");
+    this.resumes = Objects.requireNonNull(resumes, "resumes");
     this.maxStaleness = config.get(EngineSettings.INPUTS_MAX_STALENESS);
     this.maxSilence = config.get(EngineSettings.HEALTH_MAX_SILENCE);
     this.markersRequired = config.get(EngineSettings.INPUTS_MARKERS_REQUIRED);
@@ -188,6 +196,7 @@ final class ClusterQuotaProcessor
     punctuators.clear();
     lastReclaimAt = -1;
     this.context = context;
+    resumed = resumes.incarnation(context);
     if (refuseIncompleteRestore(context)) {
       return;
     }
@@ -396,6 +405,7 @@ final class ClusterQuotaProcessor
 
   @Override
   public void process(final Record<String, ClusterEvent> record) {
+    resumed.check(context.recordMetadata());
     if (restoreRefused) {
       throw new TaskCorruptedException(Set.of(context.taskId()));
     }

@@ -10,7 +10,12 @@ import io.quotaflow.engine.memory.StoreFootprint;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.engine.query.RuntimeQueries;
+import io.quotaflow.engine.recovery.CommittedRecordReader;
+import io.quotaflow.engine.recovery.ConsumerPositions;
 import io.quotaflow.engine.recovery.EngineHealth;
+import io.quotaflow.engine.recovery.GroupResumeOffsets;
+import io.quotaflow.engine.recovery.InputResumeAudit;
+import io.quotaflow.engine.recovery.MainConsumers;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.recovery.SharedAdmin;
 import io.quotaflow.engine.recovery.StartupRetry;
@@ -73,9 +78,23 @@ public final class Engine implements AutoCloseable {
     this.admin = new SharedAdmin(adminSettings());
     final RestoreAudit restores =
         new RestoreAudit(exactlyOnce(config), partitions -> admin.firstOffsets(partitions));
-    final Topology topology = QuotaTopology.build(topics, config, metrics, restores);
+    final String group = config.kafka().get(StreamsConfig.APPLICATION_ID_CONFIG);
+    final InputResumeAudit resumes =
+        new InputResumeAudit(
+            new GroupResumeOffsets(
+                admin, group, GroupResumeOffsets.resetsToEarliest(config.kafka())),
+            new CommittedRecordReader(
+                ClientSettings.knownTo(ConsumerConfig.configNames(), config.kafka())),
+            metrics::inputsSkipped);
+    final Topology topology = QuotaTopology.build(topics, config, metrics, restores, resumes);
+    final MainConsumers consumers = new MainConsumers();
+    resumes.readPositionsWith(
+        new ConsumerPositions(
+            consumers,
+            ConsumerPositions.inputsOf(topology.describe(), TopologyNames.CLUSTER_QUOTA, group)));
     this.streams =
-        new KafkaStreams(topology, QuotaTopology.streamsProperties(topics, config, metrics));
+        new KafkaStreams(
+            topology, QuotaTopology.streamsProperties(topics, config, metrics), consumers);
     this.streams.setGlobalStateRestoreListener(restores);
     this.health =
         new EngineHealth(

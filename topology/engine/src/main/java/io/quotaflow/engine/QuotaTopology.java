@@ -10,6 +10,7 @@ import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.memory.BoundedRocksDbMemory;
 import io.quotaflow.engine.memory.MemoryFit;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.recovery.InputResumeAudit;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
@@ -132,6 +133,20 @@ public final class QuotaTopology {
       final EngineConfig config,
       final EngineMetrics metrics,
       final RestoreAudit restores) {
+    return build(topics, config, metrics, restores, InputResumeAudit.trusting());
+  }
+
+  /**
+   * The topology for {@code config}, its tasks' restores checked by {@code restores} when they are
+   * re-created, and where each task resumes its inputs by {@code resumes} (see {@link
+   * InputResumeAudit}).
+   */
+  public static Topology build(
+      final TopicCatalogue topics,
+      final EngineConfig config,
+      final EngineMetrics metrics,
+      final RestoreAudit restores,
+      final InputResumeAudit resumes) {
     final StreamsBuilder builder =
         new StreamsBuilder(new TopologyConfig(new StreamsConfig(topologyProperties(config))));
 
@@ -317,7 +332,7 @@ public final class QuotaTopology {
                       .withValueSerde(EVENTS));
     }
     events.process(
-        () -> new ClusterQuotaProcessor(config, metrics, restores),
+        () -> new ClusterQuotaProcessor(config, metrics, restores, resumes),
         Named.as(TopologyNames.CLUSTER_QUOTA),
         TopologyNames.clusterQuotaStores(history, fairShareMemory).toArray(String[]::new));
 

@@ -6,6 +6,7 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.fairshare.FairShareConfig;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.engine.recovery.InputResumeAudit;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.StoreKind;
@@ -51,6 +52,7 @@ final class ProcessorHarness {
   // Outlives the processors, as the instance's registry outlives its tasks.
   private final EngineMetrics metrics = new EngineMetrics(new SimpleMeterRegistry());
   private final RestoreAudit restores;
+  private InputResumeAudit resumes = InputResumeAudit.trusting();
 
   ProcessorHarness() {
     this(RestoreAudit.trusting());
@@ -98,6 +100,18 @@ final class ProcessorHarness {
     return restores;
   }
 
+  /** The processors started from now on ask {@code audit} where they resume their inputs. */
+  ProcessorHarness resumes(final InputResumeAudit audit) {
+    resumes = audit;
+    return this;
+  }
+
+  /** The records fed from now on come from {@code offset} of {@code topic}'s {@code partition}. */
+  ProcessorHarness at(final String topic, final int partition, final long offset) {
+    context.setRecordMetadata(topic, partition, offset);
+    return this;
+  }
+
   /** The meters every processor of this harness records in. */
   EngineMetrics metrics() {
     return metrics;
@@ -121,7 +135,7 @@ final class ProcessorHarness {
   }
 
   private void start() {
-    processor = new ClusterQuotaProcessor(config, metrics, restores);
+    processor = new ClusterQuotaProcessor(config, metrics, restores, resumes);
     initialise();
   }
 

@@ -65,6 +65,13 @@ public final class EngineMetrics {
    */
   public static final String RESTORES_REFUSED = "quotaflow.engine.restores.refused";
 
+  /**
+   * Counter of tasks found resuming past input records after the last commit (Kafka Streams'
+   * defect, docs/upstream/kafka-streams-revived-task-skips-fetched-records.md): the stream thread
+   * rejoins its group and reads on from the committed offsets.
+   */
+  public static final String INPUTS_SKIPPED = "quotaflow.engine.inputs.skipped";
+
   /** Gauge of the clusters the active task of an input partition holds, tag {@code partition}. */
   public static final String TASK_CLUSTERS = "quotaflow.engine.task.clusters";
 
@@ -179,6 +186,7 @@ public final class EngineMetrics {
   private final ClusterQuarantine quarantine;
   private final GroupGauges groupGauges;
   private final Counter restoresRefused;
+  private final Counter inputsSkipped;
   private final Heartbeats heartbeats;
   private final Counter threadsReplaced;
   private final Map<Integer, AtomicInteger> taskClusters = new ConcurrentHashMap<>();
@@ -238,6 +246,12 @@ public final class EngineMetrics {
             .description(
                 "Restores of a re-created task refused because they began past the start of a"
                     + " changelog (the task is restored again)")
+            .register(registry);
+    this.inputsSkipped =
+        Counter.builder(INPUTS_SKIPPED)
+            .description(
+                "Tasks found resuming past input records after the last commit (the stream thread"
+                    + " rejoins and reads on from the committed offsets)")
             .register(registry);
     this.threadsReplaced =
         Counter.builder(THREADS_REPLACED)
@@ -381,6 +395,11 @@ public final class EngineMetrics {
   /** A re-created task's restore was refused as incomplete, and the task is restored again. */
   public void restoreRefused() {
     restoresRefused.increment();
+  }
+
+  /** A task was found resuming past input records after the last commit. */
+  public void inputsSkipped() {
+    inputsSkipped.increment();
   }
 
   /** One cluster was recomputed in {@code time} and now has {@code groupCount} groups. */

@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.KafkaException;
@@ -61,6 +62,38 @@ public final class SharedAdmin implements AutoCloseable {
       throw new KafkaException("Interrupted while reading where changelogs start", e);
     } catch (final ExecutionException | TimeoutException e) {
       throw new KafkaException("Cannot read where changelogs " + partitions + " start", e);
+    }
+  }
+
+  /**
+   * The committed offset of each partition {@code group} has committed, once no transaction is
+   * pending on it.
+   *
+   * @throws KafkaException when Kafka does not tell within 10 s
+   */
+  public Map<TopicPartition, Long> committedOffsets(final String group) {
+    try {
+      final Map<TopicPartition, Long> offsets = new HashMap<>();
+      get()
+          .listConsumerGroupOffsets(
+              group,
+              new ListConsumerGroupOffsetsOptions()
+                  .requireStable(true)
+                  .timeoutMs((int) TIMEOUT.toMillis()))
+          .partitionsToOffsetAndMetadata()
+          .get(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+          .forEach(
+              (partition, offset) -> {
+                if (offset != null) {
+                  offsets.put(partition, offset.offset());
+                }
+              });
+      return offsets;
+    } catch (final InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KafkaException("Interrupted while reading the committed offsets of " + group, e);
+    } catch (final ExecutionException | TimeoutException e) {
+      throw new KafkaException("Cannot read the committed offsets of " + group, e);
     }
   }
 
