@@ -677,24 +677,8 @@ public final class StreamsClusterState implements ClusterStateReader {
         return ClusterView.super.history();
       }
       final HistoryQueries queries = read(() -> HistoryQueries.of(streams, history.get()));
-      final HistoryTiers tiers = history.get();
       return new HistoryAccess.Kept(
-          new GroupHistories() {
-            @Override
-            public Duration step(Instant from, Instant now) {
-              return tiers.step(tiers.tierFor(from, now));
-            }
-
-            @Override
-            public Instant floor(Instant at, Instant now) {
-              return tiers.floor(at, now);
-            }
-
-            @Override
-            public Duration retention() {
-              return tiers.retention();
-            }
-
+          new TieredHistories(history.get()) {
             @Override
             public List<HistoryStep> steps(
                 String group, Instant from, Instant to, Duration step, Instant now) {

@@ -15,9 +15,8 @@ import java.util.Objects;
  * HistoryQueries}): the tier is picked by the period's start ({@link HistoryTiers#tierFor}). For
  * {@code quotaflow report --bootstrap-servers}, which reads both tiers' changelogs.
  */
-public final class TieredWindows implements GroupHistories {
+public final class TieredWindows extends TieredHistories {
 
-  private final HistoryTiers tiers;
   private final KeptWindows fine;
   private final KeptWindows coarse;
 
@@ -26,24 +25,9 @@ public final class TieredWindows implements GroupHistories {
    * @param coarse the coarse tier's windows
    */
   public TieredWindows(HistoryTiers tiers, KeptWindows fine, KeptWindows coarse) {
-    this.tiers = Objects.requireNonNull(tiers, "tiers");
+    super(tiers);
     this.fine = Objects.requireNonNull(fine, "fine");
     this.coarse = Objects.requireNonNull(coarse, "coarse");
-  }
-
-  @Override
-  public Duration step(Instant from, Instant now) {
-    return tiers.step(tiers.tierFor(from, now));
-  }
-
-  @Override
-  public Instant floor(Instant at, Instant now) {
-    return tiers.floor(at, now);
-  }
-
-  @Override
-  public Duration retention() {
-    return tiers.retention();
   }
 
   @Override
