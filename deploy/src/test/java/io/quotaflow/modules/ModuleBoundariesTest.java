@@ -156,7 +156,7 @@ class ModuleBoundariesTest {
         .resideInAnyPackage(
             "io.quotaflow.quota..",
             "io.quotaflow.tree..",
-            "io.quotaflow.admission..",
+            "io.quotaflow.rules..",
             "io.quotaflow.eviction..",
             "io.quotaflow.kube..",
             "io.quotaflow.simulate..",

@@ -1,16 +1,16 @@
 package io.quotaflow.bench.core;
 
-import io.quotaflow.admission.AdmissionCheck;
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
-import io.quotaflow.admission.GangAdmission;
-import io.quotaflow.admission.InFlight;
 import io.quotaflow.bench.cluster.SyntheticCluster;
 import io.quotaflow.kube.GangConventions;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.rules.AdmissionCheck;
+import io.quotaflow.rules.AdmissionDecision;
+import io.quotaflow.rules.AdmissionRequest;
+import io.quotaflow.rules.GangAdmission;
+import io.quotaflow.rules.InFlight;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaOptions;

@@ -1,10 +1,5 @@
 package io.quotaflow.tree;
 
-import io.quotaflow.admission.AdmissionCheck;
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
-import io.quotaflow.admission.Denial;
-import io.quotaflow.admission.InFlight;
 import io.quotaflow.explain.PodExplanation;
 import io.quotaflow.explain.PodExplanation.Admission;
 import io.quotaflow.explain.PodExplanation.Blocker;
@@ -15,6 +10,11 @@ import io.quotaflow.explain.Reach;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.rules.AdmissionCheck;
+import io.quotaflow.rules.AdmissionDecision;
+import io.quotaflow.rules.AdmissionRequest;
+import io.quotaflow.rules.Denial;
+import io.quotaflow.rules.InFlight;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

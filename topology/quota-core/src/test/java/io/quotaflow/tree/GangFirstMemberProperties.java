@@ -2,14 +2,14 @@ package io.quotaflow.tree;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.AdmissionRequest;
-import io.quotaflow.admission.GangAdmission;
-import io.quotaflow.admission.InFlight;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.rules.AdmissionRequest;
+import io.quotaflow.rules.GangAdmission;
+import io.quotaflow.rules.InFlight;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;

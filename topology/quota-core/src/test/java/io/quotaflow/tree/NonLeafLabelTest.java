@@ -133,18 +133,18 @@ class NonLeafLabelTest {
             .namespaces(List.of("vision"))
             .build());
 
-    final io.quotaflow.admission.AdmissionRequest root =
-        io.quotaflow.admission.AdmissionRequest.of(
+    final io.quotaflow.rules.AdmissionRequest root =
+        io.quotaflow.rules.AdmissionRequest.of(
             gpuPod("r", SpecialGroups.ROOT), directory, QuotaOptions.DEFAULTS);
-    final io.quotaflow.admission.AdmissionRequest parent =
-        io.quotaflow.admission.AdmissionRequest.of(
+    final io.quotaflow.rules.AdmissionRequest parent =
+        io.quotaflow.rules.AdmissionRequest.of(
             gpuPod("p", "research"), directory, QuotaOptions.DEFAULTS);
 
     assertThat(root.group()).isEqualTo(SpecialGroups.ROOT);
     assertThat(root.problem()).hasValueSatisfying(r -> assertThat(r).contains("root group"));
-    assertThat(root.problemCheck()).isEqualTo(io.quotaflow.admission.Denial.Check.NOT_A_LEAF);
+    assertThat(root.problemCheck()).isEqualTo(io.quotaflow.rules.Denial.Check.NOT_A_LEAF);
     assertThat(parent.group()).isEqualTo("research");
-    assertThat(parent.problemCheck()).isEqualTo(io.quotaflow.admission.Denial.Check.NOT_A_LEAF);
+    assertThat(parent.problemCheck()).isEqualTo(io.quotaflow.rules.Denial.Check.NOT_A_LEAF);
   }
 
   private static PodAssignment onlyPod(TreeDelta delta) {

@@ -1,8 +1,5 @@
 package io.quotaflow.admission.http;
 
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
-import io.quotaflow.admission.Denial;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
 import io.quotaflow.admission.http.state.ClusterView;
@@ -13,6 +10,9 @@ import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.reason.Reason;
+import io.quotaflow.rules.AdmissionDecision;
+import io.quotaflow.rules.AdmissionRequest;
+import io.quotaflow.rules.Denial;
 import io.quotaflow.tree.QuotaOptions;
 import java.time.Clock;
 import java.util.List;

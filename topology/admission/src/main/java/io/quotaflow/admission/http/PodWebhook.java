@@ -2,7 +2,6 @@ package io.quotaflow.admission.http;
 
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.quotaflow.admission.StatelessLabelChecks;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.dra.ClaimedDevices;
@@ -13,6 +12,7 @@ import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reason.Reason;
+import io.quotaflow.rules.StatelessLabelChecks;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -1,9 +1,9 @@
 package io.quotaflow.admission.http;
 
-import io.quotaflow.admission.QuotaChange;
 import io.quotaflow.kube.QuotaLabels;
 import io.quotaflow.quota.NamespaceSelector;
 import io.quotaflow.quota.NamespaceSelectorKeys;
+import io.quotaflow.rules.QuotaChange;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package io.quotaflow.admission.http;
 
-import io.quotaflow.admission.Denial;
 import io.quotaflow.dra.Unresolved;
+import io.quotaflow.rules.Denial;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

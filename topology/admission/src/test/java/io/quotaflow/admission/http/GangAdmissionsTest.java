@@ -3,8 +3,6 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
@@ -19,6 +17,8 @@ import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reason.Reason;
+import io.quotaflow.rules.AdmissionDecision;
+import io.quotaflow.rules.AdmissionRequest;
 import io.quotaflow.tree.QuotaOptions;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,8 +2,6 @@ package io.quotaflow.admission.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.inflight.InFlightHolds;
@@ -12,6 +10,8 @@ import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.rules.AdmissionDecision;
+import io.quotaflow.rules.AdmissionRequest;
 import io.quotaflow.tree.QuotaOptions;
 import java.time.Clock;
 import java.time.Duration;

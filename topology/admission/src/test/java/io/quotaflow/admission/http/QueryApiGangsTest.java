@@ -3,7 +3,6 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.AdmissionRequest;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.auth.User;
@@ -13,6 +12,7 @@ import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.rules.AdmissionRequest;
 import io.quotaflow.tree.QuotaOptions;
 import java.net.URI;
 import java.net.http.HttpClient;

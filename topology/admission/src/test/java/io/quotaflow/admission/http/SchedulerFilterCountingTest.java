@@ -4,15 +4,15 @@ import static io.quotaflow.tree.Fixtures.cpu;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
-import io.quotaflow.admission.Denial;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions;
 import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.rules.AdmissionDecision;
+import io.quotaflow.rules.AdmissionRequest;
+import io.quotaflow.rules.Denial;
 import io.quotaflow.tree.Fixtures;
 import io.quotaflow.tree.QuotaOptions;
 import java.time.Duration;

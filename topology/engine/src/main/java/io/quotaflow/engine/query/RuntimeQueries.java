@@ -1,6 +1,5 @@
 package io.quotaflow.engine.query;
 
-import io.quotaflow.admission.GroupLookup;
 import io.quotaflow.engine.TopologyNames;
 import io.quotaflow.engine.convert.OutputRecords;
 import io.quotaflow.engine.convert.ReservationRecords;
@@ -9,6 +8,7 @@ import io.quotaflow.engine.store.GroupPodId;
 import io.quotaflow.engine.store.KeyPrefixes;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reservation.ReservationStatus;
+import io.quotaflow.rules.GroupLookup;
 import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodQuotaClass;

@@ -1,11 +1,5 @@
 package io.quotaflow.admission.http.inflight;
 
-import io.quotaflow.admission.AdmissionCheck;
-import io.quotaflow.admission.AdmissionDecision;
-import io.quotaflow.admission.AdmissionRequest;
-import io.quotaflow.admission.GangAdmission;
-import io.quotaflow.admission.GroupLookup;
-import io.quotaflow.admission.InFlight;
 import io.quotaflow.admission.http.state.ClusterView;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.GangKey;
@@ -15,6 +9,12 @@ import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.rules.AdmissionCheck;
+import io.quotaflow.rules.AdmissionDecision;
+import io.quotaflow.rules.AdmissionRequest;
+import io.quotaflow.rules.GangAdmission;
+import io.quotaflow.rules.GroupLookup;
+import io.quotaflow.rules.InFlight;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupDirectory;
 import io.quotaflow.tree.GroupStatus;

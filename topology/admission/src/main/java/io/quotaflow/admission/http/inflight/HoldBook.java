@@ -1,10 +1,10 @@
 package io.quotaflow.admission.http.inflight;
 
-import io.quotaflow.admission.GangAdmission;
-import io.quotaflow.admission.InFlight;
 import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.rules.GangAdmission;
+import io.quotaflow.rules.InFlight;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -2,11 +2,11 @@ package io.quotaflow.admission.http.inflight;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.GangAdmission;
-import io.quotaflow.admission.InFlight;
 import io.quotaflow.quota.GangKey;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.rules.GangAdmission;
+import io.quotaflow.rules.InFlight;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;

@@ -1,10 +1,10 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.AdmissionCheck.PodState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.rules.AdmissionCheck.PodState;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import static io.quotaflow.tree.Fixtures.cpu;
 import static io.quotaflow.tree.Fixtures.cpuMemory;
@@ -7,10 +7,10 @@ import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.quotaflow.admission.Violation.Rule;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecProblem;
+import io.quotaflow.rules.Violation.Rule;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

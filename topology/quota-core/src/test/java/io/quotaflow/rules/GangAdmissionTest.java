@@ -1,15 +1,15 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import static io.quotaflow.tree.Fixtures.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotaflow.admission.AdmissionCheck.PodState;
-import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reason.Reason;
+import io.quotaflow.rules.AdmissionCheck.PodState;
+import io.quotaflow.rules.Denial.Check;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.List;

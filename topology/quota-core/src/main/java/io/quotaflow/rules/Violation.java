@@ -1,4 +1,4 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import static io.quotaflow.tree.Fixtures.cluster;
 import static io.quotaflow.tree.Fixtures.cpu;
@@ -7,12 +7,12 @@ import static io.quotaflow.tree.Fixtures.parentQuota;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.reason.Reason;
+import io.quotaflow.rules.Denial.Check;
 import io.quotaflow.tree.Fixtures;
 import io.quotaflow.tree.TreeSnapshot;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;

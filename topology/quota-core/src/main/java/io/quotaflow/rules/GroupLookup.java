@@ -1,4 +1,4 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.TreeSnapshot;

@@ -1,9 +1,9 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
-import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.quota.SpecialGroups;
+import io.quotaflow.rules.Denial.Check;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.WhatIfInputs;

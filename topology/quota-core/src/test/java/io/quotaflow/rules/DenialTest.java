@@ -1,10 +1,10 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.reason.Reason;
+import io.quotaflow.rules.Denial.Check;
 import org.junit.jupiter.api.Test;
 
 /** A denial's message shows amounts as people write them in manifests, not canonical units. */

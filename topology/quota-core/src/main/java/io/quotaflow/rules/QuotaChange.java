@@ -1,4 +1,4 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import io.quotaflow.quota.QuotaGroup;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import static io.quotaflow.tree.Fixtures.cluster;
 import static io.quotaflow.tree.Fixtures.cpu;
@@ -6,12 +6,12 @@ import static io.quotaflow.tree.Fixtures.parentQuota;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.AdmissionCheck.PodState;
 import io.quotaflow.quota.NamespaceBinding;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.reason.Reason;
+import io.quotaflow.rules.AdmissionCheck.PodState;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.Fixtures;
 import io.quotaflow.tree.GroupDirectory;

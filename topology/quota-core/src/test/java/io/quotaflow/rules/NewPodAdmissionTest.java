@@ -1,14 +1,14 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import static io.quotaflow.tree.Fixtures.cluster;
 import static io.quotaflow.tree.Fixtures.cpu;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.AdmissionCheck.PodState;
-import io.quotaflow.admission.Denial.Check;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.reason.Reason;
+import io.quotaflow.rules.AdmissionCheck.PodState;
+import io.quotaflow.rules.Denial.Check;
 import io.quotaflow.tree.ClusterQuotaState;
 import io.quotaflow.tree.Fixtures;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.reason.Reason;

@@ -1,10 +1,10 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
-import io.quotaflow.admission.Violation.Rule;
 import io.quotaflow.kube.QuotaLabels;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
+import io.quotaflow.rules.Violation.Rule;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,5 @@
-package io.quotaflow.admission;
+package io.quotaflow.rules;
 
-import io.quotaflow.admission.Violation.Rule;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;
@@ -9,6 +8,7 @@ import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.reservation.ReservationProblem;
 import io.quotaflow.reservation.ReservationRule;
 import io.quotaflow.reservation.ReservationRules;
+import io.quotaflow.rules.Violation.Rule;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.TreeSnapshot;
 import java.util.ArrayList;
