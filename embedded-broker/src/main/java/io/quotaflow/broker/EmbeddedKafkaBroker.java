@@ -55,17 +55,20 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final OptionalInt fixedPort;
   private final Map<String, String> extraProperties;
   private final Optional<SaslPlainUsers> users;
+  private final boolean abortHangingTransactions;
 
   private State state = State.NEW;
   private Path dataDir;
   private KafkaRaftServer server;
   private int port;
+  private HangingTransactionWatch hangingTransactions;
 
   private EmbeddedKafkaBroker(final Builder builder) {
     this.configuredDataDir = Optional.ofNullable(builder.dataDir);
     this.fixedPort = builder.port == null ? OptionalInt.empty() : OptionalInt.of(builder.port);
     this.extraProperties = Map.copyOf(builder.properties);
     this.users = Optional.ofNullable(builder.users);
+    this.abortHangingTransactions = builder.abortHangingTransactions;
   }
 
   /** Starts describing a broker; {@code builder().build()} is a broker with all defaults. */
@@ -92,7 +95,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
           configuredDataDir
               .map(EmbeddedKafkaBroker::createDirectories)
               .orElseGet(EmbeddedKafkaBroker::createTempDir);
+      final boolean restarted = Files.exists(dataDir.resolve(LOG_DIR).resolve("meta.properties"));
       startWithRetries();
+      if (restarted && abortHangingTransactions) {
+        // A restarted broker can lose the markers of the transactions it aborts at once.
+        hangingTransactions = HangingTransactionWatch.start(adminSettings());
+      }
     } catch (final RuntimeException e) {
       close();
       throw e;
@@ -153,6 +161,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     }
     state = State.CLOSED;
     try {
+      if (hangingTransactions != null) {
+        hangingTransactions.close();
+      }
       if (server != null) {
         stop(server);
         server = null;
@@ -164,6 +175,15 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         delete(dataDir);
       }
     }
+  }
+
+  private Map<String, String> adminSettings() {
+    final Map<String, String> settings =
+        users
+            .map(u -> new LinkedHashMap<>(u.clientSettings(u.superUser())))
+            .orElseGet(LinkedHashMap::new);
+    settings.put("bootstrap.servers", BrokerProperties.endpoint(Ports.HOST, port));
+    return settings;
   }
 
   private void startWithRetries() {
@@ -269,8 +289,19 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     private Integer port;
     private final Map<String, String> properties = new LinkedHashMap<>();
     private SaslPlainUsers users;
+    private boolean abortHangingTransactions = true;
 
     private Builder() {}
+
+    /**
+     * Whether a broker restarted on its data aborts the transactions it left open in partitions for
+     * a minute after it starts ({@link HangingTransactionWatch}; on by default). Off only to
+     * reproduce the broker's own defect.
+     */
+    public Builder abortHangingTransactions(final boolean abort) {
+      this.abortHangingTransactions = abort;
+      return this;
+    }
 
     /**
      * Makes clients authenticate with SASL/PLAIN as one of {@code passwords}' users and enforces
