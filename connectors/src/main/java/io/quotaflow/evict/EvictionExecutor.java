@@ -1,32 +1,23 @@
 package io.quotaflow.evict;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotaflow.cluster.ClientLoop;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.cluster.InputGaps;
 import io.quotaflow.cluster.KafkaClientMeters;
-import io.quotaflow.cluster.KubeClients;
 import io.quotaflow.cluster.KubeCluster;
 import io.quotaflow.cluster.Sleeper;
-import io.quotaflow.cluster.TokenBucket;
-import io.quotaflow.engine.reclaim.EvictionReasons;
-import io.quotaflow.events.EventRecorder;
 import io.quotaflow.events.EventSettings;
 import io.quotaflow.schemas.EvictionCommand;
-import io.quotaflow.schemas.EvictionResult;
 import io.quotaflow.schemas.PodKey;
-import io.quotaflow.topics.RejectedRecordHeaders;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -43,7 +34,6 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
@@ -93,11 +83,8 @@ public final class EvictionExecutor extends ClientLoop {
   private static final int RESUME_BELOW = MAX_UNANSWERED / 2;
   private static final Duration LEDGER_TIMEOUT = Duration.ofSeconds(60);
 
-  private final Map<String, ClusterWorker> workers = new LinkedHashMap<>();
-  private final List<KubernetesClient> ownClients = new ArrayList<>();
+  private final ClusterWorkers workers;
   private final Topic<PodKey, EvictionCommand> commands;
-  private final Topic<PodKey, EvictionResult> results;
-  private final Topic<byte[], byte[]> rejected;
   private final Map<String, Object> consumerConfig;
   private final String instanceId;
   private final String groupId;
@@ -118,7 +105,7 @@ public final class EvictionExecutor extends ClientLoop {
   // The commands on a worker, by id, so that a command read twice meanwhile runs once.
   private final Map<String, ClusterWorker.Job> onWorkers = new HashMap<>();
   // Answers to commit with the next transaction.
-  private final List<Answer> answers = new ArrayList<>();
+  private final CommandAnswers answers;
   private boolean paused;
   private volatile boolean ledgerStale = true;
   // Guarded by itself: close() interrupts the thread only while it waits between two tries of a
@@ -198,32 +185,16 @@ public final class EvictionExecutor extends ClientLoop {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.checks = new CommandChecks(settings.maxAge(), clock);
     this.commands = topics.evictions();
-    this.results = topics.evictionResults();
-    this.rejected = topics.rejected();
-    for (final KubeCluster cluster : clusters) {
-      final KubernetesClient client = KubeClients.withoutRetries(cluster.client());
-      ownClients.add(client);
-      final TokenBucket bucket =
-          new TokenBucket(settings.requestsPerSecond(), settings.burst(), clock, sleeper);
-      final ReclaimEvents reclaimEvents =
-          new ReclaimEvents(
-              client,
-              new EventRecorder(cluster.name(), client, CONTROLLER, events, clock, registry),
-              settings.dryRun(),
-              clock);
-      final PodEvictor evictor =
-          new PodEvictor(cluster.name(), client, bucket, settings, sleeper, reclaimEvents);
-      if (workers.put(
-              cluster.name(),
-              new ClusterWorker(
-                  cluster.name(),
-                  evictor,
-                  job -> running() && progress.current(job.partition(), job.generation()),
-                  verdicts::add))
-          != null) {
-        throw new IllegalArgumentException("Cluster names must be unique: " + clusters);
-      }
-    }
+    this.workers =
+        new ClusterWorkers(
+            clusters,
+            settings,
+            events,
+            clock,
+            sleeper,
+            registry,
+            job -> running() && progress.current(job.partition(), job.generation()),
+            verdicts::add);
     this.kafkaMeters = new KafkaClientMeters(registry);
     this.consumerConfig = ExecutorConfigs.consumerConfig(kafka, settings);
     this.instanceId = GroupMembership.instanceId(consumerConfig);
@@ -239,13 +210,22 @@ public final class EvictionExecutor extends ClientLoop {
         new CommandLedger(
             kafkaMeters.consumer(
                 new KafkaConsumer<>(ExecutorConfigs.ledgerConfig(kafka, settings))),
-            results,
+            topics.evictionResults(),
             LEDGER_TIMEOUT,
             settings.maxAge().multipliedBy(2).plus(Duration.ofMinutes(10)),
             clock);
+    this.answers =
+        new CommandAnswers(
+            topics.evictionResults(),
+            topics.rejected(),
+            progress,
+            ledger,
+            transactions,
+            clock,
+            registry);
     LOG.info(
         "eviction executor for clusters {}{}, group {} as {}, transactional id {}",
-        workers.keySet(),
+        workers.clusters(),
         settings.dryRun() ? " (dry run)" : "",
         settings.groupId(),
         instanceId,
@@ -270,7 +250,7 @@ public final class EvictionExecutor extends ClientLoop {
   protected void loop() throws InterruptedException {
     try {
       transactions.initTransactions();
-      workers.values().forEach(ClusterWorker::start);
+      workers.start();
       // A predecessor under this instance id (this pod before a crash) would hold the partitions
       // until its session timed out.
       GroupMembership.removeDeparted(
@@ -351,7 +331,7 @@ public final class EvictionExecutor extends ClientLoop {
       read(record);
     }
     collectVerdicts();
-    if (!commitAnswers()) {
+    if (!answers.commit(consumer.groupMetadata())) {
       rewind();
       return;
     }
@@ -377,13 +357,13 @@ public final class EvictionExecutor extends ClientLoop {
           record.offset(),
           e.getMessage());
       counter("quotaflow.evictions.rejected").increment();
-      answer(partition, record.offset(), Optional.of(deadLetter(record, e)), () -> {});
+      answers.deadLetter(partition, record, e);
       return;
     }
     final Optional<ClusterWorker> worker =
-        Optional.ofNullable(key).map(k -> workers.get(k.getCluster()));
+        Optional.ofNullable(key).flatMap(k -> workers.of(k.getCluster()));
     if (command == null || worker.isEmpty()) {
-      answer(partition, record.offset(), Optional.empty(), () -> {});
+      answers.passOver(partition, record.offset());
       return;
     }
     if (ledgerStale) {
@@ -395,7 +375,7 @@ public final class EvictionExecutor extends ClientLoop {
         || (queued != null && progress.current(queued.partition(), queued.generation()))) {
       LOG.info("command {} already has a result; not carrying it out again", command.getId());
       counter("quotaflow.evictions.duplicates", "cluster", key.getCluster()).increment();
-      answer(partition, record.offset(), Optional.empty(), () -> {});
+      answers.passOver(partition, record.offset());
       return;
     }
     final Optional<Verdict> refused =
@@ -404,7 +384,7 @@ public final class EvictionExecutor extends ClientLoop {
             command,
             record.timestampType() == TimestampType.LOG_APPEND_TIME ? record.timestamp() : -1L);
     if (refused.isPresent()) {
-      answerWith(partition, record.offset(), key, command, refused.get());
+      answers.verdict(partition, record.offset(), key, command, refused.get());
       return;
     }
     final ClusterWorker.Job job =
@@ -419,81 +399,9 @@ public final class EvictionExecutor extends ClientLoop {
       final ClusterWorker.Job job = done.job();
       onWorkers.remove(job.command().getId(), job);
       if (progress.current(job.partition(), job.generation())) {
-        answerWith(job.partition(), job.offset(), job.key(), job.command(), done.verdict());
+        answers.verdict(job.partition(), job.offset(), job.key(), job.command(), done.verdict());
       }
     }
-  }
-
-  /** Answers a command with its result record, to be committed with the next transaction. */
-  private void answerWith(
-      final TopicPartition partition,
-      final long offset,
-      final PodKey key,
-      final EvictionCommand command,
-      final Verdict verdict) {
-    final EvictionResult result =
-        EvictionResult.newBuilder()
-            .setCommandId(command.getId())
-            .setPodUid(command.getPodUid())
-            .setOutcome(verdict.outcome())
-            .setMessage(verdict.message())
-            .setAttempts(verdict.attempts())
-            .setCompletedAt(clock.instant())
-            .build();
-    answer(
-        partition,
-        offset,
-        Optional.of(resultRecord(key, result)),
-        () -> {
-          ledger.markDone(command.getId(), result.getCompletedAt());
-          counter(
-                  "quotaflow.evictions.results",
-                  "cluster",
-                  key.getCluster(),
-                  "outcome",
-                  verdict.outcome().name(),
-                  "reason",
-                  EvictionReasons.ofResult(command, verdict.outcome()))
-              .increment();
-          LOG.info(
-              "cluster {}: command {} for pod {}/{}: {} ({})",
-              key.getCluster(),
-              command.getId(),
-              key.getNamespace(),
-              key.getName(),
-              verdict.outcome(),
-              verdict.message());
-        });
-  }
-
-  private void answer(
-      final TopicPartition partition,
-      final long offset,
-      final Optional<ProducerRecord<byte[], byte[]>> record,
-      final Runnable onCommit) {
-    progress.answered(partition, offset);
-    answers.add(new Answer(partition, record, onCommit));
-  }
-
-  /**
-   * Commits the answers collected and the offsets they let move on, in one transaction.
-   *
-   * @return false when the transaction was aborted (the caller reads the commands again)
-   */
-  private boolean commitAnswers() throws InterruptedException {
-    final Map<TopicPartition, OffsetAndMetadata> offsets = progress.advanced();
-    if (answers.isEmpty() && offsets.isEmpty()) {
-      return true;
-    }
-    final List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-    answers.forEach(answer -> answer.record().ifPresent(records::add));
-    if (!transactions.commit(records, offsets, consumer.groupMetadata())) {
-      return false;
-    }
-    progress.committed(offsets);
-    answers.forEach(answer -> answer.onCommit().run());
-    answers.clear();
-    return true;
   }
 
   /**
@@ -511,14 +419,6 @@ public final class EvictionExecutor extends ClientLoop {
       paused = false;
     }
   }
-
-  /**
-   * A command's answer: its record (a result, a dead letter, or none), and what follows its commit.
-   */
-  private record Answer(
-      TopicPartition partition,
-      Optional<ProducerRecord<byte[], byte[]>> record,
-      Runnable onCommit) {}
 
   /**
    * Asks {@code gaps} before each command whether the engine's picture of its cluster may have
@@ -550,23 +450,6 @@ public final class EvictionExecutor extends ClientLoop {
     rewindPending = false;
   }
 
-  private ProducerRecord<byte[], byte[]> resultRecord(
-      final PodKey key, final EvictionResult result) {
-    return new ProducerRecord<>(
-        results.name(),
-        results.keySerializer().serialize(results.name(), key),
-        results.valueSerializer().serialize(results.name(), result));
-  }
-
-  private ProducerRecord<byte[], byte[]> deadLetter(
-      final ConsumerRecord<byte[], byte[]> record, final Exception error) {
-    final ProducerRecord<byte[], byte[]> letter =
-        new ProducerRecord<>(rejected.name(), record.key(), record.value());
-    RejectedRecordHeaders.write(
-        letter.headers(), record.topic(), record.partition(), record.offset(), error);
-    return letter;
-  }
-
   private Counter counter(final String name, final String... tags) {
     return Counter.builder(name).tags(tags).register(registry);
   }
@@ -577,8 +460,7 @@ public final class EvictionExecutor extends ClientLoop {
     closeQuietly(ledger);
     closeQuietly(transactions);
     closeQuietly(() -> GroupMembership.close(consumer));
-    workers.values().forEach(ClusterWorker::close);
-    ownClients.forEach(client -> closeQuietly(client::close));
+    closeQuietly(workers);
   }
 
   private static void closeQuietly(final AutoCloseable closeable) {
@@ -596,7 +478,7 @@ public final class EvictionExecutor extends ClientLoop {
       // Their commands are read again by the next owner: answers not yet committed are dropped,
       // and their commands still queued on the workers are not started.
       progress.reset(partitions);
-      answers.removeIf(answer -> partitions.contains(answer.partition()));
+      answers.drop(partitions);
     }
 
     @Override

@@ -1,18 +1,10 @@
 package io.quotaflow.local;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.fabric8.kubernetes.api.model.GroupVersionKind;
-import io.fabric8.kubernetes.api.model.GroupVersionResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionResponse;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReview;
-import io.fabric8.kubernetes.api.model.admission.v1.AdmissionReviewBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.utils.Serialization;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.query.RuntimeQueries;
 import io.quotaflow.quota.PodRef;
@@ -22,12 +14,7 @@ import io.quotaflow.simulate.BadInputException;
 import io.quotaflow.simulate.Manifest;
 import io.quotaflow.simulate.ManifestReader;
 import io.quotaflow.tree.GroupStatus;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 
@@ -48,7 +34,6 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 final class ScenarioPlayer {
 
   private static final Duration POLL = Duration.ofMillis(200);
-  private static final Duration HTTP_TIMEOUT = Duration.ofSeconds(5);
 
   /** Called after each step has reached its expected state, e.g. to check more than it says. */
   @FunctionalInterface
@@ -81,7 +66,7 @@ final class ScenarioPlayer {
   private final DemoCluster demo;
   private final PrintWriter out;
   private final StepListener listener;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(HTTP_TIMEOUT).build();
+  private final PluginDoors plugin;
 
   ScenarioPlayer(final LocalRun run, final PrintWriter out, final StepListener listener) {
     this.run = run;
@@ -90,6 +75,7 @@ final class ScenarioPlayer {
             .orElseThrow(() -> new IllegalStateException("scenarios play on the demo cluster"));
     this.out = out;
     this.listener = listener;
+    this.plugin = new PluginDoors(run.adminUrl());
   }
 
   /**
@@ -133,7 +119,7 @@ final class ScenarioPlayer {
     Optional<String> message = Optional.empty();
     if (step.admit().isPresent()) {
       final Pod pod = onlyPod(step.admit().get());
-      final Optional<AdmissionResponse> response = askWebhook(pod);
+      final Optional<AdmissionResponse> response = plugin.admit(pod);
       if (response.isEmpty()) {
         say("  the admission plugin is off: %s is created unchecked", describe(pod));
         demo.create(pod);
@@ -182,10 +168,16 @@ final class ScenarioPlayer {
     Optional<String> placed = Optional.empty();
     if (step.schedule().isPresent()) {
       final Pod pod = onlyPod(step.schedule().get());
-      final JsonNode filtered = askFilter(pod);
-      refused = refusedNodes(filtered);
+      final PluginDoors.Filtered filtered =
+          plugin.filter(
+              pod,
+              demo.client().nodes().list().getItems().stream()
+                  .map(node -> node.getMetadata().getName())
+                  .sorted()
+                  .toList());
+      refused = filtered.refused();
       refused.forEach((node, reason) -> say("  the scheduler filter refuses %s: %s", node, reason));
-      placed = firstPassing(filtered);
+      placed = filtered.placed();
       if (placed.isPresent()) {
         demo.create(pod);
         bind(
@@ -282,60 +274,6 @@ final class ScenarioPlayer {
                         + placed.orElse("no node"));
               }
             });
-  }
-
-  /** Asks the scheduler filter about {@code pod} with every node of the cluster, by name. */
-  private JsonNode askFilter(final Pod pod) {
-    if (run.adminUrl().isEmpty()) {
-      throw new ScenarioFailedException("the admission plugin is off: no scheduler filter");
-    }
-    final ObjectNode args = Serialization.jsonMapper().createObjectNode();
-    args.set("Pod", Serialization.jsonMapper().valueToTree(pod));
-    args.putNull("Nodes");
-    final ArrayNode names = args.putArray("NodeNames");
-    demo.client().nodes().list().getItems().stream()
-        .map(node -> node.getMetadata().getName())
-        .sorted()
-        .forEach(names::add);
-    final URI uri =
-        URI.create(run.adminUrl().get() + "/clusters/" + DemoCluster.NAME + "/scheduler/filter");
-    try {
-      final HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(uri)
-                  .timeout(HTTP_TIMEOUT)
-                  .header("Content-Type", "application/json")
-                  .POST(HttpRequest.BodyPublishers.ofString(args.toString()))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new ScenarioFailedException(
-            "the scheduler filter answered HTTP " + response.statusCode() + ": " + response.body());
-      }
-      return Serialization.jsonMapper().readTree(response.body());
-    } catch (final IOException e) {
-      throw new ScenarioFailedException("cannot reach the scheduler filter at " + uri + ": " + e);
-    } catch (final InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ScenarioFailedException("interrupted while asking the scheduler filter");
-    }
-  }
-
-  private static Map<String, String> refusedNodes(final JsonNode answer) {
-    final Map<String, String> refused = new TreeMap<>();
-    for (final String field : List.of("FailedNodes", "FailedAndUnresolvableNodes")) {
-      answer
-          .path(field)
-          .fields()
-          .forEachRemaining(e -> refused.put(e.getKey(), e.getValue().asText()));
-    }
-    return refused;
-  }
-
-  private static Optional<String> firstPassing(final JsonNode answer) {
-    final List<String> passing = new ArrayList<>();
-    answer.path("NodeNames").forEach(node -> passing.add(node.asText()));
-    return passing.stream().sorted().findFirst();
   }
 
   /** The expected groups' runtimes when they all match, else empty. */
@@ -456,48 +394,6 @@ final class ScenarioPlayer {
         .withPhase("Running")
         .endStatus()
         .build();
-  }
-
-  /** Asks the pod webhook as the API server would; empty when the plugin is off. */
-  private Optional<AdmissionResponse> askWebhook(final Pod pod) {
-    if (run.adminUrl().isEmpty()) {
-      return Optional.empty();
-    }
-    final AdmissionReview review =
-        new AdmissionReviewBuilder()
-            .withNewRequest()
-            .withUid(UUID.randomUUID().toString())
-            .withKind(new GroupVersionKind("", "Pod", "v1"))
-            .withResource(new GroupVersionResource("", "pods", "v1"))
-            .withOperation("CREATE")
-            .withNamespace(pod.getMetadata().getNamespace())
-            .withName(pod.getMetadata().getName())
-            .withObject(pod)
-            .endRequest()
-            .build();
-    final URI uri =
-        URI.create(run.adminUrl().get() + "/clusters/" + DemoCluster.NAME + "/admission/pods");
-    try {
-      final HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(uri)
-                  .timeout(HTTP_TIMEOUT)
-                  .header("Content-Type", "application/json")
-                  .POST(HttpRequest.BodyPublishers.ofString(Serialization.asJson(review)))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        throw new ScenarioFailedException(
-            "the webhook answered HTTP " + response.statusCode() + ": " + response.body());
-      }
-      return Optional.of(
-          Serialization.unmarshal(response.body(), AdmissionReview.class).getResponse());
-    } catch (final IOException e) {
-      throw new ScenarioFailedException("cannot reach the webhook at " + uri + ": " + e);
-    } catch (final InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new ScenarioFailedException("interrupted while asking the webhook");
-    }
   }
 
   private static Pod onlyPod(final Path file) {

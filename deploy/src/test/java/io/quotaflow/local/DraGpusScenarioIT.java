@@ -17,13 +17,12 @@ import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.TreeSnapshot;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code quotaflow local --scenario dra-gpus} in this JVM (issue 29): every job asks its GPUs
@@ -35,38 +34,27 @@ import org.junit.jupiter.api.Test;
 @Tag("system")
 class DraGpusScenarioIT {
 
+  @RegisterExtension final LocalRunExtension local = LocalRunExtension.scenario("dra-gpus");
+
   @Test
   void gpusClaimedThroughTemplatesAreChargedBorrowedAndReclaimed() {
-    final Scenario scenario = PlayedScenarios.scenario("dra-gpus");
-    final StringWriter printed = new StringWriter();
-    final PrintWriter out = new PrintWriter(printed, true);
-    final List<Integer> checkedSteps = new ArrayList<>();
-    final LocalRun run = PlayedScenarios.start(scenario, out);
-    final List<ScenarioPlayer.StepOutcome> outcomes;
-    try {
-      outcomes =
-          PlayedScenarios.play(
-              run,
-              scenario,
-              out,
-              number ->
-                  assertThat(PlayedScenarios.engineRuntimes(run))
-                      .as("engine runtimes after step %d", number)
-                      .isEqualTo(calculatorRuntimes(run)),
-              checkedSteps);
-      assertThat(PlayedScenarios.client(run).pods().inNamespace("team-a").withName("a-big").get())
-          .as("a pod the webhook denies is never created")
-          .isNull();
-      assertThat(
-              PlayedScenarios.inputs(run).nodes().stream()
-                  .map(node -> node.allocatable().contains("nvidia.com/gpu")))
-          .as("the demo node is DRA-only: no GPU in its allocatable")
-          .containsOnly(false);
-    } finally {
-      run.close();
-    }
+    final LocalRun run = local.run();
+    final List<ScenarioPlayer.StepOutcome> outcomes =
+        local.play(
+            number ->
+                assertThat(PlayedScenarios.engineRuntimes(run))
+                    .as("engine runtimes after step %d", number)
+                    .isEqualTo(calculatorRuntimes(run)));
+    assertThat(PlayedScenarios.client(run).pods().inNamespace("team-a").withName("a-big").get())
+        .as("a pod the webhook denies is never created")
+        .isNull();
+    assertThat(
+            PlayedScenarios.inputs(run).nodes().stream()
+                .map(node -> node.allocatable().contains("nvidia.com/gpu")))
+        .as("the demo node is DRA-only: no GPU in its allocatable")
+        .containsOnly(false);
 
-    assertThat(checkedSteps).containsExactly(1, 2, 3, 4, 5, 6);
+    assertThat(local.checkedSteps()).containsExactly(1, 2, 3, 4, 5, 6);
     assertThat(outcomes.get(0).runtime())
         .containsEntry("team-a", Map.of("nvidia.com/gpu", "6", "cpu", "3"));
     assertThat(outcomes.get(1).admission()).contains(Scenario.AdmissionAnswer.DENIED);

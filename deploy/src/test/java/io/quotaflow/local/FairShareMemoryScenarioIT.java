@@ -7,18 +7,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.TreeSnapshot;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code quotaflow local --scenario fair-share-memory} in this JVM (issue 30, docs/semantics.md
@@ -30,46 +28,36 @@ import org.junit.jupiter.api.Test;
 @Tag("slow")
 class FairShareMemoryScenarioIT {
 
+  @RegisterExtension
+  final LocalRunExtension local = LocalRunExtension.scenario("fair-share-memory");
+
   private static final String GPU = "nvidia.com/gpu";
 
   @Test
   void theGroupThatBorrowedFirstGetsLessOfTheSurplusUntilItsBorrowingIsForgotten() {
-    final Scenario scenario = PlayedScenarios.scenario("fair-share-memory");
-    final StringWriter printed = new StringWriter();
-    final PrintWriter out = new PrintWriter(printed, true);
-    final List<Integer> checkedSteps = new ArrayList<>();
-    final LocalRun run = PlayedScenarios.start(scenario, out);
-    final List<ScenarioPlayer.StepOutcome> outcomes;
-    try {
-      outcomes =
-          PlayedScenarios.play(
-              run,
-              scenario,
-              out,
-              number -> {
-                if (number == 2) {
-                  assertThat(calculatorRuntimes(run))
-                      .as("the same objects without memory")
-                      .containsEntry("team-a", Map.of(GPU, 6L))
-                      .containsEntry("team-b", Map.of(GPU, 6L));
-                  assertThat(pastBorrowed(run, "team-a").path(GPU).asText())
-                      .as("team-a's remembered borrowing in the query API")
-                      .isNotEmpty();
-                  assertThat(pastBorrowed(run, "team-b").isMissingNode())
-                      .as("team-b borrowed nothing")
-                      .isTrue();
-                }
-              },
-              checkedSteps);
-    } finally {
-      run.close();
-    }
+    final LocalRun run = local.run();
+    final List<ScenarioPlayer.StepOutcome> outcomes =
+        local.play(
+            number -> {
+              if (number == 2) {
+                assertThat(calculatorRuntimes(run))
+                    .as("the same objects without memory")
+                    .containsEntry("team-a", Map.of(GPU, 6L))
+                    .containsEntry("team-b", Map.of(GPU, 6L));
+                assertThat(pastBorrowed(run, "team-a").path(GPU).asText())
+                    .as("team-a's remembered borrowing in the query API")
+                    .isNotEmpty();
+                assertThat(pastBorrowed(run, "team-b").isMissingNode())
+                    .as("team-b borrowed nothing")
+                    .isTrue();
+              }
+            });
 
-    assertThat(checkedSteps).containsExactly(1, 2, 3);
+    assertThat(local.checkedSteps()).containsExactly(1, 2, 3);
     assertThat(outcomes.get(1).runtime())
         .containsEntry("team-a", Map.of(GPU, "5"))
         .containsEntry("team-b", Map.of(GPU, "7"));
-    assertThat(printed.toString())
+    assertThat(local.printed())
         .contains("quotaflow remembers team-a's borrowing as")
         .contains("fair share with memory");
   }

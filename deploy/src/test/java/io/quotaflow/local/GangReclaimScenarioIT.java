@@ -9,8 +9,6 @@ import io.quotaflow.quota.PodRef;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.TreeSnapshot;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code quotaflow local --scenario gang-reclaim} in this JVM (issue 28): team-a's 8-pod training
@@ -33,50 +32,39 @@ import org.junit.jupiter.api.Test;
 @Tag("system")
 class GangReclaimScenarioIT {
 
+  @RegisterExtension final LocalRunExtension local = LocalRunExtension.scenario("gang-reclaim");
+
   @Test
   void theWholeGangIsEvictedAndAGangThatCannotFitIsTurnedAwayAtItsFirstPod() {
-    final Scenario scenario = PlayedScenarios.scenario("gang-reclaim");
-    final StringWriter printed = new StringWriter();
-    final PrintWriter out = new PrintWriter(printed, true);
-    final List<Integer> checkedSteps = new ArrayList<>();
-    final LocalRun run = PlayedScenarios.start(scenario, out);
-    final List<ScenarioPlayer.StepOutcome> outcomes;
-    try {
-      outcomes =
-          PlayedScenarios.play(
-              run,
-              scenario,
-              out,
-              number -> {
-                assertThat(PlayedScenarios.engineRuntimes(run))
-                    .as("engine runtimes after step %d", number)
-                    .isEqualTo(calculatorRuntimes(run));
-                assertThat(gangs(run, "team-a"))
-                    .as("team-a's gangs in the query API after step %d", number)
-                    .isEqualTo(
-                        number <= 2
-                            ? "[{\"namespace\":\"team-a\",\"name\":\"train\","
-                                + "\"convention\":\"koordinator\",\"minMember\":8,"
-                                + "\"members\":8,\"running\":8,\"pending\":0,"
-                                + "\"terminating\":0,\"state\":\"running\",\"held\":null}]"
-                            : "none");
-              },
-              checkedSteps);
+    final LocalRun run = local.run();
+    final List<ScenarioPlayer.StepOutcome> outcomes =
+        local.play(
+            number -> {
+              assertThat(PlayedScenarios.engineRuntimes(run))
+                  .as("engine runtimes after step %d", number)
+                  .isEqualTo(calculatorRuntimes(run));
+              assertThat(gangs(run, "team-a"))
+                  .as("team-a's gangs in the query API after step %d", number)
+                  .isEqualTo(
+                      number <= 2
+                          ? "[{\"namespace\":\"team-a\",\"name\":\"train\","
+                              + "\"convention\":\"koordinator\",\"minMember\":8,"
+                              + "\"members\":8,\"running\":8,\"pending\":0,"
+                              + "\"terminating\":0,\"state\":\"running\",\"held\":null}]"
+                          : "none");
+            });
 
-      final KubernetesClient client = run.demo().orElseThrow().client();
-      assertThat(client.pods().inNamespace("team-a").withName("retry-1").get())
-          .as("the first pod of a gang that cannot fit is never created")
+    final KubernetesClient client = run.demo().orElseThrow().client();
+    assertThat(client.pods().inNamespace("team-a").withName("retry-1").get())
+        .as("the first pod of a gang that cannot fit is never created")
+        .isNull();
+    for (int i = 1; i <= 8; i++) {
+      assertThat(client.pods().inNamespace("team-a").withName("train-" + i).get())
+          .as("train-%d goes with its gang", i)
           .isNull();
-      for (int i = 1; i <= 8; i++) {
-        assertThat(client.pods().inNamespace("team-a").withName("train-" + i).get())
-            .as("train-%d goes with its gang", i)
-            .isNull();
-      }
-    } finally {
-      run.close();
     }
 
-    assertThat(checkedSteps).containsExactly(1, 2, 3, 4, 5);
+    assertThat(local.checkedSteps()).containsExactly(1, 2, 3, 4, 5);
     assertThat(outcomes.get(1).evicted()).isEmpty();
     final List<PodRef> gang = new ArrayList<>();
     for (int i = 1; i <= 8; i++) {

@@ -128,6 +128,6 @@ class LocalEngineConfigTest {
             false,
             new LinkedHashMap<>(settings),
             false);
-    return LocalRun.engineConfig(local, "localhost:1234", DATA);
+    return LocalEngineConfig.of(local, "localhost:1234", DATA);
   }
 }

@@ -20,8 +20,6 @@ import io.quotaflow.schemas.PodGang;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodState;
 import io.quotaflow.topics.Topic;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -38,6 +36,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 28: {@code quotaflow local}'s connectors watch the PodGroups of its demo cluster (which
@@ -48,47 +47,42 @@ import org.junit.jupiter.api.Test;
 @Tag("system")
 class LocalPodGroupsIT {
 
+  @RegisterExtension final LocalRunExtension local = LocalRunExtension.demo();
+
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @Test
   void aVolcanoGangsPodsCarryTheirPodGroupsMinMemberThroughLocalsConnectors() {
-    final LocalRun run =
-        LocalRun.start(
-            LocalSettings.demo(PlayedScenarios.LOCAL.resolve("examples"), 0),
-            new PrintWriter(new StringWriter(), true));
-    try {
-      final DemoCluster demo = run.demo().orElseThrow();
-      demo.create(volcanoPodGroup("gangs", "job", 3));
-      demo.create(
-          new PodBuilder()
-              .withNewMetadata()
-              .withNamespace("gangs")
-              .withName("job-0")
-              .withAnnotations(Map.of("scheduling.k8s.io/group-name", "job"))
-              .endMetadata()
-              .withNewSpec()
-              .endSpec()
-              .build());
-      final Topic<PodKey, PodState> pods = run.engineConfig().topics().pods();
+    final LocalRun run = local.run();
+    final DemoCluster demo = run.demo().orElseThrow();
+    demo.create(volcanoPodGroup("gangs", "job", 3));
+    demo.create(
+        new PodBuilder()
+            .withNewMetadata()
+            .withNamespace("gangs")
+            .withName("job-0")
+            .withAnnotations(Map.of("scheduling.k8s.io/group-name", "job"))
+            .endMetadata()
+            .withNewSpec()
+            .endSpec()
+            .build());
+    final Topic<PodKey, PodState> pods = run.engineConfig().topics().pods();
 
-      try (KafkaConsumer<PodKey, PodState> consumer = consumer(run, pods)) {
-        assertThat(awaitMinMember(consumer, "job-0", Optional.of(3)).getConvention())
-            .isEqualTo("volcano");
+    try (KafkaConsumer<PodKey, PodState> consumer = consumer(run, pods)) {
+      assertThat(awaitMinMember(consumer, "job-0", Optional.of(3)).getConvention())
+          .isEqualTo("volcano");
 
-        demo.client()
-            .genericKubernetesResources(PodGroups.VOLCANO)
-            .inNamespace("gangs")
-            .withName("job")
-            .edit(
-                podGroup -> {
-                  podGroup.setAdditionalProperty("spec", Map.of("minMember", 5));
-                  return podGroup;
-                });
+      demo.client()
+          .genericKubernetesResources(PodGroups.VOLCANO)
+          .inNamespace("gangs")
+          .withName("job")
+          .edit(
+              podGroup -> {
+                podGroup.setAdditionalProperty("spec", Map.of("minMember", 5));
+                return podGroup;
+              });
 
-        awaitMinMember(consumer, "job-0", Optional.of(5));
-      }
-    } finally {
-      run.close();
+      awaitMinMember(consumer, "job-0", Optional.of(5));
     }
   }
 
@@ -100,44 +94,35 @@ class LocalPodGroupsIT {
    */
   @Test
   void theWebhookDeniesTheFirstMemberOfAPodGroupGangThatCannotFitWhole() throws Exception {
-    final LocalRun run =
-        LocalRun.start(
-            LocalSettings.demo(PlayedScenarios.LOCAL.resolve("examples"), 0),
-            new PrintWriter(new StringWriter(), true));
-    try {
-      final DemoCluster demo = run.demo().orElseThrow();
-      demo.create(podGroup("scheduling.volcano.sh/v1beta1", "ml", "train", 8));
-      demo.create(podGroup("scheduling.x-k8s.io/v1alpha1", "ml", "mpi", 8));
-      final String url = run.adminUrl().orElseThrow() + "/clusters/" + DemoCluster.NAME;
-      final HttpClient http = HttpClient.newHttpClient();
-      // The most cpu one pod of ml may ask alone (dry runs hold nothing): 8 of it never fit.
-      final long alone = largestAdmitted(http, url);
-      assertThat(alone).isPositive();
-      final Pod volcano =
-          pod("train-0", alone, Map.of(), Map.of("scheduling.k8s.io/group-name", "train"));
-      final Pod plugins =
-          pod("mpi-0", alone, Map.of("scheduling.x-k8s.io/pod-group", "mpi"), Map.of());
+    final LocalRun run = local.run();
+    final DemoCluster demo = run.demo().orElseThrow();
+    demo.create(podGroup("scheduling.volcano.sh/v1beta1", "ml", "train", 8));
+    demo.create(podGroup("scheduling.x-k8s.io/v1alpha1", "ml", "mpi", 8));
+    final String url = run.adminUrl().orElseThrow() + "/clusters/" + DemoCluster.NAME;
+    final HttpClient http = HttpClient.newHttpClient();
+    // The most cpu one pod of ml may ask alone (dry runs hold nothing): 8 of it never fit.
+    final long alone = largestAdmitted(http, url);
+    assertThat(alone).isPositive();
+    final Pod volcano =
+        pod("train-0", alone, Map.of(), Map.of("scheduling.k8s.io/group-name", "train"));
+    final Pod plugins =
+        pod("mpi-0", alone, Map.of("scheduling.x-k8s.io/pod-group", "mpi"), Map.of());
 
-      // Denied once the engine has read the PodGroups (the pods alone fit).
-      for (final Pod first : List.of(volcano, plugins)) {
-        await()
-            .atMost(WAIT)
-            .until(() -> !review(http, url, first, true).get("allowed").asBoolean());
-        final JsonNode denied = review(http, url, first, false);
-        assertThat(denied.get("allowed").asBoolean()).isFalse();
-        assertThat(denied.get("status").get("code").asInt()).isEqualTo(403);
-        assertThat(denied.get("status").get("message").asText())
-            .contains("gang " + first.getMetadata().getName().replace("-0", "") + " needs 8 pods");
-      }
-      assertThat(
-              review(http, url, pod("solo", alone, Map.of(), Map.of()), true)
-                  .get("allowed")
-                  .asBoolean())
-          .as("the same pod without a gang fits")
-          .isTrue();
-    } finally {
-      run.close();
+    // Denied once the engine has read the PodGroups (the pods alone fit).
+    for (final Pod first : List.of(volcano, plugins)) {
+      await().atMost(WAIT).until(() -> !review(http, url, first, true).get("allowed").asBoolean());
+      final JsonNode denied = review(http, url, first, false);
+      assertThat(denied.get("allowed").asBoolean()).isFalse();
+      assertThat(denied.get("status").get("code").asInt()).isEqualTo(403);
+      assertThat(denied.get("status").get("message").asText())
+          .contains("gang " + first.getMetadata().getName().replace("-0", "") + " needs 8 pods");
     }
+    assertThat(
+            review(http, url, pod("solo", alone, Map.of(), Map.of()), true)
+                .get("allowed")
+                .asBoolean())
+        .as("the same pod without a gang fits")
+        .isTrue();
   }
 
   /** The largest cpu request (milli-cores) the webhook admits for a pod of ml without a gang. */

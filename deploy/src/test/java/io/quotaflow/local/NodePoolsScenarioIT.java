@@ -7,14 +7,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.profile.MultiTreeCalculator;
 import io.quotaflow.profile.MultiTreeCalculator.TreeResult;
 import io.quotaflow.tree.GroupStatus;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code quotaflow local --scenario node-pools} in this JVM: the node-pools example's two quota
@@ -26,47 +25,36 @@ import org.junit.jupiter.api.Test;
 @Tag("system")
 class NodePoolsScenarioIT {
 
+  @RegisterExtension final LocalRunExtension local = LocalRunExtension.scenario("node-pools");
+
   @Test
   void eachPoolsTreeMatchesTheMultiTreeCalculatorAtEveryStepAndPodsStayInTheirPool() {
-    final Scenario scenario = PlayedScenarios.scenario("node-pools");
-    final StringWriter printed = new StringWriter();
-    final PrintWriter out = new PrintWriter(printed, true);
-    final List<Integer> checkedSteps = new ArrayList<>();
-    final LocalRun run = PlayedScenarios.start(scenario, out);
-    final List<ScenarioPlayer.StepOutcome> outcomes;
-    try {
-      assertThat(run.readyAfter()).isLessThan(Duration.ofSeconds(30));
-      outcomes =
-          PlayedScenarios.play(
-              run,
-              scenario,
-              out,
-              number ->
-                  assertThat(PlayedScenarios.engineRuntimes(run))
-                      .as("engine runtimes after step %d", number)
-                      .isEqualTo(calculatorRuntimes(run)),
-              checkedSteps);
+    final LocalRun run = local.run();
+    assertThat(run.readyAfter()).isLessThan(Duration.ofSeconds(30));
+    final List<ScenarioPlayer.StepOutcome> outcomes =
+        local.play(
+            number ->
+                assertThat(PlayedScenarios.engineRuntimes(run))
+                    .as("engine runtimes after step %d", number)
+                    .isEqualTo(calculatorRuntimes(run)));
 
-      final Pod web = PlayedScenarios.client(run).pods().inNamespace("web").withName("w-2").get();
-      assertThat(web.getSpec().getNodeName()).isEqualTo("cpu-node-1");
-      final Pod nlp = PlayedScenarios.client(run).pods().inNamespace("nlp").withName("n-2").get();
-      assertThat(nlp.getSpec().getNodeName()).isEqualTo("gpu-node-1");
-      await()
-          .atMost(Duration.ofSeconds(15))
-          .untilAsserted(
-              () ->
-                  assertThat(printed.toString())
-                      .as("local's table names each tree")
-                      .contains("=== Tree default: the groups outside every profile's tree")
-                      .contains(
-                          "=== Tree gpu-pool: ElasticQuotaProfile gpu-pool, root gpu-root,"
-                              + " resourceRatio 0.9, 2 Ready nodes")
-                      .contains("=== Tree cpu-pool: ElasticQuotaProfile cpu-pool, root cpu-root"));
-    } finally {
-      run.close();
-    }
+    final Pod web = PlayedScenarios.client(run).pods().inNamespace("web").withName("w-2").get();
+    assertThat(web.getSpec().getNodeName()).isEqualTo("cpu-node-1");
+    final Pod nlp = PlayedScenarios.client(run).pods().inNamespace("nlp").withName("n-2").get();
+    assertThat(nlp.getSpec().getNodeName()).isEqualTo("gpu-node-1");
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .untilAsserted(
+            () ->
+                assertThat(local.printed())
+                    .as("local's table names each tree")
+                    .contains("=== Tree default: the groups outside every profile's tree")
+                    .contains(
+                        "=== Tree gpu-pool: ElasticQuotaProfile gpu-pool, root gpu-root,"
+                            + " resourceRatio 0.9, 2 Ready nodes")
+                    .contains("=== Tree cpu-pool: ElasticQuotaProfile cpu-pool, root cpu-root"));
 
-    assertThat(checkedSteps).containsExactly(1, 2, 3);
+    assertThat(local.checkedSteps()).containsExactly(1, 2, 3);
     assertThat(outcomes.get(0).runtime())
         .containsEntry("vision", Map.of("nvidia.com/gpu", "6"))
         .containsEntry("batch", Map.of("cpu", "16"));
@@ -80,7 +68,7 @@ class NodePoolsScenarioIT {
     assertThat(outcomes.get(2).runtime())
         .containsEntry("vision", Map.of("nvidia.com/gpu", "5"))
         .containsEntry("nlp", Map.of("nvidia.com/gpu", "2"));
-    assertThat(printed.toString())
+    assertThat(local.printed())
         .contains("Step 3/3")
         .contains("the scheduler filter refuses gpu-node-1");
   }

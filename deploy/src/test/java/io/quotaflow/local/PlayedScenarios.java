@@ -1,7 +1,5 @@
 package io.quotaflow.local;
 
-import static org.awaitility.Awaitility.await;
-
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.quotaflow.cluster.ElasticQuotaProfiles;
 import io.quotaflow.cluster.ElasticQuotas;
@@ -13,61 +11,21 @@ import io.quotaflow.kube.PodAdapter;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupStatus;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntConsumer;
 import java.util.stream.Collectors;
 
 /**
- * What the scenario ITs share: a scenario of the checkout played by {@code quotaflow local} in this
- * JVM, a check after every step that waits for the engine to converge, and the demo cluster's
+ * What the scenario ITs compare (their set-up is {@link LocalRunExtension}): the demo cluster's
  * objects and the engine's runtimes in the form {@code simulate}'s calculators compare with.
  */
 final class PlayedScenarios {
 
   static final Path LOCAL = LocalFiles.localDir();
 
-  /** How long the engine may take to reflect a step once the player saw what it expected. */
-  private static final Duration CONVERGED = Duration.ofSeconds(15);
-
   private PlayedScenarios() {}
-
-  /** The scenario {@code name} of deploy/local/scenarios. */
-  static Scenario scenario(final String name) {
-    return new ScenarioCatalogue(LOCAL.resolve("scenarios")).named(name);
-  }
-
-  /**
-   * {@code quotaflow local --scenario}: broker, demo cluster with the scenario's objects, engine.
-   */
-  static LocalRun start(final Scenario scenario, final PrintWriter out) {
-    return LocalRun.start(
-        LocalSettings.demo(LOCAL.resolve("examples"), 0).withScenario(scenario), out);
-  }
-
-  /**
-   * Plays {@code scenario} on {@code run}; after every step, waits until {@code check} (given the
-   * step's number, from 1) passes, then adds the number to {@code checkedSteps}.
-   */
-  static List<ScenarioPlayer.StepOutcome> play(
-      final LocalRun run,
-      final Scenario scenario,
-      final PrintWriter out,
-      final IntConsumer check,
-      final List<Integer> checkedSteps) {
-    return new ScenarioPlayer(
-            run,
-            out,
-            (number, step, outcome) -> {
-              await().atMost(CONVERGED).untilAsserted(() -> check.accept(number));
-              checkedSteps.add(number);
-            })
-        .play(scenario);
-  }
 
   /** The demo cluster's ElasticQuotas, pods and nodes now, as simulate reads them. */
   static ClusterInputs inputs(final LocalRun run) {

@@ -11,15 +11,13 @@ import io.quotaflow.reservation.ReservationStatus;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.QuotaCalculator;
 import io.quotaflow.tree.TreeSnapshot;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code quotaflow local --scenario queue-reservation} in this JVM: team-a's reservation locks two
@@ -31,45 +29,35 @@ import org.junit.jupiter.api.Test;
 @Tag("system")
 class QueueReservationScenarioIT {
 
+  @RegisterExtension
+  final LocalRunExtension local = LocalRunExtension.scenario("queue-reservation");
+
   @Test
   void aReservationLocksNodesKeepsAnotherGroupOffThemEvictsItsPodAndIsReleased() {
-    final Scenario scenario = PlayedScenarios.scenario("queue-reservation");
-    final StringWriter printed = new StringWriter();
-    final PrintWriter out = new PrintWriter(printed, true);
-    final List<Integer> checkedSteps = new ArrayList<>();
-    final LocalRun run = PlayedScenarios.start(scenario, out);
-    final List<ScenarioPlayer.StepOutcome> outcomes;
-    try {
-      assertThat(run.readyAfter()).isLessThan(Duration.ofSeconds(30));
-      outcomes =
-          PlayedScenarios.play(
-              run,
-              scenario,
-              out,
-              number -> {
-                final ClusterInputs inputs = PlayedScenarios.inputs(run);
-                final TreeSnapshot snapshot =
-                    QuotaCalculator.compute(inputs, run.engineConfig().quotaOptions());
-                assertThat(PlayedScenarios.engineRuntimes(run))
-                    .as("engine runtimes after step %d", number)
-                    .isEqualTo(PlayedScenarios.runtimes(snapshot.groups()));
-                assertThat(locks(engineReservations(run)))
-                    .as("engine locks after step %d", number)
-                    .isEqualTo(
-                        locks(
-                            ReservationCalculator.compute(
-                                inputs, snapshot, run.engineConfig().quotaOptions())));
-              },
-              checkedSteps);
+    final LocalRun run = local.run();
+    assertThat(run.readyAfter()).isLessThan(Duration.ofSeconds(30));
+    final List<ScenarioPlayer.StepOutcome> outcomes =
+        local.play(
+            number -> {
+              final ClusterInputs inputs = PlayedScenarios.inputs(run);
+              final TreeSnapshot snapshot =
+                  QuotaCalculator.compute(inputs, run.engineConfig().quotaOptions());
+              assertThat(PlayedScenarios.engineRuntimes(run))
+                  .as("engine runtimes after step %d", number)
+                  .isEqualTo(PlayedScenarios.runtimes(snapshot.groups()));
+              assertThat(locks(engineReservations(run)))
+                  .as("engine locks after step %d", number)
+                  .isEqualTo(
+                      locks(
+                          ReservationCalculator.compute(
+                              inputs, snapshot, run.engineConfig().quotaOptions())));
+            });
 
-      final KubernetesClient client = run.demo().orElseThrow().client();
-      final Pod placed = client.pods().inNamespace("team-b").withName("b-3").get();
-      assertThat(placed.getSpec().getNodeName()).isEqualTo("node-1");
-    } finally {
-      run.close();
-    }
+    final KubernetesClient client = run.demo().orElseThrow().client();
+    final Pod placed = client.pods().inNamespace("team-b").withName("b-3").get();
+    assertThat(placed.getSpec().getNodeName()).isEqualTo("node-1");
 
-    assertThat(checkedSteps).containsExactly(1, 2, 3, 4, 5);
+    assertThat(local.checkedSteps()).containsExactly(1, 2, 3, 4, 5);
     assertThat(outcomes.get(1).reservations().get("team-a").nodes())
         .containsExactly("node-2", "node-3");
     assertThat(outcomes.get(2).refused()).containsOnlyKeys("node-2", "node-3");
@@ -78,7 +66,7 @@ class QueueReservationScenarioIT {
     assertThat(outcomes.get(2).placed()).contains("node-1");
     assertThat(outcomes.get(3).evicted()).containsExactly(new PodRef("team-b", "b-1"));
     assertThat(outcomes.get(4).refused()).isEmpty();
-    assertThat(printed.toString())
+    assertThat(local.printed())
         .contains("Step 5/5")
         .contains("the scheduler filter refuses node-2")
         .contains("reservation Guaranteed: reserves 2 nodes (node-2, node-3)");

@@ -1,17 +1,14 @@
 package io.quotaflow.profile;
 
-import io.quotaflow.dra.DeviceSupply;
-import io.quotaflow.kube.QuotaLabels;
+import io.quotaflow.profile.GroupPlacement.Placed;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
-import io.quotaflow.quota.SpecProblem;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.ClusterInputs;
 import io.quotaflow.tree.GroupDirectory;
-import io.quotaflow.tree.PodAccounting;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -24,7 +21,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 
 /**
  * Which quota tree every input of one cluster belongs to (docs/semantics.md section 15), kept event
@@ -54,10 +50,6 @@ public final class QuotaTrees {
   /** The tree of every group outside the profiles' trees: the cluster's classic tree. */
   public static final String DEFAULT_TREE = "default";
 
-  private static final String PROFILE_FIELD = "ElasticQuotaProfile";
-
-  private static final Set<String> ONLY_DEFAULT = Set.of(DEFAULT_TREE);
-
   private final QuotaOptions options;
   private final Map<String, QuotaProfile> profiles = new TreeMap<>();
   private final Map<String, QuotaGroup> groups;
@@ -75,22 +67,20 @@ public final class QuotaTrees {
   private final Map<String, String> rejectedProfiles = new TreeMap<>();
 
   // What each tree was last given.
-  private final Map<String, Fed> fedGroups;
+  private final Map<String, Placed> fedGroups;
   // The tree of each known pod outside the default tree; a known pod not listed is in the default
   // tree (a cluster without profile trees keeps no entry per pod).
-  private final Map<PodRef, String> podTrees = new HashMap<>();
-  private final Map<String, Set<String>> fedNodes = new HashMap<>();
+  private final PodTrees podTrees = new PodTrees();
+  private final NodeTrees nodeTrees = new NodeTrees();
 
   // Kept while profiles head trees, so that a group change re-routes only what it can move: the
   // groups by parent name (whether the parent exists or not), and the pods by what their group
   // resolution reads and by the group they resolve to.
   private final GroupChildren children = new GroupChildren();
   private final PodIndex podIndex = new PodIndex();
-  // Each profile tree's node pool, summed as nodes change.
-  private final Map<String, PoolTotals> pools = new HashMap<>();
-
-  /** A group as its tree was given it. */
-  private record Fed(String tree, QuotaGroup spec) {}
+  private final GroupPlacement placement;
+  // Each profile tree's node pool and the root it sizes.
+  private final TreeRoots roots;
 
   public QuotaTrees(QuotaOptions options) {
     this(options, 0, 0);
@@ -107,6 +97,8 @@ public final class QuotaTrees {
     this.groups = sized(groupCount);
     this.fedGroups = sized(groupCount);
     this.pods = sized(podCount);
+    this.roots = new TreeRoots(options);
+    this.placement = new GroupPlacement(groups, trees, rootTree);
   }
 
   /**
@@ -211,8 +203,8 @@ public final class QuotaTrees {
     // Without profile trees every pod is in the default tree: no need to resolve its group.
     final String tree = trees.isEmpty() ? DEFAULT_TREE : indexedTree(pod);
     final TreeOp put = new TreeOp.PutPod(tree, pod);
-    final String old = known ? fedTree(pod.ref()) : null;
-    feed(pod.ref(), tree);
+    final String old = known ? podTrees.of(pod.ref()) : null;
+    podTrees.feed(pod.ref(), tree);
     return old == null || old.equals(tree)
         ? List.of(put)
         : List.of(new TreeOp.RemovePod(old, pod.ref()), put);
@@ -222,15 +214,15 @@ public final class QuotaTrees {
     if (pods.remove(ref) == null) {
       return List.of();
     }
-    final String old = fedTree(ref);
+    final String old = podTrees.of(ref);
     podTrees.remove(ref);
     podIndex.remove(ref);
     return List.of(new TreeOp.RemovePod(old, ref));
   }
 
   public List<TreeOp> putNode(QuotaNode node) {
-    pool(nodes.put(node.name(), node), -1);
-    pool(node, 1);
+    roots.pool(trees, nodes.put(node.name(), node), -1);
+    roots.pool(trees, node, 1);
     final List<TreeOp> ops = new ArrayList<>();
     routeNode(node.name(), ops);
     replanRoots(ops);
@@ -242,7 +234,7 @@ public final class QuotaTrees {
     if (old == null) {
       return List.of();
     }
-    pool(old, -1);
+    roots.pool(trees, old, -1);
     final List<TreeOp> ops = new ArrayList<>();
     routeNode(name, ops);
     replanRoots(ops);
@@ -267,13 +259,13 @@ public final class QuotaTrees {
 
   /** The tree a group is in (the default tree for a group not known). */
   public String treeOfGroup(String name) {
-    final Fed fed = fedGroups.get(name);
+    final Placed fed = fedGroups.get(name);
     return fed == null ? DEFAULT_TREE : fed.tree();
   }
 
   /** The tree a pod is in, if the pod is known. */
   public Optional<String> treeOfPod(PodRef ref) {
-    return pods.containsKey(ref) ? Optional.of(fedTree(ref)) : Optional.empty();
+    return pods.containsKey(ref) ? Optional.of(podTrees.of(ref)) : Optional.empty();
   }
 
   /**
@@ -303,33 +295,7 @@ public final class QuotaTrees {
             treeGroups.add(fed.spec());
           }
         });
-    final List<QuotaPod> treePods;
-    if (DEFAULT_TREE.equals(tree) && podTrees.isEmpty()) {
-      treePods = new ArrayList<>(pods.values()); // every pod is in the default tree
-    } else if (DEFAULT_TREE.equals(tree)) {
-      treePods = new ArrayList<>();
-      for (final QuotaPod pod : pods.values()) {
-        if (!podTrees.containsKey(pod.ref())) {
-          treePods.add(pod);
-        }
-      }
-    } else {
-      treePods = new ArrayList<>();
-      podTrees.forEach(
-          (ref, podTree) -> {
-            if (podTree.equals(tree)) {
-              treePods.add(pods.get(ref));
-            }
-          });
-    }
-    final List<QuotaNode> treeNodes = new ArrayList<>();
-    fedNodes.forEach(
-        (name, nodeTrees) -> {
-          if (nodeTrees.contains(tree)) {
-            treeNodes.add(nodes.get(name));
-          }
-        });
-    return new ClusterInputs(treeGroups, treePods, treeNodes);
+    return new ClusterInputs(treeGroups, podTrees.in(tree, pods), nodeTrees.in(tree, nodes));
   }
 
   /**
@@ -356,18 +322,12 @@ public final class QuotaTrees {
     }
     ops.addAll(regroup());
     podIndex.clear();
-    if (trees.isEmpty() && podTrees.isEmpty()) {
+    if (trees.isEmpty() && podTrees.allDefault()) {
       return ops; // every pod is in the default tree, and was there before
     }
     // (Pods that {@link #of} put but did not route yet count as in the default tree.)
     for (final QuotaPod pod : pods.values()) {
-      final String tree = trees.isEmpty() ? DEFAULT_TREE : indexedTree(pod);
-      final String old = fedTree(pod.ref());
-      if (!tree.equals(old)) {
-        ops.add(new TreeOp.RemovePod(old, pod.ref()));
-        feed(pod.ref(), tree);
-        ops.add(new TreeOp.PutPod(tree, pod));
-      }
+      podTrees.move(pod, trees.isEmpty() ? DEFAULT_TREE : indexedTree(pod), ops);
     }
     return ops;
   }
@@ -388,8 +348,8 @@ public final class QuotaTrees {
         continue; // a root's spec is its profile's
       }
       final QuotaGroup group = groups.get(member);
-      final Fed old = fedGroups.get(member);
-      final Fed now = group == null ? null : placed(group, memo);
+      final Placed old = fedGroups.get(member);
+      final Placed now = group == null ? null : placement.placed(group, memo);
       if (old != null && (now == null || !now.tree().equals(old.tree()))) {
         ops.add(new TreeOp.RemoveGroup(old.tree(), member));
         fedGroups.remove(member);
@@ -415,13 +375,7 @@ public final class QuotaTrees {
       candidates.addAll(podIndex.podsOf(member));
     }
     for (final PodRef ref : candidates) {
-      final String tree = treeOfGroup(podIndex.groupOf(ref));
-      final String old = fedTree(ref);
-      if (!tree.equals(old)) {
-        ops.add(new TreeOp.RemovePod(old, ref));
-        feed(ref, tree);
-        ops.add(new TreeOp.PutPod(tree, pods.get(ref)));
-      }
+      podTrees.move(pods.get(ref), treeOfGroup(podIndex.groupOf(ref)), ops);
     }
     return ops;
   }
@@ -433,48 +387,13 @@ public final class QuotaTrees {
     return treeOfGroup(group);
   }
 
-  /** The tree a known pod was given. */
-  private String fedTree(PodRef ref) {
-    return podTrees.getOrDefault(ref, DEFAULT_TREE);
-  }
-
-  private void feed(PodRef ref, String tree) {
-    if (DEFAULT_TREE.equals(tree)) {
-      podTrees.remove(ref);
-    } else {
-      podTrees.put(ref, tree);
-    }
-  }
-
   private void acceptProfiles() {
     trees.clear();
     rootTree.clear();
     rejectedProfiles.clear();
     ProfileAcceptance.accept(profiles.values(), trees, rejectedProfiles);
     trees.forEach((tree, profile) -> rootTree.put(profile.quotaName(), tree));
-    pools.clear();
-    trees.keySet().forEach(tree -> pools.put(tree, new PoolTotals()));
-    nodes.values().forEach(node -> pool(node, 1));
-  }
-
-  /** Adds a node to ({@code sign} 1) or takes it from (-1) the pools whose selector matches it. */
-  private void pool(QuotaNode node, int sign) {
-    if (node == null || trees.isEmpty()) {
-      return;
-    }
-    final boolean counted = counts(node);
-    final ResourceList allocatable =
-        counted ? PodAccounting.derive(node.allocatable(), options.derivedResources()) : null;
-    trees.forEach(
-        (tree, profile) -> {
-          if (selects(profile, node)) {
-            final PoolTotals pool = pools.get(tree);
-            pool.match(sign);
-            if (counted) {
-              pool.count(allocatable, sign);
-            }
-          }
-        });
+    roots.reset(trees, nodes.values());
   }
 
   /**
@@ -492,70 +411,23 @@ public final class QuotaTrees {
 
   /** Sends a node to the trees whose pool counts it, and takes it from the others. */
   private void routeNode(String name, List<TreeOp> ops) {
-    final QuotaNode node = nodes.get(name);
-    final Set<String> now;
-    if (node == null) {
-      now = Set.of();
-    } else if (trees.isEmpty()) {
-      now = ONLY_DEFAULT; // a cluster without profile trees: no set per node
-    } else {
-      now = new TreeSet<>();
-      now.add(DEFAULT_TREE);
-      if (counts(node)) {
-        trees.forEach(
-            (tree, profile) -> {
-              if (selects(profile, node)) {
-                now.add(tree);
-              }
-            });
-      }
-    }
-    final Set<String> before = fedNodes.getOrDefault(name, Set.of());
-    for (final String tree : before) {
-      if (!now.contains(tree)) {
-        ops.add(new TreeOp.RemoveNode(tree, name));
-      }
-    }
-    for (final String tree : now) {
-      ops.add(new TreeOp.PutNode(tree, node));
-    }
-    if (now.isEmpty()) {
-      fedNodes.remove(name);
-    } else {
-      fedNodes.put(name, now);
-    }
-  }
-
-  /**
-   * Whether the profile's pool holds the node. The node carrying the devices of slices bound to no
-   * single node is in no pool: it counts in the default tree only (semantics.md section 22.8).
-   */
-  private static boolean selects(QuotaProfile profile, QuotaNode node) {
-    return !DeviceSupply.isUnboundNode(node.name())
-        && profile.nodeSelector().matches(node.labels());
-  }
-
-  /** Whether a node counts toward a profile's total: Ready, not being deleted (SPEC 3 beyond). */
-  private boolean counts(QuotaNode node) {
-    return node.ready()
-        && !node.deleting()
-        && (!options.onlyReadySchedulableNodes() || node.schedulable());
+    nodeTrees.route(name, nodes.get(name), trees, roots, ops);
   }
 
   /** Every group's tree and spec as its tree sees it, and the changes from the last time. */
   private List<TreeOp> regroup() {
-    final Map<String, Fed> planned =
+    final Map<String, Placed> planned =
         new LinkedHashMap<>((int) ((groups.size() + trees.size()) / 0.75f) + 1);
     trees.forEach((tree, profile) -> planned.put(profile.quotaName(), root(tree, profile)));
     final Map<String, String> memo = new HashMap<>();
     for (final QuotaGroup group : groups.values()) {
       if (!rootTree.containsKey(group.name())) {
-        planned.put(group.name(), placed(group, memo));
+        planned.put(group.name(), placement.placed(group, memo));
       }
     }
     final List<TreeOp> ops = new ArrayList<>();
-    for (final Map.Entry<String, Fed> entry : new ArrayList<>(fedGroups.entrySet())) {
-      final Fed now = planned.get(entry.getKey());
+    for (final Map.Entry<String, Placed> entry : new ArrayList<>(fedGroups.entrySet())) {
+      final Placed now = planned.get(entry.getKey());
       if (now == null || !now.tree().equals(entry.getValue().tree())) {
         ops.add(new TreeOp.RemoveGroup(entry.getValue().tree(), entry.getKey()));
         fedGroups.remove(entry.getKey());
@@ -563,7 +435,7 @@ public final class QuotaTrees {
     }
     planned.forEach(
         (name, fed) -> {
-          final Fed old = fedGroups.put(name, fed);
+          final Placed old = fedGroups.put(name, fed);
           if (!fed.equals(old)) {
             ops.add(new TreeOp.PutGroup(fed.tree(), fed.spec()));
           }
@@ -579,12 +451,12 @@ public final class QuotaTrees {
    */
   private List<TreeOp> regroupAlone(String name) {
     final QuotaGroup group = groups.get(name);
-    final Fed before = fedGroups.get(name);
+    final Placed before = fedGroups.get(name);
     if (group == null) {
       fedGroups.remove(name);
       return before == null ? List.of() : List.of(new TreeOp.RemoveGroup(before.tree(), name));
     }
-    final Fed now = placed(group, new HashMap<>());
+    final Placed now = placement.placed(group, new HashMap<>());
     if (now.equals(before)) {
       return List.of();
     }
@@ -599,7 +471,7 @@ public final class QuotaTrees {
   private void replanRoots(List<TreeOp> ops) {
     trees.forEach(
         (tree, profile) -> {
-          final Fed root = root(tree, profile);
+          final Placed root = root(tree, profile);
           if (!root.equals(fedGroups.put(profile.quotaName(), root))) {
             ops.add(new TreeOp.PutGroup(tree, root.spec()));
           }
@@ -607,136 +479,12 @@ public final class QuotaTrees {
   }
 
   /** A profile's root group, with its tree's total as min and max. */
-  private Fed root(String tree, QuotaProfile profile) {
-    final List<SpecProblem> problems = new ArrayList<>();
-    profile
-        .problems()
-        .forEach(
-            problem ->
-                problems.add(
-                    new SpecProblem(
-                        PROFILE_FIELD + " " + profile.name() + " " + problem.field(),
-                        problem.reason())));
-    if (!profile.ratio().inRange()) {
-      problems.add(
-          new SpecProblem(
-              PROFILE_FIELD + " " + profile.name() + " spec.resourceRatio",
-              profile.ratio() + " is outside (0, 1]"));
-    }
-    if (!pools.get(tree).matchesAnyNode()) {
-      problems.add(
-          new SpecProblem(
-              PROFILE_FIELD + " " + profile.name() + " spec.nodeSelector", "matches no node"));
-    }
-    final ResourceList total =
-        pools.get(tree).sums().map(sums -> scaled(sums, profile)).orElseGet(() -> total(profile));
-    return new Fed(
-        tree,
-        QuotaGroup.builder(profile.quotaName())
-            .parent(SpecialGroups.ROOT)
-            .parentGroup(true)
-            .allowLent(false)
-            .min(total)
-            .max(total)
-            .treeId(tree)
-            .problems(problems)
-            .build());
+  private Placed root(String tree, QuotaProfile profile) {
+    return new Placed(tree, roots.root(tree, profile, nodes.values()));
   }
 
   /** The tree's total: the counted selected nodes' allocatable, times the ratio, rounded down. */
   public ResourceList total(QuotaProfile profile) {
-    final Map<String, Long> sum = new TreeMap<>();
-    for (final QuotaNode node : nodes.values()) {
-      if (counts(node) && selects(profile, node)) {
-        PodAccounting.derive(node.allocatable(), options.derivedResources())
-            .asMap()
-            .forEach((dimension, amount) -> sum.merge(dimension, amount, QuotaTrees::saturated));
-      }
-    }
-    return scaled(sum, profile);
-  }
-
-  /** Summed allocatable times the profile's ratio, rounded down per dimension. */
-  private static ResourceList scaled(Map<String, Long> sum, QuotaProfile profile) {
-    final ResourceRatio ratio = profile.ratio().inRange() ? profile.ratio() : ResourceRatio.ONE;
-    final Map<String, Long> scaled = new TreeMap<>();
-    sum.forEach((dimension, amount) -> scaled.put(dimension, ratio.apply(amount)));
-    return ResourceList.of(scaled);
-  }
-
-  private static long saturated(long a, long b) {
-    final long sum = a + b;
-    return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
-  }
-
-  /** A group other than a root: its tree, and its spec with the problems of its placement. */
-  private Fed placed(QuotaGroup group, Map<String, String> memo) {
-    final String tree =
-        trees.isEmpty() ? DEFAULT_TREE : treeOf(group.name(), memo, new HashSet<>());
-    final Optional<String> problem = placementProblem(group, tree, memo);
-    if (problem.isEmpty()) {
-      return new Fed(tree, group);
-    }
-    return new Fed(
-        tree,
-        group.toBuilder()
-            .problem(new SpecProblem("metadata.labels[" + QuotaLabels.TREE_ID + "]", problem.get()))
-            .build());
-  }
-
-  private Optional<String> placementProblem(
-      QuotaGroup group, String tree, Map<String, String> memo) {
-    if (group.treeId().isEmpty() || SpecialGroups.isSpecial(group.name())) {
-      return Optional.empty();
-    }
-    if (!DEFAULT_TREE.equals(group.treeId()) && !trees.containsKey(group.treeId())) {
-      return Optional.of(
-          group.treeId()
-              + " names no ElasticQuotaProfile"
-              + (trees.isEmpty() ? "" : " (trees: " + String.join(", ", trees.keySet()) + ")"));
-    }
-    if (trees.isEmpty()) {
-      return Optional.empty(); // every group is in the default tree, as its parent is
-    }
-    final String parentTree = treeOf(group.parent(), memo, new HashSet<>());
-    if (!parentTree.equals(tree)) {
-      return Optional.of(
-          "tree "
-              + tree
-              + ", but its parent "
-              + group.parent()
-              + " is in tree "
-              + parentTree
-              + (DEFAULT_TREE.equals(tree)
-                  ? ""
-                  : " (a group of tree " + tree + " descends from " + rootName(tree) + ")"));
-    }
-    return Optional.empty();
-  }
-
-  private String rootName(String tree) {
-    return trees.get(tree).quotaName();
-  }
-
-  /** The tree of the group {@code name}: its root's, its label's, else its parent's. */
-  private String treeOf(String name, Map<String, String> memo, Set<String> seen) {
-    final String known = memo.get(name);
-    if (known != null) {
-      return known;
-    }
-    final String tree;
-    final String root = rootTree.get(name);
-    final QuotaGroup group = groups.get(name);
-    if (root != null) {
-      tree = root;
-    } else if (group == null || SpecialGroups.isSpecial(name) || !seen.add(name)) {
-      tree = DEFAULT_TREE;
-    } else if (!group.treeId().isEmpty()) {
-      tree = trees.containsKey(group.treeId()) ? group.treeId() : DEFAULT_TREE;
-    } else {
-      tree = treeOf(group.parent(), memo, seen);
-    }
-    memo.put(name, tree);
-    return tree;
+    return roots.total(profile, nodes.values());
   }
 }
