@@ -133,7 +133,7 @@ public final class FreshnessFeature implements ClusterFeature {
           kind.name().toLowerCase(),
           gone.size() <= 10 ? gone : gone.subList(0, 10) + " ...");
     }
-    task.metrics().snapshotDropped(cluster, kind.name().toLowerCase(), gone.size());
+    task.metrics().freshness().snapshotDropped(cluster, kind.name().toLowerCase(), gone.size());
   }
 
   /** Publishes how fresh each held cluster's inputs are. */
@@ -141,11 +141,12 @@ public final class FreshnessFeature implements ClusterFeature {
     final Instant now = Instant.ofEpochMilli(timestamp);
     for (final String cluster : task.clusters()) {
       task.metrics()
-          .inputFreshness(
+          .freshness()
+          .freshness(
               cluster,
               book.staleness(cluster, now).orElse(null),
               distrusted(cluster, now).isPresent());
-      book.skew(cluster).ifPresent(skew -> task.metrics().inputClockSkew(cluster, skew));
+      book.skew(cluster).ifPresent(skew -> task.metrics().freshness().clockSkew(cluster, skew));
     }
   }
 
