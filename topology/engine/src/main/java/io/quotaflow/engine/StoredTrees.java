@@ -162,6 +162,7 @@ final class StoredTrees {
     task.dirty.removeIf(key -> failed.containsKey(key.cluster()));
     task.routers.keySet().removeAll(failed.keySet());
     task.devices.keySet().removeAll(failed.keySet());
+    task.leftOut.addAll(failed.keySet());
     return failed;
   }
 

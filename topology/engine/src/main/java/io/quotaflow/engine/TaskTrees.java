@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -68,6 +69,8 @@ final class TaskTrees implements ClusterTask {
   final Map<String, ClusterDevices> devices = new HashMap<>();
   final Map<TreeKey, ClusterTree> clusters = new HashMap<>();
   final Set<TreeKey> dirty = new TreeSet<>();
+  // The clusters whose stored state could not be rebuilt at the start (StoredTrees).
+  final Set<String> leftOut = new HashSet<>();
 
   TaskTrees(
       final ProcessorContext<SpecificRecord, SpecificRecord> context,
@@ -128,6 +131,11 @@ final class TaskTrees implements ClusterTask {
   @Override
   public void hold(final String cluster) {
     router(cluster);
+  }
+
+  @Override
+  public boolean leftOut(final String cluster) {
+    return leftOut.contains(cluster);
   }
 
   @Override

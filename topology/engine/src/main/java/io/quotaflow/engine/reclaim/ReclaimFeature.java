@@ -131,6 +131,11 @@ public final class ReclaimFeature implements ClusterFeature {
     try (KeyValueIterator<GroupId, Long> all = overUsedSince.all()) {
       while (all.hasNext()) {
         final KeyValue<GroupId, Long> entry = all.next();
+        if (task.leftOut(entry.key.cluster())) {
+          continue;
+        }
+        // A cluster with over-use clocks is held, as it always was, even without stored inputs.
+        task.hold(entry.key.cluster());
         task.treeOfGroup(entry.key)
             .ifPresent(tree -> tree.overUsedSince().put(entry.key.name(), entry.value));
       }

@@ -35,6 +35,12 @@ public interface ClusterTask {
   /** Holds {@code cluster} from now on, even before it has a tree. */
   void hold(String cluster);
 
+  /**
+   * Whether {@code cluster}'s stored state could not be rebuilt when the task started: it stays
+   * quarantined, and a feature takes none of its stored state up.
+   */
+  boolean leftOut(String cluster);
+
   /** The tree {@code group} is in now, if the task holds it. */
   Optional<ClusterTree> treeOfGroup(GroupId group);
 
