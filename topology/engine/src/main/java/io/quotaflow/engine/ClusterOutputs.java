@@ -1,17 +1,14 @@
 package io.quotaflow.engine;
 
 import io.quotaflow.engine.convert.OutputRecords;
-import io.quotaflow.engine.history.HistoryRecords;
-import io.quotaflow.engine.history.TieredHistory;
-import io.quotaflow.engine.reservation.ReservationKeeper;
 import io.quotaflow.engine.store.GroupId;
 import io.quotaflow.engine.store.GroupPodId;
-import io.quotaflow.history.GroupLevels;
+import io.quotaflow.engine.task.ClusterFeature;
+import io.quotaflow.engine.task.ClusterTree;
 import io.quotaflow.profile.QuotaTrees;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
-import io.quotaflow.schemas.GroupReservation;
 import io.quotaflow.schemas.GroupRuntime;
 import io.quotaflow.schemas.PodKey;
 import io.quotaflow.schemas.PodQuotaClass;
@@ -23,7 +20,7 @@ import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.TreeDelta;
 import java.time.Instant;
 import java.util.HashSet;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.specific.SpecificRecord;
@@ -36,36 +33,35 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * keeps its virtual root and special groups to itself) to the runtime store and runtime.v1 (a
  * tombstone for a removed group; a group whose own pod request changed counts as changed), each
  * changed pod assignment to the pod-assignments store, and a pod's record on pod-classes.v1 only
- * when what it says changes (a tombstone once the pod is gone or no longer has a class).
+ * when what it says changes (a tombstone once the pod is gone or no longer has a class). The
+ * features fill in their fields of each runtime record and see it written ({@link
+ * ClusterFeature#completeRuntime}, {@link ClusterFeature#runtimeWritten}).
  */
 final class ClusterOutputs {
   private final ProcessorContext<SpecificRecord, SpecificRecord> context;
   private final KeyValueStore<GroupId, GroupRuntime> runtime;
   private final KeyValueStore<GroupPodId, PodQuotaClass> assignments;
-  private final ReservationKeeper reservations;
-  private final Optional<TieredHistory> history;
+  private final List<ClusterFeature> features;
 
   ClusterOutputs(
       final ProcessorContext<SpecificRecord, SpecificRecord> context,
       final KeyValueStore<GroupId, GroupRuntime> runtime,
       final KeyValueStore<GroupPodId, PodQuotaClass> assignments,
-      final ReservationKeeper reservations,
-      final Optional<TieredHistory> history) {
+      final List<ClusterFeature> features) {
     this.context = context;
-    this.history = history;
     this.runtime = runtime;
     this.assignments = assignments;
-    this.reservations = reservations;
+    this.features = features;
   }
 
   /**
-   * Writes {@code delta}, and the runtime record of every group whose node reservation changed
-   * ({@code reservationsChanged}, by group) whose status did not.
+   * Writes {@code delta}, and the runtime record of every group of {@code rewritten} (what a
+   * feature adds to it changed) whose status did not.
    */
   void emit(
       final ClusterTree tree,
       final TreeDelta delta,
-      final Map<String, GroupReservation> reservationsChanged,
+      final Set<String> rewritten,
       final Instant now) {
     final String cluster = tree.cluster();
     final long timestamp = now.toEpochMilli();
@@ -90,7 +86,7 @@ final class ClusterOutputs {
         publishRuntime(tree, status.get(), own, now);
       }
     }
-    for (final String group : reservationsChanged.keySet()) {
+    for (final String group : rewritten) {
       final Optional<GroupStatus> status = state.group(group);
       if (emitted.add(group) && status.isPresent() && !delta.removedGroups().contains(group)) {
         publishRuntime(tree, status.get(), ownRequest(state, group), now);
@@ -101,10 +97,9 @@ final class ClusterOutputs {
         continue;
       }
       final GroupId id = new GroupId(cluster, group);
-      history.ifPresent(
-          keeper ->
-              keeper.changed(
-                  id, now, () -> HistoryRecords.levels(runtime.get(id)), GroupLevels.NONE));
+      for (final ClusterFeature feature : features) {
+        feature.runtimeWritten(id, now, () -> runtime.get(id), null);
+      }
       runtime.delete(id);
       context.forward(
           new Record<SpecificRecord, SpecificRecord>(new QuotaKey(cluster, group), null, timestamp),
@@ -137,22 +132,25 @@ final class ClusterOutputs {
       final ResourceList ownRequest,
       final Instant now) {
     final String cluster = tree.cluster();
-    final GroupRuntime record =
-        OutputRecords.runtime(
-            status, ownRequest, reservations.record(cluster, status.name()), tree.tree(), now);
     final GroupId id = new GroupId(cluster, status.name());
-    history.ifPresent(
-        keeper ->
-            keeper.changed(
-                id,
-                now,
-                () -> HistoryRecords.levels(runtime.get(id)),
-                HistoryRecords.levels(record)));
+    final GroupRuntime record =
+        completed(id, OutputRecords.runtimeBuilder(status, ownRequest, tree.tree(), now));
+    for (final ClusterFeature feature : features) {
+      feature.runtimeWritten(id, now, () -> runtime.get(id), record);
+    }
     runtime.put(id, record);
     context.forward(
         new Record<SpecificRecord, SpecificRecord>(
             new QuotaKey(cluster, status.name()), record, now.toEpochMilli()),
         TopologyNames.RUNTIME_SINK);
+  }
+
+  /** The record with the fields the features own filled in. */
+  private GroupRuntime completed(final GroupId id, final GroupRuntime.Builder record) {
+    for (final ClusterFeature feature : features) {
+      feature.completeRuntime(id, record);
+    }
+    return record.build();
   }
 
   private static ResourceList ownRequest(final ClusterQuotaState state, final String group) {

@@ -5,47 +5,23 @@ import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.errors.RejectingDeserializationExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProcessingExceptionHandler;
 import io.quotaflow.engine.errors.RejectingProductionExceptionHandler;
-import io.quotaflow.engine.fairshare.FairShareConfig;
-import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.memory.BoundedRocksDbMemory;
 import io.quotaflow.engine.memory.MemoryFit;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.InputResumeAudit;
 import io.quotaflow.engine.recovery.RestoreAudit;
-import io.quotaflow.engine.store.GroupId;
-import io.quotaflow.engine.store.GroupPodId;
-import io.quotaflow.engine.store.InputId;
 import io.quotaflow.engine.store.InputId.InputKind;
-import io.quotaflow.engine.store.PodId;
 import io.quotaflow.engine.store.StoreKind;
-import io.quotaflow.engine.writers.ClusterWriterBook;
-import io.quotaflow.history.HistoryTiers;
-import io.quotaflow.schemas.EvictionCommand;
-import io.quotaflow.schemas.GroupReservation;
-import io.quotaflow.schemas.GroupRuntime;
-import io.quotaflow.schemas.NodeState;
-import io.quotaflow.schemas.PodGroupSpec;
-import io.quotaflow.schemas.PodQuotaClass;
-import io.quotaflow.schemas.PodState;
-import io.quotaflow.schemas.QuotaProfileSpec;
-import io.quotaflow.schemas.QuotaSpec;
 import io.quotaflow.schemas.internal.ClusterEvent;
 import io.quotaflow.schemas.internal.ClusterEventKind;
-import io.quotaflow.schemas.internal.FairShareMemory;
-import io.quotaflow.schemas.internal.GroupHistoryWindow;
-import io.quotaflow.schemas.internal.InputFreshness;
-import io.quotaflow.serde.AvroSerde;
 import io.quotaflow.topics.ClusterPartitioner;
 import io.quotaflow.topics.Topic;
 import io.quotaflow.topics.TopicCatalogue;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.Serializer;
@@ -58,11 +34,6 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
-import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.WindowStore;
 
 /**
  * The engine's Kafka Streams topology, built by one method shared by the engine and its tests.
@@ -77,9 +48,10 @@ import org.apache.kafka.streams.state.WindowStore;
  * eviction-results.v1 ─► eviction-results-to-cluster-events ─┬─► eviction-results-by-cluster
  * denials.v1          ─► denials-to-cluster-events ──────────┘   (repartition to the cluster's
  *                                                                 partition) ─┘
- *          stores: cluster-inputs, runtime, pod-assignments, over-used-since, eviction-ledger,
- *                  eviction-retry-at, reservations, reservation-intruders-since,
- *                  input-freshness
+ *          stores: cluster-inputs, runtime, pod-assignments, and each feature's (ClusterFeatures):
+ *                  over-used-since, eviction-ledger, eviction-retry-at, group-history-*,
+ *                  cluster-writers, reservations, reservation-intruders-since, input-freshness,
+ *                  fairshare-memory
  * </pre>
  *
  * <p>With {@code inputs.partitioned.by.cluster=false} (inputs placed by key, by producers other
@@ -90,26 +62,6 @@ import org.apache.kafka.streams.state.WindowStore;
  * generated name fails (see {@link #streamsProperties}).
  */
 public final class QuotaTopology {
-  // Remembering serdes: an input value is stored (as a cluster event) with the bytes it was read
-  // from, an event is stored just as it arrived from a repartition topic, and a runtime or class
-  // record goes to its store and then its topic, so each is encoded only once.
-  private static final AvroSerde<PodState> POD_VALUES =
-      AvroSerde.forValues(PodState.class).rememberingRecentRecords();
-  private static final AvroSerde<QuotaSpec> QUOTA_VALUES =
-      AvroSerde.forValues(QuotaSpec.class).rememberingRecentRecords();
-  private static final AvroSerde<NodeState> NODE_VALUES =
-      AvroSerde.forValues(NodeState.class).rememberingRecentRecords();
-  private static final AvroSerde<QuotaProfileSpec> PROFILE_VALUES =
-      AvroSerde.forValues(QuotaProfileSpec.class).rememberingRecentRecords();
-  private static final AvroSerde<PodGroupSpec> PODGROUP_VALUES =
-      AvroSerde.forValues(PodGroupSpec.class).rememberingRecentRecords();
-  private static final Serde<ClusterEvent> EVENTS =
-      AvroSerde.clusterEvents(List.of(POD_VALUES, QUOTA_VALUES, NODE_VALUES));
-  private static final Serde<GroupRuntime> RUNTIMES =
-      AvroSerde.forValues(GroupRuntime.class).rememberingRecentRecords();
-  private static final Serde<PodQuotaClass> CLASSES =
-      AvroSerde.forValues(PodQuotaClass.class).rememberingRecentRecords();
-
   private QuotaTopology() {}
 
   /**
@@ -154,7 +106,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.pods(),
-            POD_VALUES,
+            EngineSerdes.POD_VALUES,
             TopologyNames.PODS_SOURCE,
             TopologyNames.PODS_TO_EVENTS,
             InputEvents::pod,
@@ -165,7 +117,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.quotas(),
-            QUOTA_VALUES,
+            EngineSerdes.QUOTA_VALUES,
             TopologyNames.QUOTAS_SOURCE,
             TopologyNames.QUOTAS_TO_EVENTS,
             InputEvents::quota,
@@ -176,7 +128,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.nodes(),
-            NODE_VALUES,
+            EngineSerdes.NODE_VALUES,
             TopologyNames.NODES_SOURCE,
             TopologyNames.NODES_TO_EVENTS,
             InputEvents::node,
@@ -188,7 +140,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.profiles(),
-            PROFILE_VALUES,
+            EngineSerdes.PROFILE_VALUES,
             TopologyNames.PROFILES_SOURCE,
             TopologyNames.PROFILES_TO_EVENTS,
             InputEvents::profile,
@@ -200,7 +152,7 @@ public final class QuotaTopology {
         events(
             builder,
             topics.podGroups(),
-            PODGROUP_VALUES,
+            EngineSerdes.PODGROUP_VALUES,
             TopologyNames.PODGROUPS_SOURCE,
             TopologyNames.PODGROUPS_TO_EVENTS,
             InputEvents::podGroup,
@@ -284,20 +236,6 @@ public final class QuotaTopology {
     final KStream<String, ClusterEvent> keyedByPod =
         results.merge(denials, Named.as(TopologyNames.MERGE_DENIALS));
 
-    storeBuilders(config.get(EngineSettings.STATE_STORES)::supplier)
-        .forEach(builder::addStateStore);
-    final Optional<HistoryTiers> history = HistoryConfig.tiers(config);
-    history.ifPresent(
-        tiers -> {
-          final StoreKind kind = config.get(EngineSettings.HISTORY_STORES);
-          builder.addStateStore(historyStoreBuilder(kind, tiers.fineStep(), tiers.fineKept()));
-          builder.addStateStore(historyStoreBuilder(kind, tiers.coarseStep(), tiers.retention()));
-        });
-    final boolean fairShareMemory = FairShareConfig.halfLife(config).isPresent();
-    if (fairShareMemory) {
-      builder.addStateStore(memoryStoreBuilder(config.get(EngineSettings.STATE_STORES)::supplier));
-    }
-
     final KStream<String, ClusterEvent> inputs =
         pods.merge(quotas, Named.as(TopologyNames.MERGE_POD_AND_QUOTA_EVENTS))
             .merge(nodes, Named.as(TopologyNames.MERGE_EVENTS))
@@ -318,7 +256,7 @@ public final class QuotaTopology {
               keyedByPod.repartition(
                   Repartitioned.<String, ClusterEvent>as(TopologyNames.EVICTION_RESULTS_BY_CLUSTER)
                       .withKeySerde(Serdes.String())
-                      .withValueSerde(EVENTS)
+                      .withValueSerde(EngineSerdes.EVENTS)
                       .withNumberOfPartitions(config.get(EngineSettings.TOPIC_PARTITIONS))
                       .withStreamPartitioner(QuotaTopology::clusterPartition)),
               Named.as(TopologyNames.MERGE_EVICTION_RESULTS));
@@ -329,16 +267,22 @@ public final class QuotaTopology {
               .repartition(
                   Repartitioned.<String, ClusterEvent>as(TopologyNames.CLUSTER_EVENTS)
                       .withKeySerde(Serdes.String())
-                      .withValueSerde(EVENTS));
+                      .withValueSerde(EngineSerdes.EVENTS));
     }
+    // The processor's supplier declares its stores (the trees' and each feature's): Kafka Streams
+    // adds and connects them.
     events.process(
-        () -> new ClusterQuotaProcessor(config, metrics, restores, resumes),
-        Named.as(TopologyNames.CLUSTER_QUOTA),
-        TopologyNames.clusterQuotaStores(history, fairShareMemory).toArray(String[]::new));
+        new ClusterQuotaSupplier(config, metrics, restores, resumes),
+        Named.as(TopologyNames.CLUSTER_QUOTA));
 
     final Topology topology = builder.build();
-    sink(topology, TopologyNames.RUNTIME_SINK, topics.runtime(), RUNTIMES.serializer());
-    sink(topology, TopologyNames.POD_CLASSES_SINK, topics.podClasses(), CLASSES.serializer());
+    sink(
+        topology, TopologyNames.RUNTIME_SINK, topics.runtime(), EngineSerdes.RUNTIMES.serializer());
+    sink(
+        topology,
+        TopologyNames.POD_CLASSES_SINK,
+        topics.podClasses(),
+        EngineSerdes.CLASSES.serializer());
     sink(
         topology,
         TopologyNames.EVICTIONS_SINK,
@@ -440,61 +384,6 @@ public final class QuotaTopology {
   /** The partition count records are checked against, or 0 when placement is not checked. */
   private static int placementCheck(final EngineConfig config) {
     return partitionedByCluster(config) ? config.get(EngineSettings.TOPIC_PARTITIONS) : 0;
-  }
-
-  /**
-   * The builders of the cluster-quota processor's stores, over stores from {@code supplier}. The
-   * topology uses the kind the {@code state.stores} setting names, changelogged (the default) so a
-   * restart or rebalance restores them.
-   */
-  static List<StoreBuilder<?>> storeBuilders(
-      final Function<String, KeyValueBytesStoreSupplier> supplier) {
-    return List.of(
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.CLUSTER_INPUTS_STORE), InputId.serde(), EVENTS),
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.RUNTIME_STORE), GroupId.serde(), RUNTIMES),
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.POD_ASSIGNMENTS_STORE), GroupPodId.serde(), CLASSES),
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.OVER_USED_SINCE_STORE), GroupId.serde(), Serdes.Long()),
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.EVICTION_LEDGER_STORE),
-            PodId.serde(),
-            AvroSerde.forValues(EvictionCommand.class)),
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.EVICTION_RETRY_AT_STORE), PodId.serde(), Serdes.Long()),
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.RESERVATIONS_STORE),
-            GroupId.serde(),
-            AvroSerde.forValues(GroupReservation.class)),
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.RESERVATION_INTRUDERS_SINCE_STORE),
-            PodId.serde(),
-            Serdes.Long()),
-        Stores.keyValueStoreBuilder(
-            supplier.apply(TopologyNames.INPUT_FRESHNESS_STORE),
-            InputId.serde(),
-            AvroSerde.forValues(InputFreshness.class)),
-        ClusterWriterBook.storeBuilder(supplier));
-  }
-
-  /** The builder of fair share's memory store (section 24), changelogged as the others. */
-  static StoreBuilder<KeyValueStore<GroupId, FairShareMemory>> memoryStoreBuilder(
-      final Function<String, KeyValueBytesStoreSupplier> supplier) {
-    return Stores.keyValueStoreBuilder(
-        supplier.apply(TopologyNames.FAIRSHARE_MEMORY_STORE),
-        GroupId.serde(),
-        AvroSerde.forValues(FairShareMemory.class));
-  }
-
-  /** The builder of the history's window store (section 23), changelogged as the others. */
-  static StoreBuilder<WindowStore<GroupId, GroupHistoryWindow>> historyStoreBuilder(
-      final StoreKind kind, final Duration step, final Duration retention) {
-    return Stores.windowStoreBuilder(
-        kind.windowSupplier(TopologyNames.historyStore(step), retention, step),
-        GroupId.serde(),
-        AvroSerde.forValues(GroupHistoryWindow.class));
   }
 
   private static <K, V> void sink(

@@ -3,8 +3,6 @@ package io.quotaflow.engine;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
-import io.quotaflow.engine.fairshare.FairShareConfig;
-import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.recovery.InputResumeAudit;
 import io.quotaflow.engine.recovery.RestoreAudit;
@@ -35,7 +33,6 @@ import org.apache.kafka.streams.processor.api.MockProcessorContext.CapturedPunct
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * The cluster-quota processor alone on a {@link MockProcessorContext}, over in-memory stores that
@@ -71,21 +68,12 @@ final class ProcessorHarness {
     this.config = config;
     this.restores = restores;
     final MockProcessorContext<SpecificRecord, SpecificRecord> first = new MockProcessorContext<>();
+    // The stores the processor's features declare, on the heap whatever the configuration says.
     final List<StoreBuilder<?>> builders =
-        new ArrayList<>(QuotaTopology.storeBuilders(Stores::inMemoryKeyValueStore));
-    HistoryConfig.tiers(config)
-        .ifPresent(
-            tiers -> {
-              builders.add(
-                  QuotaTopology.historyStoreBuilder(
-                      StoreKind.IN_MEMORY, tiers.fineStep(), tiers.fineKept()));
-              builders.add(
-                  QuotaTopology.historyStoreBuilder(
-                      StoreKind.IN_MEMORY, tiers.coarseStep(), tiers.retention()));
-            });
-    if (FairShareConfig.halfLife(config).isPresent()) {
-      builders.add(QuotaTopology.memoryStoreBuilder(Stores::inMemoryKeyValueStore));
-    }
+        new ArrayList<>(
+            ClusterFeatures.stores(
+                ClusterFeatures.create(config, metrics, StoreKind.IN_MEMORY, StoreKind.IN_MEMORY),
+                StoreKind.IN_MEMORY));
     builders.forEach(
         builder -> {
           final StateStore store = builder.withLoggingDisabled().build();

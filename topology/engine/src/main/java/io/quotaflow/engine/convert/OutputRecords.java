@@ -54,6 +54,18 @@ public final class OutputRecords {
       final GroupReservation reservation,
       final String tree,
       final Instant computedAt) {
+    return runtimeBuilder(status, ownRequest, tree, computedAt).setReservation(reservation).build();
+  }
+
+  /**
+   * The builder of {@link #runtime}'s record, without a reservation: the features fill in the
+   * fields they own before it is built.
+   */
+  public static GroupRuntime.Builder runtimeBuilder(
+      final GroupStatus status,
+      final ResourceList ownRequest,
+      final String tree,
+      final Instant computedAt) {
     final boolean parentIsRoot =
         status.parent().isEmpty() || SpecialGroups.ROOT.equals(status.parent());
     return GroupRuntime.newBuilder()
@@ -72,12 +84,11 @@ public final class OutputRecords {
         .setNonPreemptibleUsed(map(status.nonPreemptibleUsed()))
         .setRuntime(map(status.runtime()))
         .setOwnRequest(map(ownRequest))
-        .setReservation(reservation)
+        .setReservation(null)
         .setGuaranteed(map(status.guaranteed()))
         .setComputedAt(computedAt)
         .setTree(QuotaTrees.DEFAULT_TREE.equals(tree) ? null : tree)
-        .setPastBorrowed(map(status.pastBorrowed()))
-        .build();
+        .setPastBorrowed(map(status.pastBorrowed()));
   }
 
   /** What the group's own pods request, as {@link #runtime} wrote it (empty when not known). */

@@ -19,9 +19,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * The engine's own meters: input records read per topic, rejected records per topic, recomputation
- * time, groups per cluster, eviction commands issued and retried (by reason), and pods whose
- * eviction attempts ran out. Kafka Streams' metrics are bound to the same registry by the engine.
+ * The engine's own meters and the catalogue of their names: input records read and rejected per
+ * topic, stream threads, tasks and their rebuilds, recomputation time, groups per cluster; the
+ * meters of input freshness ({@link #freshness()}) and of eviction commands ({@link #evictions()})
+ * each have their own class. Kafka Streams' metrics are bound to the same registry by the engine.
  * Thread-safe: stream threads share one instance.
  */
 public final class EngineMetrics {
@@ -100,75 +101,41 @@ public final class EngineMetrics {
    */
   public static final String NAMESAKES_IGNORED = "quotaflow.engine.quotas.namesakes.ignored";
 
-  /**
-   * Gauge of the age in seconds of a cluster's oldest newest input marker (heartbeat), tag {@code
-   * cluster}; -1 while none was read.
-   */
-  public static final String INPUTS_STALENESS = "quotaflow.engine.inputs.staleness.seconds";
+  // The meters of freshness and of eviction commands are recorded by FreshnessMeters and
+  // EvictionMeters; their names stay here too, for the callers that read them from this catalogue.
 
-  /**
-   * Gauge of how many seconds ahead of its record's time (at most the engine's clock) a cluster's
-   * connectors stamped their newest marker, tag {@code cluster}: their clock's skew (issue 40).
-   */
-  public static final String INPUTS_CLOCK_SKEW = "quotaflow.engine.inputs.clock.skew.seconds";
+  /** {@link FreshnessMeters#INPUTS_STALENESS}. */
+  public static final String INPUTS_STALENESS = FreshnessMeters.INPUTS_STALENESS;
 
-  /**
-   * Gauge: 1 while reclaim of a cluster is suspended because its inputs are not fresh (or wait for
-   * a snapshot), else 0; tag {@code cluster}.
-   */
-  public static final String RECLAIM_SUSPENDED = "quotaflow.engine.reclaim.suspended";
+  /** {@link FreshnessMeters#INPUTS_CLOCK_SKEW}. */
+  public static final String INPUTS_CLOCK_SKEW = FreshnessMeters.INPUTS_CLOCK_SKEW;
 
-  /**
-   * Counter of inputs dropped because a connectors' snapshot did not re-send them (deletes lost or
-   * compacted away), tags {@code cluster} and {@code kind}.
-   */
-  public static final String SNAPSHOT_DROPPED = "quotaflow.engine.snapshot.dropped";
+  /** {@link FreshnessMeters#RECLAIM_SUSPENDED}. */
+  public static final String RECLAIM_SUSPENDED = FreshnessMeters.RECLAIM_SUSPENDED;
 
-  /**
-   * Counter of eviction commands issued, retries included, tags {@code cluster} and {@code reason}
-   * (the command's code: {@code reclaimed-after-delay} or {@code node-reserved}).
-   */
-  public static final String EVICTIONS = "quotaflow.engine.evictions.issued";
+  /** {@link FreshnessMeters#SNAPSHOT_DROPPED}. */
+  public static final String SNAPSHOT_DROPPED = FreshnessMeters.SNAPSHOT_DROPPED;
 
-  /**
-   * Counter of eviction commands that found their cluster's API server unreachable, tag {@code
-   * cluster}: they do not count as attempts, and the pod is commanded again.
-   */
-  public static final String EVICTIONS_UNREACHABLE = "quotaflow.engine.evictions.unreachable";
+  /** {@link EvictionMeters#EVICTIONS}. */
+  public static final String EVICTIONS = EvictionMeters.EVICTIONS;
 
-  /**
-   * Counter of eviction commands the executor refused because the engine's inputs for the cluster
-   * may have missed changes since the decision (result {@code STALE}), tag {@code cluster}: not
-   * counted as attempts; the pod is commanded again only if it is still chosen.
-   */
-  public static final String EVICTIONS_STALE = "quotaflow.engine.evictions.stale";
+  /** {@link EvictionMeters#EVICTIONS_UNREACHABLE}. */
+  public static final String EVICTIONS_UNREACHABLE = EvictionMeters.EVICTIONS_UNREACHABLE;
 
-  /**
-   * Counter of eviction commands the executor did not carry out because they were older than its
-   * {@code eviction.max.age} when read (result {@code EXPIRED}), tag {@code cluster}: not counted
-   * as attempts (issue 40).
-   */
-  public static final String EVICTIONS_EXPIRED = "quotaflow.engine.evictions.expired";
+  /** {@link EvictionMeters#EVICTIONS_STALE}. */
+  public static final String EVICTIONS_STALE = EvictionMeters.EVICTIONS_STALE;
 
-  /**
-   * Counter of eviction commands that got no result within {@code revoke.result.timeout}, tag
-   * {@code cluster}: given up on the engine's side, not counted as attempts, the pod decided again
-   * (issue 40).
-   */
-  public static final String EVICTIONS_UNANSWERED = "quotaflow.engine.evictions.unanswered";
+  /** {@link EvictionMeters#EVICTIONS_EXPIRED}. */
+  public static final String EVICTIONS_EXPIRED = EvictionMeters.EVICTIONS_EXPIRED;
 
-  /**
-   * Counter of eviction commands that retry a pod whose earlier eviction did not happen, tags
-   * {@code cluster} and {@code reason}, as {@link #EVICTIONS}: the difference of the two counts
-   * first attempts.
-   */
-  public static final String EVICTIONS_RETRIED = "quotaflow.engine.evictions.retried";
+  /** {@link EvictionMeters#EVICTIONS_UNANSWERED}. */
+  public static final String EVICTIONS_UNANSWERED = EvictionMeters.EVICTIONS_UNANSWERED;
 
-  /**
-   * Counter of pods whose last allowed command ({@code revoke.max.attempts}) did not evict them,
-   * tag {@code cluster}: they are not commanded again.
-   */
-  public static final String EVICTIONS_EXHAUSTED = "quotaflow.engine.evictions.exhausted";
+  /** {@link EvictionMeters#EVICTIONS_RETRIED}. */
+  public static final String EVICTIONS_RETRIED = EvictionMeters.EVICTIONS_RETRIED;
+
+  /** {@link EvictionMeters#EVICTIONS_EXHAUSTED}. */
+  public static final String EVICTIONS_EXHAUSTED = EvictionMeters.EVICTIONS_EXHAUSTED;
 
   /** Gauge: 1 while the Kafka Streams application runs (RUNNING or REBALANCING), else 0. */
   public static final String RUNNING = "quotaflow.engine.running";
@@ -185,6 +152,9 @@ public final class EngineMetrics {
   private final MeterRegistry registry;
   private final ClusterQuarantine quarantine;
   private final GroupGauges groupGauges;
+  private final ClusterGauges clusterGauges;
+  private final FreshnessMeters freshness;
+  private final EvictionMeters evictions;
   private final Counter restoresRefused;
   private final Counter inputsSkipped;
   private final Heartbeats heartbeats;
@@ -196,19 +166,9 @@ public final class EngineMetrics {
   private final Timer reservationRefreshTime;
   private final Map<String, Counter> read = new ConcurrentHashMap<>();
   private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
-  private final Map<ClusterReason, Counter> evictions = new ConcurrentHashMap<>();
-  private final Map<ClusterReason, Counter> retried = new ConcurrentHashMap<>();
-  private final Map<String, Counter> exhausted = new ConcurrentHashMap<>();
-  private final Map<String, Counter> unreachable = new ConcurrentHashMap<>();
-  private final Map<String, Counter> stale = new ConcurrentHashMap<>();
-  private final Map<String, Counter> expired = new ConcurrentHashMap<>();
-  private final Map<String, Counter> unanswered = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> groups = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> unboundPods = new ConcurrentHashMap<>();
   private final Map<String, AtomicInteger> namesakes = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> staleness = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> skew = new ConcurrentHashMap<>();
-  private final Map<String, AtomicInteger> suspended = new ConcurrentHashMap<>();
 
   /** Meters registered in {@code registry}, with per-group gauges for the default number. */
   public EngineMetrics(final MeterRegistry registry) {
@@ -233,6 +193,9 @@ public final class EngineMetrics {
     this.registry = Objects.requireNonNull(registry, "registry");
     this.quarantine = new ClusterQuarantine(registry);
     this.groupGauges = new GroupGauges(registry, maxGroupGauges);
+    this.clusterGauges = new ClusterGauges(registry);
+    this.freshness = new FreshnessMeters(registry, clusterGauges);
+    this.evictions = new EvictionMeters(registry);
     this.recomputeTime =
         Timer.builder(RECOMPUTE_TIME)
             .description("Time to recompute one cluster's quota tree and emit its changes")
@@ -294,6 +257,16 @@ public final class EngineMetrics {
    */
   public ClusterQuarantine quarantine() {
     return quarantine;
+  }
+
+  /** The meters of each cluster's input freshness. */
+  public FreshnessMeters freshness() {
+    return freshness;
+  }
+
+  /** The meters of reclaim's eviction commands. */
+  public EvictionMeters evictions() {
+    return evictions;
   }
 
   /** The registry the meters live in. */
@@ -421,7 +394,8 @@ public final class EngineMetrics {
 
   /** {@code cluster} now holds {@code count} pods whose label names an unbound group. */
   public void unboundPods(final String cluster, final int count) {
-    clusterGauge(
+    clusterGauges
+        .of(
             unboundPods,
             PODS_UNBOUND,
             "Pods whose quota-name label names a group not bound to their namespace, charged as if"
@@ -432,76 +406,13 @@ public final class EngineMetrics {
 
   /** {@code cluster} now has {@code count} ElasticQuotas ignored for an older one's name. */
   public void ignoredNamesakes(final String cluster, final int count) {
-    clusterGauge(
+    clusterGauges
+        .of(
             namesakes,
             NAMESAKES_IGNORED,
             "ElasticQuotas ignored because an older one of another namespace has their name",
             cluster)
         .set(count);
-  }
-
-  /**
-   * How fresh {@code cluster}'s inputs are: the age of its oldest newest marker (null when none was
-   * read), and whether its reclaim is suspended.
-   */
-  public void inputFreshness(
-      final String cluster, final Duration age, final boolean reclaimSuspended) {
-    clusterGauge(
-            staleness,
-            INPUTS_STALENESS,
-            "Age in seconds of the oldest of a cluster's newest input heartbeats; -1 while none was"
-                + " read",
-            cluster)
-        .set(age == null ? -1 : (int) Math.min(Integer.MAX_VALUE, age.toSeconds()));
-    clusterGauge(
-            suspended,
-            RECLAIM_SUSPENDED,
-            "1 while reclaim of a cluster is suspended because its inputs are stale or wait for a"
-                + " snapshot",
-            cluster)
-        .set(reclaimSuspended ? 1 : 0);
-  }
-
-  /** How far ahead {@code cluster}'s connectors stamp their markers (negative: behind). */
-  public void inputClockSkew(final String cluster, final Duration ahead) {
-    clusterGauge(
-            skew,
-            INPUTS_CLOCK_SKEW,
-            "Seconds a cluster's connectors stamped their newest marker ahead of its record's time"
-                + " (at most the engine's clock); negative: behind",
-            cluster)
-        .set((int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, ahead.toSeconds())));
-  }
-
-  /** A snapshot of {@code cluster}'s inputs of {@code kind} dropped {@code count} inputs. */
-  public void snapshotDropped(final String cluster, final String kind, final int count) {
-    if (count > 0) {
-      Counter.builder(SNAPSHOT_DROPPED)
-          .description(
-              "Inputs dropped because a connectors' snapshot did not re-send them (deletes lost or"
-                  + " compacted away)")
-          .tag("cluster", cluster)
-          .tag("kind", kind)
-          .register(registry)
-          .increment(count);
-    }
-  }
-
-  private AtomicInteger clusterGauge(
-      final Map<String, AtomicInteger> values,
-      final String name,
-      final String description,
-      final String cluster) {
-    return values.computeIfAbsent(
-        cluster,
-        c -> {
-          final AtomicInteger value = new AtomicInteger();
-          Gauge.builder(name, value, AtomicInteger::get)
-              .description(description)
-              .tag("cluster", c)
-              .register(registry);
-          return value;
-        });
   }
 
   /**
@@ -531,144 +442,9 @@ public final class EngineMetrics {
   /** This instance no longer holds {@code cluster} (its task moved away). */
   public void clusterReleased(final String cluster) {
     groupGauges.released(cluster);
-    removeClusterGauge(groups, GROUPS, cluster);
-    removeClusterGauge(unboundPods, PODS_UNBOUND, cluster);
-    removeClusterGauge(namesakes, NAMESAKES_IGNORED, cluster);
-    removeClusterGauge(staleness, INPUTS_STALENESS, cluster);
-    removeClusterGauge(skew, INPUTS_CLOCK_SKEW, cluster);
-    removeClusterGauge(suspended, RECLAIM_SUSPENDED, cluster);
-  }
-
-  private void removeClusterGauge(
-      final Map<String, AtomicInteger> values, final String name, final String cluster) {
-    if (values.remove(cluster) != null) {
-      final Gauge gauge = registry.find(name).tag("cluster", cluster).gauge();
-      if (gauge != null) {
-        registry.remove(gauge);
-      }
-    }
-  }
-
-  /** A command for a pod of {@code cluster} found the cluster's API server unreachable. */
-  public void evictionUnreachable(final String cluster) {
-    unreachable
-        .computeIfAbsent(
-            cluster,
-            c ->
-                Counter.builder(EVICTIONS_UNREACHABLE)
-                    .description(
-                        "Eviction commands that found the cluster's API server unreachable (not"
-                            + " counted as attempts)")
-                    .tag("cluster", c)
-                    .register(registry))
-        .increment();
-  }
-
-  /** A command for a pod of {@code cluster} was refused: decided on possibly incomplete inputs. */
-  public void evictionStale(final String cluster) {
-    stale
-        .computeIfAbsent(
-            cluster,
-            c ->
-                Counter.builder(EVICTIONS_STALE)
-                    .description(
-                        "Eviction commands refused as decided on possibly incomplete inputs (not"
-                            + " counted as attempts)")
-                    .tag("cluster", c)
-                    .register(registry))
-        .increment();
-  }
-
-  /** A command for a pod of {@code cluster} expired before the executor read it. */
-  public void evictionExpired(final String cluster) {
-    expired
-        .computeIfAbsent(
-            cluster,
-            c ->
-                Counter.builder(EVICTIONS_EXPIRED)
-                    .description(
-                        "Eviction commands the executor read too late to carry out (not counted"
-                            + " as attempts)")
-                    .tag("cluster", c)
-                    .register(registry))
-        .increment();
-  }
-
-  /** A command for a pod of {@code cluster} got no result in time: given up on. */
-  public void evictionUnanswered(final String cluster) {
-    unanswered
-        .computeIfAbsent(
-            cluster,
-            c ->
-                Counter.builder(EVICTIONS_UNANSWERED)
-                    .description(
-                        "Eviction commands without a result within revoke.result.timeout (not"
-                            + " counted as attempts)")
-                    .tag("cluster", c)
-                    .register(registry))
-        .increment();
-  }
-
-  /**
-   * One eviction command was issued for a pod of {@code cluster}, for {@code reason} (its code).
-   */
-  public void evictionIssued(final String cluster, final String reason) {
-    countByReason(evictions, EVICTIONS, "Eviction commands issued", cluster, reason);
-  }
-
-  /**
-   * One eviction command retried a pod of {@code cluster} for {@code reason} (it also counts as
-   * issued).
-   */
-  public void evictionRetried(final String cluster, final String reason) {
-    countByReason(
-        retried,
-        EVICTIONS_RETRIED,
-        "Eviction commands retrying a pod not evicted before",
-        cluster,
-        reason);
-  }
-
-  private void countByReason(
-      final Map<ClusterReason, Counter> counters,
-      final String name,
-      final String description,
-      final String cluster,
-      final String reason) {
-    counters
-        .computeIfAbsent(
-            new ClusterReason(cluster, reason),
-            key ->
-                Counter.builder(name)
-                    .description(description)
-                    .tag("cluster", key.cluster())
-                    .tag("reason", key.reason())
-                    .register(registry))
-        .increment();
-  }
-
-  /** The tags of a counter by cluster and reason code. */
-  private record ClusterReason(String cluster, String reason) {}
-
-  /** A pod of {@code cluster} used up its eviction attempts without being evicted. */
-  public void evictionsExhausted(final String cluster) {
-    count(
-        exhausted,
-        EVICTIONS_EXHAUSTED,
-        "Pods whose eviction attempts ran out without an eviction",
-        cluster);
-  }
-
-  private void count(
-      final Map<String, Counter> counters,
-      final String name,
-      final String description,
-      final String cluster) {
-    counters
-        .computeIfAbsent(
-            cluster,
-            c ->
-                Counter.builder(name).description(description).tag("cluster", c).register(registry))
-        .increment();
+    clusterGauges.remove(groups, GROUPS, cluster);
+    clusterGauges.remove(unboundPods, PODS_UNBOUND, cluster);
+    clusterGauges.remove(namesakes, NAMESAKES_IGNORED, cluster);
+    freshness.released(cluster);
   }
 }

@@ -181,7 +181,7 @@ public final class Reclaimer {
     }
     if (issued.getAttempt() - issued.getUnreachableRetries() >= policy.maxAttempts()) {
       retryAt.put(id, NEVER);
-      metrics.evictionsExhausted(cluster);
+      metrics.evictions().exhausted(cluster);
       LOG.warn(
           "{} after {} attempts ({}: {}); it is not commanded again",
           notEvicted,
@@ -208,13 +208,13 @@ public final class Reclaimer {
   private Optional<String> notThePods(final String cluster, final EvictionOutcome outcome) {
     switch (outcome) {
       case UNREACHABLE:
-        metrics.evictionUnreachable(cluster);
+        metrics.evictions().unreachable(cluster);
         return Optional.of("its cluster's API server could not be reached");
       case STALE:
-        metrics.evictionStale(cluster);
+        metrics.evictions().stale(cluster);
         return Optional.of("the executor found the inputs it was decided on possibly incomplete");
       case EXPIRED:
-        metrics.evictionExpired(cluster);
+        metrics.evictions().expired(cluster);
         return Optional.of("the command was too old when the executor read it");
       default:
         return Optional.empty();
@@ -360,7 +360,7 @@ public final class Reclaimer {
     } else if (unanswered(id, issued, now)) {
       // Issue 40: no result will come (connectors renamed, results lost or past their retention);
       // the executor no longer carries it out either, so it is given up, and not as an attempt.
-      metrics.evictionUnanswered(cluster);
+      metrics.evictions().unanswered(cluster);
       LOG.warn(
           "Command {} for {}/{}/{} (attempt {}) got no result since {}, more than {}"
               + " (revoke.result.timeout): given up, not counted as an attempt",
@@ -393,9 +393,9 @@ public final class Reclaimer {
         sink);
     final String reason = EvictionReasons.of(command);
     onIssued.issued(cluster, command, now);
-    metrics.evictionIssued(cluster, reason);
+    metrics.evictions().issued(cluster, reason);
     if (attempt > 1) {
-      metrics.evictionRetried(cluster, reason);
+      metrics.evictions().retried(cluster, reason);
     }
     LOG.info(
         "Evicting {}/{}/{} (uid {}) of group {}, attempt {}, {}: {}",

@@ -1,4 +1,4 @@
-package io.quotaflow.engine;
+package io.quotaflow.engine.task;
 
 import java.util.Comparator;
 import java.util.Objects;
@@ -10,12 +10,12 @@ import java.util.Objects;
  * @param cluster the cluster
  * @param tree the tree's id ({@code QuotaTrees.DEFAULT_TREE} or a profile's tree id)
  */
-record TreeKey(String cluster, String tree) implements Comparable<TreeKey> {
+public record TreeKey(String cluster, String tree) implements Comparable<TreeKey> {
 
   private static final Comparator<TreeKey> ORDER =
       Comparator.comparing(TreeKey::cluster).thenComparing(TreeKey::tree);
 
-  TreeKey {
+  public TreeKey {
     Objects.requireNonNull(cluster, "cluster");
     Objects.requireNonNull(tree, "tree");
   }

@@ -1,4 +1,4 @@
-package io.quotaflow.engine;
+package io.quotaflow.engine.task;
 
 import io.quotaflow.eviction.OverUse;
 import io.quotaflow.quota.PodRef;
@@ -16,7 +16,7 @@ import java.util.TreeSet;
  * small indexes of what the stores hold, so that emitting a change never needs a scan. Rebuilt from
  * the stores when the task starts; owned by one stream thread.
  */
-final class ClusterTree {
+public final class ClusterTree {
   private final String cluster;
   private final String tree;
   private final ClusterQuotaState state;
@@ -29,54 +29,54 @@ final class ClusterTree {
   // Mirror of the over-used-since store for this cluster, epoch millis.
   private final Map<String, Long> overUsedSince = new HashMap<>();
 
-  ClusterTree(final TreeKey key, final ClusterQuotaState state) {
+  public ClusterTree(final TreeKey key, final ClusterQuotaState state) {
     this.cluster = key.cluster();
     this.tree = key.tree();
     this.state = Objects.requireNonNull(state, "state");
   }
 
-  String cluster() {
+  public String cluster() {
     return cluster;
   }
 
   /** The quota tree of the cluster this is (the default tree without profiles). */
-  String tree() {
+  public String tree() {
     return tree;
   }
 
-  TreeKey key() {
+  public TreeKey key() {
     return new TreeKey(cluster, tree);
   }
 
-  ClusterQuotaState state() {
+  public ClusterQuotaState state() {
     return state;
   }
 
-  Map<PodRef, String> filedGroup() {
+  public Map<PodRef, String> filedGroup() {
     return filedGroup;
   }
 
-  Set<String> groups() {
+  public Set<String> groups() {
     return groups;
   }
 
   /** The groups over-used as of the last emitted change, in name order. */
-  Set<String> overUsed() {
+  public Set<String> overUsed() {
     return overUsed;
   }
 
-  Map<String, Long> overUsedSince() {
+  public Map<String, Long> overUsedSince() {
     return overUsedSince;
   }
 
   /** Keeps the group indexes in step with an emitted delta. */
-  void noteGroups(final TreeDelta delta) {
+  public void noteGroups(final TreeDelta delta) {
     delta.changedGroups().forEach(this::noteGroup);
     delta.removedGroups().forEach(this::forgetGroup);
   }
 
   /** Notes one group's status, emitted or restored from the runtime store. */
-  void noteGroup(final GroupStatus status) {
+  public void noteGroup(final GroupStatus status) {
     groups.add(status.name());
     if (OverUse.of(status).isPresent()) {
       overUsed.add(status.name());
