@@ -111,6 +111,7 @@ final class ClusterQuotaProcessor
             features,
             context.getStateStore(TopologyNames.RUNTIME_STORE),
             context.getStateStore(TopologyNames.POD_ASSIGNMENTS_STORE));
+    features.forEach(ClusterFeature::rebuilt);
     final Duration rebuilt = Duration.ofNanos(System.nanoTime() - started);
     // Rebuilt from the stores: a cluster quarantined by a poison record starts afresh, unless its
     // stored inputs cannot be rebuilt either; then it stays quarantined and the others go on.

@@ -123,9 +123,12 @@ public final class ReclaimFeature implements ClusterFeature {
                     new GroupId(cluster, command.getGroup()), at, EvictionReasons.of(command)));
   }
 
-  /** Each rebuilt tree takes up the over-use clocks of its groups. */
+  /**
+   * Each rebuilt tree takes up the over-use clocks of its groups; a cluster with clocks is held
+   * before the quarantine is lifted from the held clusters, as it always was.
+   */
   @Override
-  public void restored() {
+  public void rebuilt() {
     final KeyValueStore<GroupId, Long> overUsedSince =
         task.context().getStateStore(TopologyNames.OVER_USED_SINCE_STORE);
     try (KeyValueIterator<GroupId, Long> all = overUsedSince.all()) {

@@ -37,6 +37,12 @@ public interface ClusterFeature extends ConnectedStoreProvider {
    */
   default void treeRestored(final ClusterTree tree, final List<QuotaGroup> groups) {}
 
+  /**
+   * Every tree is rebuilt, and the clusters the task holds are about to be let out of quarantine: a
+   * feature whose stores make the task hold a cluster says so here ({@link ClusterTask#hold}).
+   */
+  default void rebuilt() {}
+
   /** Every tree is rebuilt: rebuild what the feature keeps from its stores. */
   default void restored() {}
 
