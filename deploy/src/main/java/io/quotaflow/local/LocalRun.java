@@ -19,6 +19,7 @@ import io.quotaflow.connect.Leadership;
 import io.quotaflow.engine.Engine;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import io.quotaflow.engine.metrics.StoreMeterTags;
 import io.quotaflow.evict.EvictionExecutor;
 import io.quotaflow.evict.EvictionSettings;
@@ -498,7 +499,7 @@ final class LocalRun implements AutoCloseable {
             .set(EngineSettings.REVOKE_CHECK_INTERVAL.key(), "500ms")
             // A scenario plays in seconds: the web view's chart of the last 10 minutes shows it
             // step by step only if the history is kept at a few seconds rather than a minute.
-            .set(EngineSettings.HISTORY_STEP.key(), "5s")
+            .set(HistorySettings.HISTORY_STEP.key(), "5s")
             .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), SHUTDOWN_TIMEOUT.toSeconds() + "s")
             // The scenario's settings (fair share with memory, say) over local's defaults.
             .setAll(settings.scenario().map(Scenario::settings).orElse(Map.of()))

@@ -48,6 +48,7 @@ import io.quotaflow.admission.http.peers.ForwardPolicy;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.admission.http.tls.ClientCertificates;
 import io.quotaflow.cluster.GroupMembership;
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
 import io.quotaflow.connect.LeaderElectionSettings;
@@ -324,15 +325,12 @@ class ManifestWiringTest {
   @Test
   void theEngineChargesNvidiasGpuClassAsGpusAndTheSettingReadsWhole() throws IOException {
     final DeviceClassMappings mappings =
-        EngineConfig.builder()
-            .setAll(engineProperties())
-            .build()
-            .get(EngineSettings.DEVICE_CLASSES);
+        EngineConfig.builder().setAll(engineProperties()).build().get(QuotaSettings.DEVICE_CLASSES);
 
-    assertThat(engineProperties()).containsKey(EngineSettings.DEVICE_CLASSES.key());
+    assertThat(engineProperties()).containsKey(QuotaSettings.DEVICE_CLASSES.key());
     // Issue 39: a class no entry names is never free; the manifests say so explicitly.
     assertThat(engineProperties())
-        .containsEntry(EngineSettings.DEVICE_UNMAPPED_CLASS.key(), UnmappedClasses.DENY_SETTING);
+        .containsEntry(QuotaSettings.DEVICE_UNMAPPED_CLASS.key(), UnmappedClasses.DENY_SETTING);
     assertThat(EngineConfig.builder().setAll(engineProperties()).build().deviceClasses().unmapped())
         .isEqualTo(UnmappedClasses.DENY);
     assertThat(mappings.find("gpu.nvidia.com"))

@@ -44,6 +44,15 @@ public final class Parsers {
         });
   }
 
+  /** A positive {@linkplain #duration duration} of whole seconds (a step of history, say). */
+  public static Duration wholeSeconds(final String text) {
+    final Duration duration = duration(text);
+    if (duration.toMillis() % 1_000 != 0) {
+      throw new IllegalArgumentException("expected whole seconds, got '" + text + "'");
+    }
+    return duration;
+  }
+
   /** {@code true} or {@code false} in any case, nothing else ({@code yes} is a typo, not true). */
   public static boolean bool(final String text) {
     return switch (text.toLowerCase(Locale.ROOT)) {
