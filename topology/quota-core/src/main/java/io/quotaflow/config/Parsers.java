@@ -71,6 +71,17 @@ public final class Parsers {
     return value;
   }
 
+  /** An int from 1 to {@code max}. */
+  public static Function<String, Integer> atMost(final int max) {
+    return text -> {
+      final int value = positiveInt(text);
+      if (value > max) {
+        throw new IllegalArgumentException("must be at most " + max + ": " + text);
+      }
+      return value;
+    };
+  }
+
   /** An int of at least 0. */
   public static int nonNegativeInt(final String text) {
     final int value = Integer.parseInt(text);
