@@ -53,6 +53,7 @@ import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
 import io.quotaflow.connect.LeaderElectionSettings;
 import io.quotaflow.connect.MetricsEndpoint;
+import io.quotaflow.connect.StatusWriterSettings;
 import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.dra.UnmappedClasses;
 import io.quotaflow.engine.config.EngineConfig;
@@ -660,7 +661,7 @@ class ManifestWiringTest {
     }
     final ConnectConfig config = ConnectConfig.builder().environment(environment).build();
     assertThat(config.get(ConnectSettings.EVICTION_DRY_RUN)).as("eviction.dry.run").isTrue();
-    assertThat(config.get(ConnectSettings.STATUS_MODE)).isEqualTo(StatusMode.SHADOW);
+    assertThat(config.get(StatusWriterSettings.STATUS_MODE)).isEqualTo(StatusMode.SHADOW);
 
     final ClusterRole role = only(ClusterRole.class, SHADOW.resolve("rbac-shadow.yaml"));
     assertThat(role.getMetadata().getName())
