@@ -133,7 +133,7 @@ public final class SimulateCommand implements Callable<Integer> {
       description =
           "A properties file of the engine's quota settings by short name (min-scale,"
               + " namespace-binding-open, special-group-namespaces, guarantee-usage, parent-pods,"
-              + " device-classes, ...: docs/simulate.md); flags override it.")
+              + " device-classes and the others of the engine's catalogue); flags override it.")
   private Path config;
 
   @Override
