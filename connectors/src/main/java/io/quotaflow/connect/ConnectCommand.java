@@ -157,7 +157,7 @@ public final class ConnectCommand extends ServiceCommand {
       ConnectSettings.leaderElection(config);
     }
     // And on status conflict settings that do not (a maximum wait below the first one).
-    ConnectSettings.status(config);
+    StatusWriterSettings.status(config);
     final Connectors.Enabled enabled = enabled();
     if (!enabled.any()) {
       throw new CommandLine.ParameterException(

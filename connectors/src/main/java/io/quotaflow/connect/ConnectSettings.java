@@ -11,17 +11,15 @@ import io.quotaflow.quota.SpecialQuotaNamespaces;
 import io.quotaflow.source.DraWatch;
 import io.quotaflow.source.PodGroupWatch;
 import io.quotaflow.source.SourceSettings;
-import io.quotaflow.status.ConflictSettings;
-import io.quotaflow.status.StatusMode;
-import io.quotaflow.status.StatusSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The documented settings of {@code quotaflow connect}: key, type, default and meaning. Topic
- * settings share their keys with the engine's, so one configuration file serves both.
+ * The documented settings of {@code quotaflow connect}: key, type, default and meaning (the status
+ * writer's are {@link StatusWriterSettings}, listed in {@link #ALL} too). Topic settings share
+ * their keys with the engine's, so one configuration file serves both.
  */
 public final class ConnectSettings {
 
@@ -234,91 +232,6 @@ public final class ConnectSettings {
               + " either.",
           Parsers.list(Parsers::nonBlank));
 
-  public static final Setting<Duration> STATUS_FLUSH_INTERVAL =
-      new Setting<>(
-          "status.flush.interval",
-          "duration",
-          "1s",
-          "How long the status writer gathers updates; a burst for one group becomes one write.",
-          Parsers::duration);
-
-  public static final Setting<Double> STATUS_RATE =
-      new Setting<>(
-          "status.requests.per.second",
-          "number",
-          "10",
-          "API requests per second per cluster of the status writer.",
-          Parsers::positiveNumber);
-
-  public static final Setting<Integer> STATUS_BURST =
-      new Setting<>(
-          "status.burst",
-          "int",
-          "20",
-          "API requests per cluster the status writer may send at once.",
-          Parsers::positiveInt);
-
-  public static final Setting<Duration> STATUS_RESYNC =
-      new Setting<>(
-          "status.resync",
-          "duration",
-          "1h",
-          "How often the status writer rechecks every ElasticQuota against the latest runtime.",
-          Parsers::duration);
-
-  public static final Setting<String> STATUS_GROUP_ID =
-      new Setting<>(
-          "status.group.id",
-          "string",
-          StatusSettings.DEFAULT_GROUP_ID,
-          "Consumer group of the status writer.",
-          Parsers::nonBlank);
-
-  public static final Setting<StatusMode> STATUS_MODE =
-      new Setting<>(
-          "status.mode",
-          "koordinator|shadow",
-          "koordinator",
-          "Where the status writer shows runtimes: koordinator writes Koordinator's runtime and"
-              + " request annotations and status.used; shadow writes only quotaflow.io/runtime and"
-              + " quotaflow.io/request and never the status, to run beside Koordinator.",
-          Parsers.oneOf(StatusMode.class));
-
-  public static final Setting<Integer> STATUS_CONFLICT_OVERWRITES =
-      new Setting<>(
-          "status.conflict.overwrites",
-          "int",
-          "3",
-          "Times another writer (Koordinator's controller left on) may change an ElasticQuota's"
-              + " written status back within status.conflict.window before the status writer stops"
-              + " writing that object for a while and emits a StatusOverwritten Event.",
-          Parsers::positiveInt);
-
-  public static final Setting<Duration> STATUS_CONFLICT_WINDOW =
-      new Setting<>(
-          "status.conflict.window",
-          "duration",
-          "5m",
-          "How far back the status writer counts another writer's overwrites of one object.",
-          Parsers::duration);
-
-  public static final Setting<Duration> STATUS_CONFLICT_BACKOFF =
-      new Setting<>(
-          "status.conflict.backoff",
-          "duration",
-          "1m",
-          "How long an object in conflict is left alone before one retry write, doubling each time"
-              + " the retry is overwritten too; a retry that stands this long ends the conflict.",
-          Parsers::duration);
-
-  public static final Setting<Duration> STATUS_CONFLICT_BACKOFF_MAX =
-      new Setting<>(
-          "status.conflict.backoff.max",
-          "duration",
-          "30m",
-          "The longest an object in conflict is left alone between two retries.",
-          Parsers::duration);
-
   public static final Setting<Boolean> EVENTS_ENABLED =
       new Setting<>(
           "events.enabled",
@@ -462,16 +375,16 @@ public final class ConnectSettings {
           EVICTION_MAX_AGE,
           EVICTION_PROTECTED_NAMESPACES,
           EVICTION_PROTECTED_PRIORITY_CLASSES,
-          STATUS_FLUSH_INTERVAL,
-          STATUS_RATE,
-          STATUS_BURST,
-          STATUS_RESYNC,
-          STATUS_GROUP_ID,
-          STATUS_MODE,
-          STATUS_CONFLICT_OVERWRITES,
-          STATUS_CONFLICT_WINDOW,
-          STATUS_CONFLICT_BACKOFF,
-          STATUS_CONFLICT_BACKOFF_MAX,
+          StatusWriterSettings.STATUS_FLUSH_INTERVAL,
+          StatusWriterSettings.STATUS_RATE,
+          StatusWriterSettings.STATUS_BURST,
+          StatusWriterSettings.STATUS_RESYNC,
+          StatusWriterSettings.STATUS_GROUP_ID,
+          StatusWriterSettings.STATUS_MODE,
+          StatusWriterSettings.STATUS_CONFLICT_OVERWRITES,
+          StatusWriterSettings.STATUS_CONFLICT_WINDOW,
+          StatusWriterSettings.STATUS_CONFLICT_BACKOFF,
+          StatusWriterSettings.STATUS_CONFLICT_BACKOFF_MAX,
           EVENTS_ENABLED,
           EVENTS_PER_OBJECT_PER_MINUTE,
           EVENTS_PER_OBJECT_BURST,
@@ -547,22 +460,5 @@ public final class ConnectSettings {
         config.get(LEADER_ELECTION_LEASE_DURATION),
         config.get(LEADER_ELECTION_RENEW_DEADLINE),
         config.get(LEADER_ELECTION_RETRY_PERIOD));
-  }
-
-  /** The status writer's settings from a configuration. */
-  static StatusSettings status(final ConnectConfig config) {
-    return new StatusSettings(
-        config.get(STATUS_FLUSH_INTERVAL),
-        config.get(STATUS_RATE),
-        config.get(STATUS_BURST),
-        config.get(STATUS_RESYNC),
-        config.get(STATUS_GROUP_ID),
-        config.get(STATUS_MODE),
-        new ConflictSettings(
-            config.get(STATUS_CONFLICT_OVERWRITES),
-            config.get(STATUS_CONFLICT_WINDOW),
-            config.get(STATUS_CONFLICT_BACKOFF),
-            config.get(STATUS_CONFLICT_BACKOFF_MAX)),
-        new SpecialQuotaNamespaces(config.get(SOURCE_QUOTA_SPECIAL_NAMESPACES)));
   }
 }

@@ -163,7 +163,7 @@ final class Connectors implements AutoCloseable {
                 clusters,
                 topics,
                 consumers,
-                ConnectSettings.status(config),
+                StatusWriterSettings.status(config),
                 ConnectSettings.events(config),
                 Clock.systemUTC(),
                 Sleeper.SYSTEM,
@@ -171,7 +171,8 @@ final class Connectors implements AutoCloseable {
         if (!keep(writer)) {
           return;
         }
-        writer.watchedBy(loops, allowedSilence(config.get(ConnectSettings.STATUS_FLUSH_INTERVAL)));
+        writer.watchedBy(
+            loops, allowedSilence(config.get(StatusWriterSettings.STATUS_FLUSH_INTERVAL)));
         writer.start();
         watch("the status writer", writer.stopped(), () -> false);
       }
@@ -359,7 +360,7 @@ final class Connectors implements AutoCloseable {
     if (enabled.status()) {
       GroupMembership.removeDeparted(
           config.kafka(),
-          config.get(ConnectSettings.STATUS_GROUP_ID),
+          config.get(StatusWriterSettings.STATUS_GROUP_ID),
           member -> true,
           GroupMembership.ADMIN_TIMEOUT);
     }

@@ -93,7 +93,8 @@ class ConnectCommandTest {
 
     final ConnectConfig config = command.configuration();
 
-    assertThat(config.get(ConnectSettings.STATUS_FLUSH_INTERVAL)).isEqualTo(Duration.ofSeconds(5));
+    assertThat(config.get(StatusWriterSettings.STATUS_FLUSH_INTERVAL))
+        .isEqualTo(Duration.ofSeconds(5));
     assertThat(config.get(ConnectSettings.EVICTION_MAX_ATTEMPTS)).isEqualTo(4);
     assertThat(config.kafka())
         .containsEntry("bootstrap.servers", "from-option:2")

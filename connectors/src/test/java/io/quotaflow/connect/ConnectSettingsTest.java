@@ -44,7 +44,7 @@ class ConnectSettingsTest {
 
   @Test
   void theStatusWriterWritesAsKoordinatorByDefault() {
-    final StatusSettings settings = ConnectSettings.status(ConnectConfig.builder().build());
+    final StatusSettings settings = StatusWriterSettings.status(ConnectConfig.builder().build());
 
     assertThat(settings.mode()).isEqualTo(StatusMode.KOORDINATOR);
     assertThat(settings.mode().writesStatus()).isTrue();
@@ -54,7 +54,7 @@ class ConnectSettingsTest {
   void shadowModeWritesOnlyQuotaflowsAnnotationsAndNeverTheStatus() {
     final ConnectConfig config =
         ConnectConfig.builder().environment(Map.of("QUOTAFLOW_STATUS_MODE", "shadow")).build();
-    final StatusMode mode = ConnectSettings.status(config).mode();
+    final StatusMode mode = StatusWriterSettings.status(config).mode();
 
     assertThat(mode).isEqualTo(StatusMode.SHADOW);
     assertThat(mode.writesStatus()).isFalse();

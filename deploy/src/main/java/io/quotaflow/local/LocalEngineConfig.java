@@ -4,6 +4,7 @@ import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.cluster.GroupMembership;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,7 +52,7 @@ final class LocalEngineConfig {
             .set(EngineSettings.REVOKE_CHECK_INTERVAL.key(), "500ms")
             // A scenario plays in seconds: the web view's chart of the last 10 minutes shows it
             // step by step only if the history is kept at a few seconds rather than a minute.
-            .set(EngineSettings.HISTORY_STEP.key(), "5s")
+            .set(HistorySettings.HISTORY_STEP.key(), "5s")
             .set(EngineSettings.SHUTDOWN_TIMEOUT.key(), SHUTDOWN_TIMEOUT.toSeconds() + "s")
             // The scenario's settings (fair share with memory, say) over local's defaults.
             .setAll(settings.scenario().map(Scenario::settings).orElse(Map.of()))

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
+import io.quotaflow.connect.StatusWriterSettings;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.topics.Topic;
@@ -80,7 +81,7 @@ class StrimziExamplesTest {
     assertThat(connectors)
         .anyMatch(prefixed(ResourceType.TOPIC, TopicCatalogue.DEFAULT_PREFIX))
         .anyMatch(literal(ResourceType.GROUP, evictionGroup))
-        .anyMatch(literal(ResourceType.GROUP, defaults.get(ConnectSettings.STATUS_GROUP_ID)))
+        .anyMatch(literal(ResourceType.GROUP, defaults.get(StatusWriterSettings.STATUS_GROUP_ID)))
         .anyMatch(prefixed(ResourceType.TRANSACTIONAL_ID, evictionGroup + "-"));
   }
 

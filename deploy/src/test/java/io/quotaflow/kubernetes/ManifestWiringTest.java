@@ -48,10 +48,12 @@ import io.quotaflow.admission.http.peers.ForwardPolicy;
 import io.quotaflow.admission.http.state.SnapshotClusterState;
 import io.quotaflow.admission.http.tls.ClientCertificates;
 import io.quotaflow.cluster.GroupMembership;
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.connect.ConnectConfig;
 import io.quotaflow.connect.ConnectSettings;
 import io.quotaflow.connect.LeaderElectionSettings;
 import io.quotaflow.connect.MetricsEndpoint;
+import io.quotaflow.connect.StatusWriterSettings;
 import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.dra.UnmappedClasses;
 import io.quotaflow.engine.config.EngineConfig;
@@ -324,15 +326,12 @@ class ManifestWiringTest {
   @Test
   void theEngineChargesNvidiasGpuClassAsGpusAndTheSettingReadsWhole() throws IOException {
     final DeviceClassMappings mappings =
-        EngineConfig.builder()
-            .setAll(engineProperties())
-            .build()
-            .get(EngineSettings.DEVICE_CLASSES);
+        EngineConfig.builder().setAll(engineProperties()).build().get(QuotaSettings.DEVICE_CLASSES);
 
-    assertThat(engineProperties()).containsKey(EngineSettings.DEVICE_CLASSES.key());
+    assertThat(engineProperties()).containsKey(QuotaSettings.DEVICE_CLASSES.key());
     // Issue 39: a class no entry names is never free; the manifests say so explicitly.
     assertThat(engineProperties())
-        .containsEntry(EngineSettings.DEVICE_UNMAPPED_CLASS.key(), UnmappedClasses.DENY_SETTING);
+        .containsEntry(QuotaSettings.DEVICE_UNMAPPED_CLASS.key(), UnmappedClasses.DENY_SETTING);
     assertThat(EngineConfig.builder().setAll(engineProperties()).build().deviceClasses().unmapped())
         .isEqualTo(UnmappedClasses.DENY);
     assertThat(mappings.find("gpu.nvidia.com"))
@@ -662,7 +661,7 @@ class ManifestWiringTest {
     }
     final ConnectConfig config = ConnectConfig.builder().environment(environment).build();
     assertThat(config.get(ConnectSettings.EVICTION_DRY_RUN)).as("eviction.dry.run").isTrue();
-    assertThat(config.get(ConnectSettings.STATUS_MODE)).isEqualTo(StatusMode.SHADOW);
+    assertThat(config.get(StatusWriterSettings.STATUS_MODE)).isEqualTo(StatusMode.SHADOW);
 
     final ClusterRole role = only(ClusterRole.class, SHADOW.resolve("rbac-shadow.yaml"));
     assertThat(role.getMetadata().getName())

@@ -3,8 +3,10 @@ package io.quotaflow.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.admission.http.PluginSettings;
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -29,7 +31,7 @@ class LocalEngineConfigTest {
             Optional.empty(),
             Optional.empty());
 
-    assertThat(config.get(EngineSettings.GUARANTEE_USAGE)).isTrue();
+    assertThat(config.get(QuotaSettings.GUARANTEE_USAGE)).isTrue();
     assertThat(config.get(EngineSettings.REVOKE_CHECK_INTERVAL)).isEqualTo(Duration.ofSeconds(2));
     assertThat(config.kafka("commit.interval.ms")).contains("250");
   }
@@ -37,11 +39,11 @@ class LocalEngineConfigTest {
   @Test
   void localKeepsTheHistoryInStepsOfFiveSecondsUnlessToldOtherwise() {
     assertThat(
-            config(Map.of(), Optional.empty(), Optional.empty()).get(EngineSettings.HISTORY_STEP))
+            config(Map.of(), Optional.empty(), Optional.empty()).get(HistorySettings.HISTORY_STEP))
         .isEqualTo(Duration.ofSeconds(5));
     assertThat(
             config(Map.of("history.step", "1m"), Optional.empty(), Optional.empty())
-                .get(EngineSettings.HISTORY_STEP))
+                .get(HistorySettings.HISTORY_STEP))
         .isEqualTo(Duration.ofMinutes(1));
   }
 
@@ -100,15 +102,15 @@ class LocalEngineConfigTest {
             List.of());
 
     final EngineConfig played = config(Map.of(), Optional.empty(), Optional.of(scenario));
-    assertThat(played.get(EngineSettings.FAIRSHARE_MEMORY_ENABLED)).isTrue();
-    assertThat(played.get(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE))
+    assertThat(played.get(QuotaSettings.FAIRSHARE_MEMORY_ENABLED)).isTrue();
+    assertThat(played.get(QuotaSettings.FAIRSHARE_MEMORY_HALF_LIFE))
         .isEqualTo(Duration.ofSeconds(30));
     assertThat(
             config(
                     Map.of("fairshare.memory.half-life", "1h"),
                     Optional.empty(),
                     Optional.of(scenario))
-                .get(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE))
+                .get(QuotaSettings.FAIRSHARE_MEMORY_HALF_LIFE))
         .isEqualTo(Duration.ofHours(1));
   }
 

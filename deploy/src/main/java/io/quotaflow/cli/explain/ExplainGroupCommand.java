@@ -179,7 +179,7 @@ public final class ExplainGroupCommand implements Callable<Integer> {
 
   private String fromManifests(PrintWriter err) throws BadInputException {
     final QuotaOptions options =
-        config == null ? QuotaOptions.DEFAULTS : SimulateConfig.load(config, QuotaOptions.DEFAULTS);
+        config == null ? QuotaOptions.DEFAULTS : SimulateConfig.load(config);
     final Consumer<String> warnings = warning -> err.println("warning: " + warning);
     final ManifestCluster cluster = ManifestCluster.read(source.paths, standardInput, warnings);
     final ClusterInputs inputs = cluster.inputs();

@@ -137,7 +137,7 @@ public final class ExplainPodCommand implements Callable<Integer> {
 
   private String fromManifests(PodRef ref, PrintWriter err) throws BadInputException {
     final QuotaOptions options =
-        config == null ? QuotaOptions.DEFAULTS : SimulateConfig.load(config, QuotaOptions.DEFAULTS);
+        config == null ? QuotaOptions.DEFAULTS : SimulateConfig.load(config);
     final ManifestCluster manifests =
         ManifestCluster.read(
             source.paths, standardInput, warning -> err.println("warning: " + warning));

@@ -11,6 +11,7 @@ import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -200,14 +201,14 @@ public final class ReportCommand implements Callable<Integer> {
             history.changelogs(
                 engine,
                 step,
-                config.get(EngineSettings.HISTORY_COARSE_STEP),
-                config.get(EngineSettings.HISTORY_FINE_RETENTION),
-                config.get(EngineSettings.HISTORY_RETENTION));
+                config.get(HistorySettings.HISTORY_COARSE_STEP),
+                config.get(HistorySettings.HISTORY_FINE_RETENTION),
+                config.get(HistorySettings.HISTORY_RETENTION));
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
       }
       final Map<String, OfflineHistory.Cluster> clusters =
-          history.read(changelogs, now, config.get(EngineSettings.HISTORY_RETENTION), topics);
+          history.read(changelogs, now, config.get(HistorySettings.HISTORY_RETENTION), topics);
       final String name = cluster != null ? cluster : onlyCluster(clusters.keySet());
       final OfflineHistory.Cluster one = clusters.get(name);
       if (one == null) {
@@ -250,9 +251,9 @@ public final class ReportCommand implements Callable<Integer> {
         spec,
         List.of(
             EngineSettings.TOPIC_PREFIX,
-            EngineSettings.HISTORY_RETENTION,
-            EngineSettings.HISTORY_FINE_RETENTION,
-            EngineSettings.HISTORY_COARSE_STEP),
+            HistorySettings.HISTORY_RETENTION,
+            HistorySettings.HISTORY_FINE_RETENTION,
+            HistorySettings.HISTORY_COARSE_STEP),
         configFile,
         environment,
         bootstrapServers == null

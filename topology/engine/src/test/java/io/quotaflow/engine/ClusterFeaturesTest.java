@@ -2,8 +2,9 @@ package io.quotaflow.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.engine.config.EngineConfig;
-import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
@@ -30,7 +31,7 @@ class ClusterFeaturesTest {
   @Test
   void fairShareMemoryDeclaresItsStoreOnlyWhenOn() {
     final EngineConfig config =
-        EngineConfig.builder().set(EngineSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true").build();
+        EngineConfig.builder().set(QuotaSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true").build();
 
     assertThat(declared(config))
         .containsExactlyInAnyOrderElementsOf(
@@ -43,7 +44,7 @@ class ClusterFeaturesTest {
   @Test
   void withoutHistoryNoHistoryStoreIsDeclared() {
     final EngineConfig config =
-        EngineConfig.builder().set(EngineSettings.HISTORY_ENABLED.key(), "false").build();
+        EngineConfig.builder().set(HistorySettings.HISTORY_ENABLED.key(), "false").build();
 
     assertThat(declared(config)).noneMatch(TopologyNames::isHistoryStore);
     assertThat(declared(config))

@@ -7,8 +7,9 @@ import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.engine.config.EngineConfig;
-import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import io.quotaflow.engine.fairshare.FairShareConfig;
 import io.quotaflow.engine.recovery.RestoreAudit;
 import io.quotaflow.quota.ResourceList;
@@ -43,8 +44,8 @@ class FairShareMemoryTopologyTest {
 
   private static EngineConfig withMemory(final boolean on) {
     return EngineDriver.settings()
-        .set(EngineSettings.FAIRSHARE_MEMORY_ENABLED.key(), String.valueOf(on))
-        .set(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE.key(), "1m")
+        .set(QuotaSettings.FAIRSHARE_MEMORY_ENABLED.key(), String.valueOf(on))
+        .set(QuotaSettings.FAIRSHARE_MEMORY_HALF_LIFE.key(), "1m")
         .build();
   }
 
@@ -109,8 +110,8 @@ class FairShareMemoryTopologyTest {
   void memoryNeedsTheHistory() {
     final EngineConfig config =
         EngineDriver.settings()
-            .set(EngineSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true")
-            .set(EngineSettings.HISTORY_ENABLED.key(), "false")
+            .set(QuotaSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true")
+            .set(HistorySettings.HISTORY_ENABLED.key(), "false")
             .build();
     assertThatThrownBy(() -> FairShareConfig.halfLife(config))
         .isInstanceOf(IllegalArgumentException.class)
@@ -123,8 +124,8 @@ class FairShareMemoryTopologyTest {
     final ProcessorHarness harness =
         new ProcessorHarness(
             EngineDriver.settings()
-                .set(EngineSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true")
-                .set(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE.key(), "1m")
+                .set(QuotaSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true")
+                .set(QuotaSettings.FAIRSHARE_MEMORY_HALF_LIFE.key(), "1m")
                 .build(),
             RestoreAudit.trusting());
     harness

@@ -6,8 +6,8 @@ import static io.quotaflow.engine.Inputs.pod;
 import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.engine.config.EngineConfig;
-import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.schemas.QuotaClass;
 import io.quotaflow.tree.GroupStatus;
@@ -42,7 +42,7 @@ class KoordinatorGatesTopologyTest {
 
   @Test
   void withGuaranteeUsageAGroupKeepsWhatItsPodsUseAndTheRecordSaysSo() {
-    start(on(EngineSettings.GUARANTEE_USAGE.key()));
+    start(on(QuotaSettings.GUARANTEE_USAGE.key()));
     engine
         .putQuota(EAST, "a", quota().min(cpu(20_000)).max(cpu(100_000)).build())
         .putQuota(EAST, "b", quota().min(cpu(30_000)).max(cpu(100_000)).build())
@@ -79,7 +79,7 @@ class KoordinatorGatesTopologyTest {
 
   @Test
   void withParentPodsAParentIsChargedForItsOwnPodsBesideItsChildren() {
-    start(on(EngineSettings.PARENT_PODS.key()));
+    start(on(QuotaSettings.PARENT_PODS.key()));
     engine
         .putQuota(EAST, "p", quota().isParent().min(cpu(40_000)).max(cpu(60_000)).build())
         .putQuota(EAST, "c1", quota().parent("p").min(cpu(20_000)).max(cpu(100_000)).build())

@@ -8,6 +8,7 @@ import static io.quotaflow.engine.Inputs.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Timer;
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
@@ -52,7 +53,7 @@ class ReservationTopologyTest {
     engine =
         new EngineDriver(
             EngineConfig.builder()
-                .set(EngineSettings.RESERVATION_MAX_LOCKED_PERCENT.key(), Integer.toString(cap))
+                .set(QuotaSettings.RESERVATION_MAX_LOCKED_PERCENT.key(), Integer.toString(cap))
                 .set(EngineSettings.INPUTS_MARKERS_REQUIRED.key(), "false")
                 .build());
     for (int i = 1; i <= 4; i++) {

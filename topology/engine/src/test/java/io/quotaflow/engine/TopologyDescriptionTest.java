@@ -3,6 +3,7 @@ package io.quotaflow.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
 import io.quotaflow.engine.metrics.EngineMetrics;
@@ -53,7 +54,7 @@ class TopologyDescriptionTest {
         QuotaTopology.build(
                 TopicCatalogue.withDefaultPrefix(),
                 EngineConfig.builder()
-                    .set(EngineSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true")
+                    .set(QuotaSettings.FAIRSHARE_MEMORY_ENABLED.key(), "true")
                     .build(),
                 EngineMetrics.discarding())
             .describe()

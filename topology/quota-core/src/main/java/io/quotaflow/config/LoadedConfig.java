@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * which pass through unchanged (Kafka client and Kafka Streams settings, and those of components
  * started beside this one). Immutable.
  */
-public final class LoadedConfig {
+public final class LoadedConfig implements SettingValues {
   private final List<Setting<?>> settings;
   private final Map<String, Object> values;
   private final Map<String, String> texts;
@@ -44,6 +44,7 @@ public final class LoadedConfig {
    *
    * @throws IllegalArgumentException when the setting is not in this configuration's catalogue
    */
+  @Override
   public <T> T get(final Setting<T> setting) {
     final Object value = values.get(setting.key());
     if (value == null) {

@@ -44,6 +44,15 @@ public final class Parsers {
         });
   }
 
+  /** A positive {@linkplain #duration duration} of whole seconds (a step of history, say). */
+  public static Duration wholeSeconds(final String text) {
+    final Duration duration = duration(text);
+    if (duration.toMillis() % 1_000 != 0) {
+      throw new IllegalArgumentException("expected whole seconds, got '" + text + "'");
+    }
+    return duration;
+  }
+
   /** {@code true} or {@code false} in any case, nothing else ({@code yes} is a typo, not true). */
   public static boolean bool(final String text) {
     return switch (text.toLowerCase(Locale.ROOT)) {
@@ -60,6 +69,17 @@ public final class Parsers {
       throw new IllegalArgumentException("must be at least 1");
     }
     return value;
+  }
+
+  /** An int from 1 to {@code max}. */
+  public static Function<String, Integer> atMost(final int max) {
+    return text -> {
+      final int value = positiveInt(text);
+      if (value > max) {
+        throw new IllegalArgumentException("must be at most " + max + ": " + text);
+      }
+      return value;
+    };
   }
 
   /** An int of at least 0. */

@@ -8,6 +8,8 @@
  *
  * <p>Each component keeps only its catalogue (its settings and how they map onto its own types):
  * the engine's {@code EngineSettings}, the admission plugin's {@code PluginSettings}, the
- * connectors' {@code ConnectSettings}.
+ * connectors' {@code ConnectSettings}. The settings of quota semantics are declared once, here, in
+ * {@link io.quotaflow.config.QuotaSettings}, for every reader: the engine lists them, and {@code
+ * simulate --config} reads them into the same {@link io.quotaflow.config.QuotaSemantics}.
  */
 package io.quotaflow.config;

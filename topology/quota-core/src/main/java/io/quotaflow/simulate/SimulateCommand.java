@@ -1,5 +1,6 @@
 package io.quotaflow.simulate;
 
+import io.quotaflow.config.QuotaSemantics;
 import io.quotaflow.dra.DeviceClassMappings;
 import io.quotaflow.profile.MultiTreeCalculator;
 import io.quotaflow.profile.MultiTreeCalculator.TreeResult;
@@ -58,6 +59,11 @@ public final class SimulateCommand implements Callable<Integer> {
 
   /** Bad input: a file, document or field that cannot be read; also picocli's usage errors. */
   public static final int BAD_INPUT = 2;
+
+  /** Why fair share's memory changes nothing here: its past is the engine's history. */
+  static final String NO_HISTORY =
+      "fairshare-memory-enabled: manifests carry no history, so no group has borrowed in the"
+          + " past; the numbers are the engine's while its memory is empty";
 
   /** How the result is printed. */
   public enum OutputFormat {
@@ -125,11 +131,9 @@ public final class SimulateCommand implements Callable<Integer> {
       names = "--config",
       paramLabel = "FILE",
       description =
-          "A properties file with the same settings and more (count-terminating-pods,"
-              + " only-ready-schedulable-nodes, default-group-max, derived-resources,"
-              + " reservation-max-locked-percent, guarantee-usage, parent-pods,"
-              + " device-classes);"
-              + " flags override it.")
+          "A properties file of the engine's quota settings by short name (min-scale,"
+              + " namespace-binding-open, special-group-namespaces, guarantee-usage, parent-pods,"
+              + " device-classes and the others of the engine's catalogue); flags override it.")
   private Path config;
 
   @Override
@@ -137,11 +141,14 @@ public final class SimulateCommand implements Callable<Integer> {
     final PrintWriter out = spec.commandLine().getOut();
     final PrintWriter err = spec.commandLine().getErr();
     try {
-      final QuotaOptions options = options();
+      final QuotaSemantics semantics = semantics();
+      final QuotaOptions options = options(semantics);
       final Consumer<String> warnings = warning -> err.println("warning: " + warning);
+      if (semantics.fairShareHalfLife().isPresent()) {
+        warnings.accept(NO_HISTORY);
+      }
       final List<Manifest> manifests = new ManifestReader(warnings, standardInput).read(paths);
-      final DeviceClassMappings deviceClasses =
-          config == null ? DeviceClassMappings.defaults() : SimulateConfig.deviceClasses(config);
+      final DeviceClassMappings deviceClasses = semantics.deviceClasses();
       SimulateConfig.doubleDerivations(deviceClasses, options.derivedResources()).forEach(warnings);
       final ClusterInputs inputs =
           ManifestInputs.toClusterInputs(manifests, deviceClasses, warnings);
@@ -183,12 +190,18 @@ public final class SimulateCommand implements Callable<Integer> {
     }
   }
 
+  /** The engine's defaults, then the config file. */
+  private QuotaSemantics semantics() throws BadInputException {
+    return config == null ? SimulateConfig.read("", Map.of()) : SimulateConfig.read(config);
+  }
+
   /** Defaults, then the config file, then the flags. */
   QuotaOptions options() throws BadInputException {
-    QuotaOptions options = QuotaOptions.DEFAULTS;
-    if (config != null) {
-      options = SimulateConfig.load(config, options);
-    }
+    return options(semantics());
+  }
+
+  private QuotaOptions options(QuotaSemantics semantics) {
+    QuotaOptions options = semantics.options();
     if (minScale != null) {
       options = options.withMinScaling(minScale);
     }

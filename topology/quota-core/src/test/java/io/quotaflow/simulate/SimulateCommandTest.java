@@ -224,6 +224,26 @@ class SimulateCommandTest {
     }
   }
 
+  /**
+   * Issue 42.3: fair share's memory is a setting of quota semantics, so simulate accepts it; with
+   * no history the numbers are the memoryless ones, and a warning says so.
+   */
+  @Test
+  void fairShareMemoryIsAcceptedAndWarnsThatManifestsHaveNoPast() {
+    final Path config =
+        write(
+            dir.resolve("memory.properties"),
+            "fairshare-memory-enabled=true\nfairshare-memory-half-life=1d\n");
+
+    final SimulateRun run =
+        SimulateRun.of(
+            "-f", twoTeams.toString(), "--output", "json", "--config", config.toString());
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.err()).contains("warning: " + SimulateCommand.NO_HISTORY);
+    assertThat(run.value("team-a", "runtime", "cpu")).isEqualTo(40_000);
+  }
+
   @Test
   void theConfigFileSetsOptionsAndFlagsOverrideIt() {
     final Path config =

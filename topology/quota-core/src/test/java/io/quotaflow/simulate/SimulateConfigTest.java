@@ -16,17 +16,24 @@ class SimulateConfigTest {
   @Test
   void readsEverySetting() throws Exception {
     final QuotaOptions options =
-        SimulateConfig.apply(
-            "c.properties",
-            Map.of(
-                "min-scale", "false",
-                "default-shared-weight", "MIN",
-                "used-policy", "running",
-                "count-terminating-pods", "False",
-                "only-ready-schedulable-nodes", "true",
-                "default-group-max", "{\"cpu\": \"4\", \"memory\": \"8Gi\"}",
-                "derived-resources", "nvidia.com/gpu->quotaflow.io/gpu-memory*32"),
-            QuotaOptions.DEFAULTS);
+        SimulateConfig.read(
+                "c.properties",
+                Map.of(
+                    "min-scale",
+                    "false",
+                    "default-shared-weight",
+                    "MIN",
+                    "used-policy",
+                    "running",
+                    "count-terminating-pods",
+                    "False",
+                    "only-ready-schedulable-nodes",
+                    "true",
+                    "default-group-max",
+                    "{\"cpu\": \"4\", \"memory\": \"8Gi\"}",
+                    "derived-resources",
+                    "nvidia.com/gpu->quotaflow.io/gpu-memory*32"))
+            .options();
 
     assertThat(options.minScaling()).isFalse();
     assertThat(options.defaultWeight()).isEqualTo(DefaultWeightPolicy.MIN);
@@ -41,7 +48,7 @@ class SimulateConfigTest {
 
   @Test
   void anEmptyFileKeepsTheDefaults() throws Exception {
-    assertThat(SimulateConfig.apply("c.properties", Map.of(), QuotaOptions.DEFAULTS))
+    assertThat(SimulateConfig.read("c.properties", Map.of()).options())
         .isEqualTo(QuotaOptions.DEFAULTS);
   }
 
@@ -67,25 +74,18 @@ class SimulateConfigTest {
 
   @Test
   void badValuesNameTheFileTheSettingAndTheValue() {
-    assertThatThrownBy(
-            () ->
-                SimulateConfig.apply(
-                    "c.properties", Map.of("min-scale", "yes"), QuotaOptions.DEFAULTS))
+    assertThatThrownBy(() -> SimulateConfig.read("c.properties", Map.of("min-scale", "yes")))
         .isInstanceOf(BadInputException.class)
         .hasMessage("c.properties: min-scale: expected true or false, found \"yes\"");
     assertThatThrownBy(
-            () ->
-                SimulateConfig.apply(
-                    "c.properties", Map.of("default-group-max", "cpu=4"), QuotaOptions.DEFAULTS))
+            () -> SimulateConfig.read("c.properties", Map.of("default-group-max", "cpu=4")))
         .hasMessage(
             "c.properties: default-group-max: expected a JSON object of quantities, found"
                 + " \"cpu=4\"");
     assertThatThrownBy(
             () ->
-                SimulateConfig.apply(
-                    "c.properties",
-                    Map.of("default-group-max", "{\"cpu\": \"x\"}"),
-                    QuotaOptions.DEFAULTS))
+                SimulateConfig.read(
+                    "c.properties", Map.of("default-group-max", "{\"cpu\": \"x\"}")))
         .hasMessageStartingWith("c.properties: default-group-max: cpu: \"x\" is not a valid");
   }
 }

@@ -47,7 +47,7 @@ final class PeopleRateLimit {
                 "one client may make at most "
                     + perSecond
                     + " requests a second to /api/ ("
-                    + PluginSettings.API_RATE_PER_CLIENT.key()
+                    + PeopleSettings.API_RATE_PER_CLIENT.key()
                     + "); try again in a moment",
                 "rate-limited")
             .withHeader("Retry-After", "1");

@@ -50,9 +50,9 @@ final class PeopleWorkers implements AutoCloseable {
     return Answer.error(
             503,
             "the plugin is answering as many people's requests as it may ("
-                + PluginSettings.API_THREADS.key()
+                + PeopleSettings.API_THREADS.key()
                 + ", "
-                + PluginSettings.API_QUEUE.key()
+                + PeopleSettings.API_QUEUE.key()
                 + "); try again in a moment",
             "busy")
         .withHeader("Retry-After", "1");

@@ -14,13 +14,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.Set;
 
 /**
- * The catalogue of the admission plugin's settings (key, type, default, meaning). The keys share
- * the engine's configuration sources: a properties file, {@code QUOTAFLOW_ADMISSION_*} variables
- * and command-line options. A renamed setting keeps its former key as a deprecated alias (e.g.
- * {@code admission.reservation.ttl} for {@code admission.inflight.ttl}).
+ * The catalogue of the admission plugin's settings (key, type, default, meaning), {@link #ALL}, and
+ * how they are read into its configuration. Declared here: the plugin as a whole (on or off, its
+ * address, TLS, limits of the server, forwarding to peers, how stale a state it answers from); the
+ * machine doors' settings are {@link WebhookSettings}, the people's doors' {@link PeopleSettings}.
+ * The keys share the engine's configuration sources: a properties file, {@code
+ * QUOTAFLOW_ADMISSION_*} variables and command-line options. A renamed setting keeps its former key
+ * as a deprecated alias (e.g. {@code admission.reservation.ttl} for {@code
+ * admission.inflight.ttl}).
  */
 public final class PluginSettings {
 
@@ -129,102 +132,6 @@ public final class PluginSettings {
               + " call webhooks and extenders over TLS.",
           Parsers::bool);
 
-  /** enforce | warn | off. */
-  public static final Setting<AdmissionMode> MODE =
-      new Setting<>(
-          "admission.mode",
-          "enforce|warn|off",
-          "enforce",
-          "enforce: deny pods that do not fit and invalid quota changes; warn: allow them with an"
-              + " admission warning; off: allow everything.",
-          Parsers.oneOf(AdmissionMode.class));
-
-  /** fail-open | fail-closed. */
-  public static final Setting<FailurePolicy> FAILURE_POLICY =
-      new Setting<>(
-          "admission.failure.policy",
-          "fail-open|fail-closed",
-          "fail-open",
-          "Answer when the quota cannot be checked (rebalance, owner unreachable, unexpected"
-              + " error): fail-open allows with a warning, fail-closed denies.",
-          FailurePolicy::of);
-
-  /** Namespaces never checked. */
-  public static final Setting<Set<String>> EXCLUDED_NAMESPACES =
-      new Setting<>(
-          "admission.excluded.namespaces",
-          "list",
-          "kube-system",
-          "Comma-separated namespaces whose pods are always admitted.",
-          Parsers.list(Parsers::text).andThen(Set::copyOf));
-
-  /** Who may change ElasticQuotas (issue 24). */
-  public static final Setting<Set<String>> QUOTA_ADMINS =
-      new Setting<>(
-          "admission.quota.admins",
-          "list",
-          "system:masters",
-          "Comma-separated users or groups (as the API server names them in a review's userInfo)"
-              + " who may create, delete or change the fields quotaflow reads of ElasticQuotas;"
-              + " the quotas webhook refuses anyone else's change (docs/security.md).",
-          Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
-
-  /** Where the special groups' ElasticQuotas may live (issue 24). */
-  public static final Setting<Set<String>> QUOTA_SPECIAL_NAMESPACES =
-      new Setting<>(
-          "admission.quota.special.namespaces",
-          "list",
-          "kube-system,quotaflow,koordinator-system",
-          "Comma-separated namespaces whose ElasticQuotas may define the special groups"
-              + " (koordinator-root-quota, koordinator-system-quota, koordinator-default-quota);"
-              + " the quotas webhook refuses them anywhere else.",
-          Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
-
-  /** The namespace labels a namespace selector may be keyed on (issue 39). */
-  public static final Setting<Set<String>> QUOTA_SELECTOR_KEYS =
-      new Setting<>(
-          "admission.quota.selector.keys",
-          "list",
-          "kubernetes.io/metadata.name,quota.admin.quotaflow.io/",
-          "Comma-separated namespace label keys, or key prefixes ending in /, that an"
-              + " ElasticQuota's quotaflow.io/namespace-selector may be keyed on: labels tenants"
-              + " cannot set on their namespaces. The quotas webhook refuses a new or changed"
-              + " selector on any other key, or one that selects namespaces by a label's absence"
-              + " (docs/security.md).",
-          Parsers.list(Parsers::nonBlank).andThen(Set::copyOf));
-
-  /** In-flight hold lifetime; formerly admission.reservation.ttl. */
-  public static final Setting<Duration> INFLIGHT_TTL =
-      new Setting<>(
-              "admission.inflight.ttl",
-              "duration",
-              "30s",
-              "How long an admitted pod's request is held in flight against its groups at most, if"
-                  + " the pod is not seen as used before.",
-              Parsers::duration)
-          .withDeprecatedAlias("admission.reservation.ttl");
-
-  /** How long a gang's hold waits for the members still to come (issue 28). */
-  public static final Setting<Duration> GANG_HOLD_TTL =
-      new Setting<>(
-          "admission.gang.hold.ttl",
-          "duration",
-          "60s",
-          "How long the room of a gang's members still to come is held in flight at most, once its"
-              + " first member was admitted because the whole gang fits (docs/semantics.md section"
-              + " 21).",
-          Parsers::duration);
-
-  /** In-flight hold sweep period; formerly admission.reservation.sweep.interval. */
-  public static final Setting<Duration> INFLIGHT_SWEEP_INTERVAL =
-      new Setting<>(
-              "admission.inflight.sweep.interval",
-              "duration",
-              "250ms",
-              "How often in-flight holds are compared with the stores and expired.",
-              Parsers::duration)
-          .withDeprecatedAlias("admission.reservation.sweep.interval");
-
   /** Forwarding timeout: the whole of one forwarded request (issue 40.10). */
   public static final Setting<Duration> FORWARD_TIMEOUT =
       new Setting<>(
@@ -246,7 +153,7 @@ public final class PluginSettings {
           "After this many forwarded requests in a row to one peer failed (refused, timed out),"
               + " its circuit breaker opens: requests for its clusters are answered here at once,"
               + " without asking it, 1 to 1000.",
-          text -> bounded(text, 1_000));
+          Parsers.atMost(1_000));
 
   /** How long an open breaker waits before it probes its peer again (issue 40.10). */
   public static final Setting<Duration> FORWARD_BREAKER_RETRY =
@@ -280,119 +187,6 @@ public final class PluginSettings {
               + " than admission.max.staleness. A copy reads each group and its pods once.",
           Parsers::duration);
 
-  /** Web view switch. */
-  public static final Setting<Boolean> VIEW_ENABLED =
-      new Setting<>(
-          "admission.view.enabled",
-          "boolean",
-          "true",
-          "Serve the web view of the quota tree (/ui/), its read-only endpoints, its live stream"
-              + " and the what-if endpoint. The what-if never writes to a cluster.",
-          Parsers::bool);
-
-  /** Live stream bound. */
-  public static final Setting<Integer> VIEW_MAX_STREAMS =
-      new Setting<>(
-          "admission.view.max.streams",
-          "int",
-          "16",
-          "How many live streams of the web view (open pages) may be open at once, 1 to 1000; one"
-              + " more is answered 503.",
-          text -> bounded(text, 1000));
-
-  /** Activity bound. */
-  public static final Setting<Integer> VIEW_RECENT_EVENTS =
-      new Setting<>(
-          "admission.view.recent.events",
-          "int",
-          "100",
-          "How many recent evictions and how many recent denials the web view keeps per cluster, 1"
-              + " to 10000 (in memory).",
-          text -> bounded(text, 10_000));
-
-  /** How people are authenticated. */
-  public static final Setting<String> API_AUTH =
-      new Setting<>(
-          "admission.api.auth",
-          "none|kubernetes",
-          "none",
-          "How callers of the query API, the web view, its stream and the what-if are"
-              + " authenticated: kubernetes asks each a bearer token, checked with TokenReview, and"
-              + " shows each the groups bound to namespaces where SubjectAccessReview lets them list"
-              + " pods (the manifests use it); none answers everyone everything.",
-          text -> {
-            final String mode = text.trim().toLowerCase(java.util.Locale.ROOT);
-            if (!mode.equals("none") && !mode.equals("kubernetes")) {
-              throw new IllegalArgumentException("expected none or kubernetes: " + text);
-            }
-            return mode;
-          });
-
-  /** How long token and access answers are kept. */
-  public static final Setting<Duration> API_AUTH_CACHE_TTL =
-      new Setting<>(
-          "admission.api.auth.cache.ttl",
-          "duration",
-          "30s",
-          "How long an answer of TokenReview or SubjectAccessReview is kept before the API server"
-              + " is asked again (as kube-rbac-proxy keeps them).",
-          Parsers::duration);
-
-  /** The longest token asked about. */
-  public static final Setting<Integer> API_AUTH_TOKEN_MAX_BYTES =
-      new Setting<>(
-          "admission.api.auth.token.max.bytes",
-          "int",
-          Integer.toString(io.quotaflow.admission.http.auth.ApiAuth.DEFAULT_MAX_TOKEN_BYTES),
-          "The longest bearer token asked about, in bytes, 1 to 65536: a longer one is answered"
-              + " 401 without a TokenReview. A browser keeps at most 4096 bytes in the web view's"
-              + " cookie; Kubernetes' service-account tokens are about 1 KB.",
-          text -> bounded(text, 65_536));
-
-  /** How many token and access answers are kept. */
-  public static final Setting<Integer> API_AUTH_CACHE_ENTRIES =
-      new Setting<>(
-          "admission.api.auth.cache.entries",
-          "int",
-          "10000",
-          "How many answers of TokenReview, and how many of SubjectAccessReview, are kept at most,"
-              + " 1 to 1000000, the least recently used dropped beyond. Tokens are kept by their"
-              + " SHA-256 digest: a refusal or a question takes at most 512 bytes, an accepted"
-              + " token that plus its user's name and groups (10000: at most about 10 MB).",
-          text -> bounded(text, 1_000_000));
-
-  /** Threads answering people. */
-  public static final Setting<Integer> API_THREADS =
-      new Setting<>(
-          "admission.api.threads",
-          "int",
-          "4",
-          "Threads answering people's requests (the query API, the web view, the sign-in, the"
-              + " what-if), 1 to 256: apart from the webhooks' and the scheduler filter's, so that"
-              + " however many people call, and however long the API server takes to review their"
-              + " tokens, the webhooks keep answering.",
-          text -> bounded(text, 256));
-
-  /** People's requests waiting. */
-  public static final Setting<Integer> API_QUEUE =
-      new Setting<>(
-          "admission.api.queue",
-          "int",
-          "64",
-          "People's requests waiting for a thread at most, 1 to 10000; one more is answered 503.",
-          text -> bounded(text, 10_000));
-
-  /** People's rate per client. */
-  public static final Setting<Integer> API_RATE_PER_CLIENT =
-      new Setting<>(
-          "admission.api.rate.per.client",
-          "int",
-          "20",
-          "Requests a second one client address may make to /api/ (bursts of twice as many), 1 to"
-              + " 100000; beyond, 429. Behind a proxy (oauth2-proxy) every person shares its"
-              + " address: raise it.",
-          text -> bounded(text, 100_000));
-
   /** How long a request may take to arrive. */
   public static final Setting<Duration> REQUEST_TIMEOUT =
       new Setting<>(
@@ -412,7 +206,7 @@ public final class PluginSettings {
           "1024",
           "Open connections on the main port at most, 1 to 65536; beyond, new ones wait to be"
               + " accepted and idle ones are closed after 1 s.",
-          text -> bounded(text, 65_536));
+          Parsers.atMost(65_536));
 
   /** The port of health and readiness alone. */
   public static final Setting<String> HEALTH_PORT =
@@ -425,58 +219,6 @@ public final class PluginSettings {
               + " that a flood of the main port cannot fail them; empty: served on the main port"
               + " only. The manifests use 8081.",
           text -> text.isBlank() ? "" : Integer.toString(Parsers.port(text.trim())));
-
-  /** Live streams per client. */
-  public static final Setting<Integer> VIEW_STREAMS_PER_CLIENT =
-      new Setting<>(
-          "admission.view.streams.per.client",
-          "int",
-          "4",
-          "How many live streams of the web view one client address may hold at once, 1 to 1000;"
-              + " one more is answered 429.",
-          text -> bounded(text, 1000));
-
-  /** What-if size bound: pods. */
-  public static final Setting<Integer> WHAT_IF_MAX_PODS =
-      new Setting<>(
-          "admission.whatif.max.pods",
-          "int",
-          "10000",
-          "How many pods one what-if may add in total, 1 to 1000000; a larger one is answered 413.",
-          text -> bounded(text, 1_000_000));
-
-  /** What-if size bound: group edits. */
-  public static final Setting<Integer> WHAT_IF_MAX_EDITS =
-      new Setting<>(
-          "admission.whatif.max.edits",
-          "int",
-          "100",
-          "How many group edits (min, max, weight) one what-if may make, 1 to 100000; more is"
-              + " answered 413.",
-          text -> bounded(text, 100_000));
-
-  /** The window of the denials' de-duplication and per-group limit (issue 39). */
-  public static final Setting<Duration> DENIALS_WINDOW =
-      new Setting<>(
-          "admission.denials.window",
-          "duration",
-          "60s",
-          "Within this window a pod denied again for the same reason is written to denials.v1"
-              + " once, and each group (and each namespace) has at most"
-              + " admission.denials.max.per.group denials written; the others are counted in"
-              + " quotaflow_denials_dropped_total{why} (the pods are answered all the same).",
-          Parsers::duration);
-
-  /** Denials written per group and per namespace per window (issue 39). */
-  public static final Setting<Integer> DENIALS_MAX_PER_GROUP =
-      new Setting<>(
-          "admission.denials.max.per.group",
-          "int",
-          "100",
-          "How many denials of one group, and of one namespace, are written to denials.v1 per"
-              + " admission.denials.window, 1 to 1000000: one tenant's flood cannot crowd the"
-              + " others' denials out of the queue.",
-          text -> bounded(text, 1_000_000));
 
   /** Every setting, in documentation order. */
   public static final List<Setting<?>> ALL =
@@ -491,38 +233,38 @@ public final class PluginSettings {
           ALLOW_UNAUTHENTICATED_WEBHOOKS,
           TLS_RELOAD_INTERVAL,
           PLAIN_HTTP,
-          MODE,
-          FAILURE_POLICY,
-          EXCLUDED_NAMESPACES,
-          QUOTA_ADMINS,
-          QUOTA_SPECIAL_NAMESPACES,
-          QUOTA_SELECTOR_KEYS,
-          INFLIGHT_TTL,
-          GANG_HOLD_TTL,
-          INFLIGHT_SWEEP_INTERVAL,
+          WebhookSettings.MODE,
+          WebhookSettings.FAILURE_POLICY,
+          WebhookSettings.EXCLUDED_NAMESPACES,
+          WebhookSettings.QUOTA_ADMINS,
+          WebhookSettings.QUOTA_SPECIAL_NAMESPACES,
+          WebhookSettings.QUOTA_SELECTOR_KEYS,
+          WebhookSettings.INFLIGHT_TTL,
+          WebhookSettings.GANG_HOLD_TTL,
+          WebhookSettings.INFLIGHT_SWEEP_INTERVAL,
           FORWARD_TIMEOUT,
           FORWARD_BREAKER_FAILURES,
           FORWARD_BREAKER_RETRY,
           MAX_STALENESS,
           STATE_REFRESH_INTERVAL,
-          VIEW_ENABLED,
-          VIEW_MAX_STREAMS,
-          VIEW_RECENT_EVENTS,
+          PeopleSettings.VIEW_ENABLED,
+          PeopleSettings.VIEW_MAX_STREAMS,
+          PeopleSettings.VIEW_RECENT_EVENTS,
           REQUEST_TIMEOUT,
           MAX_CONNECTIONS,
           HEALTH_PORT,
-          VIEW_STREAMS_PER_CLIENT,
-          WHAT_IF_MAX_PODS,
-          WHAT_IF_MAX_EDITS,
-          DENIALS_WINDOW,
-          DENIALS_MAX_PER_GROUP,
-          API_AUTH,
-          API_AUTH_CACHE_TTL,
-          API_AUTH_CACHE_ENTRIES,
-          API_AUTH_TOKEN_MAX_BYTES,
-          API_THREADS,
-          API_QUEUE,
-          API_RATE_PER_CLIENT);
+          PeopleSettings.VIEW_STREAMS_PER_CLIENT,
+          PeopleSettings.WHAT_IF_MAX_PODS,
+          PeopleSettings.WHAT_IF_MAX_EDITS,
+          WebhookSettings.DENIALS_WINDOW,
+          WebhookSettings.DENIALS_MAX_PER_GROUP,
+          PeopleSettings.API_AUTH,
+          PeopleSettings.API_AUTH_CACHE_TTL,
+          PeopleSettings.API_AUTH_CACHE_ENTRIES,
+          PeopleSettings.API_AUTH_TOKEN_MAX_BYTES,
+          PeopleSettings.API_THREADS,
+          PeopleSettings.API_QUEUE,
+          PeopleSettings.API_RATE_PER_CLIENT);
 
   private PluginSettings() {}
 
@@ -568,20 +310,22 @@ public final class PluginSettings {
         config.get(PORT),
         tls,
         config.get(PLAIN_HTTP),
-        config.get(MODE),
-        config.get(FAILURE_POLICY),
-        config.get(EXCLUDED_NAMESPACES),
-        config.get(INFLIGHT_TTL),
-        config.get(GANG_HOLD_TTL),
-        config.get(INFLIGHT_SWEEP_INTERVAL),
+        config.get(WebhookSettings.MODE),
+        config.get(WebhookSettings.FAILURE_POLICY),
+        config.get(WebhookSettings.EXCLUDED_NAMESPACES),
+        config.get(WebhookSettings.INFLIGHT_TTL),
+        config.get(WebhookSettings.GANG_HOLD_TTL),
+        config.get(WebhookSettings.INFLIGHT_SWEEP_INTERVAL),
         config.get(FORWARD_TIMEOUT),
         staleness(config),
         new PluginConfig.View(
-            config.get(VIEW_ENABLED), config.get(VIEW_MAX_STREAMS), config.get(VIEW_RECENT_EVENTS)),
+            config.get(PeopleSettings.VIEW_ENABLED),
+            config.get(PeopleSettings.VIEW_MAX_STREAMS),
+            config.get(PeopleSettings.VIEW_RECENT_EVENTS)),
         new QuotaAdmins(
-            config.get(QUOTA_ADMINS),
-            config.get(QUOTA_SPECIAL_NAMESPACES),
-            new NamespaceSelectorKeys(config.get(QUOTA_SELECTOR_KEYS))));
+            config.get(WebhookSettings.QUOTA_ADMINS),
+            config.get(WebhookSettings.QUOTA_SPECIAL_NAMESPACES),
+            new NamespaceSelectorKeys(config.get(WebhookSettings.QUOTA_SELECTOR_KEYS))));
   }
 
   /**
@@ -604,25 +348,17 @@ public final class PluginSettings {
     return new ForwardPolicy(timeout, config.get(FORWARD_BREAKER_FAILURES), retry);
   }
 
-  private static int bounded(String text, int max) {
-    final int value = Parsers.positiveInt(text);
-    if (value > max) {
-      throw new IllegalArgumentException("must be at most " + max + ": " + text);
-    }
-    return value;
-  }
-
   private static PluginConfig.Staleness staleness(LoadedConfig config) {
     final Duration max = config.get(MAX_STALENESS);
     final Duration refresh = config.get(STATE_REFRESH_INTERVAL);
-    final Duration ttl = config.get(INFLIGHT_TTL);
+    final Duration ttl = config.get(WebhookSettings.INFLIGHT_TTL);
     if (max.compareTo(ttl) > 0) {
       throw new IllegalArgumentException(
           MAX_STALENESS.key()
               + " ("
               + max
               + ") must not exceed "
-              + INFLIGHT_TTL.key()
+              + WebhookSettings.INFLIGHT_TTL.key()
               + " ("
               + ttl
               + "): an answer from an older state could forget admissions whose in-flight holds"
@@ -653,11 +389,13 @@ public final class PluginSettings {
         config.get(REQUEST_TIMEOUT),
         config.get(MAX_CONNECTIONS),
         health.isEmpty() ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(health)),
-        config.get(VIEW_STREAMS_PER_CLIENT),
-        config.get(WHAT_IF_MAX_PODS),
-        config.get(WHAT_IF_MAX_EDITS),
+        config.get(PeopleSettings.VIEW_STREAMS_PER_CLIENT),
+        config.get(PeopleSettings.WHAT_IF_MAX_PODS),
+        config.get(PeopleSettings.WHAT_IF_MAX_EDITS),
         new ServerLimits.People(
-            config.get(API_THREADS), config.get(API_QUEUE), config.get(API_RATE_PER_CLIENT)));
+            config.get(PeopleSettings.API_THREADS),
+            config.get(PeopleSettings.API_QUEUE),
+            config.get(PeopleSettings.API_RATE_PER_CLIENT)));
   }
 
   /**
@@ -668,7 +406,11 @@ public final class PluginSettings {
       Map<String, String> values, DenialLog log, Clock clock, MeterRegistry registry) {
     final LoadedConfig config = ConfigLoader.of(ALL).setAll(values).build();
     return new ThrottledDenialLog(
-        log, config.get(DENIALS_WINDOW), config.get(DENIALS_MAX_PER_GROUP), clock, registry);
+        log,
+        config.get(WebhookSettings.DENIALS_WINDOW),
+        config.get(WebhookSettings.DENIALS_MAX_PER_GROUP),
+        clock,
+        registry);
   }
 
   /**
@@ -703,22 +445,26 @@ public final class PluginSettings {
 
   /** Whether {@code values} ask people for Kubernetes bearer tokens. */
   public static boolean kubernetesAuth(Map<String, String> values) {
-    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH).equals("kubernetes");
+    return ConfigLoader.of(ALL)
+        .setAll(values)
+        .build()
+        .get(PeopleSettings.API_AUTH)
+        .equals("kubernetes");
   }
 
   /** How long token and access answers are kept, per {@code values}. */
   public static Duration authCacheTtl(Map<String, String> values) {
-    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH_CACHE_TTL);
+    return ConfigLoader.of(ALL).setAll(values).build().get(PeopleSettings.API_AUTH_CACHE_TTL);
   }
 
   /** How many token and access answers are kept at most, per {@code values}. */
   public static int authCacheEntries(Map<String, String> values) {
-    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH_CACHE_ENTRIES);
+    return ConfigLoader.of(ALL).setAll(values).build().get(PeopleSettings.API_AUTH_CACHE_ENTRIES);
   }
 
   /** The longest token asked about, per {@code values}. */
   public static int authMaxTokenBytes(Map<String, String> values) {
-    return ConfigLoader.of(ALL).setAll(values).build().get(API_AUTH_TOKEN_MAX_BYTES);
+    return ConfigLoader.of(ALL).setAll(values).build().get(PeopleSettings.API_AUTH_TOKEN_MAX_BYTES);
   }
 
   /** Whether {@code values} turn the plugin on (the default). */

@@ -399,7 +399,7 @@ final class ViewApi {
             "a what-if may add at most "
                 + limits.whatIfMaxPods()
                 + " pods in total ("
-                + PluginSettings.WHAT_IF_MAX_PODS.key()
+                + PeopleSettings.WHAT_IF_MAX_PODS.key()
                 + "); this one adds "
                 + pods);
       }
@@ -408,7 +408,7 @@ final class ViewApi {
             "a what-if may edit at most "
                 + limits.whatIfMaxEdits()
                 + " groups ("
-                + PluginSettings.WHAT_IF_MAX_EDITS.key()
+                + PeopleSettings.WHAT_IF_MAX_EDITS.key()
                 + "); this one edits "
                 + edits);
       }

@@ -77,7 +77,7 @@ final class ViewEvents {
                   "one client may hold at most "
                       + perClient
                       + " live streams of the web view ("
-                      + PluginSettings.VIEW_STREAMS_PER_CLIENT.key()
+                      + PeopleSettings.VIEW_STREAMS_PER_CLIENT.key()
                       + "); close a page or try later",
                   "busy")
               .withHeader("Retry-After", "5"),
@@ -91,7 +91,7 @@ final class ViewEvents {
                   "the web view serves at most "
                       + maxStreams
                       + " live streams ("
-                      + PluginSettings.VIEW_MAX_STREAMS.key()
+                      + PeopleSettings.VIEW_MAX_STREAMS.key()
                       + "); close a page or try later",
                   "busy")
               .withHeader("Retry-After", "5"),

@@ -13,7 +13,7 @@ import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.EngineInstances;
 import io.quotaflow.engine.KafkaInputs;
-import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import java.math.BigInteger;
 import java.net.http.HttpResponse;
 import java.time.Instant;
@@ -40,7 +40,7 @@ class HistoryEngineIT {
     // One-second steps, so that a run of a few seconds spans several.
     try (EngineInstances engines =
         new EngineInstances(
-            broker.bootstrapServers(), Map.of(EngineSettings.HISTORY_STEP.key(), "1s"))) {
+            broker.bootstrapServers(), Map.of(HistorySettings.HISTORY_STEP.key(), "1s"))) {
       final Instant from = Instant.now().truncatedTo(ChronoUnit.SECONDS);
       final JsonNode before;
       final JsonNode report;

@@ -13,7 +13,7 @@ import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.EngineInstances;
 import io.quotaflow.engine.KafkaInputs;
-import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -37,7 +37,7 @@ class HistoryRebalanceIT {
       throws Exception {
     try (EngineInstances engines =
             new EngineInstances(
-                broker.bootstrapServers(), Map.of(EngineSettings.HISTORY_STEP.key(), "1s"));
+                broker.bootstrapServers(), Map.of(HistorySettings.HISTORY_STEP.key(), "1s"));
         PluginInstances instances = new PluginInstances(engines)) {
       final Instant from = Instant.now().truncatedTo(ChronoUnit.SECONDS);
       final Instance first = instances.start(true);

@@ -220,7 +220,7 @@ class ViewEventsTest {
                 PluginSettings.PLAIN_HTTP.key(), "true",
                 PluginSettings.BIND_ADDRESS.key(), "127.0.0.1",
                 PluginSettings.PORT.key(), "0",
-                PluginSettings.VIEW_MAX_STREAMS.key(), "1")));
+                PeopleSettings.VIEW_MAX_STREAMS.key(), "1")));
     final Events first = open();
     await().atMost(Duration.ofSeconds(5)).until(() -> plugin.server().openStreams() == 1);
 

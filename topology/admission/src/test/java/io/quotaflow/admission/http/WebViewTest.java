@@ -310,7 +310,7 @@ class WebViewTest {
                 PluginSettings.PLAIN_HTTP.key(), "true",
                 PluginSettings.BIND_ADDRESS.key(), "127.0.0.1",
                 PluginSettings.PORT.key(), "0",
-                PluginSettings.VIEW_ENABLED.key(), "false"));
+                PeopleSettings.VIEW_ENABLED.key(), "false"));
     plugin =
         Plugin.start(
             off,

@@ -2,14 +2,19 @@ package io.quotaflow.engine.config;
 
 import io.quotaflow.config.ConfigSources;
 import io.quotaflow.config.LoadedConfig;
+import io.quotaflow.config.QuotaSemantics;
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.Setting;
+import io.quotaflow.config.SettingValues;
 import io.quotaflow.dra.DeviceClassMappings;
+import io.quotaflow.eviction.ProtectedPods;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -22,7 +27,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * sets the Kafka setting {@code bootstrap.servers}; other {@code QUOTAFLOW_*} variables belong to
  * other components and are ignored (see {@link ConfigSources}). Immutable.
  */
-public final class EngineConfig {
+public final class EngineConfig implements SettingValues {
   /** Prefix of every environment variable the engine reads. */
   public static final String ENVIRONMENT_PREFIX = ConfigSources.ENVIRONMENT_PREFIX;
 
@@ -73,8 +78,16 @@ public final class EngineConfig {
    *
    * @throws IllegalArgumentException when the setting is not one of {@link EngineSettings#ALL}
    */
+  @Override
   public <T> T get(final Setting<T> setting) {
     return loaded.get(setting);
+  }
+
+  /**
+   * What the settings of quota semantics say ({@link QuotaSettings}), as every reader reads them.
+   */
+  public QuotaSemantics semantics() {
+    return QuotaSettings.read(this);
   }
 
   /**
@@ -82,13 +95,18 @@ public final class EngineConfig {
    * quota.device.unmapped.class} for the classes it does not name (docs/semantics.md section 22).
    */
   public DeviceClassMappings deviceClasses() {
-    return get(EngineSettings.DEVICE_CLASSES)
-        .withUnmapped(get(EngineSettings.DEVICE_UNMAPPED_CLASS));
+    return semantics().deviceClasses();
   }
 
-  /** The quota semantics options. */
+  /** The quota semantics options, with the pods reclaim protects. */
   public QuotaOptions quotaOptions() {
-    return EngineSettings.quotaOptions(this);
+    return semantics()
+        .options()
+        .withProtectedPods(
+            new ProtectedPods(
+                Set.copyOf(get(EngineSettings.RECLAIM_PROTECTED_NAMESPACES)),
+                ProtectedPods.DEFAULT_PRIORITY_CLASSES,
+                get(EngineSettings.RECLAIM_DEFAULT_GROUP_ENABLED)));
   }
 
   /** The topics, named with the configured prefix. */

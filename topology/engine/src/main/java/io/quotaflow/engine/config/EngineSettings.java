@@ -1,34 +1,23 @@
 package io.quotaflow.engine.config;
 
 import io.quotaflow.config.Parsers;
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.config.Setting;
-import io.quotaflow.dra.DeviceClassMappings;
-import io.quotaflow.dra.UnmappedClasses;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.engine.store.StoreKind;
 import io.quotaflow.eviction.ProtectedPods;
-import io.quotaflow.quota.NamespaceBinding;
 import io.quotaflow.quota.Quantities;
-import io.quotaflow.quota.SpecialQuotaNamespaces;
 import io.quotaflow.topics.TopicCatalogue;
-import io.quotaflow.tree.QuotaOptions;
-import io.quotaflow.tree.QuotaOptions.DefaultWeightPolicy;
-import io.quotaflow.tree.QuotaOptions.DerivedResourceRule;
-import io.quotaflow.tree.QuotaOptions.UsedPolicy;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
- * The catalogue of the engine's own settings. Everything else in a configuration is a Kafka client
- * or Kafka Streams setting and passes through unchanged (see {@link EngineConfig}).
+ * The catalogue of the engine's settings: its own, declared here, the history's ({@link
+ * HistorySettings}) and the settings of quota semantics, declared once for every reader in {@link
+ * QuotaSettings}. Everything else in a configuration is a Kafka client or Kafka Streams setting and
+ * passes through unchanged (see {@link EngineConfig}).
  */
 public final class EngineSettings {
-  private static final Pattern DERIVED =
-      Pattern.compile("(\\S+)\\s*->\\s*(\\S+)\\s*[x*]\\s*(\\d+)");
-
   /** Prefix of every topic name. */
   public static final Setting<String> TOPIC_PREFIX =
       new Setting<>(
@@ -187,15 +176,6 @@ public final class EngineSettings {
               + " process within 5 s); what is not committed by then is processed again.",
           Parsers::duration);
 
-  /** SPEC 7.5. */
-  public static final Setting<Boolean> MIN_SCALING =
-      new Setting<>(
-          "quota.min.scaling",
-          "boolean",
-          "true",
-          "Scale children's mins down when they exceed what their parent distributes.",
-          Parsers::bool);
-
   /** Whether the inputs arrive partitioned by cluster, so the repartition hop can be skipped. */
   public static final Setting<Boolean> INPUTS_PARTITIONED_BY_CLUSTER =
       new Setting<>(
@@ -338,161 +318,6 @@ public final class EngineSettings {
               + " allowance for the rest do not fit the container's memory limit.",
           EngineSettings::memoryBytes);
 
-  /** SPEC 12. */
-  public static final Setting<DefaultWeightPolicy> DEFAULT_SHARED_WEIGHT =
-      new Setting<>(
-          "quota.default.shared.weight",
-          "max|min",
-          "max",
-          "Weight of a group without a shared-weight annotation: its max (Koordinator) or its min.",
-          Parsers.oneOf(DefaultWeightPolicy.class));
-
-  /** SPEC 5. */
-  public static final Setting<UsedPolicy> USED_POLICY =
-      new Setting<>(
-          "quota.used.policy",
-          "bound|running",
-          "bound",
-          "Which pods count as used: bound to a node and unfinished, or only running.",
-          Parsers.oneOf(UsedPolicy.class));
-
-  /** SPEC 5. */
-  public static final Setting<Boolean> COUNT_TERMINATING_PODS =
-      new Setting<>(
-          "quota.count.terminating.pods",
-          "boolean",
-          "true",
-          "Whether pods with a deletion timestamp keep counting until they are gone.",
-          Parsers::bool);
-
-  /** SPEC 3. */
-  public static final Setting<Boolean> ONLY_READY_SCHEDULABLE_NODES =
-      new Setting<>(
-          "quota.only.ready.schedulable.nodes",
-          "boolean",
-          "false",
-          "Whether only Ready, schedulable nodes count toward the cluster total.",
-          Parsers::bool);
-
-  /** SPEC 12. */
-  public static final Setting<List<DerivedResourceRule>> DERIVED_RESOURCES =
-      new Setting<>(
-          "quota.derived.resources",
-          "rules",
-          "",
-          "Comma-separated rules adding a derived dimension to each pod's request, e.g."
-              + " 'nvidia.com/gpu -> quotaflow.io/gpu-memory x 32'.",
-          Parsers.list(EngineSettings::derivedResource));
-
-  /**
-   * What one device of each DeviceClass claimed through DRA counts as (docs/semantics.md section
-   * 22.1).
-   */
-  public static final Setting<DeviceClassMappings> DEVICE_CLASSES =
-      new Setting<>(
-          "quota.device.classes",
-          "mappings",
-          DeviceClassMappings.DEFAULT_SETTING,
-          "What one device of each DeviceClass claimed through DRA counts as, entries separated by"
-              + " ';', e.g. 'gpu.nvidia.com -> nvidia.com/gpu x 1 [memory / 1Gi ->"
-              + " quotaflow.io/gpu-memory]'. Setting it replaces the default.",
-          DeviceClassMappings::parse);
-
-  /** What a claimed device of a class no mapping names counts as (issue 39, section 22.9). */
-  public static final Setting<UnmappedClasses> DEVICE_UNMAPPED_CLASS =
-      new Setting<>(
-          "quota.device.unmapped.class",
-          "deny|fallback",
-          UnmappedClasses.DENY_SETTING,
-          "What a device claimed through DRA of a DeviceClass no entry of quota.device.classes names"
-              + " counts as. 'deny': nothing, and the devices are unresolved: the pod webhook and"
-              + " the scheduler filter deny the pod (device-class-unmapped) and the engine does not"
-              + " honour its preemptible=false label. A fallback 'RESOURCE [x N]' (e.g."
-              + " 'nvidia.com/gpu x 1') charges each such device N of RESOURCE instead.",
-          UnmappedClasses::parse);
-
-  /** Koordinator's feature gate ElasticQuotaGuaranteeUsage (docs/semantics.md section 17). */
-  public static final Setting<Boolean> GUARANTEE_USAGE =
-      new Setting<>(
-          "quota.guarantee.usage",
-          "boolean",
-          "false",
-          "Koordinator's ElasticQuotaGuaranteeUsage: what a group's pods use (and its children are"
-              + " guaranteed) is guaranteed to it as max(min, allocated), no group lends, and each"
-              + " group starts its share at its guaranteed amount.",
-          Parsers::bool);
-
-  /** Koordinator's feature gate SupportParentQuotaSubmitPod (docs/semantics.md section 18). */
-  public static final Setting<Boolean> PARENT_PODS =
-      new Setting<>(
-          "quota.parent.pods",
-          "boolean",
-          "false",
-          "Koordinator's SupportParentQuotaSubmitPod: a parent group may own pods, counted in its"
-              + " own request before its children's; off, such pods are charged nowhere and"
-              + " denied.",
-          Parsers::bool);
-
-  /** Issue 24: whether a pod's label alone chooses its group. */
-  public static final Setting<Boolean> NAMESPACE_BINDING_OPEN =
-      new Setting<>(
-          "quota.namespace.binding.open",
-          "boolean",
-          "false",
-          "Koordinator's open behaviour, for shadow mode and migration: a pod's quota-name label"
-              + " alone chooses its group. Off (the default), a label is honoured only when the"
-              + " group admits the pod's namespace (the ElasticQuota's own namespace, its namespaces"
-              + " annotation, its namespace selector's namespaces); otherwise the pod is charged as"
-              + " if unlabelled and the pod webhook denies it.",
-          Parsers::bool);
-
-  /** Issue 39: whether the namespace named like a group binds labels to it. */
-  public static final Setting<Boolean> NAMESPACE_BINDING_NAMESAKE =
-      new Setting<>(
-          "quota.namespace.binding.namesake",
-          "boolean",
-          "false",
-          "Whether the namespace named like a group binds pods' quota-name labels to it, and lets"
-              + " whoever may list pods there see the group's pods in the query API and web view."
-              + " Off (the default), whoever may create a namespace cannot join a team by naming"
-              + " the namespace like it; the namespace still owns its unlabelled pods.",
-          Parsers::bool);
-
-  /** Issue 39: whether a group whose ElasticQuota namespace is unknown admits every namespace. */
-  public static final Setting<Boolean> NAMESPACE_BINDING_UNKNOWN_OPEN =
-      new Setting<>(
-          "quota.namespace.binding.unknown.open",
-          "boolean",
-          "false",
-          "Whether a group whose ElasticQuota namespace is not known (a record written before the"
-              + " connectors sent it) admits every namespace's labels. Off (the default),"
-              + " it admits only the namespaces it lists or selects until the connectors"
-              + " send it again.",
-          Parsers::bool);
-
-  /** Issue 24: the namespaces whose pods may name the special groups. */
-  public static final Setting<List<String>> SPECIAL_GROUP_NAMESPACES =
-      new Setting<>(
-          "quota.special.group.namespaces",
-          "list",
-          "kube-system,quotaflow",
-          "Comma-separated namespaces whose pods may name koordinator-system-quota or"
-              + " koordinator-default-quota in their quota-name label.",
-          Parsers.list(Parsers::nonBlank));
-
-  /** Issue 39 point 5: the namespaces whose ElasticQuotas may define the special groups. */
-  public static final Setting<List<String>> SPECIAL_QUOTA_NAMESPACES =
-      new Setting<>(
-          "quota.special.namespaces",
-          "list",
-          "kube-system,quotaflow,koordinator-system",
-          "Comma-separated namespaces whose ElasticQuotas may define the special groups"
-              + " (koordinator-root-quota, koordinator-system-quota, koordinator-default-quota), as"
-              + " admission.quota.special.namespaces; a special group's record from any other"
-              + " namespace is ignored with a warning and counted in"
-              + " quotaflow.engine.quotas.namesakes.ignored.",
-          Parsers.list(Parsers::nonBlank));
-
   /** {@link #METRICS_PORT}'s value that turns the endpoint off. */
   public static final int METRICS_OFF = -1;
 
@@ -538,16 +363,6 @@ public final class EngineSettings {
               + " refresh what is idle on the locked nodes.",
           Parsers::duration);
 
-  /** The locked-share cap of node reservations. */
-  public static final Setting<Integer> RESERVATION_MAX_LOCKED_PERCENT =
-      new Setting<>(
-          "reservation.max.locked.percent",
-          "int",
-          String.valueOf(QuotaOptions.DEFAULT_RESERVATION_MAX_LOCKED_PERCENT),
-          "The most of the cluster total, in percent per dimension, that node reservations may"
-              + " lock together (0 to 100); the oldest reservation keeps its lock first.",
-          EngineSettings::percent);
-
   /** Whether Kafka without encryption is allowed beyond this machine. */
   public static final Setting<Boolean> ALLOW_PLAINTEXT_KAFKA =
       new Setting<>(
@@ -558,86 +373,6 @@ public final class EngineSettings {
               + " that are not on this machine. Off: such a start is refused, because whoever"
               + " reaches Kafka could write eviction commands or inputs (docs/security.md).",
           Parsers::bool);
-
-  /** Issue 30: whether the engine keeps each group's history (docs/semantics.md section 23). */
-  public static final Setting<Boolean> HISTORY_ENABLED =
-      new Setting<>(
-          "history.enabled",
-          "boolean",
-          "true",
-          "Whether the engine keeps each group's history (request, used, runtime, min, borrowed"
-              + " and lent per resource, as exact integrals per step) in a window store with its"
-              + " changelog, for the query API's history endpoint.",
-          Parsers::bool);
-
-  /** The step the history is kept at. */
-  public static final Setting<Duration> HISTORY_STEP =
-      new Setting<>(
-          "history.step",
-          "duration",
-          "1m",
-          "The step of the kept history, whole seconds; queries ask for multiples of it. Changing"
-              + " it starts a new history (the store's name carries the step).",
-          EngineSettings::wholeSeconds);
-
-  /** How long the history is kept (its coarse tier). */
-  public static final Setting<Duration> HISTORY_RETENTION =
-      new Setting<>(
-          "history.retention",
-          "duration",
-          "14d",
-          "How long the history is kept: its coarse tier's windows (history.coarse.step); at"
-              + " least history.fine.retention. A group's window is stored only when the group"
-              + " changed in it, about 250 bytes each (size the heap, or use"
-              + " state.stores=rocksdb, for busy clusters: docs/engine.md).",
-          EngineSettings::wholeSeconds);
-
-  /** Issue 40: how long the history's fine tier (windows of history.step) is kept. */
-  public static final Setting<Duration> HISTORY_FINE_RETENTION =
-      new Setting<>(
-          "history.fine.retention",
-          "duration",
-          "1d",
-          "How long the history's windows of history.step (its fine tier) are kept; at least"
-              + " history.coarse.step. Older periods are answered from the coarse tier, in"
-              + " steps of history.coarse.step (docs/semantics.md section 23).",
-          EngineSettings::wholeSeconds);
-
-  /** Issue 40: the step of the history's coarse tier, kept for history.retention. */
-  public static final Setting<Duration> HISTORY_COARSE_STEP =
-      new Setting<>(
-          "history.coarse.step",
-          "duration",
-          "1h",
-          "The step of the history's coarse tier, kept for history.retention: a multiple of"
-              + " history.step, larger than it. Its windows are written from the same changes as"
-              + " the fine ones, so they hold exactly the sums of the fine windows they cover.",
-          EngineSettings::wholeSeconds);
-
-  /**
-   * Issue 30: whether past borrowing lowers a group's weight in the split of surplus
-   * (docs/semantics.md section 24).
-   */
-  public static final Setting<Boolean> FAIRSHARE_MEMORY_ENABLED =
-      new Setting<>(
-          "fairshare.memory.enabled",
-          "boolean",
-          "false",
-          "Whether fair share has a memory: each group's borrowing, decayed with the half-life,"
-              + " lowers its weight in its parent's split of surplus, so that a group that"
-              + " borrowed much lately gets less of it than a sibling that did not. Needs"
-              + " history.enabled (the borrowing is read from the history's step windows).",
-          Parsers::bool);
-
-  /** How fast past borrowing is forgotten. */
-  public static final Setting<Duration> FAIRSHARE_MEMORY_HALF_LIFE =
-      new Setting<>(
-          "fairshare.memory.half-life",
-          "duration",
-          "7d",
-          "The half-life of fair share's memory: borrowing this long ago counts half as much as"
-              + " borrowing now. Changing it, or history.step, starts the memory afresh.",
-          EngineSettings::wholeSeconds);
 
   /** Every engine setting, in documentation order. */
   public static final List<Setting<?>> ALL =
@@ -660,11 +395,11 @@ public final class EngineSettings {
           ALLOW_PLAINTEXT_KAFKA,
           RECLAIM_PROTECTED_NAMESPACES,
           RECLAIM_DEFAULT_GROUP_ENABLED,
-          NAMESPACE_BINDING_OPEN,
-          NAMESPACE_BINDING_NAMESAKE,
-          NAMESPACE_BINDING_UNKNOWN_OPEN,
-          SPECIAL_GROUP_NAMESPACES,
-          SPECIAL_QUOTA_NAMESPACES,
+          QuotaSettings.NAMESPACE_BINDING_OPEN,
+          QuotaSettings.NAMESPACE_BINDING_NAMESAKE,
+          QuotaSettings.NAMESPACE_BINDING_UNKNOWN_OPEN,
+          QuotaSettings.SPECIAL_GROUP_NAMESPACES,
+          QuotaSettings.SPECIAL_QUOTA_NAMESPACES,
           INPUTS_PARTITIONED_BY_CLUSTER,
           RECLAIM_ENABLED,
           REVOKE_CHECK_INTERVAL,
@@ -675,28 +410,29 @@ public final class EngineSettings {
           REVOKE_MAX_ATTEMPTS,
           REVOKE_RESULT_TIMEOUT,
           SHUTDOWN_TIMEOUT,
-          MIN_SCALING,
-          DEFAULT_SHARED_WEIGHT,
-          USED_POLICY,
-          COUNT_TERMINATING_PODS,
-          ONLY_READY_SCHEDULABLE_NODES,
-          DERIVED_RESOURCES,
-          DEVICE_CLASSES,
-          DEVICE_UNMAPPED_CLASS,
-          GUARANTEE_USAGE,
-          PARENT_PODS,
+          QuotaSettings.MIN_SCALING,
+          QuotaSettings.DEFAULT_SHARED_WEIGHT,
+          QuotaSettings.USED_POLICY,
+          QuotaSettings.COUNT_TERMINATING_PODS,
+          QuotaSettings.ONLY_READY_SCHEDULABLE_NODES,
+          QuotaSettings.DERIVED_RESOURCES,
+          QuotaSettings.DEFAULT_GROUP_MAX,
+          QuotaSettings.DEVICE_CLASSES,
+          QuotaSettings.DEVICE_UNMAPPED_CLASS,
+          QuotaSettings.GUARANTEE_USAGE,
+          QuotaSettings.PARENT_PODS,
           METRICS_PORT,
           METRICS_GROUP_GAUGES_MAX,
           METRICS_STORE_BYTES_INTERVAL,
           RESERVATION_RELOCK_INTERVAL,
-          RESERVATION_MAX_LOCKED_PERCENT,
-          HISTORY_ENABLED,
-          HISTORY_STEP,
-          HISTORY_RETENTION,
-          HISTORY_FINE_RETENTION,
-          HISTORY_COARSE_STEP,
-          FAIRSHARE_MEMORY_ENABLED,
-          FAIRSHARE_MEMORY_HALF_LIFE);
+          QuotaSettings.RESERVATION_MAX_LOCKED_PERCENT,
+          HistorySettings.HISTORY_ENABLED,
+          HistorySettings.HISTORY_STEP,
+          HistorySettings.HISTORY_RETENTION,
+          HistorySettings.HISTORY_FINE_RETENTION,
+          HistorySettings.HISTORY_COARSE_STEP,
+          QuotaSettings.FAIRSHARE_MEMORY_ENABLED,
+          QuotaSettings.FAIRSHARE_MEMORY_HALF_LIFE);
 
   private EngineSettings() {}
 
@@ -707,55 +443,6 @@ public final class EngineSettings {
           "must be at least 16Mi (RocksDB's write buffers alone need more), not " + text);
     }
     return bytes;
-  }
-
-  /** The quota options these settings describe, with {@link QuotaOptions#DEFAULTS} for the rest. */
-  static QuotaOptions quotaOptions(final EngineConfig config) {
-    return QuotaOptions.DEFAULTS
-        .withMinScaling(config.get(MIN_SCALING))
-        .withDefaultWeight(config.get(DEFAULT_SHARED_WEIGHT))
-        .withUsedPolicy(config.get(USED_POLICY))
-        .withCountTerminatingPods(config.get(COUNT_TERMINATING_PODS))
-        .withOnlyReadySchedulableNodes(config.get(ONLY_READY_SCHEDULABLE_NODES))
-        .withDerivedResources(config.get(DERIVED_RESOURCES))
-        .withReservationMaxLockedPercent(config.get(RESERVATION_MAX_LOCKED_PERCENT))
-        .withGuaranteeUsage(config.get(GUARANTEE_USAGE))
-        .withParentPods(config.get(PARENT_PODS))
-        .withNamespaceBinding(
-            new NamespaceBinding(
-                config.get(NAMESPACE_BINDING_OPEN),
-                Set.copyOf(config.get(SPECIAL_GROUP_NAMESPACES)),
-                config.get(NAMESPACE_BINDING_NAMESAKE),
-                config.get(NAMESPACE_BINDING_UNKNOWN_OPEN)))
-        .withSpecialQuotaNamespaces(
-            new SpecialQuotaNamespaces(Set.copyOf(config.get(SPECIAL_QUOTA_NAMESPACES))))
-        .withProtectedPods(
-            new ProtectedPods(
-                Set.copyOf(config.get(RECLAIM_PROTECTED_NAMESPACES)),
-                ProtectedPods.DEFAULT_PRIORITY_CLASSES,
-                config.get(RECLAIM_DEFAULT_GROUP_ENABLED)));
-  }
-
-  /** A whole percentage from 0 to 100. */
-  private static Duration wholeSeconds(final String text) {
-    final Duration duration = Parsers.duration(text);
-    if (duration.toMillis() % 1_000 != 0) {
-      throw new IllegalArgumentException("expected whole seconds, got '" + text + "'");
-    }
-    return duration;
-  }
-
-  private static int percent(final String text) {
-    try {
-      final int value = Integer.parseInt(text.trim());
-      if (value >= 0 && value <= 100) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // Reported below.
-    }
-    throw new IllegalArgumentException(
-        "expected a whole percentage from 0 to 100, got '" + text + "'");
   }
 
   /** A port as {@link Parsers#port} reads it, or {@link #METRICS_OFF}. */
@@ -769,18 +456,5 @@ public final class EngineSettings {
       throw new IllegalArgumentException(
           "expected a port between 0 and 65535, or " + METRICS_OFF + " for off", e);
     }
-  }
-
-  /**
-   * {@code source -> target x factor}, e.g. {@code nvidia.com/gpu -> quotaflow.io/gpu-memory x 32}.
-   */
-  private static DerivedResourceRule derivedResource(final String rule) {
-    final Matcher matcher = DERIVED.matcher(rule);
-    if (!matcher.matches()) {
-      throw new IllegalArgumentException(
-          "expected rules like nvidia.com/gpu -> quotaflow.io/gpu-memory x 32, got '" + rule + "'");
-    }
-    return new DerivedResourceRule(
-        matcher.group(1), matcher.group(2), Long.parseLong(matcher.group(3)));
   }
 }

@@ -1,7 +1,8 @@
 package io.quotaflow.engine.fairshare;
 
+import io.quotaflow.config.QuotaSettings;
 import io.quotaflow.engine.config.EngineConfig;
-import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.fairshare.HalfLife;
 import java.time.Duration;
@@ -18,18 +19,18 @@ public final class FairShareConfig {
    * @throws IllegalArgumentException when the memory is on but the history is not kept
    */
   public static Optional<HalfLife> halfLife(EngineConfig config) {
-    if (!config.get(EngineSettings.FAIRSHARE_MEMORY_ENABLED)) {
+    if (!config.get(QuotaSettings.FAIRSHARE_MEMORY_ENABLED)) {
       return Optional.empty();
     }
     final Optional<Duration> step = HistoryConfig.step(config);
     if (step.isEmpty()) {
       throw new IllegalArgumentException(
-          EngineSettings.FAIRSHARE_MEMORY_ENABLED.key()
+          QuotaSettings.FAIRSHARE_MEMORY_ENABLED.key()
               + "=true needs "
-              + EngineSettings.HISTORY_ENABLED.key()
+              + HistorySettings.HISTORY_ENABLED.key()
               + "=true: the memory is read from the history's step windows");
     }
     return Optional.of(
-        HalfLife.of(step.get(), config.get(EngineSettings.FAIRSHARE_MEMORY_HALF_LIFE)));
+        HalfLife.of(step.get(), config.get(QuotaSettings.FAIRSHARE_MEMORY_HALF_LIFE)));
   }
 }

@@ -1,7 +1,7 @@
 package io.quotaflow.engine.history;
 
 import io.quotaflow.engine.config.EngineConfig;
-import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import io.quotaflow.history.HistoryTiers;
 import java.time.Duration;
 import java.util.Optional;
@@ -22,15 +22,15 @@ public final class HistoryConfig {
    * @throws IllegalArgumentException naming the rule the settings break
    */
   public static Optional<HistoryTiers> tiers(EngineConfig config) {
-    if (!config.get(EngineSettings.HISTORY_ENABLED)) {
+    if (!config.get(HistorySettings.HISTORY_ENABLED)) {
       return Optional.empty();
     }
     return Optional.of(
         tiers(
-            config.get(EngineSettings.HISTORY_STEP),
-            config.get(EngineSettings.HISTORY_COARSE_STEP),
-            config.get(EngineSettings.HISTORY_FINE_RETENTION),
-            config.get(EngineSettings.HISTORY_RETENTION)));
+            config.get(HistorySettings.HISTORY_STEP),
+            config.get(HistorySettings.HISTORY_COARSE_STEP),
+            config.get(HistorySettings.HISTORY_FINE_RETENTION),
+            config.get(HistorySettings.HISTORY_RETENTION)));
   }
 
   /**
@@ -43,23 +43,23 @@ public final class HistoryConfig {
       Duration step, Duration coarseStep, Duration fineRetention, Duration retention) {
     if (coarseStep.compareTo(step) <= 0 || coarseStep.toMillis() % step.toMillis() != 0) {
       throw new IllegalArgumentException(
-          rule(EngineSettings.HISTORY_COARSE_STEP.key(), coarseStep)
+          rule(HistorySettings.HISTORY_COARSE_STEP.key(), coarseStep)
               + " must be a multiple of "
-              + rule(EngineSettings.HISTORY_STEP.key(), step)
+              + rule(HistorySettings.HISTORY_STEP.key(), step)
               + " larger than it: the coarse windows are sums of whole fine ones, and a coarse"
               + " step equal to the step would name the same store");
     }
     if (fineRetention.compareTo(coarseStep) < 0) {
       throw new IllegalArgumentException(
-          rule(EngineSettings.HISTORY_FINE_RETENTION.key(), fineRetention)
+          rule(HistorySettings.HISTORY_FINE_RETENTION.key(), fineRetention)
               + " must be at least "
-              + rule(EngineSettings.HISTORY_COARSE_STEP.key(), coarseStep));
+              + rule(HistorySettings.HISTORY_COARSE_STEP.key(), coarseStep));
     }
     if (retention.compareTo(fineRetention) < 0) {
       throw new IllegalArgumentException(
-          rule(EngineSettings.HISTORY_RETENTION.key(), retention)
+          rule(HistorySettings.HISTORY_RETENTION.key(), retention)
               + " must be at least "
-              + rule(EngineSettings.HISTORY_FINE_RETENTION.key(), fineRetention));
+              + rule(HistorySettings.HISTORY_FINE_RETENTION.key(), fineRetention));
     }
     return new HistoryTiers(step, fineRetention, coarseStep, retention);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.engine.config.EngineConfig;
 import io.quotaflow.engine.config.EngineSettings;
+import io.quotaflow.engine.config.HistorySettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +90,7 @@ class MemoryFitTest {
   @Test
   void theHistoryOffCostsNothing() {
     final EngineConfig config =
-        EngineConfig.builder().set(EngineSettings.HISTORY_ENABLED.key(), "false").build();
+        EngineConfig.builder().set(HistorySettings.HISTORY_ENABLED.key(), "false").build();
 
     assertThat(MemoryFit.of(config, GIB, OptionalLong.empty()).historyCost()).isEmpty();
   }
