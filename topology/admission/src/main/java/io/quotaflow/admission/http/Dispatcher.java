@@ -4,15 +4,34 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.quotaflow.admission.http.state.ClusterReadiness;
-import io.quotaflow.admission.http.state.ClusterStateReader;
-import io.quotaflow.admission.http.state.ClusterView;
-import io.quotaflow.admission.http.state.LastKnownState;
-import io.quotaflow.admission.http.state.Ownership;
-import io.quotaflow.admission.http.state.Readiness;
-import io.quotaflow.admission.http.state.Staleness;
-import io.quotaflow.admission.http.state.StateUnavailableException;
-import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.admission.endpoint.Answer;
+import io.quotaflow.admission.endpoint.BadRequestException;
+import io.quotaflow.admission.endpoint.ClusterEndpoint;
+import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.endpoint.StaleAnswers;
+import io.quotaflow.admission.http.limits.BodyLimits;
+import io.quotaflow.admission.http.peers.Forwarder;
+import io.quotaflow.admission.http.peers.StandbyForwarding;
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.machine.pods.PodWebhook;
+import io.quotaflow.admission.machine.quotas.QuotaWebhook;
+import io.quotaflow.admission.machine.scheduler.SchedulerFilter;
+import io.quotaflow.admission.people.LiveGangs;
+import io.quotaflow.admission.people.explain.ExplainPodQuery;
+import io.quotaflow.admission.people.explain.ExplainQuery;
+import io.quotaflow.admission.people.history.HistoryQuery;
+import io.quotaflow.admission.people.query.QueryApi;
+import io.quotaflow.admission.people.report.ReportQuery;
+import io.quotaflow.admission.people.view.RecentActivity;
+import io.quotaflow.admission.people.view.ViewApi;
+import io.quotaflow.admission.state.ClusterReadiness;
+import io.quotaflow.admission.state.ClusterStateReader;
+import io.quotaflow.admission.state.ClusterView;
+import io.quotaflow.admission.state.LastKnownState;
+import io.quotaflow.admission.state.Ownership;
+import io.quotaflow.admission.state.Readiness;
+import io.quotaflow.admission.state.Staleness;
+import io.quotaflow.admission.state.StateUnavailableException;
 import io.quotaflow.quota.PodRef;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * No exception leaves it: an unexpected one is logged with a correlation id and answered per the
  * failure policy.
  */
-final class Dispatcher {
+public final class Dispatcher {
 
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
@@ -42,7 +61,7 @@ final class Dispatcher {
    * Header of a forwarded request's answer given by the failure policy: the owner could not read
    * the cluster's state, so the forwarding instance may answer from its last state instead.
    */
-  static final String UNDECIDED_HEADER = "X-Quotaflow-Undecided";
+  public static final String UNDECIDED_HEADER = "X-Quotaflow-Undecided";
 
   /** A matched route: the endpoint name for metrics and the answer. */
   record Routed(String endpoint, Answer answer) {}

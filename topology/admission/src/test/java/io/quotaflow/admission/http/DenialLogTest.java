@@ -7,7 +7,9 @@ import static io.quotaflow.tree.Fixtures.cpu;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.machine.denials.DenialLog;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reason.Reason;

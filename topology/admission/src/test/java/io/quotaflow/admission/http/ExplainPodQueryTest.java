@@ -3,8 +3,8 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
-import io.quotaflow.admission.view.RecentActivity;
+import io.quotaflow.admission.people.view.RecentActivity;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.User;
 import io.quotaflow.admission.http.auth.Viewer;
-import io.quotaflow.admission.http.state.ClusterView;
-import io.quotaflow.admission.http.state.VisibleClusterView;
+import io.quotaflow.admission.people.explain.ExplainQuery;
+import io.quotaflow.admission.state.ClusterView;
+import io.quotaflow.admission.state.VisibleClusterView;
 import io.quotaflow.explain.ExplanationText;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.quota.ResourceList;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.admission.http.tls.PemFiles;
+import io.quotaflow.admission.machine.denials.DenialLog;
+import io.quotaflow.admission.machine.denials.DeniedPods;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

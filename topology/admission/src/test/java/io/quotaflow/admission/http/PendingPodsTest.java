@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.machine.scheduler.PendingPods;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.reason.Reason;

@@ -1,7 +1,10 @@
 package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.ClusterStateReader;
+import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.http.limits.ServerLimits;
+import io.quotaflow.admission.machine.FailurePolicy;
+import io.quotaflow.admission.state.ClusterStateReader;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -5,7 +5,8 @@ import static io.quotaflow.admission.http.Reviews.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.tree.GroupStatus;

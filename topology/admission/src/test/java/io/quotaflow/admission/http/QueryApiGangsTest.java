@@ -3,12 +3,13 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.endpoint.Json;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.auth.User;
-import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
-import io.quotaflow.admission.http.state.ClusterView;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.inflight.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.state.ClusterView;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;

@@ -3,7 +3,7 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.ReservationPolicy;
 import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.SpecialGroups;

@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.ResourceRatio;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.http.Reviews.QuotaJson;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.SpecialGroups;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;

@@ -3,13 +3,15 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.User;
 import io.quotaflow.admission.http.auth.Viewer;
-import io.quotaflow.admission.http.state.KeptWindows;
-import io.quotaflow.admission.http.state.MutableClock;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
-import io.quotaflow.admission.http.state.VisibleClusterView;
+import io.quotaflow.admission.people.report.ReportQuery;
+import io.quotaflow.admission.state.KeptWindows;
+import io.quotaflow.admission.state.MutableClock;
+import io.quotaflow.admission.state.SnapshotClusterState;
+import io.quotaflow.admission.state.VisibleClusterView;
 import io.quotaflow.history.GroupLevels;
 import io.quotaflow.history.HistoryWindow;
 import io.quotaflow.quota.ResourceList;
@@ -139,7 +141,7 @@ class ReportQueryTest {
 
     final Answer answer = ReportQuery.of("from=-3h", clock).decide("east", null, tenant);
 
-    final JsonNode body = io.quotaflow.admission.http.Json.MAPPER.readTree(answer.body());
+    final JsonNode body = io.quotaflow.admission.endpoint.Json.MAPPER.readTree(answer.body());
     assertThat(body.get("groups").findValuesAsText("group"))
         .contains("team-b")
         .doesNotContain("team-a", "gone");

@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.admission.endpoint.Json;
 import java.util.List;
 import java.util.Map;
 

@@ -4,10 +4,10 @@ import static io.quotaflow.tree.Fixtures.cpu;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.http.inflight.ClusterAdmissions;
-import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
-import io.quotaflow.admission.http.state.ClusterView;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.inflight.ClusterAdmissions;
+import io.quotaflow.admission.inflight.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.state.ClusterView;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.rules.AdmissionDecision;

@@ -7,7 +7,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.machine.denials.DeniedPods;
+import io.quotaflow.admission.machine.scheduler.PendingPods;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.ReservationPolicy;
 import io.quotaflow.quota.ReservationSpec;
 import io.quotaflow.quota.SpecialGroups;

@@ -5,7 +5,7 @@ import static io.quotaflow.tree.Fixtures.cpuMemory;
 import static io.quotaflow.tree.Fixtures.parentQuota;
 import static io.quotaflow.tree.Fixtures.quota;
 
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.http.limits.ServerLimits;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.tree.QuotaOptions;
 import java.io.IOException;

@@ -7,8 +7,8 @@ import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
-import io.quotaflow.admission.view.SecurityHeaders;
+import io.quotaflow.admission.people.view.SecurityHeaders;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ReservationPolicy;
