@@ -3,21 +3,13 @@ package io.quotaflow.admission.inflight;
 import io.quotaflow.admission.state.ClusterView;
 import io.quotaflow.quota.Gang;
 import io.quotaflow.quota.GangKey;
-import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.PodRef;
-import io.quotaflow.quota.QuotaGroup;
-import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
-import io.quotaflow.quota.SpecialGroups;
 import io.quotaflow.rules.AdmissionCheck;
 import io.quotaflow.rules.AdmissionDecision;
 import io.quotaflow.rules.AdmissionRequest;
 import io.quotaflow.rules.GangAdmission;
-import io.quotaflow.rules.GroupLookup;
 import io.quotaflow.rules.InFlight;
-import io.quotaflow.tree.ClusterInputs;
-import io.quotaflow.tree.GroupDirectory;
-import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;
 import io.quotaflow.tree.QuotaOptions;
 import io.quotaflow.tree.WhatIfInputs;
@@ -75,6 +67,11 @@ public final class ClusterAdmissions {
 
   public String cluster() {
     return cluster;
+  }
+
+  /** How long a pod's hold is kept at most. */
+  Duration ttl() {
+    return ttl;
   }
 
   /** Why a pod is checked, which decides what its check counts. */
@@ -149,7 +146,8 @@ public final class ClusterAdmissions {
     return lastDecided;
   }
 
-  private AdmissionDecision decide(
+  /** {@link #decide} with the hold kept until {@code holdUntil} (see {@link PendingAdoption}). */
+  AdmissionDecision decide(
       AdmissionRequest request,
       Optional<Gang> gang,
       ClusterView view,
@@ -190,9 +188,9 @@ public final class ClusterAdmissions {
       Occasion occasion,
       Instant holdUntil) {
     final GangKey key = GangKey.of(request.pod().namespace(), gang);
-    final WhatIfInputs state = memoized(view);
-    final List<String> chain = chain(request.group(), state::status);
-    prefetch(state, request.group(), chain);
+    final WhatIfInputs state = WhatIfReads.of(view);
+    final List<String> chain = WhatIfReads.chain(request.group(), state::status);
+    WhatIfReads.prefetch(state, request.group(), chain);
     final AdmissionCheck.PodState pod = podState(request, view, occasion);
     final Optional<PodRef> excluded =
         occasion.recheck ? Optional.of(request.pod()) : Optional.empty();
@@ -262,9 +260,9 @@ public final class ClusterAdmissions {
       Instant now,
       Occasion occasion,
       Instant holdUntil) {
-    final WhatIfInputs state = memoized(view);
-    final List<String> chain = chain(request.group(), state::status);
-    prefetch(state, request.group(), chain);
+    final WhatIfInputs state = WhatIfReads.of(view);
+    final List<String> chain = WhatIfReads.chain(request.group(), state::status);
+    WhatIfReads.prefetch(state, request.group(), chain);
     final AdmissionCheck.PodState pod = podState(request, view, occasion);
     final Optional<PodRef> excluded =
         occasion.recheck ? Optional.of(request.pod()) : Optional.empty();
@@ -355,53 +353,6 @@ public final class ClusterAdmissions {
           book.expire(now, Optional.empty());
           return book.size();
         });
-  }
-
-  /**
-   * Holds again what an earlier owner of the cluster (another instance, or this one before a
-   * restart) held (issue 26). The pods of the state that are pending, not bound and not
-   * terminating, created less than the time to live ago, are judged again in the order they were
-   * created, as the scheduler filter judges a pod the state already counts; each that fits is held
-   * as if admitted at its creation (the webhook admits a pod as it is created), until its creation
-   * plus the time to live. One that does not fit would not have been admitted (or was created past
-   * the webhook) and holds nothing. Without this the room of pods admitted just before the cluster
-   * moved here would be granted again. A pod admitted there whose record the engine has not read
-   * yet is not known here: that window is the connectors' latency, under a second while they run.
-   *
-   * @param excludedNamespaces namespaces the webhook does not judge: their pods hold nothing
-   * @return how many holds were taken
-   */
-  public int adoptPending(
-      ClusterView view, QuotaOptions options, Set<String> excludedNamespaces, Instant now) {
-    final Optional<ClusterInputs> inputs = view.inputs();
-    if (inputs.isEmpty()) {
-      return 0;
-    }
-    final List<QuotaPod> pending = new ArrayList<>();
-    for (final QuotaPod pod : inputs.get().pods()) {
-      if (pod.phase() == PodPhase.PENDING
-          && pod.nodeName().isEmpty()
-          && pod.deletionTime().isEmpty()
-          && pod.creationTime().plus(ttl).isAfter(now)
-          && !excludedNamespaces.contains(pod.ref().namespace())) {
-        pending.add(pod);
-      }
-    }
-    pending.sort(
-        java.util.Comparator.comparing(QuotaPod::creationTime).thenComparing(QuotaPod::ref));
-    final GroupDirectory directory = view.directory();
-    int adopted = 0;
-    for (final QuotaPod pod : pending) {
-      final AdmissionRequest request = AdmissionRequest.of(pod, directory, options);
-      if (SpecialGroups.SYSTEM.equals(request.group())) {
-        continue;
-      }
-      final Instant until = pod.creationTime().plus(ttl);
-      if (decide(request, pod.gang(), view, options, now, Occasion.SCHEDULE, until).allowed()) {
-        adopted++;
-      }
-    }
-    return adopted;
   }
 
   /** Releases the hold of {@code pod}, if any. */
@@ -505,81 +456,5 @@ public final class ClusterAdmissions {
       }
     }
     return bound;
-  }
-
-  /** Reads what the what-if will read before the lock is taken, so the lock is held briefly. */
-  private static void prefetch(WhatIfInputs state, String group, List<String> chain) {
-    state.status(SpecialGroups.ROOT);
-    state.ownRequest(group);
-    state.headsTree(group);
-    if (!chain.isEmpty()) {
-      state.headsTree(chain.get(chain.size() - 1));
-    }
-    for (final String name : chain) {
-      state.spec(name);
-      state
-          .status(name)
-          .ifPresent(
-              status -> state.children(status.parent()).forEach(c -> state.headsTree(c.name())));
-    }
-  }
-
-  /** The pod's group and its ancestors below the root, as the check walks them. */
-  private static List<String> chain(String group, GroupLookup groups) {
-    final List<String> chain = new ArrayList<>();
-    final Set<String> seen = new HashSet<>();
-    String name = group;
-    while (!SpecialGroups.ROOT.equals(name) && !name.isEmpty() && seen.add(name)) {
-      final Optional<GroupStatus> status = groups.find(name);
-      if (status.isEmpty()) {
-        break;
-      }
-      chain.add(name);
-      name = status.get().parent();
-    }
-    return chain;
-  }
-
-  /**
-   * The view as the what-if reads it, each group's status, children, specification and own request
-   * read once per decision however often the walk, the what-if and the check ask.
-   */
-  public static WhatIfInputs memoized(ClusterView view) {
-    final Map<String, Optional<GroupStatus>> statuses = new HashMap<>();
-    final Map<String, List<GroupStatus>> children = new HashMap<>();
-    final Map<String, Optional<QuotaGroup>> quotas = new HashMap<>();
-    final Map<String, Optional<ResourceList>> own = new HashMap<>();
-    return new WhatIfInputs() {
-      // The profile trees' roots, read once per decision (none in a cluster without profiles).
-      private Set<String> roots;
-
-      @Override
-      public Optional<GroupStatus> status(String name) {
-        return statuses.computeIfAbsent(name, view::group);
-      }
-
-      @Override
-      public List<GroupStatus> children(String parent) {
-        return children.computeIfAbsent(parent, view::children);
-      }
-
-      @Override
-      public Optional<QuotaGroup> spec(String name) {
-        return quotas.computeIfAbsent(name, view::quota);
-      }
-
-      @Override
-      public Optional<ResourceList> ownRequest(String group) {
-        return own.computeIfAbsent(group, view::ownRequest);
-      }
-
-      @Override
-      public boolean headsTree(String name) {
-        if (roots == null) {
-          roots = view.treeRoots();
-        }
-        return roots.contains(name);
-      }
-    };
   }
 }

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The in-flight holds of every cluster this instance decides for. A cluster whose state moves to
  * another instance loses its holds here; the new owner takes them up again from the state's pending
- * pods ({@link ClusterAdmissions#adoptPending}).
+ * pods ({@link PendingAdoption}).
  */
 public final class InFlightHolds {
 
@@ -73,7 +73,8 @@ public final class InFlightHolds {
         cluster,
         name -> {
           final ClusterAdmissions admissions = new ClusterAdmissions(name, ttl, gangTtl);
-          final int adopted = admissions.adoptPending(view, options, excludedNamespaces, now);
+          final int adopted =
+              PendingAdoption.adopt(admissions, view, options, excludedNamespaces, now);
           if (adopted > 0) {
             LOG.info(
                 "cluster={} taken over here: {} pending pods held in flight again", name, adopted);

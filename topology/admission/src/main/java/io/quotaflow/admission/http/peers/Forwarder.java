@@ -3,7 +3,6 @@ package io.quotaflow.admission.http.peers;
 import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.http.Call;
 import io.quotaflow.admission.http.CallerPolicy;
-import io.quotaflow.admission.http.Dispatcher;
 import io.quotaflow.admission.state.Ownership;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,6 +26,12 @@ import javax.net.ssl.SSLContext;
  * (issue 40.10): a dead owner then costs a review nothing before its fallback answers.
  */
 public final class Forwarder implements AutoCloseable {
+
+  /**
+   * Header of a forwarded request's answer given by the failure policy: the owner could not read
+   * the cluster's state, so the forwarding instance may answer from its last state instead.
+   */
+  public static final String UNDECIDED_HEADER = "X-Quotaflow-Undecided";
 
   /** The owner could not be asked or did not answer in time. */
   public static final class ForwardingException extends Exception {
@@ -130,12 +135,12 @@ public final class Forwarder implements AutoCloseable {
     breaker.succeeded();
     final String contentType = response.headers().firstValue("Content-Type").orElse(Answer.JSON);
     // Only the owner's mark of an undecided answer is kept: the forwarding instance may then
-    // answer from its own last state (see Dispatcher).
+    // answer from its own last state (see ClusterAnswers).
     final Map<String, String> headers =
         response
             .headers()
-            .firstValue(Dispatcher.UNDECIDED_HEADER)
-            .map(value -> Map.of(Dispatcher.UNDECIDED_HEADER, value))
+            .firstValue(UNDECIDED_HEADER)
+            .map(value -> Map.of(UNDECIDED_HEADER, value))
             .orElse(Map.of());
     return new Answer(response.statusCode(), contentType, response.body(), "forwarded", headers);
   }

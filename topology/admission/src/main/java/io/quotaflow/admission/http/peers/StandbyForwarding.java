@@ -2,7 +2,6 @@ package io.quotaflow.admission.http.peers;
 
 import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.http.Call;
-import io.quotaflow.admission.http.Dispatcher;
 import io.quotaflow.admission.state.ClusterStateReader;
 import io.quotaflow.admission.state.Ownership;
 import io.quotaflow.admission.state.StateUnavailableException;
@@ -42,7 +41,7 @@ public final class StandbyForwarding {
     for (final Ownership.Remote standby : standbys) {
       try {
         final Answer answer = forwarder.forward(standby, call);
-        if (!answer.headers().containsKey(Dispatcher.UNDECIDED_HEADER)) {
+        if (!answer.headers().containsKey(Forwarder.UNDECIDED_HEADER)) {
           return Optional.of(answer);
         }
       } catch (Forwarder.ForwardingException e) {

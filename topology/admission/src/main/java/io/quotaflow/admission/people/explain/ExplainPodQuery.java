@@ -3,7 +3,7 @@ package io.quotaflow.admission.people.explain;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.admission.endpoint.Answer;
-import io.quotaflow.admission.inflight.ClusterAdmissions;
+import io.quotaflow.admission.inflight.WhatIfReads;
 import io.quotaflow.admission.people.HiddenGroups;
 import io.quotaflow.admission.people.query.QueryApi;
 import io.quotaflow.admission.people.view.RecentActivity;
@@ -68,7 +68,7 @@ public final class ExplainPodQuery extends QueryApi.Query {
       // names only the pod's group and its ancestors, which the viewer sees.
       final ClusterView whole = view instanceof VisibleClusterView visible ? visible.live() : view;
       final PodExplainer explainer =
-          new PodExplainer(ClusterAdmissions.memoized(whole), view.directory(), options);
+          new PodExplainer(WhatIfReads.of(whole), view.directory(), options);
       final String group = view.directory().resolve(input.get(), options).group();
       if (view instanceof VisibleClusterView visible && !visible.lists(group)) {
         return noPod(cluster);
@@ -122,8 +122,7 @@ public final class ExplainPodQuery extends QueryApi.Query {
    */
   private String guarantees(RecentActivity.Eviction eviction, ClusterView view) {
     final ClusterView whole = view instanceof VisibleClusterView visible ? visible.live() : view;
-    final RuntimeExplainer explainer =
-        new RuntimeExplainer(ClusterAdmissions.memoized(whole), options);
+    final RuntimeExplainer explainer = new RuntimeExplainer(WhatIfReads.of(whole), options);
     final StringBuilder out = new StringBuilder();
     for (final String resource : eviction.dimensionsOver()) {
       final Optional<RuntimeExplanation> found =

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.endpoint.BadRequestException;
-import io.quotaflow.admission.inflight.ClusterAdmissions;
+import io.quotaflow.admission.inflight.WhatIfReads;
 import io.quotaflow.admission.people.HiddenGroups;
 import io.quotaflow.admission.people.query.QueryApi;
 import io.quotaflow.admission.people.view.ViewApi;
@@ -87,8 +87,7 @@ public final class ExplainQuery extends QueryApi.Query {
     }
     // The splits need every sibling: computed over the whole cluster, then redacted.
     final ClusterView whole = view instanceof VisibleClusterView visible ? visible.live() : view;
-    final RuntimeExplainer explainer =
-        new RuntimeExplainer(ClusterAdmissions.memoized(whole), options);
+    final RuntimeExplainer explainer = new RuntimeExplainer(WhatIfReads.of(whole), options);
     final Optional<RuntimeExplanation> explanation =
         explainer
             .explain(group, resource)
