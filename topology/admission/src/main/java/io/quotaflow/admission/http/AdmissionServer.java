@@ -12,7 +12,7 @@ import io.quotaflow.admission.http.peers.Forwarder;
 import io.quotaflow.admission.http.peers.PeerBreakers;
 import io.quotaflow.admission.http.tls.CertificateReloader;
 import io.quotaflow.admission.http.tls.ClientCertificates;
-import io.quotaflow.admission.http.tls.PemFiles;
+import io.quotaflow.admission.http.tls.ServerTls;
 import io.quotaflow.admission.inflight.InFlightHolds;
 import io.quotaflow.admission.machine.PodCheck;
 import io.quotaflow.admission.machine.denials.DenialLog;
@@ -33,13 +33,8 @@ import io.quotaflow.admission.state.ClusterStateReader;
 import io.quotaflow.admission.state.LastKnownState;
 import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.tree.QuotaOptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -48,15 +43,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -161,24 +149,10 @@ public final class AdmissionServer implements AutoCloseable {
     try {
       final Supplier<SSLContext> trust;
       if (config.tls().isPresent()) {
-        final PluginConfig.TlsFiles tls = config.tls().get();
-        final Path trustFile = tls.trust().orElse(tls.certificate());
-        // Callers' certificates are verified against their CA, and peers' against this bundle:
-        // peers are asked for theirs even without a callers' CA.
-        final List<Path> clientTrust =
-            tls.clientCa().map(ca -> List.of(ca, trustFile)).orElse(List.of(trustFile));
-        certificates =
-            new CertificateReloader(
-                tls.certificate(),
-                tls.key(),
-                tls.trust().orElse(null),
-                clientTrust,
-                tls.reloadInterval().toMillis(),
-                this::refreshForwarder);
-        // A peer that asks for a certificate gets this instance's own.
-        trust = () -> clientContext(tls.certificate(), tls.key(), trustFile);
-        callers = new ClientCertificates(trustFile);
-        warnWithoutPeerName(tls.certificate());
+        final ServerTls tls = ServerTls.of(config.tls().get(), this::refreshForwarder);
+        certificates = tls.certificates();
+        trust = tls.peerContext();
+        callers = tls.callers();
       } else {
         trust = null;
       }
@@ -206,44 +180,14 @@ public final class AdmissionServer implements AutoCloseable {
               activity,
               clock,
               new LiveGangs(holds, options));
-      final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
-      threads.setName("quotaflow-admission");
-      server = new Server(threads);
-      server.setErrorHandler(new JettyErrors());
-      final HttpConfiguration http = new HttpConfiguration();
-      http.setSendServerVersion(false);
-      http.setSendDateHeader(false);
-      if (certificates != null) {
-        final SecureRequestCustomizer secure = new SecureRequestCustomizer();
-        // Webhooks are called by Service name, forwarding by pod address: no SNI host check.
-        secure.setSniHostCheck(false);
-        http.addCustomizer(secure);
-        connector =
-            new ServerConnector(
-                server,
-                new SslConnectionFactory(certificates.factory(), HttpVersion.HTTP_1_1.asString()),
-                new HttpConnectionFactory(http));
-      } else {
-        connector = new ServerConnector(server, new HttpConnectionFactory(http));
-      }
-      connector.setHost(config.bindAddress());
-      connector.setPort(config.port());
       // Slow clients are closed, and many clients wait to be accepted (idle ones closed sooner),
       // so that neither can take every worker nor every descriptor (docs/security.md).
       slowClients = new SlowClientGuard(limits.requestTimeout(), registry);
-      connector.addBean(slowClients);
-      final NetworkConnectionLimit connections =
-          new NetworkConnectionLimit(limits.maxConnections(), connector);
-      connections.setEndPointIdleTimeout(1_000);
-      server.addBean(connections);
-      server.addConnector(connector);
-      if (limits.healthPort().isPresent()) {
-        healthConnector = new ServerConnector(server, new HttpConnectionFactory(http));
-        healthConnector.setHost(config.bindAddress());
-        healthConnector.setPort(limits.healthPort().getAsInt());
-        healthConnector.addBean(slowClients);
-        server.addConnector(healthConnector);
-      }
+      final JettyAssembly.Parts jetty =
+          JettyAssembly.assemble(config, limits, Optional.ofNullable(certificates), slowClients);
+      server = jetty.server();
+      connector = jetty.connector();
+      healthConnector = jetty.health().orElse(null);
       // People get their own threads and a rate per client: the webhooks keep the server's.
       people = new PeopleWorkers(limits.people().threads(), limits.people().queue());
       final RequestMetrics requestMetrics = new RequestMetrics(registry);
@@ -379,32 +323,6 @@ public final class AdmissionServer implements AutoCloseable {
   private void refreshForwarder() {
     if (forwarder != null) {
       forwarder.refresh();
-    }
-  }
-
-  /** Peers recognise each other by a name on the certificate: say so when it is missing. */
-  private static void warnWithoutPeerName(Path certificate) {
-    try {
-      final List<java.security.cert.X509Certificate> chain = PemFiles.certificates(certificate);
-      if (!chain.isEmpty() && !ClientCertificates.hasPeerName(chain.get(0))) {
-        LOG.warn(
-            "the certificate {} has no URI name {}: other instances will not take this one's"
-                + " forwarded requests as a peer's (deploy/kubernetes/base/certificate.yaml)",
-            certificate,
-            ClientCertificates.PEER_NAME);
-      }
-    } catch (IOException | GeneralSecurityException e) {
-      // The reloader reports an unreadable certificate.
-    }
-  }
-
-  private static SSLContext clientContext(Path certificate, Path key, Path trust) {
-    try {
-      return PemFiles.clientContext(certificate, key, trust);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot read the TLS files of forwarding: " + e, e);
     }
   }
 

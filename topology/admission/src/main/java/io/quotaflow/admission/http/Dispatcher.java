@@ -17,6 +17,7 @@ import io.quotaflow.admission.people.query.QueryApi;
 import io.quotaflow.admission.people.report.ReportQuery;
 import io.quotaflow.admission.people.view.RecentActivity;
 import io.quotaflow.admission.people.view.ViewApi;
+import io.quotaflow.admission.people.whatif.WhatIfEndpoint;
 import io.quotaflow.admission.state.ClusterReadiness;
 import io.quotaflow.admission.state.ClusterStateReader;
 import io.quotaflow.admission.state.LastKnownState;
@@ -240,7 +241,7 @@ public final class Dispatcher {
     }
     final String cluster = parts[3];
     if (parts.length == 5 && parts[4].equals("what-if")) {
-      final ViewApi.WhatIfEndpoint whatIf = api.new WhatIfEndpoint();
+      final WhatIfEndpoint whatIf = api.whatIf();
       return Optional.of(
           only("POST", call, whatIf.name(), c -> answers.answer(whatIf, cluster, c, false)));
     }

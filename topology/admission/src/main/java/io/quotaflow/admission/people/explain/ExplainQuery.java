@@ -7,8 +7,8 @@ import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.endpoint.BadRequestException;
 import io.quotaflow.admission.inflight.WhatIfReads;
 import io.quotaflow.admission.people.HiddenGroups;
+import io.quotaflow.admission.people.QueryParams;
 import io.quotaflow.admission.people.query.QueryApi;
-import io.quotaflow.admission.people.view.ViewApi;
 import io.quotaflow.admission.state.ClusterView;
 import io.quotaflow.admission.state.VisibleClusterView;
 import io.quotaflow.explain.ExplanationJson;
@@ -54,7 +54,7 @@ public final class ExplainQuery extends QueryApi.Query {
   /** The query for {@code group} with the parameters of {@code query}; a 400 when they are bad. */
   public static ExplainQuery of(String group, String query, QuotaOptions options)
       throws BadRequestException {
-    final Map<String, String> params = ViewApi.params(query);
+    final Map<String, String> params = QueryParams.of(query);
     final String resource = params.get("resource");
     if (resource == null || resource.isEmpty()) {
       throw new BadRequestException(

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.endpoint.BadRequestException;
 import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.people.QueryParams;
 import io.quotaflow.admission.people.query.QueryApi;
-import io.quotaflow.admission.people.view.ViewApi;
 import io.quotaflow.admission.state.ClusterView;
 import io.quotaflow.admission.state.GroupHistories;
 import io.quotaflow.admission.state.HistoryAccess;
@@ -59,7 +59,7 @@ public final class HistoryQuery extends QueryApi.Query {
   /** The query for {@code group} with the parameters of {@code query}; a 400 when they are bad. */
   public static HistoryQuery of(String group, String query, Clock clock)
       throws BadRequestException {
-    final Map<String, String> params = ViewApi.params(query);
+    final Map<String, String> params = QueryParams.of(query);
     final String from = params.getOrDefault("from", "-1h");
     final String to = params.getOrDefault("to", "now");
     final Instant now = clock.instant();

@@ -5,7 +5,7 @@ import io.quotaflow.admission.endpoint.BadRequestException;
 import io.quotaflow.admission.endpoint.ClusterEndpoint;
 import io.quotaflow.admission.endpoint.StaleAnswers;
 import io.quotaflow.admission.people.LiveGangs;
-import io.quotaflow.admission.people.view.ViewApi;
+import io.quotaflow.admission.people.QueryParams;
 import io.quotaflow.admission.state.ClusterView;
 import io.quotaflow.admission.state.Staleness;
 import io.quotaflow.tree.GroupStatus;
@@ -70,7 +70,7 @@ public final class QueryApi {
 
     /** The endpoint for a query string; {@code tree} is the only parameter read. */
     public static Tree of(String query) throws BadRequestException {
-      final String tree = ViewApi.params(query).get("tree");
+      final String tree = QueryParams.of(query).get("tree");
       if (tree == null) {
         return new Tree(Optional.empty());
       }

@@ -3,9 +3,9 @@ package io.quotaflow.admission.people.report;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.endpoint.BadRequestException;
+import io.quotaflow.admission.people.QueryParams;
 import io.quotaflow.admission.people.history.HistoryQuery;
 import io.quotaflow.admission.people.query.QueryApi;
-import io.quotaflow.admission.people.view.ViewApi;
 import io.quotaflow.admission.state.ClusterView;
 import io.quotaflow.admission.state.GroupHistories;
 import io.quotaflow.admission.state.HistoryAccess;
@@ -39,7 +39,7 @@ public final class ReportQuery extends QueryApi.Query {
 
   /** The query with the parameters of {@code query}; a 400 when they are bad. */
   public static ReportQuery of(String query, Clock clock) throws BadRequestException {
-    final Map<String, String> params = ViewApi.params(query);
+    final Map<String, String> params = QueryParams.of(query);
     final String from = params.getOrDefault("from", "-1d");
     final String to = params.getOrDefault("to", "now");
     final Instant now = clock.instant();
