@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The web view's static files, read once from the jar ({@code io/quotaflow/admission/view/ui/}):
+ * The web view's static files, read once from the jar ({@code io/quotaflow/admission/people/view/ui/}):
  * plain HTML, CSS and JavaScript, no build step, nothing from elsewhere.
  */
 public final class ViewAssets {
@@ -21,7 +21,7 @@ public final class ViewAssets {
    */
   public record Asset(String contentType, byte[] body) {}
 
-  private static final String ROOT = "/io/quotaflow/admission/view/ui/";
+  private static final String ROOT = "/io/quotaflow/admission/people/view/ui/";
   private static final Map<String, String> FILES =
       Map.of(
           "index.html", "text/html; charset=utf-8",
