@@ -25,7 +25,7 @@ public final class Golden {
     }
   }
 
-  static JsonNode json(String name) {
+  public static JsonNode json(String name) {
     try {
       return Json.MAPPER.readTree(text(name));
     } catch (IOException e) {

@@ -8,8 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The web view's static files, read once from the jar ({@code io/quotaflow/admission/people/view/ui/}):
- * plain HTML, CSS and JavaScript, no build step, nothing from elsewhere.
+ * The web view's static files, read once from the jar ({@code
+ * io/quotaflow/admission/people/view/ui/}): plain HTML, CSS and JavaScript, no build step, nothing
+ * from elsewhere.
  */
 public final class ViewAssets {
 

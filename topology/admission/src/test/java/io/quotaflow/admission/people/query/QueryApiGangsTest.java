@@ -1,9 +1,12 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.people.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.http.AdmissionServer;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.auth.User;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine;
 
 import static io.quotaflow.admission.http.Reviews.pod;
 import static io.quotaflow.admission.http.Reviews.quota;
@@ -9,8 +9,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.admission.v1.AdmissionRequest;
 import io.quotaflow.admission.endpoint.Json;
-import io.quotaflow.admission.machine.AdmissionReviews;
-import io.quotaflow.admission.machine.UnreadFields;
+import io.quotaflow.admission.http.Reviews;
 import io.quotaflow.admission.machine.pods.PodReviews;
 import io.quotaflow.kube.ElasticQuotaAdapter;
 import io.quotaflow.kube.GangConventions;

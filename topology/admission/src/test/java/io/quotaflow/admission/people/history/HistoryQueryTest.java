@@ -1,14 +1,16 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.people.history;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.endpoint.BadRequestException;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.User;
 import io.quotaflow.admission.http.auth.Viewer;
-import io.quotaflow.admission.people.history.HistoryQuery;
 import io.quotaflow.admission.state.ClusterView;
 import io.quotaflow.admission.state.GroupHistories;
 import io.quotaflow.admission.state.KeptWindows;

@@ -1,10 +1,14 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.pods;
 
 import static io.quotaflow.admission.http.Reviews.createPod;
 import static io.quotaflow.admission.http.Reviews.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.Reviews;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.machine.AdmissionMode;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;

@@ -1,10 +1,13 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.pods;
 
 import static io.quotaflow.admission.http.Reviews.pod;
 import static io.quotaflow.admission.http.Reviews.resizePod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.Reviews;
+import io.quotaflow.admission.http.TestClusters;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,10 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.people.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.people.view.RecentActivity;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;

@@ -1,9 +1,10 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.scheduler;
 
 import static io.quotaflow.tree.Fixtures.cpu;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.inflight.ClusterAdmissions;
 import io.quotaflow.admission.inflight.ClusterAdmissions.Occasion;
 import io.quotaflow.admission.state.ClusterView;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.people.view;
 
 import static io.quotaflow.admission.http.Reviews.createPod;
 import static io.quotaflow.admission.http.Reviews.pod;
@@ -7,7 +7,9 @@ import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.people.view.SecurityHeaders;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaPod;

@@ -1,14 +1,15 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.people.explain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotaflow.admission.endpoint.Answer;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.User;
 import io.quotaflow.admission.http.auth.Viewer;
-import io.quotaflow.admission.people.explain.ExplainQuery;
 import io.quotaflow.admission.state.ClusterView;
 import io.quotaflow.admission.state.VisibleClusterView;
 import io.quotaflow.explain.ExplanationText;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.people.view;
 
 import static io.quotaflow.admission.http.Reviews.createPod;
 import static io.quotaflow.admission.http.Reviews.pod;
@@ -7,6 +7,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.http.limits.ServerLimits;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.SpecialGroups;

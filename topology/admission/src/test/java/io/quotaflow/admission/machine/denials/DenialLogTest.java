@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.denials;
 
 import static io.quotaflow.admission.http.Reviews.createPod;
 import static io.quotaflow.admission.http.Reviews.dryRunCreatePod;
@@ -7,8 +7,12 @@ import static io.quotaflow.tree.Fixtures.cpu;
 import static io.quotaflow.tree.Fixtures.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.admission.http.AdmissionServer;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.Reviews;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.machine.AdmissionMode;
-import io.quotaflow.admission.machine.denials.DenialLog;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.scheduler;
 
 import static io.quotaflow.tree.Fixtures.cpu;
 import static io.quotaflow.tree.Fixtures.quota;
@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.admission.machine.scheduler.PendingPods;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;

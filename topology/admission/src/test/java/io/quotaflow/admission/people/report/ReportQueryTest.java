@@ -1,13 +1,15 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.people.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.endpoint.Answer;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.User;
 import io.quotaflow.admission.http.auth.Viewer;
-import io.quotaflow.admission.people.report.ReportQuery;
 import io.quotaflow.admission.state.KeptWindows;
 import io.quotaflow.admission.state.MutableClock;
 import io.quotaflow.admission.state.SnapshotClusterState;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.scheduler;
 
 import static io.quotaflow.admission.http.Reviews.pod;
 import static io.quotaflow.tree.Fixtures.cpu;
@@ -8,9 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.PluginConfig;
+import io.quotaflow.admission.http.Reviews;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.machine.AdmissionMode;
 import io.quotaflow.admission.machine.denials.DeniedPods;
-import io.quotaflow.admission.machine.scheduler.PendingPods;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.ReservationPolicy;
 import io.quotaflow.quota.ReservationSpec;

@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.quotas;
 
 import static io.quotaflow.admission.http.Reviews.createQuota;
 import static io.quotaflow.admission.http.Reviews.deleteQuota;
@@ -7,6 +7,9 @@ import static io.quotaflow.admission.http.Reviews.quotaReview;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.Reviews;
+import io.quotaflow.admission.http.TestClusters;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

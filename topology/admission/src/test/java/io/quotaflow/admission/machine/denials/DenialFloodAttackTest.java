@@ -1,12 +1,9 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.denials;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotaflow.admission.machine.denials.DenialLog;
-import io.quotaflow.admission.machine.denials.KafkaDenialLog;
-import io.quotaflow.admission.machine.denials.ThrottledDenialLog;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.ResourceList;
 import io.quotaflow.reason.Reason;

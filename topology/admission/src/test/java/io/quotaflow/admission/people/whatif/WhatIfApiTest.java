@@ -1,4 +1,4 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.people.whatif;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.http.Plugin;
+import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.people.view.SecurityHeaders;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.kube.ElasticQuotaAdapter;

@@ -1,11 +1,13 @@
-package io.quotaflow.admission.http;
+package io.quotaflow.admission.machine.quotas;
 
 import static io.quotaflow.admission.http.Reviews.quota;
 import static io.quotaflow.admission.http.Reviews.quotaReview;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.http.Plugin;
 import io.quotaflow.admission.http.Reviews.QuotaJson;
+import io.quotaflow.admission.http.TestClusters;
 import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.SpecialGroups;
 import java.util.function.UnaryOperator;
