@@ -31,10 +31,8 @@ import io.quotaflow.admission.people.view.ViewFeed;
 import io.quotaflow.admission.people.view.ViewStreams;
 import io.quotaflow.admission.state.ClusterStateReader;
 import io.quotaflow.admission.state.LastKnownState;
-import io.quotaflow.engine.metrics.EngineMetrics;
 import io.quotaflow.tree.QuotaOptions;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -90,7 +88,7 @@ public final class AdmissionServer implements AutoCloseable {
   private ScheduledExecutorService sweeper;
   private boolean closed;
 
-  private AdmissionServer(Builder builder) {
+  AdmissionServer(AdmissionServerBuilder builder) {
     this.config = builder.config;
     this.reader = builder.reader;
     this.options = builder.options;
@@ -131,8 +129,8 @@ public final class AdmissionServer implements AutoCloseable {
   }
 
   /** A builder for a server with {@code config} answering from {@code reader}. */
-  public static Builder builder(PluginConfig config, ClusterStateReader reader) {
-    return new Builder(config, reader);
+  public static AdmissionServerBuilder builder(PluginConfig config, ClusterStateReader reader) {
+    return new AdmissionServerBuilder(config, reader);
   }
 
   /**
@@ -365,132 +363,5 @@ public final class AdmissionServer implements AutoCloseable {
     }
     // After the server: no request thread writes any more.
     denialLog.close();
-  }
-
-  /** Collects what a server needs; only the configuration and the state reader are required. */
-  public static final class Builder {
-    private final PluginConfig config;
-    private final ClusterStateReader reader;
-    private QuotaOptions options = QuotaOptions.DEFAULTS;
-    private PrometheusMeterRegistry registry;
-    private Clock clock = Clock.systemUTC();
-    private boolean noopEndpoint;
-    private Optional<Duration> revokeDelay = Optional.empty();
-    private EvictionSource evictions = EvictionSource.NONE;
-    private DenialLog denials = DenialLog.NONE;
-    private ServerLimits limits = ServerLimits.DEFAULTS;
-    private ApiAuth auth = ApiAuth.NONE;
-    private int groupGaugesMax = EngineMetrics.DEFAULT_GROUP_GAUGES;
-    private Duration pendingTtl = PendingPods.DEFAULT_TTL;
-    private boolean allowUnauthenticatedWebhooks;
-    private ForwardPolicy forwarding;
-
-    private Builder(PluginConfig config, ClusterStateReader reader) {
-      this.config = Objects.requireNonNull(config, "config");
-      this.reader = Objects.requireNonNull(reader, "reader");
-    }
-
-    /** The quota options the engine computes with (derived resources change pod requests). */
-    public Builder options(QuotaOptions value) {
-      this.options = Objects.requireNonNull(value, "options");
-      return this;
-    }
-
-    /**
-     * The registry to expose on {@code /metrics} and to record the plugin's meters in; pass the one
-     * the engine's meters and Kafka Streams' metrics are bound to.
-     */
-    public Builder registry(PrometheusMeterRegistry value) {
-      this.registry = Objects.requireNonNull(value, "registry");
-      return this;
-    }
-
-    /** The clock of in-flight holds (their time to live) and of the last state's age. */
-    public Builder clock(Clock value) {
-      this.clock = Objects.requireNonNull(value, "clock");
-      return this;
-    }
-
-    /** Adds {@code POST /noop}, answering {@code {}} at once: the benchmark's baseline. */
-    public Builder noopEndpoint(boolean value) {
-      this.noopEndpoint = value;
-      return this;
-    }
-
-    /**
-     * The engine's revoke delay, which the web view shows over-used groups against; empty (the
-     * default) when the engine does not reclaim.
-     */
-    public Builder revokeDelay(Optional<Duration> value) {
-      this.revokeDelay = Objects.requireNonNull(value, "revokeDelay");
-      return this;
-    }
-
-    /** Where the pods turned away are written (default: nowhere); closed with the server. */
-    public Builder denials(DenialLog value) {
-      this.denials = Objects.requireNonNull(value, "denials");
-      return this;
-    }
-
-    /** Where the web view's recent evictions come from (default: nowhere). */
-    public Builder evictions(EvictionSource value) {
-      this.evictions = Objects.requireNonNull(value, "evictions");
-      return this;
-    }
-
-    /** Who people calling the query API and the web view are (default: not asked). */
-    public Builder auth(ApiAuth value) {
-      this.auth = Objects.requireNonNull(value, "auth");
-      return this;
-    }
-
-    /** How much any one client may take (default {@link ServerLimits#DEFAULTS}). */
-    public Builder limits(ServerLimits value) {
-      this.limits = Objects.requireNonNull(value, "limits");
-      return this;
-    }
-
-    /**
-     * How many quota groups get per-group gauges of pending pods at a time; 0 turns them off. The
-     * engine's {@code metrics.group.gauges.max}, which caps its own per-group gauges, by default
-     * its default.
-     */
-    public Builder groupGaugesMax(int value) {
-      if (value < 0) {
-        throw new IllegalArgumentException("groupGaugesMax must not be negative: " + value);
-      }
-      this.groupGaugesMax = value;
-      return this;
-    }
-
-    /**
-     * How long a pod the scheduler filter left without a node counts as pending for its reason
-     * without being refused again (default {@link PendingPods#DEFAULT_TTL}).
-     */
-    public Builder pendingTtl(Duration value) {
-      this.pendingTtl = Objects.requireNonNull(value, "pendingTtl");
-      return this;
-    }
-
-    /**
-     * Whether callers of the webhooks and the scheduler filter without a certificate are answered,
-     * judged only, rather than refused (default false; {@code
-     * admission.allow.unauthenticated.webhooks}).
-     */
-    public Builder allowUnauthenticatedWebhooks(boolean value) {
-      this.allowUnauthenticatedWebhooks = value;
-      return this;
-    }
-
-    /** How requests are forwarded to peers (default {@link ForwardPolicy#withTimeout}). */
-    public Builder forwarding(ForwardPolicy value) {
-      this.forwarding = Objects.requireNonNull(value, "forwarding");
-      return this;
-    }
-
-    /** The server, not started. */
-    public AdmissionServer build() {
-      return new AdmissionServer(this);
-    }
   }
 }
