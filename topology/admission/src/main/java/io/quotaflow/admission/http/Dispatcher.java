@@ -34,7 +34,7 @@ import java.util.Optional;
  * package of its code), checks its method, and hands a door of a cluster to {@link ClusterAnswers},
  * which decides where it is answered. Health, readiness and metrics are answered here.
  */
-public final class Dispatcher {
+final class Dispatcher {
 
   /** A matched route: the endpoint name for metrics and the answer. */
   record Routed(String endpoint, Answer answer) {}

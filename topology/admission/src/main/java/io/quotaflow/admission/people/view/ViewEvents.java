@@ -1,7 +1,6 @@
 package io.quotaflow.admission.people.view;
 
 import io.quotaflow.admission.endpoint.Answer;
-import io.quotaflow.admission.http.Dispatcher;
 import io.quotaflow.admission.http.PluginSettings;
 import io.quotaflow.admission.state.LastKnownState;
 import java.nio.ByteBuffer;
@@ -13,7 +12,7 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * {@code GET /api/v1/clusters/{cluster}/view/events}: the web view's live stream of one cluster
- * (Server-Sent Events), for a cluster whose state this instance holds. Kept apart from the {@link
+ * (Server-Sent Events), for a cluster whose state this instance holds. Kept apart from the {@code
  * Dispatcher}, whose answers are written whole: a stream stays open until the page goes or the
  * plugin stops.
  */
