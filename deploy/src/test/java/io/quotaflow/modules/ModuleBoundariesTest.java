@@ -29,7 +29,9 @@ class ModuleBoundariesTest {
   private static final String[] JETTY = {"org.eclipse.jetty.."};
   private static final String KUBERNETES_CLIENT = "io.fabric8.kubernetes.client..";
   private static final String ENGINE = "io.quotaflow.engine..";
-  private static final String PLUGIN = "io.quotaflow.admission.http..";
+  // Every package of the admission module: the transport (http), its doors (machine, people) and
+  // what they share (endpoint, state, inflight); the core's rules are io.quotaflow.rules.
+  private static final String PLUGIN = "io.quotaflow.admission..";
   private static final String[] CONNECTORS = {
     "io.quotaflow.cluster..",
     "io.quotaflow.connect..",

@@ -1,7 +1,7 @@
 package io.quotaflow.bench.admission;
 
-import io.quotaflow.admission.http.state.ClusterSnapshot;
-import io.quotaflow.admission.http.state.ClusterView;
+import io.quotaflow.admission.state.ClusterSnapshot;
+import io.quotaflow.admission.state.ClusterView;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.quota.ResourceList;

@@ -1,8 +1,8 @@
 package io.quotaflow.cli.report;
 
-import io.quotaflow.admission.http.state.GroupHistories;
-import io.quotaflow.admission.http.state.KeptWindows;
-import io.quotaflow.admission.http.state.TieredWindows;
+import io.quotaflow.admission.state.GroupHistories;
+import io.quotaflow.admission.state.KeptWindows;
+import io.quotaflow.admission.state.TieredWindows;
 import io.quotaflow.engine.history.HistoryChangelog;
 import io.quotaflow.engine.history.HistoryConfig;
 import io.quotaflow.engine.history.HistoryRecords;

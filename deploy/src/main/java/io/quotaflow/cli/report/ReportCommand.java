@@ -1,7 +1,7 @@
 package io.quotaflow.cli.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.Reports;
+import io.quotaflow.admission.people.report.Reports;
 import io.quotaflow.cli.explain.ExplainGroupCommand;
 import io.quotaflow.cli.topics.KafkaReaders;
 import io.quotaflow.cli.tree.QueryClient;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.PluginConfig;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.fixtures.CommandRun;
 import io.quotaflow.quota.Quantities;
 import io.quotaflow.simulate.ManifestCluster;

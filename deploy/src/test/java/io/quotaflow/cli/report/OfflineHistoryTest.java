@@ -2,8 +2,8 @@ package io.quotaflow.cli.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.http.state.KeptWindows;
-import io.quotaflow.admission.http.state.TieredWindows;
+import io.quotaflow.admission.state.KeptWindows;
+import io.quotaflow.admission.state.TieredWindows;
 import io.quotaflow.engine.history.HistoryChangelog;
 import io.quotaflow.engine.history.HistoryRecords;
 import io.quotaflow.engine.store.GroupId;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.PluginConfig;
-import io.quotaflow.admission.http.state.KeptWindows;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.KeptWindows;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.fixtures.CommandRun;
 import io.quotaflow.history.GroupLevels;
 import io.quotaflow.history.HistoryWindow;

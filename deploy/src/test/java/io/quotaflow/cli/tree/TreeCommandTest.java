@@ -8,7 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.quotaflow.admission.http.AdmissionServer;
 import io.quotaflow.admission.http.PluginConfig;
 import io.quotaflow.admission.http.PluginSettings;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.fixtures.CommandRun;
 import io.quotaflow.fixtures.SelfSignedCertificate;
 import io.quotaflow.kube.ElasticQuotaAdapter;

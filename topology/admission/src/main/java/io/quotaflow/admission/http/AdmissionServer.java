@@ -3,28 +3,36 @@ package io.quotaflow.admission.http;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.admission.http.auth.ApiAuth;
-import io.quotaflow.admission.http.inflight.InFlightHolds;
+import io.quotaflow.admission.http.limits.PeopleRateLimit;
+import io.quotaflow.admission.http.limits.PeopleWorkers;
+import io.quotaflow.admission.http.limits.ServerLimits;
+import io.quotaflow.admission.http.limits.SlowClientGuard;
 import io.quotaflow.admission.http.peers.ForwardPolicy;
+import io.quotaflow.admission.http.peers.Forwarder;
 import io.quotaflow.admission.http.peers.PeerBreakers;
-import io.quotaflow.admission.http.state.ClusterStateReader;
-import io.quotaflow.admission.http.state.LastKnownState;
 import io.quotaflow.admission.http.tls.CertificateReloader;
 import io.quotaflow.admission.http.tls.ClientCertificates;
-import io.quotaflow.admission.http.tls.PemFiles;
-import io.quotaflow.admission.view.EvictionSource;
-import io.quotaflow.admission.view.RecentActivity;
-import io.quotaflow.admission.view.ViewAssets;
-import io.quotaflow.admission.view.ViewFeed;
-import io.quotaflow.admission.view.ViewStreams;
-import io.quotaflow.engine.metrics.EngineMetrics;
+import io.quotaflow.admission.http.tls.ServerTls;
+import io.quotaflow.admission.inflight.InFlightHolds;
+import io.quotaflow.admission.machine.PodCheck;
+import io.quotaflow.admission.machine.denials.DenialLog;
+import io.quotaflow.admission.machine.denials.DeniedPods;
+import io.quotaflow.admission.machine.pods.PodWebhook;
+import io.quotaflow.admission.machine.quotas.QuotaWebhook;
+import io.quotaflow.admission.machine.scheduler.PendingPods;
+import io.quotaflow.admission.machine.scheduler.SchedulerFilter;
+import io.quotaflow.admission.people.LiveGangs;
+import io.quotaflow.admission.people.view.EvictionSource;
+import io.quotaflow.admission.people.view.RecentActivity;
+import io.quotaflow.admission.people.view.ViewApi;
+import io.quotaflow.admission.people.view.ViewAssets;
+import io.quotaflow.admission.people.view.ViewEvents;
+import io.quotaflow.admission.people.view.ViewFeed;
+import io.quotaflow.admission.people.view.ViewStreams;
+import io.quotaflow.admission.state.ClusterStateReader;
+import io.quotaflow.admission.state.LastKnownState;
 import io.quotaflow.tree.QuotaOptions;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -33,15 +41,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
-import org.eclipse.jetty.http.HttpVersion;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -87,7 +88,7 @@ public final class AdmissionServer implements AutoCloseable {
   private ScheduledExecutorService sweeper;
   private boolean closed;
 
-  private AdmissionServer(Builder builder) {
+  AdmissionServer(AdmissionServerBuilder builder) {
     this.config = builder.config;
     this.reader = builder.reader;
     this.options = builder.options;
@@ -128,8 +129,8 @@ public final class AdmissionServer implements AutoCloseable {
   }
 
   /** A builder for a server with {@code config} answering from {@code reader}. */
-  public static Builder builder(PluginConfig config, ClusterStateReader reader) {
-    return new Builder(config, reader);
+  public static AdmissionServerBuilder builder(PluginConfig config, ClusterStateReader reader) {
+    return new AdmissionServerBuilder(config, reader);
   }
 
   /**
@@ -146,24 +147,10 @@ public final class AdmissionServer implements AutoCloseable {
     try {
       final Supplier<SSLContext> trust;
       if (config.tls().isPresent()) {
-        final PluginConfig.TlsFiles tls = config.tls().get();
-        final Path trustFile = tls.trust().orElse(tls.certificate());
-        // Callers' certificates are verified against their CA, and peers' against this bundle:
-        // peers are asked for theirs even without a callers' CA.
-        final List<Path> clientTrust =
-            tls.clientCa().map(ca -> List.of(ca, trustFile)).orElse(List.of(trustFile));
-        certificates =
-            new CertificateReloader(
-                tls.certificate(),
-                tls.key(),
-                tls.trust().orElse(null),
-                clientTrust,
-                tls.reloadInterval().toMillis(),
-                this::refreshForwarder);
-        // A peer that asks for a certificate gets this instance's own.
-        trust = () -> clientContext(tls.certificate(), tls.key(), trustFile);
-        callers = new ClientCertificates(trustFile);
-        warnWithoutPeerName(tls.certificate());
+        final ServerTls tls = ServerTls.of(config.tls().get(), this::refreshForwarder);
+        certificates = tls.certificates();
+        trust = tls.peerContext();
+        callers = tls.callers();
       } else {
         trust = null;
       }
@@ -191,44 +178,14 @@ public final class AdmissionServer implements AutoCloseable {
               activity,
               clock,
               new LiveGangs(holds, options));
-      final QueuedThreadPool threads = new QueuedThreadPool(64, 4);
-      threads.setName("quotaflow-admission");
-      server = new Server(threads);
-      server.setErrorHandler(new JettyErrors());
-      final HttpConfiguration http = new HttpConfiguration();
-      http.setSendServerVersion(false);
-      http.setSendDateHeader(false);
-      if (certificates != null) {
-        final SecureRequestCustomizer secure = new SecureRequestCustomizer();
-        // Webhooks are called by Service name, forwarding by pod address: no SNI host check.
-        secure.setSniHostCheck(false);
-        http.addCustomizer(secure);
-        connector =
-            new ServerConnector(
-                server,
-                new SslConnectionFactory(certificates.factory(), HttpVersion.HTTP_1_1.asString()),
-                new HttpConnectionFactory(http));
-      } else {
-        connector = new ServerConnector(server, new HttpConnectionFactory(http));
-      }
-      connector.setHost(config.bindAddress());
-      connector.setPort(config.port());
       // Slow clients are closed, and many clients wait to be accepted (idle ones closed sooner),
       // so that neither can take every worker nor every descriptor (docs/security.md).
       slowClients = new SlowClientGuard(limits.requestTimeout(), registry);
-      connector.addBean(slowClients);
-      final NetworkConnectionLimit connections =
-          new NetworkConnectionLimit(limits.maxConnections(), connector);
-      connections.setEndPointIdleTimeout(1_000);
-      server.addBean(connections);
-      server.addConnector(connector);
-      if (limits.healthPort().isPresent()) {
-        healthConnector = new ServerConnector(server, new HttpConnectionFactory(http));
-        healthConnector.setHost(config.bindAddress());
-        healthConnector.setPort(limits.healthPort().getAsInt());
-        healthConnector.addBean(slowClients);
-        server.addConnector(healthConnector);
-      }
+      final JettyAssembly.Parts jetty =
+          JettyAssembly.assemble(config, limits, Optional.ofNullable(certificates), slowClients);
+      server = jetty.server();
+      connector = jetty.connector();
+      healthConnector = jetty.health().orElse(null);
       // People get their own threads and a rate per client: the webhooks keep the server's.
       people = new PeopleWorkers(limits.people().threads(), limits.people().queue());
       final RequestMetrics requestMetrics = new RequestMetrics(registry);
@@ -367,32 +324,6 @@ public final class AdmissionServer implements AutoCloseable {
     }
   }
 
-  /** Peers recognise each other by a name on the certificate: say so when it is missing. */
-  private static void warnWithoutPeerName(Path certificate) {
-    try {
-      final List<java.security.cert.X509Certificate> chain = PemFiles.certificates(certificate);
-      if (!chain.isEmpty() && !ClientCertificates.hasPeerName(chain.get(0))) {
-        LOG.warn(
-            "the certificate {} has no URI name {}: other instances will not take this one's"
-                + " forwarded requests as a peer's (deploy/kubernetes/base/certificate.yaml)",
-            certificate,
-            ClientCertificates.PEER_NAME);
-      }
-    } catch (IOException | GeneralSecurityException e) {
-      // The reloader reports an unreadable certificate.
-    }
-  }
-
-  private static SSLContext clientContext(Path certificate, Path key, Path trust) {
-    try {
-      return PemFiles.clientContext(certificate, key, trust);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot read the TLS files of forwarding: " + e, e);
-    }
-  }
-
   @Override
   public synchronized void close() {
     if (closed) {
@@ -432,132 +363,5 @@ public final class AdmissionServer implements AutoCloseable {
     }
     // After the server: no request thread writes any more.
     denialLog.close();
-  }
-
-  /** Collects what a server needs; only the configuration and the state reader are required. */
-  public static final class Builder {
-    private final PluginConfig config;
-    private final ClusterStateReader reader;
-    private QuotaOptions options = QuotaOptions.DEFAULTS;
-    private PrometheusMeterRegistry registry;
-    private Clock clock = Clock.systemUTC();
-    private boolean noopEndpoint;
-    private Optional<Duration> revokeDelay = Optional.empty();
-    private EvictionSource evictions = EvictionSource.NONE;
-    private DenialLog denials = DenialLog.NONE;
-    private ServerLimits limits = ServerLimits.DEFAULTS;
-    private ApiAuth auth = ApiAuth.NONE;
-    private int groupGaugesMax = EngineMetrics.DEFAULT_GROUP_GAUGES;
-    private Duration pendingTtl = PendingPods.DEFAULT_TTL;
-    private boolean allowUnauthenticatedWebhooks;
-    private ForwardPolicy forwarding;
-
-    private Builder(PluginConfig config, ClusterStateReader reader) {
-      this.config = Objects.requireNonNull(config, "config");
-      this.reader = Objects.requireNonNull(reader, "reader");
-    }
-
-    /** The quota options the engine computes with (derived resources change pod requests). */
-    public Builder options(QuotaOptions value) {
-      this.options = Objects.requireNonNull(value, "options");
-      return this;
-    }
-
-    /**
-     * The registry to expose on {@code /metrics} and to record the plugin's meters in; pass the one
-     * the engine's meters and Kafka Streams' metrics are bound to.
-     */
-    public Builder registry(PrometheusMeterRegistry value) {
-      this.registry = Objects.requireNonNull(value, "registry");
-      return this;
-    }
-
-    /** The clock of in-flight holds (their time to live) and of the last state's age. */
-    public Builder clock(Clock value) {
-      this.clock = Objects.requireNonNull(value, "clock");
-      return this;
-    }
-
-    /** Adds {@code POST /noop}, answering {@code {}} at once: the benchmark's baseline. */
-    public Builder noopEndpoint(boolean value) {
-      this.noopEndpoint = value;
-      return this;
-    }
-
-    /**
-     * The engine's revoke delay, which the web view shows over-used groups against; empty (the
-     * default) when the engine does not reclaim.
-     */
-    public Builder revokeDelay(Optional<Duration> value) {
-      this.revokeDelay = Objects.requireNonNull(value, "revokeDelay");
-      return this;
-    }
-
-    /** Where the pods turned away are written (default: nowhere); closed with the server. */
-    public Builder denials(DenialLog value) {
-      this.denials = Objects.requireNonNull(value, "denials");
-      return this;
-    }
-
-    /** Where the web view's recent evictions come from (default: nowhere). */
-    public Builder evictions(EvictionSource value) {
-      this.evictions = Objects.requireNonNull(value, "evictions");
-      return this;
-    }
-
-    /** Who people calling the query API and the web view are (default: not asked). */
-    public Builder auth(ApiAuth value) {
-      this.auth = Objects.requireNonNull(value, "auth");
-      return this;
-    }
-
-    /** How much any one client may take (default {@link ServerLimits#DEFAULTS}). */
-    public Builder limits(ServerLimits value) {
-      this.limits = Objects.requireNonNull(value, "limits");
-      return this;
-    }
-
-    /**
-     * How many quota groups get per-group gauges of pending pods at a time; 0 turns them off. The
-     * engine's {@code metrics.group.gauges.max}, which caps its own per-group gauges, by default
-     * its default.
-     */
-    public Builder groupGaugesMax(int value) {
-      if (value < 0) {
-        throw new IllegalArgumentException("groupGaugesMax must not be negative: " + value);
-      }
-      this.groupGaugesMax = value;
-      return this;
-    }
-
-    /**
-     * How long a pod the scheduler filter left without a node counts as pending for its reason
-     * without being refused again (default {@link PendingPods#DEFAULT_TTL}).
-     */
-    public Builder pendingTtl(Duration value) {
-      this.pendingTtl = Objects.requireNonNull(value, "pendingTtl");
-      return this;
-    }
-
-    /**
-     * Whether callers of the webhooks and the scheduler filter without a certificate are answered,
-     * judged only, rather than refused (default false; {@code
-     * admission.allow.unauthenticated.webhooks}).
-     */
-    public Builder allowUnauthenticatedWebhooks(boolean value) {
-      this.allowUnauthenticatedWebhooks = value;
-      return this;
-    }
-
-    /** How requests are forwarded to peers (default {@link ForwardPolicy#withTimeout}). */
-    public Builder forwarding(ForwardPolicy value) {
-      this.forwarding = Objects.requireNonNull(value, "forwarding");
-      return this;
-    }
-
-    /** The server, not started. */
-    public AdmissionServer build() {
-      return new AdmissionServer(this);
-    }
   }
 }

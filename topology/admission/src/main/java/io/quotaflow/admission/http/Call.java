@@ -1,8 +1,9 @@
 package io.quotaflow.admission.http;
 
 import io.quotaflow.admission.http.auth.Viewer;
-import io.quotaflow.admission.http.state.ClusterView;
-import io.quotaflow.admission.http.state.VisibleClusterView;
+import io.quotaflow.admission.http.limits.BodyLimits;
+import io.quotaflow.admission.state.ClusterView;
+import io.quotaflow.admission.state.VisibleClusterView;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -21,7 +22,7 @@ import java.util.Optional;
  *     authentication is off
  * @param token the caller's bearer token, passed on when the call is forwarded
  */
-record Call(
+public record Call(
     String method,
     String path,
     String query,
@@ -32,7 +33,7 @@ record Call(
     Optional<String> token) {
 
   /** A call whose caller is trusted and sees everything (authentication off). */
-  Call(String method, String path, String query, byte[] body, boolean forwarded) {
+  public Call(String method, String path, String query, byte[] body, boolean forwarded) {
     this(
         method,
         path,
@@ -52,9 +53,9 @@ record Call(
   }
 
   /** Header marking a request forwarded by another instance. */
-  static final String FORWARDED_HEADER = "X-Quotaflow-Forwarded";
+  public static final String FORWARDED_HEADER = "X-Quotaflow-Forwarded";
 
-  Call {
+  public Call {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(query, "query");
@@ -65,7 +66,7 @@ record Call(
   }
 
   /** The path and query, as sent. */
-  String target() {
+  public String target() {
     return query.isEmpty() ? path : path + "?" + query;
   }
 }

@@ -14,10 +14,10 @@ import java.net.UnknownHostException;
  * admission.allow.unauthenticated.webhooks=true}, answered but judged only: nothing held, nothing
  * recorded.
  */
-final class CallerPolicy {
+public final class CallerPolicy {
 
   /** What a call at a machine door may do. */
-  enum Trust {
+  public enum Trust {
     /** Judged, held in flight, its denial recorded. */
     TRUSTED,
     /** Judged and answered; nothing held in flight, no denial recorded, nothing in the activity. */
@@ -27,7 +27,7 @@ final class CallerPolicy {
   }
 
   /** Header a peer sets on a call it forwards for a caller it judged only: it stays judged only. */
-  static final String JUDGED_ONLY_HEADER = "X-Quotaflow-Judged-Only";
+  public static final String JUDGED_ONLY_HEADER = "X-Quotaflow-Judged-Only";
 
   private final boolean clientCa;
   private final boolean loopback;

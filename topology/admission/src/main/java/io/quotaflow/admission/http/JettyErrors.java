@@ -1,5 +1,6 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.endpoint.Answer;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;

@@ -1,8 +1,14 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.endpoint.Answer;
 import io.quotaflow.admission.http.auth.ApiAuth;
+import io.quotaflow.admission.http.auth.Sessions;
 import io.quotaflow.admission.http.auth.Viewer;
+import io.quotaflow.admission.http.limits.BodyLimits;
+import io.quotaflow.admission.http.limits.BodyReader;
+import io.quotaflow.admission.http.limits.PeopleWorkers;
 import io.quotaflow.admission.http.tls.ClientCertificates;
+import io.quotaflow.admission.people.view.ViewEvents;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.Optional;

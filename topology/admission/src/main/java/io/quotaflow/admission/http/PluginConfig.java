@@ -1,5 +1,8 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.machine.FailurePolicy;
+import io.quotaflow.admission.machine.quotas.QuotaAdmins;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;

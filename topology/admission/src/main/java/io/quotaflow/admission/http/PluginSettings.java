@@ -1,7 +1,11 @@
 package io.quotaflow.admission.http;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quotaflow.admission.http.limits.ServerLimits;
 import io.quotaflow.admission.http.peers.ForwardPolicy;
+import io.quotaflow.admission.machine.denials.DenialLog;
+import io.quotaflow.admission.machine.denials.ThrottledDenialLog;
+import io.quotaflow.admission.machine.quotas.QuotaAdmins;
 import io.quotaflow.config.ConfigLoader;
 import io.quotaflow.config.LoadedConfig;
 import io.quotaflow.config.Parsers;

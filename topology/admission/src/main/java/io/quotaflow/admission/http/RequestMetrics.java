@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * The plugin's request meters: one timer {@value #REQUESTS} per endpoint, outcome and HTTP status,
  * with a latency histogram for Prometheus.
  */
-final class RequestMetrics {
+public final class RequestMetrics {
 
   /** Timer of requests, tags {@code endpoint}, {@code outcome}, {@code status}. */
   static final String REQUESTS = "quotaflow.admission.requests";
@@ -25,7 +25,7 @@ final class RequestMetrics {
     this.registry = registry;
   }
 
-  void record(String endpoint, String outcome, int status, long nanos) {
+  public void record(String endpoint, String outcome, int status, long nanos) {
     timers
         .computeIfAbsent(
             new Key(endpoint, outcome, status),

@@ -1,5 +1,6 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.endpoint.Answer;
 import java.net.URI;
 import java.util.Locale;
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package io.quotaflow.admission.http;
 
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.machine.FailurePolicy;
 import io.quotaflow.config.Parsers;
 import io.quotaflow.config.Setting;
 import java.time.Duration;

@@ -10,7 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.http.PluginInstances.Instance;
-import io.quotaflow.admission.http.state.LastKnownState;
+import io.quotaflow.admission.state.LastKnownState;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.EngineInstances;

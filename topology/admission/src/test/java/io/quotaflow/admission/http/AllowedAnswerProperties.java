@@ -2,6 +2,7 @@ package io.quotaflow.admission.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.admission.machine.AdmissionReviews;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

@@ -5,6 +5,7 @@ import static io.quotaflow.admission.http.Reviews.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.admission.http.peers.Forwarder;
 import io.quotaflow.admission.http.tls.PemFiles;
 import java.io.IOException;
 import java.net.URI;
@@ -126,8 +127,8 @@ class ClientCertificatesTest {
     final HttpResponse<String> fromApiServer = post(as("apiserver"), nowhere, review, true);
     final HttpResponse<String> fromPeer = post(as("tls"), nowhere, review, true);
 
-    assertThat(fromApiServer.headers().firstValue(Dispatcher.UNDECIDED_HEADER)).isEmpty();
-    assertThat(fromPeer.headers().firstValue(Dispatcher.UNDECIDED_HEADER)).contains("true");
+    assertThat(fromApiServer.headers().firstValue(Forwarder.UNDECIDED_HEADER)).isEmpty();
+    assertThat(fromPeer.headers().firstValue(Forwarder.UNDECIDED_HEADER)).contains("true");
   }
 
   private static HttpClient anonymous() throws Exception {

@@ -2,9 +2,9 @@ package io.quotaflow.admission.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.http.state.ClusterSnapshot;
-import io.quotaflow.admission.http.state.ClusterView;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.ClusterSnapshot;
+import io.quotaflow.admission.state.ClusterView;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.QuotaNode;
 import io.quotaflow.tree.Fixtures;
 import io.quotaflow.tree.QuotaOptions;

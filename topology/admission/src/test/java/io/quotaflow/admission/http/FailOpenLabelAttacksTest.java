@@ -5,8 +5,10 @@ import static io.quotaflow.admission.http.Reviews.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.MutableClock;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.machine.FailurePolicy;
+import io.quotaflow.admission.machine.pods.PodWebhook;
+import io.quotaflow.admission.state.MutableClock;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;

@@ -5,7 +5,10 @@ import static io.quotaflow.admission.http.Reviews.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotaflow.admission.http.peers.Forwarder;
 import io.quotaflow.admission.http.tls.PemFiles;
+import io.quotaflow.admission.machine.denials.DenialLog;
+import io.quotaflow.admission.machine.denials.DeniedPods;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -235,7 +238,7 @@ class ForgedReviewsTest {
   }
 
   private static boolean undecided(HttpResponse<String> response) {
-    return response.headers().firstValue(Dispatcher.UNDECIDED_HEADER).isPresent();
+    return response.headers().firstValue(Forwarder.UNDECIDED_HEADER).isPresent();
   }
 
   private static void write(TestCertificates.Issued issued, String name) {

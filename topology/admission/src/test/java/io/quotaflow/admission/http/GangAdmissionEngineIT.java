@@ -7,8 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.endpoint.Json;
 import io.quotaflow.admission.http.PluginInstances.Instance;
-import io.quotaflow.admission.http.inflight.ClusterAdmissions;
+import io.quotaflow.admission.inflight.ClusterAdmissions;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
 import io.quotaflow.engine.EngineInstances;

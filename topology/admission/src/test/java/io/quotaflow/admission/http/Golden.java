@@ -1,6 +1,7 @@
 package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.endpoint.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,11 +10,11 @@ import java.nio.charset.StandardCharsets;
 /**
  * Golden JSON files beside the tests, under {@code src/test/resources/io/quotaflow/admission/http}.
  */
-final class Golden {
+public final class Golden {
 
   private Golden() {}
 
-  static String text(String name) {
+  public static String text(String name) {
     try (InputStream in = Golden.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new AssertionError("no golden file " + name);
@@ -24,7 +25,7 @@ final class Golden {
     }
   }
 
-  static JsonNode json(String name) {
+  public static JsonNode json(String name) {
     try {
       return Json.MAPPER.readTree(text(name));
     } catch (IOException e) {

@@ -3,7 +3,8 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

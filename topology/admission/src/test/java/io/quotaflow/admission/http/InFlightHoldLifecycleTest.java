@@ -2,11 +2,11 @@ package io.quotaflow.admission.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.http.inflight.ClusterAdmissions;
-import io.quotaflow.admission.http.inflight.ClusterAdmissions.Occasion;
-import io.quotaflow.admission.http.inflight.InFlightHolds;
-import io.quotaflow.admission.http.state.ClusterView;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.inflight.ClusterAdmissions;
+import io.quotaflow.admission.inflight.ClusterAdmissions.Occasion;
+import io.quotaflow.admission.inflight.InFlightHolds;
+import io.quotaflow.admission.state.ClusterView;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodRef;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;

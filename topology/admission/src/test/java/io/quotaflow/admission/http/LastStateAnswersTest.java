@@ -7,8 +7,10 @@ import static io.quotaflow.admission.http.Reviews.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.MutableClock;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.endpoint.StaleAnswers;
+import io.quotaflow.admission.machine.FailurePolicy;
+import io.quotaflow.admission.state.MutableClock;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.Quantities;
 import java.time.Duration;
 import java.time.Instant;

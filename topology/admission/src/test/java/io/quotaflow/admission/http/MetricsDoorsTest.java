@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.auth.User;
+import io.quotaflow.admission.http.limits.ServerLimits;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quotaflow.admission.http.peers.PeerBreakers;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.ApiAuth;
+import io.quotaflow.admission.http.auth.Sessions;
 import io.quotaflow.admission.http.auth.User;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;

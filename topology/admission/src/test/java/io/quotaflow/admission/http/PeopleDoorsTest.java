@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.ApiAuth;
+import io.quotaflow.admission.http.auth.Sessions;
 import io.quotaflow.admission.http.auth.User;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -8,6 +8,7 @@ import io.quotaflow.admission.http.auth.Access;
 import io.quotaflow.admission.http.auth.ApiAuth;
 import io.quotaflow.admission.http.auth.CachedAccess;
 import io.quotaflow.admission.http.auth.User;
+import io.quotaflow.admission.http.limits.ServerLimits;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;

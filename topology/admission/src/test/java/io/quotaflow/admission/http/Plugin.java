@@ -1,7 +1,10 @@
 package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.ClusterStateReader;
+import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.http.limits.ServerLimits;
+import io.quotaflow.admission.machine.FailurePolicy;
+import io.quotaflow.admission.state.ClusterStateReader;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -12,39 +15,39 @@ import java.time.Clock;
 import java.time.Duration;
 
 /** An admission server on a free loopback port, with a client for it. Close it after the test. */
-final class Plugin implements AutoCloseable {
+public final class Plugin implements AutoCloseable {
 
   private final AdmissionServer server;
   private final HttpClient client;
 
-  Plugin(AdmissionServer server, HttpClient client) {
+  public Plugin(AdmissionServer server, HttpClient client) {
     this.server = server;
     this.client = client;
   }
 
-  static Plugin start(ClusterStateReader reader) {
+  public static Plugin start(ClusterStateReader reader) {
     return start(PluginConfig.plainHttpOnLoopback(0), reader, Clock.systemUTC());
   }
 
   /** A plugin that denies what it cannot decide (no state of the cluster at all). */
-  static Plugin startFailClosed(ClusterStateReader reader) {
+  public static Plugin startFailClosed(ClusterStateReader reader) {
     return start(
         PluginConfig.plainHttpOnLoopback(0).withFailurePolicy(FailurePolicy.FAIL_CLOSED), reader);
   }
 
-  static Plugin start(PluginConfig config, ClusterStateReader reader) {
+  public static Plugin start(PluginConfig config, ClusterStateReader reader) {
     return start(config, reader, Clock.systemUTC());
   }
 
-  static Plugin start(PluginConfig config, ClusterStateReader reader, Clock clock) {
+  public static Plugin start(PluginConfig config, ClusterStateReader reader, Clock clock) {
     return start(config, ServerLimits.DEFAULTS, reader, clock);
   }
 
-  static Plugin start(PluginConfig config, ServerLimits limits, ClusterStateReader reader) {
+  public static Plugin start(PluginConfig config, ServerLimits limits, ClusterStateReader reader) {
     return start(config, limits, reader, Clock.systemUTC());
   }
 
-  static Plugin start(
+  public static Plugin start(
       PluginConfig config, ServerLimits limits, ClusterStateReader reader, Clock clock) {
     final AdmissionServer server =
         AdmissionServer.builder(config, reader)
@@ -57,17 +60,17 @@ final class Plugin implements AutoCloseable {
         server, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
   }
 
-  AdmissionServer server() {
+  public AdmissionServer server() {
     return server;
   }
 
-  int port() {
+  public int port() {
     return server.port();
   }
 
   /** A reply: status, body, and the body as JSON when it is JSON. */
-  record Reply(int status, String body, java.net.http.HttpHeaders headers) {
-    JsonNode json() {
+  public record Reply(int status, String body, java.net.http.HttpHeaders headers) {
+    public JsonNode json() {
       try {
         return Json.MAPPER.readTree(body);
       } catch (IOException e) {
@@ -76,15 +79,15 @@ final class Plugin implements AutoCloseable {
     }
   }
 
-  Reply post(String path, String body) {
+  public Reply post(String path, String body) {
     return send("POST", path, body.getBytes(StandardCharsets.UTF_8));
   }
 
-  Reply post(String path, byte[] body) {
+  public Reply post(String path, byte[] body) {
     return send("POST", path, body);
   }
 
-  Reply get(String path) {
+  public Reply get(String path) {
     return send("GET", path, new byte[0]);
   }
 

@@ -3,6 +3,7 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.quotaflow.admission.endpoint.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;

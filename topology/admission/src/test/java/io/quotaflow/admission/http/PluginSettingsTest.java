@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotaflow.admission.http.peers.ForwardPolicy;
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.machine.FailurePolicy;
 import io.quotaflow.config.ConfigLoader;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +31,7 @@ class PluginSettingsTest {
   void aGangHoldWaitsSixtySecondsByDefaultAndTheSettingChangesIt() {
     assertThat(PluginSettings.config(Map.of("admission.plain.http", "true")).gangHoldTtl())
         .isEqualTo(Duration.ofSeconds(60))
-        .isEqualTo(io.quotaflow.admission.http.inflight.ClusterAdmissions.DEFAULT_GANG_HOLD_TTL);
+        .isEqualTo(io.quotaflow.admission.inflight.ClusterAdmissions.DEFAULT_GANG_HOLD_TTL);
     assertThat(
             PluginSettings.config(
                     Map.of("admission.plain.http", "true", "admission.gang.hold.ttl", "2m"))

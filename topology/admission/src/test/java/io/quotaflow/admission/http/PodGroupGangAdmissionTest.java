@@ -5,7 +5,7 @@ import static io.quotaflow.admission.http.Reviews.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.kube.GangConventions;
 import io.quotaflow.kube.PodGroupObject;
 import io.quotaflow.quota.PodRef;

@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.endpoint.Json;
+import io.quotaflow.admission.machine.AdmissionMode;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.profile.NodeSelector;
 import io.quotaflow.profile.QuotaProfile;
 import io.quotaflow.profile.ResourceRatio;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * batch (min 12) is idle. The default tree (all three nodes, 24 cpu) holds legacy (min 20, max 24,
  * namespace legacy), running 20 cpu.
  */
-class QuotaTreesAdmissionTest {
+public class QuotaTreesAdmissionTest {
 
   private static final String WEBHOOK = "/clusters/east/admission/pods";
   private static final String FILTER = "/clusters/east/scheduler/filter";
@@ -57,7 +59,7 @@ class QuotaTreesAdmissionTest {
   }
 
   /** The scene above, as cluster east. */
-  static SnapshotClusterState state() {
+  public static SnapshotClusterState state() {
     final Fixtures.ClusterBuilder cluster =
         Fixtures.cluster()
             .node(node("cpu-1", "cpu"))

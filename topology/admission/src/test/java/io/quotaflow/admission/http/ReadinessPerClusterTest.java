@@ -2,8 +2,8 @@ package io.quotaflow.admission.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotaflow.admission.http.state.MutableClock;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.MutableClock;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;

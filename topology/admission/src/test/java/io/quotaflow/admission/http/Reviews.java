@@ -1,21 +1,22 @@
 package io.quotaflow.admission.http;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quotaflow.admission.endpoint.Json;
 import java.util.List;
 import java.util.Map;
 
 /** Fixture builders of the JSON the API server and kube-scheduler send. */
-final class Reviews {
+public final class Reviews {
 
   private Reviews() {}
 
   /** A pod object: {@code pod("ns", "name").cpu("500m").label(k, v)}. */
-  static PodJson pod(String namespace, String name) {
+  public static PodJson pod(String namespace, String name) {
     return new PodJson(namespace, name);
   }
 
   /** Builds a v1 Pod as JSON. */
-  static final class PodJson {
+  public static final class PodJson {
     private final ObjectNode pod = Json.object();
     private final ObjectNode requests;
 
@@ -33,7 +34,7 @@ final class Reviews {
               .putObject("requests");
     }
 
-    PodJson cpu(String quantity) {
+    public PodJson cpu(String quantity) {
       requests.put("cpu", quantity);
       return this;
     }
@@ -43,22 +44,22 @@ final class Reviews {
       return this;
     }
 
-    PodJson label(String key, String value) {
+    public PodJson label(String key, String value) {
       ((ObjectNode) pod.get("metadata")).withObjectProperty("labels").put(key, value);
       return this;
     }
 
-    PodJson annotation(String key, String value) {
+    public PodJson annotation(String key, String value) {
       ((ObjectNode) pod.get("metadata")).withObjectProperty("annotations").put(key, value);
       return this;
     }
 
-    PodJson quota(String group) {
+    public PodJson quota(String group) {
       return label("quota.scheduling.koordinator.sh/name", group);
     }
 
     /** A controller owner reference, e.g. {@code ownedBy("DaemonSet", "agent")}. */
-    PodJson ownedBy(String kind, String name) {
+    public PodJson ownedBy(String kind, String name) {
       ((ObjectNode) pod.get("metadata"))
           .withArrayProperty("ownerReferences")
           .addObject()
@@ -71,7 +72,7 @@ final class Reviews {
     }
 
     /** A spec.resourceClaims entry naming a ResourceClaimTemplate. */
-    PodJson claimTemplate(String entry, String template) {
+    public PodJson claimTemplate(String entry, String template) {
       ((ObjectNode) pod.get("spec"))
           .withArrayProperty("resourceClaims")
           .addObject()
@@ -100,7 +101,7 @@ final class Reviews {
   }
 
   /** An AdmissionReview asking to CREATE {@code pod}. */
-  static String createPod(String uid, PodJson pod) {
+  public static String createPod(String uid, PodJson pod) {
     return review(uid, "CREATE", "", "v1", "Pod", pod.json(), null, false);
   }
 
@@ -108,7 +109,7 @@ final class Reviews {
    * The AdmissionReview the API server sends for an in-place resize ({@code pods/resize},
    * Kubernetes 1.33+): an UPDATE of the pod with subResource {@code resize}.
    */
-  static String resizePod(String uid, PodJson resized, PodJson old) {
+  public static String resizePod(String uid, PodJson resized, PodJson old) {
     final ObjectNode review =
         reviewNode(uid, "UPDATE", "", "v1", "Pod", resized.json(), old.json(), false);
     final ObjectNode request = (ObjectNode) review.get("request");
@@ -118,7 +119,7 @@ final class Reviews {
   }
 
   /** An AdmissionReview for pods with any operation and objects. */
-  static String podReview(String uid, String operation, PodJson object, PodJson old) {
+  public static String podReview(String uid, String operation, PodJson object, PodJson old) {
     return review(
         uid,
         operation,
@@ -130,17 +131,17 @@ final class Reviews {
         false);
   }
 
-  static String dryRunCreatePod(String uid, PodJson pod) {
+  public static String dryRunCreatePod(String uid, PodJson pod) {
     return review(uid, "CREATE", "", "v1", "Pod", pod.json(), null, true);
   }
 
   /** An ElasticQuota object. */
-  static QuotaJson quota(String name) {
+  public static QuotaJson quota(String name) {
     return new QuotaJson(name);
   }
 
   /** Builds a scheduling.sigs.k8s.io/v1alpha1 ElasticQuota as JSON. */
-  static final class QuotaJson {
+  public static final class QuotaJson {
     private final ObjectNode quota = Json.object();
 
     private QuotaJson(String name) {
@@ -150,40 +151,40 @@ final class Reviews {
       ((ObjectNode) quota.get("spec")).putObject("max");
     }
 
-    QuotaJson min(String resource, String quantity) {
+    public QuotaJson min(String resource, String quantity) {
       ((ObjectNode) quota.get("spec").get("min")).put(resource, quantity);
       return this;
     }
 
-    QuotaJson max(String resource, String quantity) {
+    public QuotaJson max(String resource, String quantity) {
       ((ObjectNode) quota.get("spec").get("max")).put(resource, quantity);
       return this;
     }
 
-    QuotaJson parent(String parent) {
+    public QuotaJson parent(String parent) {
       return label("quota.scheduling.koordinator.sh/parent", parent);
     }
 
-    QuotaJson namespace(String namespace) {
+    public QuotaJson namespace(String namespace) {
       ((ObjectNode) quota.get("metadata")).put("namespace", namespace);
       return this;
     }
 
-    QuotaJson isParent() {
+    public QuotaJson isParent() {
       return label("quota.scheduling.koordinator.sh/is-parent", "true");
     }
 
-    QuotaJson label(String key, String value) {
+    public QuotaJson label(String key, String value) {
       ((ObjectNode) quota.get("metadata")).withObjectProperty("labels").put(key, value);
       return this;
     }
 
-    QuotaJson annotation(String key, String value) {
+    public QuotaJson annotation(String key, String value) {
       ((ObjectNode) quota.get("metadata")).withObjectProperty("annotations").put(key, value);
       return this;
     }
 
-    QuotaJson used(String resource, String quantity) {
+    public QuotaJson used(String resource, String quantity) {
       quota.withObjectProperty("status").withObjectProperty("used").put(resource, quantity);
       return this;
     }
@@ -194,25 +195,25 @@ final class Reviews {
   }
 
   /** An AdmissionReview asking to CREATE {@code quota}. */
-  static String createQuota(String uid, QuotaJson quota) {
+  public static String createQuota(String uid, QuotaJson quota) {
     return quotaReview(uid, "CREATE", quota, null);
   }
 
   /** An AdmissionReview asking to DELETE {@code quota}. */
-  static String deleteQuota(String uid, QuotaJson quota) {
+  public static String deleteQuota(String uid, QuotaJson quota) {
     return quotaReview(uid, "DELETE", null, quota);
   }
 
   /** A quota admin as the API server names it: a member of {@code system:masters}. */
-  static final String ADMIN = "kubernetes-admin";
+  public static final String ADMIN = "kubernetes-admin";
 
   /** An AdmissionReview for ElasticQuotas, from a quota admin, with any operation and objects. */
-  static String quotaReview(String uid, String operation, QuotaJson object, QuotaJson old) {
+  public static String quotaReview(String uid, String operation, QuotaJson object, QuotaJson old) {
     return quotaReview(uid, operation, object, old, ADMIN, List.of("system:masters"));
   }
 
   /** An AdmissionReview for ElasticQuotas sent for {@code user} of {@code groups}. */
-  static String quotaReview(
+  public static String quotaReview(
       String uid,
       String operation,
       QuotaJson object,
@@ -300,7 +301,7 @@ final class Reviews {
   }
 
   /** kube-scheduler's ExtenderArgs with node names (nodeCacheCapable: true). */
-  static String filterArgsWithNames(PodJson pod, String... nodes) {
+  public static String filterArgsWithNames(PodJson pod, String... nodes) {
     final ObjectNode args = Json.object();
     args.set("Pod", pod.json());
     args.putNull("Nodes");
@@ -312,7 +313,7 @@ final class Reviews {
   }
 
   /** kube-scheduler's ExtenderArgs with node objects (nodeCacheCapable: false). */
-  static String filterArgsWithNodes(PodJson pod, String... nodes) {
+  public static String filterArgsWithNodes(PodJson pod, String... nodes) {
     final ObjectNode args = Json.object();
     args.set("Pod", pod.json());
     final ObjectNode list = args.putObject("Nodes");

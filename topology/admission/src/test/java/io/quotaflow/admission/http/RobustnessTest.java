@@ -5,10 +5,10 @@ import static io.quotaflow.admission.http.Reviews.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.quotaflow.admission.http.state.ClusterStateReader;
-import io.quotaflow.admission.http.state.ClusterView;
-import io.quotaflow.admission.http.state.Ownership;
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.ClusterStateReader;
+import io.quotaflow.admission.state.ClusterView;
+import io.quotaflow.admission.state.Ownership;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.QuotaGroup;
 import io.quotaflow.tree.GroupStatus;
 import io.quotaflow.tree.PodAssignment;

@@ -4,6 +4,8 @@ import static io.quotaflow.admission.http.Reviews.createPod;
 import static io.quotaflow.admission.http.Reviews.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotaflow.admission.http.limits.ServerLimits;
+import io.quotaflow.admission.http.limits.SlowClientGuard;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

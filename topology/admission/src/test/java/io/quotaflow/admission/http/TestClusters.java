@@ -5,7 +5,7 @@ import static io.quotaflow.tree.Fixtures.cpuMemory;
 import static io.quotaflow.tree.Fixtures.parentQuota;
 import static io.quotaflow.tree.Fixtures.quota;
 
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.quota.PodPhase;
 import io.quotaflow.quota.QuotaPod;
 import io.quotaflow.quota.ResourceList;
@@ -29,14 +29,14 @@ import java.util.List;
  * ops       min 1 core, max 2, lends nothing
  * </pre>
  */
-final class TestClusters {
+public final class TestClusters {
 
-  static final String EAST = "east";
-  static final long GIB = 1L << 30;
+  public static final String EAST = "east";
+  public static final long GIB = 1L << 30;
 
   private TestClusters() {}
 
-  static Fixtures.ClusterBuilder east() {
+  public static Fixtures.ClusterBuilder east() {
     return Fixtures.cluster()
         .total(cpuMemory(10_000, 40 * GIB))
         .group(parentQuota("research").min(cpu(8_000)).max(cpu(10_000)))
@@ -58,7 +58,7 @@ final class TestClusters {
         .pod(running("alpha", "a-1", "team-a", 1_000));
   }
 
-  static QuotaPod running(String namespace, String name, String group, long milliCpu) {
+  public static QuotaPod running(String namespace, String name, String group, long milliCpu) {
     return QuotaPod.builder(namespace, name)
         .quotaName(group)
         .request(ResourceList.of(ResourceList.CPU, milliCpu))
@@ -68,11 +68,11 @@ final class TestClusters {
   }
 
   /** A state holding {@code east}. */
-  static SnapshotClusterState state() {
+  public static SnapshotClusterState state() {
     return state(east());
   }
 
-  static SnapshotClusterState state(Fixtures.ClusterBuilder cluster) {
+  public static SnapshotClusterState state(Fixtures.ClusterBuilder cluster) {
     return new SnapshotClusterState().put(EAST, cluster.inputs(), QuotaOptions.DEFAULTS);
   }
 
@@ -83,7 +83,7 @@ final class TestClusters {
    * not its current runtime − used (3): with the pod counted, team-a borrows up to its max of 6
    * (research may receive 9, ops keeps its 1).
    */
-  static long room(SnapshotClusterState state, String group) {
+  public static long room(SnapshotClusterState state, String group) {
     long fits = 0;
     long tooBig = 1L << 40;
     while (tooBig - fits > 1) {
@@ -98,7 +98,7 @@ final class TestClusters {
   }
 
   /** The cpu runtime of {@code group} after a full recomputation with a pending pod added. */
-  static long runtimeWithPod(SnapshotClusterState state, String group, long milliCpu) {
+  public static long runtimeWithPod(SnapshotClusterState state, String group, long milliCpu) {
     return withPod(state, group, milliCpu)
         .group(group)
         .orElseThrow()
@@ -141,12 +141,12 @@ final class TestClusters {
         state.options(EAST).orElseThrow());
   }
 
-  static GroupStatus status(SnapshotClusterState state, String group) {
+  public static GroupStatus status(SnapshotClusterState state, String group) {
     final TreeSnapshot snapshot = state.snapshot(EAST).orElseThrow();
     return snapshot.group(group).orElseThrow();
   }
 
-  static boolean isSpecial(String name) {
+  public static boolean isSpecial(String name) {
     return SpecialGroups.isSpecial(name);
   }
 }

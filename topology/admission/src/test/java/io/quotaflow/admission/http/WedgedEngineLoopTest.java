@@ -3,7 +3,7 @@ package io.quotaflow.admission.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.quotaflow.admission.http.state.SnapshotClusterState;
+import io.quotaflow.admission.state.SnapshotClusterState;
 import io.quotaflow.engine.liveness.Heartbeats;
 import java.time.Clock;
 import java.time.Duration;

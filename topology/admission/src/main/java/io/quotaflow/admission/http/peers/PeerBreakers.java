@@ -3,7 +3,7 @@ package io.quotaflow.admission.http.peers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quotaflow.admission.http.state.Ownership;
+import io.quotaflow.admission.state.Ownership;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;

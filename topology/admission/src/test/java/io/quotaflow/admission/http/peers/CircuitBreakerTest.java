@@ -3,7 +3,7 @@ package io.quotaflow.admission.http.peers;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotaflow.admission.http.state.MutableClock;
+import io.quotaflow.admission.state.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
