@@ -9,12 +9,12 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
+import io.quotaflow.broker.Ports;
 import io.quotaflow.engine.EngineInstances;
 import io.quotaflow.engine.KafkaInputs;
 import io.quotaflow.engine.KafkaOutputs;
 import io.quotaflow.topics.TopicCatalogue;
 import io.quotaflow.tree.QuotaOptions;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -134,9 +134,8 @@ class EngineCommandKafkaAwayIT {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  /** A port below the ephemeral range, which no outgoing connection takes meanwhile. */
+  private static int freePort() {
+    return Ports.free(1).get(0);
   }
 }

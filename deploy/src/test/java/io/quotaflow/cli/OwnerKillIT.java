@@ -10,10 +10,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quotaflow.broker.EmbeddedKafkaBroker;
 import io.quotaflow.broker.EmbeddedKafkaExtension;
+import io.quotaflow.broker.Ports;
 import io.quotaflow.engine.KafkaInputs;
 import io.quotaflow.topics.TopicCatalogue;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -314,10 +314,9 @@ class OwnerKillIT {
     return Child.start("engine-" + i, port, args, environment);
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+  /** A port below the ephemeral range, which no outgoing connection takes meanwhile. */
+  private static int freePort() {
+    return Ports.free(1).get(0);
   }
 
   /** The launcher's {@link Main} in a JVM of its own, its output in a file under target/. */

@@ -7,27 +7,53 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Chooses and probes TCP ports on the loopback address.
  *
- * <p>A KRaft controller listener cannot reliably be given port 0, so free ports are chosen here:
- * the operating system hands out unused ports, which are released again right away. Another process
- * may take one before the broker binds it; the broker retries with new ports then.
+ * <p>A KRaft controller listener cannot reliably be given port 0, so free ports are chosen here and
+ * released again right away. They are chosen below the system's ephemeral range (where the kernel
+ * takes the local port of every outgoing connection): a port from that range was taken by some
+ * client's connection between its choice and the controller's bind, and a controller that cannot
+ * bind ends the JVM (a fresh-clone run, session 18). Another test may still take one of these; the
+ * broker retries with new ports then.
  */
-final class Ports {
+public final class Ports {
 
   static final String HOST = "127.0.0.1";
 
   private Ports() {}
 
+  /** The first port of the range chosen from, below the ephemeral range's 12,768 ports. */
+  private static final int CHOSEN_RANGE = 12_768;
+
+  private static final Path EPHEMERAL_RANGE = Path.of("/proc/sys/net/ipv4/ip_local_port_range");
+
   /** Returns {@code count} distinct ports that were free a moment ago. */
-  static List<Integer> free(final int count) {
+  public static List<Integer> free(final int count) {
+    final int end = ephemeralStart();
+    final int start = Math.max(1_024, end - CHOSEN_RANGE);
     final List<ServerSocket> sockets = new ArrayList<>(count);
     try {
-      for (int i = 0; i < count; i++) {
+      for (int tries = 0; sockets.size() < count && tries < 200; tries++) {
+        final ServerSocket socket = new ServerSocket();
+        try {
+          socket.bind(
+              new InetSocketAddress(
+                  loopback(),
+                  ThreadLocalRandom.current().nextInt(start, Math.max(end, start + 1))));
+          sockets.add(socket);
+        } catch (final BindException taken) {
+          closeQuietly(socket);
+        }
+      }
+      // A machine with that range in use: let the kernel choose, from its ephemeral range.
+      while (sockets.size() < count) {
         final ServerSocket socket = new ServerSocket();
         sockets.add(socket);
         socket.bind(new InetSocketAddress(loopback(), 0));
@@ -37,6 +63,15 @@ final class Ports {
       throw new UncheckedIOException("Could not find a free port on " + HOST, e);
     } finally {
       sockets.forEach(Ports::closeQuietly);
+    }
+  }
+
+  /** Where the kernel's ephemeral ports start (Linux); 32768, the usual start, elsewhere. */
+  static int ephemeralStart() {
+    try {
+      return Integer.parseInt(Files.readString(EPHEMERAL_RANGE).trim().split("\\s+")[0]);
+    } catch (final IOException | RuntimeException e) {
+      return 32_768;
     }
   }
 

@@ -20,6 +20,12 @@ class PortsTest {
   }
 
   @Test
+  void freePortsAreChosenBelowTheRangeOutgoingConnectionsTakeTheirsFrom() {
+    assertThat(Ports.free(4))
+        .allSatisfy(port -> assertThat(port).isLessThan(Ports.ephemeralStart()));
+  }
+
+  @Test
   void aPortSomeoneListensOnIsNotFree() throws IOException {
     try (ServerSocket taken = new ServerSocket()) {
       taken.bind(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0));
