@@ -1,5 +1,6 @@
 package io.quotaflow.broker;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.BindException;
@@ -68,8 +69,9 @@ public final class Ports {
 
   /** Where the kernel's ephemeral ports start (Linux); 32768, the usual start, elsewhere. */
   static int ephemeralStart() {
-    try {
-      return Integer.parseInt(Files.readString(EPHEMERAL_RANGE).trim().split("\\s+")[0]);
+    // Read by line: Files.readString of this sysctl file returned "3" on Linux with Java 17.
+    try (BufferedReader range = Files.newBufferedReader(EPHEMERAL_RANGE)) {
+      return Integer.parseInt(range.readLine().trim().split("\\s+")[0]);
     } catch (final IOException | RuntimeException e) {
       return 32_768;
     }
